@@ -1,0 +1,1 @@
+# templates, units, rules, man pages

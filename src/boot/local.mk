@@ -1,0 +1,1 @@
+# src/boot: owned by the boot work.

@@ -1,0 +1,1 @@
+# src/config: owned by the config work.

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * item.h: the one model every subsystem fills (DESIGN.md "every setting is
+ * an item"). A subsystem adds items to the plan with ops that observe and
+ * apply; the engine runs every mode over the same list; text, JSON, diff,
+ * Prometheus and the state file are views of it. Subsystems never print.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "halo.h"
+
+enum halo_outcome {
+	HALO_OUTCOME_OK,
+	HALO_OUTCOME_CHANGED,
+	HALO_OUTCOME_DRIFT,
+	HALO_OUTCOME_PENDING_REBOOT, /* configured, not yet active */
+	HALO_OUTCOME_UNSUPPORTED,    /* the hardware has no such knob */
+	HALO_OUTCOME_FAILED,
+};
+
+/* What an observation found; returned by ops->observe (>= 0). */
+enum halo_sync {
+	HALO_SYNC_OK,          /* host matches */
+	HALO_SYNC_DIFFERS,     /* apply would change it */
+	HALO_SYNC_PENDING,     /* configured, active after reboot/reload */
+	HALO_SYNC_UNSUPPORTED, /* no such knob here (failed if item->required) */
+	HALO_SYNC_INVALID,     /* the host makes the config impossible (bad
+				* /etc/default/grub, MTU above device max,
+				* symlinked target, ...): exit 1, nothing changed */
+};
+
+/* Apply order (DESIGN.md): modules, links, RoCE/RDMA, files, boot last. */
+enum halo_phase {
+	HALO_PHASE_MODULES,
+	HALO_PHASE_LINKS,
+	HALO_PHASE_ROCE,
+	HALO_PHASE_RDMA,
+	HALO_PHASE_FILES,
+	HALO_PHASE_BOOT,
+};
+
+struct halo_item;
+
+struct halo_item_ops {
+	/* Sets item->observed (halo_item_set_observed) and returns a
+	 * halo_sync, or -errno for a failure; UNSUPPORTED, INVALID and errors
+	 * set item->message. Must not change the host. May be called twice
+	 * (before and after apply). */
+	int (*observe)(struct halo_ctx *ctx, struct halo_item *item);
+	/* Makes the host match the wanted value. 0 or -errno, message set on
+	 * error. Only called after observe returned HALO_SYNC_DIFFERS. */
+	int (*apply)(struct halo_ctx *ctx, struct halo_item *item);
+	/* Frees item->data. May be NULL. */
+	void (*free_data)(void *data);
+};
+
+struct halo_item {
+	char *key;      /* stable: "boot/param/iommu", "module/irdma", ... */
+	char *wanted;   /* display form of the wanted value */
+	char *observed; /* display form of what the host has; NULL: absent */
+	char *message;  /* one line: error text, note, what to reload */
+	enum halo_subsys subsys;
+	enum halo_phase phase;
+	enum halo_sync sync;       /* last observation */
+	enum halo_outcome outcome; /* set by the engine */
+	bool required;            /* unsupported counts as failed */
+	bool activates_on_reboot; /* applying leaves a reboot/reload pending */
+	bool changed;             /* apply changed it in this run */
+	char *diff;               /* unified diff (file items), for --diff */
+	const struct halo_item_ops *ops;
+	void *data;
+};
+
+int halo_item_set_wanted(struct halo_item *item, const char *fmt, ...) _printf_(2, 3);
+int halo_item_set_observed(struct halo_item *item, const char *fmt, ...) _printf_(2, 3);
+/* NULL fmt clears. */
+int halo_item_set_message(struct halo_item *item, const char *fmt, ...) _printf_(2, 3);
+/* Convenience for observe/apply failures: sets "what: strerror(-err)" and
+ * returns err (negative). */
+int halo_item_fail(struct halo_item *item, int err, const char *fmt, ...) _printf_(3, 4);
+
+const char *halo_outcome_name(enum halo_outcome o); /* "ok", "pending-reboot", ... */
+const char *halo_subsys_name(enum halo_subsys s);   /* "boot", "modules", ... */

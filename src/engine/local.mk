@@ -1,0 +1,1 @@
+# src/engine: owned by the engine work.

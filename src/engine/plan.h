@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan.h: the ordered list of items for one run, plus warnings. */
+#pragma once
+
+#include <sys/types.h>
+
+#include "engine/item.h"
+#include "halo.h"
+
+struct halo_plan {
+	struct halo_item **items;
+	size_t n, cap;
+	char **warnings; /* NULL-terminated, one line each */
+	size_t n_warnings;
+};
+
+void halo_plan_init(struct halo_plan *plan);
+void halo_plan_free(struct halo_plan *plan);
+
+/* Adds an item (key copied, DATA owned by the item from now on, freed with
+ * ops->free_data even on failure). -EEXIST for a duplicate key, -ENOMEM. */
+int halo_plan_add(struct halo_plan *plan, const char *key,
+		  enum halo_subsys subsys, enum halo_phase phase,
+		  const struct halo_item_ops *ops, void *data,
+		  struct halo_item **ret_item);
+
+struct halo_item *halo_plan_find(const struct halo_plan *plan, const char *key);
+
+int halo_plan_warn(struct halo_plan *plan, const char *fmt, ...) _printf_(2, 3);
+
+/*
+ * An owned file as an item ("file" + PATH, e.g. "file/etc/modprobe.d/x.conf").
+ * CONTENT NULL: the file must not exist (a stale drop-in; apply removes it).
+ * Observe compares content and mode (a symlink at PATH is HALO_SYNC_INVALID);
+ * apply writes atomically; item->diff is set when they differ.
+ */
+int halo_plan_add_file(struct halo_plan *plan, enum halo_subsys subsys,
+		       enum halo_phase phase, const char *path,
+		       const char *content, mode_t mode,
+		       struct halo_item **ret_item);
+
+/* The header every owned file starts with, with the comment leader
+ * ("#" for most). Static string. */
+#define HALO_MANAGED_HEADER "# Managed by halo-provision; local changes will be overwritten.\n"

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* halo.h: the run context and the small conventions every file shares. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _must_check_ __attribute__((warn_unused_result))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define _nonnull_(...) __attribute__((nonnull(__VA_ARGS__)))
+#define _unused_ __attribute__((unused))
+
+static inline void freep(void *p) { free(*(void **)p); }
+static inline void closep(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+#define _cleanup_free_ _cleanup_(freep)
+#define _cleanup_close_ _cleanup_(closep)
+/* Hand ownership out of a _cleanup_ variable. */
+#define TAKE_PTR(p)                                                            \
+	({                                                                     \
+		__typeof__(p) _p_ = (p);                                       \
+		(p) = NULL;                                                    \
+		_p_;                                                           \
+	})
+#define TAKE_FD(fd)                                                            \
+	({                                                                     \
+		int _fd_ = (fd);                                               \
+		(fd) = -1;                                                     \
+		_fd_;                                                          \
+	})
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Subsystems, as named by --only. Also the "subsystem" field of each item. */
+enum halo_subsys {
+	HALO_SUB_BOOT = 1u << 0,
+	HALO_SUB_MODULES = 1u << 1,
+	HALO_SUB_LINKS = 1u << 2,
+	HALO_SUB_ROCE = 1u << 3,
+	HALO_SUB_RDMA = 1u << 4,
+	HALO_SUB_FILES = 1u << 5,
+	HALO_SUB_STORAGE = 1u << 6,
+	HALO_SUB_ALL = (1u << 7) - 1,
+};
+
+enum halo_mode {
+	HALO_MODE_APPLY,
+	HALO_MODE_CHECK,
+	HALO_MODE_DRY_RUN,
+	HALO_MODE_VALIDATE,
+	HALO_MODE_STATUS,
+};
+
+/* Exit status bits (DESIGN.md, frozen). */
+enum halo_exit {
+	HALO_EXIT_OK = 0,
+	HALO_EXIT_USAGE = 1,   /* usage, config or validation error: nothing changed */
+	HALO_EXIT_CHANGED = 2, /* apply changed / check or dry-run found drift */
+	HALO_EXIT_FAILED = 4,  /* at least one item failed */
+	HALO_EXIT_REBOOT = 8,  /* reboot or driver reload needed */
+};
+
+struct halo_kmod;  /* modules/: lazily created libkmod context */
+struct halo_nl;    /* net/: lazily opened libnl socket and caches */
+
+/*
+ * One context, made once in main and passed first to everything. Paths that
+ * the host owns (/etc, /proc, /sys, /run, /boot, /lib/modules) are always
+ * resolved inside root_fd through util/rootfs.h, never by string concat.
+ */
+struct halo_ctx {
+	const char *root;           /* "/" unless --root DIR */
+	int root_fd;                /* O_PATH|O_DIRECTORY descriptor of root */
+	bool under_root;            /* --root given and not "/": never spawn host tools */
+	const char *netns;          /* --netns NAME or NULL (host path /run/netns/NAME) */
+	const char *kernel_release; /* --kernel-release or uname -r */
+	enum halo_mode mode;
+	unsigned only;              /* enum halo_subsys mask, HALO_SUB_ALL by default */
+	int verbosity;              /* -1 quiet, 0 normal, 1 verbose */
+	bool json;
+	bool diff;
+
+	/* Lazily opened library handles, owned and freed by their subsystem. */
+	struct halo_kmod *kmod;
+	struct halo_nl *nl;
+
+	/* Counters reported in the JSON "stats" object: tests assert on them. */
+	unsigned long files_written;    /* files created, replaced or removed */
+	unsigned long netlink_requests; /* requests sent to the kernel */
+	unsigned long spawned;          /* external programs run */
+};

@@ -1,0 +1,2 @@
+#include "halo.h"
+int main(void) { return 0; }

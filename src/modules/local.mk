@@ -1,0 +1,1 @@
+# src/modules: owned by the modules work.

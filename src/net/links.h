@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* links.h: interfaces through libnl-route-3 (DESIGN.md "links"). */
+#pragma once
+
+#include "config/config.h"
+#include "engine/plan.h"
+#include "halo.h"
+#include "util/errors.h"
+
+/* Adds link/<name>/... items and the NetworkManager unmanaged drop-in.
+ * One link dump and one address dump (plus one route dump if routes are
+ * configured) per run. Matching problems and MTU out of the device's range
+ * go to ERRS. */
+int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
+		    struct halo_plan *plan, struct halo_errors *errs);
+
+/* Closes ctx->nl (no-op when never opened). */
+void halo_links_release(struct halo_ctx *ctx);

@@ -1,0 +1,1 @@
+# src/net: owned by the net work.

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* errors.h: validation errors collected across the whole run, reported at
+ * once before anything changes. Each is one line, "FILE:LINE: message" for
+ * the config, "ITEM-KEY: message" for a host fact. */
+#pragma once
+
+#include <stddef.h>
+
+#include "halo.h"
+
+struct halo_errors {
+	char **msgs;
+	size_t n, cap;
+	bool oom;
+};
+
+void halo_errors_add(struct halo_errors *e, const char *fmt, ...) _printf_(2, 3);
+void halo_errors_free(struct halo_errors *e);

@@ -1,0 +1,1 @@
+# src/util: owned by the util work.

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rootfs.h: every host path goes through here, resolved inside ctx->root_fd.
+ *
+ * Paths are absolute as seen from inside the root ("/etc/default/grub").
+ * Reads use openat2(RESOLVE_IN_ROOT): symlinks are followed but can never
+ * leave the root (sysfs is made of symlinks). Writes add RESOLVE_NO_SYMLINKS:
+ * nothing is ever written through a symlink. Where openat2 is missing
+ * (ENOSYS) a component walk with O_NOFOLLOW gives the same guarantees.
+ * All functions return 0 (or a documented positive value) or -errno.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "halo.h"
+
+/* Opens DIR as an O_PATH|O_DIRECTORY descriptor for ctx->root_fd. */
+int halo_root_open(const char *dir, int *ret_fd);
+
+/* open() inside the root; flags as for openat (O_CREAT needs mode).
+ * O_NOFOLLOW in flags: refuse symlinks in every component (the write rule). */
+int halo_root_openat(const struct halo_ctx *ctx, const char *path, int flags,
+		     mode_t mode, int *ret_fd);
+
+/* Whole file, NUL-terminated (len excludes the NUL). -ENOENT if absent.
+ * Works on /proc and /sys files (whose st_size lies). Cap: 16 MiB (-EFBIG). */
+int halo_read_file(const struct halo_ctx *ctx, const char *path,
+		   char **ret_buf, size_t *ret_len);
+
+/* lstat() inside the root (the last component is not followed). */
+int halo_root_lstat(const struct halo_ctx *ctx, const char *path,
+		    struct stat *ret_st);
+
+/* 1 if PATH exists inside the root (symlinks followed inside), 0 if not. */
+int halo_root_exists(const struct halo_ctx *ctx, const char *path);
+
+/*
+ * Atomic replace: temp file in the same directory, write, fchmod, fsync,
+ * rename, fsync the directory; the temp file is removed on any error and
+ * the old file stays intact. Missing parent directories are created 0755.
+ * Returns 0 when content and mode were already right (nothing written),
+ * 1 when the file was written (ctx->files_written is incremented).
+ * -ELOOP when PATH or a parent is a symlink.
+ */
+int halo_write_file_atomic(struct halo_ctx *ctx, const char *path,
+			   const char *buf, size_t len, mode_t mode);
+
+/* Removes PATH; 0 if it did not exist, 1 if removed (counted as written). */
+int halo_root_unlink(struct halo_ctx *ctx, const char *path);
+
+/* mkdir -p inside the root without following symlinks. */
+int halo_root_mkdir_p(const struct halo_ctx *ctx, const char *dir, mode_t mode);
+
+/* Sorted names in DIR (no "." or ".."), NULL-terminated; free with
+ * halo_strv_free. -ENOENT if DIR is absent. */
+int halo_root_list_dir(const struct halo_ctx *ctx, const char *dir,
+		       char ***ret_names);
+
+/* A display form of PATH inside the root, for messages: "<root>/etc/x"
+ * or "/etc/x" when the root is "/". Caller frees. */
+char *halo_root_display_path(const struct halo_ctx *ctx, const char *path);
