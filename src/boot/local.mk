@@ -1,1 +1,4 @@
-# src/boot: owned by the boot work.
+# src/boot: kernel command line subsystem.
+libhalo_la_SOURCES += \
+	src/boot/boot.h \
+	src/boot/boot.c

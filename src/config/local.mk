@@ -1,1 +1,4 @@
-# src/config: owned by the config work.
+# src/config: libconfig loader and validation.
+libhalo_la_SOURCES += \
+	src/config/config.h \
+	src/config/cidr.h

@@ -1,1 +1,7 @@
-# src/engine: owned by the engine work.
+# src/engine: items, plan, run loop, reports, state file.
+libhalo_la_SOURCES += \
+	src/engine/item.h \
+	src/engine/plan.h \
+	src/engine/engine.h \
+	src/engine/report.h \
+	src/engine/state.h

@@ -1,1 +1,4 @@
-# src/modules: owned by the modules work.
+# src/modules: kernel modules through libkmod.
+libhalo_la_SOURCES += \
+	src/modules/modules.h \
+	src/modules/modules.c
