@@ -52,7 +52,10 @@ struct halo_item_ops {
 	 * (before and after apply). */
 	int (*observe)(struct halo_ctx *ctx, struct halo_item *item);
 	/* Makes the host match the wanted value. 0 or -errno, message set on
-	 * error. Only called after observe returned HALO_SYNC_DIFFERS. */
+	 * error. Only called after observe returned HALO_SYNC_DIFFERS.
+	 * NULL: the item is applied through other items (a boot parameter is
+	 * carried by the file that holds it); the engine only observes it
+	 * again after the apply. */
 	int (*apply)(struct halo_ctx *ctx, struct halo_item *item);
 	/* Frees item->data. May be NULL. */
 	void (*free_data)(void *data);
