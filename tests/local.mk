@@ -1,1 +1,3 @@
-# shared test helpers
+# Tests of the shipped data (units, rules) and shared test helpers.
+TESTS += tests/integration/units.sh
+EXTRA_DIST += tests/integration/units.sh
