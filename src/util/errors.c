@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* errors.c: the run's collected validation errors. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "util/errors.h"
+
+void halo_errors_add(struct halo_errors *e, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	int r;
+
+	/* Once a message is lost the list is incomplete; keep the flag so
+	 * the caller still refuses to proceed (n may be 0). */
+	if (e->oom)
+		return;
+	va_start(ap, fmt);
+	r = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		e->oom = true;
+		return;
+	}
+	if (e->n == e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 8;
+		char **m = realloc(e->msgs, cap * sizeof(*m));
+
+		if (!m) {
+			free(msg);
+			e->oom = true;
+			return;
+		}
+		e->msgs = m;
+		e->cap = cap;
+	}
+	e->msgs[e->n++] = msg;
+}
+
+void halo_errors_free(struct halo_errors *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		free(e->msgs[i]);
+	free(e->msgs);
+	*e = (struct halo_errors){ 0 };
+}

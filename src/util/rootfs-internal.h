@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* rootfs-internal.h: shared by the rootfs*.c files and their unit test. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "util/rootfs.h"
+
+/* Checks PATH is absolute, and that its ".." never climb above "/";
+ * 0, -EINVAL (relative, empty) or -EXDEV (escapes). */
+int halo_rootfs_check_path(const char *path);
+
+/* Splits "/a/b/c" into a malloc'd "/a/b" and a pointer to "c" inside PATH.
+ * "/c" gives "/". The last component must be a plain name (-EINVAL for
+ * "/", ".", ".."). */
+int halo_rootfs_split(const char *path, char **ret_dir, const char **ret_base);
+
+/* Test hook: force the component walk even where openat2 exists. */
+void halo_rootfs_force_walk(bool on);

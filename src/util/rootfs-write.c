@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rootfs-write.c: atomic replace of a file inside the root.
+ *
+ * A named temp file in the same directory (not O_TMPFILE: linkat of an
+ * O_TMPFILE cannot replace an existing name, and a named temp is what
+ * every filesystem supports), written and checked in full, fchmod, fsync,
+ * renameat over the target, fsync of the directory. Any failure before the
+ * rename unlinks the temp file, so the old file is untouched.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "util/rootfs-internal.h"
+
+#define MODE_BITS 07777
+
+/* 1 if the open regular file FD holds exactly BUF/LEN. */
+static int same_content(int fd, const char *buf, size_t len)
+{
+	char chunk[8192];
+	size_t off = 0;
+
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return off == len;
+		if ((size_t)n > len - off || memcmp(chunk, buf + off, (size_t)n) != 0)
+			return 0;
+		off += (size_t)n;
+	}
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* ".#NAME.XXXXXX" with O_CREAT|O_EXCL, like mkostemp but relative to DFD. */
+static int open_temp(int dfd, const char *base, char *ret_name, size_t size)
+{
+	static const char chars[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned char rnd[6];
+		char suffix[7];
+		int fd;
+
+		if (getrandom(rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd)) {
+			/* Unpredictability is not needed (O_EXCL and a
+			 * root-only directory do the work), only spread. */
+			unsigned long v = (unsigned long)time(NULL) ^
+					  ((unsigned long)getpid() << 16) ^
+					  ((unsigned long)tries * 2654435761u);
+
+			for (size_t i = 0; i < sizeof(rnd); i++, v >>= 5)
+				rnd[i] = (unsigned char)v;
+		}
+		for (size_t i = 0; i < sizeof(rnd); i++)
+			suffix[i] = chars[rnd[i] % (sizeof(chars) - 1)];
+		suffix[6] = '\0';
+		/* Keep the temp name within NAME_MAX for long targets. */
+		snprintf(ret_name, size, ".#%.200s.%s", base, suffix);
+		fd = openat(dfd, ret_name,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+/* Opens the parent for writing (no symlinks), creating it if missing. */
+static int open_parent(struct halo_ctx *ctx, const char *dir, int *ret_fd)
+{
+	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+	int r;
+
+	r = halo_root_openat(ctx, dir, flags, 0, ret_fd);
+	if (r != -ENOENT)
+		return r;
+	r = halo_root_mkdir_p(ctx, dir, 0755);
+	if (r < 0)
+		return r;
+	return halo_root_openat(ctx, dir, flags, 0, ret_fd);
+}
+
+int halo_write_file_atomic(struct halo_ctx *ctx, const char *path,
+			   const char *buf, size_t len, mode_t mode)
+{
+	_cleanup_free_ char *dir = NULL;
+	_cleanup_close_ int dfd = -1;
+	char tmp[NAME_MAX + 1];
+	const char *base;
+	struct stat st;
+	bool exists;
+	int fd, r;
+
+	mode &= MODE_BITS;
+	r = halo_rootfs_check_path(path);
+	if (r < 0)
+		return r;
+	r = halo_rootfs_split(path, &dir, &base);
+	if (r < 0)
+		return r;
+	r = open_parent(ctx, dir, &dfd);
+	if (r < 0)
+		return r;
+
+	exists = fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (!exists && errno != ENOENT)
+		return -errno;
+	if (exists) {
+		if (S_ISLNK(st.st_mode))
+			return -ELOOP;
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		/* A device, fifo or socket is not ours to replace (and a fifo
+		 * would block the comparison read). */
+		if (!S_ISREG(st.st_mode))
+			return -EEXIST;
+		if ((st.st_mode & MODE_BITS) == mode && (size_t)st.st_size == len) {
+			_cleanup_close_ int old = -1;
+
+			old = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+			if (old < 0)
+				return -errno;
+			r = same_content(old, buf, len);
+			if (r != 0)
+				return r < 0 ? r : 0;
+		}
+	}
+
+	fd = open_temp(dfd, base, tmp, sizeof(tmp));
+	if (fd < 0)
+		return fd;
+	r = write_all(fd, buf, len);
+	/* fchmod, not the open mode: the umask must not weaken MODE. */
+	if (r == 0 && fchmod(fd, mode) < 0)
+		r = -errno;
+	/* Keep the owner of a file we replace (a group-owned rules file must
+	 * stay so); new files belong to us. */
+	if (r == 0 && exists && fchown(fd, st.st_uid, st.st_gid) < 0)
+		r = -errno;
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && renameat(dfd, tmp, dfd, base) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlinkat(dfd, tmp, 0);
+		return r;
+	}
+	ctx->files_written++;
+	if (fsync(dfd) < 0)
+		return -errno;
+	return 1;
+}

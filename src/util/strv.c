@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* strv.c: string vectors, the growable buffer, keyword lookup. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/strv.h"
+
+void halo_strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+size_t halo_strv_len(char *const *v)
+{
+	size_t n = 0;
+
+	if (v)
+		while (v[n])
+			n++;
+	return n;
+}
+
+int halo_strv_push(char ***v, const char *s)
+{
+	size_t n = halo_strv_len(*v);
+	char *copy = strdup(s);
+	char **nv;
+
+	if (!copy)
+		return -ENOMEM;
+	/* realloc keeps *v valid on failure, so V is unchanged on -ENOMEM. */
+	nv = realloc(*v, (n + 2) * sizeof(*nv));
+	if (!nv) {
+		free(copy);
+		return -ENOMEM;
+	}
+	nv[n] = copy;
+	nv[n + 1] = NULL;
+	*v = nv;
+	return 0;
+}
+
+bool halo_strv_contains(char *const *v, const char *s)
+{
+	if (!v || !s)
+		return false;
+	for (; *v; v++)
+		if (strcmp(*v, s) == 0)
+			return true;
+	return false;
+}
+
+static bool buf_reserve(struct halo_buf *b, size_t extra)
+{
+	size_t need, cap;
+	char *p;
+
+	if (b->oom)
+		return false;
+	if (extra > SIZE_MAX - b->len - 1)
+		goto oom;
+	need = b->len + extra + 1;
+	if (need <= b->cap)
+		return true;
+	cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	p = realloc(b->data, cap);
+	if (!p)
+		goto oom;
+	b->data = p;
+	b->cap = cap;
+	return true;
+oom:
+	b->oom = true;
+	return false;
+}
+
+void halo_buf_append(struct halo_buf *b, const char *s, size_t n)
+{
+	if (!buf_reserve(b, n))
+		return;
+	if (n)
+		memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void halo_buf_puts(struct halo_buf *b, const char *s)
+{
+	halo_buf_append(b, s, strlen(s));
+}
+
+void halo_buf_vprintf(struct halo_buf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	if (b->oom)
+		return;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0) {
+		b->oom = true;
+		return;
+	}
+	if (!buf_reserve(b, (size_t)n))
+		return;
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void halo_buf_printf(struct halo_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	halo_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *halo_buf_steal(struct halo_buf *b)
+{
+	char *s;
+
+	if (b->oom) {
+		halo_buf_free(b);
+		return NULL;
+	}
+	/* An untouched buffer still yields "", never NULL. */
+	if (!buf_reserve(b, 0))
+		return NULL;
+	b->data[b->len] = '\0';
+	s = b->data;
+	*b = (struct halo_buf){ 0 };
+	return s;
+}
+
+void halo_buf_free(struct halo_buf *b)
+{
+	free(b->data);
+	*b = (struct halo_buf){ 0 };
+}
+
+char *halo_strdup_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return r < 0 ? NULL : s;
+}
+
+int halo_keyword_index(const char *const *table, const char *word)
+{
+	if (!table || !word)
+		return -1;
+	for (int i = 0; table[i]; i++)
+		if (strcmp(table[i], word) == 0)
+			return i;
+	return -1;
+}

@@ -1,0 +1,513 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests for util/rootfs*.c. Every test runs twice: with openat2 and
+ * with the component walk forced, which must give the same answers.
+ * Each test gets a fresh directory O holding the root R and, beside it,
+ * files that no path inside R may ever reach.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "util/rootfs-internal.h"
+#include "util/strv.h"
+
+struct fx {
+	bool walk;
+	char outer[64]; /* O */
+	char root[96];  /* O/root */
+	struct halo_ctx ctx;
+};
+
+static struct fx fx_openat2 = { .walk = false };
+static struct fx fx_walk = { .walk = true };
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	return remove(p);
+}
+
+static int setup(void **state)
+{
+	struct fx *f = *state;
+
+	strcpy(f->outer, "/tmp/halo-rootfs.XXXXXX");
+	if (!mkdtemp(f->outer))
+		return -1;
+	snprintf(f->root, sizeof(f->root), "%s/root", f->outer);
+	if (mkdir(f->root, 0755) < 0)
+		return -1;
+	f->ctx = (struct halo_ctx){ .root = f->root, .root_fd = -1 };
+	if (halo_root_open(f->root, &f->ctx.root_fd) < 0)
+		return -1;
+	halo_rootfs_force_walk(f->walk);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	close(f->ctx.root_fd);
+	halo_rootfs_force_walk(false);
+	return nftw(f->outer, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Host-side helpers: build fixtures with plain syscalls, relative to O. */
+static void put(struct fx *f, const char *rel, const char *text, mode_t mode)
+{
+	char p[256];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", f->outer, rel);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	assert_int_equal(fchmod(fd, mode), 0);
+	close(fd);
+}
+
+static void mkd(struct fx *f, const char *rel)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", f->outer, rel);
+	assert_int_equal(mkdir(p, 0755), 0);
+}
+
+static void lnk(struct fx *f, const char *target, const char *rel)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", f->outer, rel);
+	assert_int_equal(symlink(target, p), 0);
+}
+
+static char *slurp(struct fx *f, const char *rel)
+{
+	char p[256], *buf = calloc(1, 4096);
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", f->outer, rel);
+	fd = open(p, O_RDONLY);
+	if (fd < 0) {
+		free(buf);
+		return NULL;
+	}
+	assert_true(read(fd, buf, 4095) >= 0);
+	close(fd);
+	return buf;
+}
+
+static int hstat(struct fx *f, const char *rel, struct stat *st)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", f->outer, rel);
+	return lstat(p, st);
+}
+
+/* Number of ".#" temp files left in O/REL (REL starts with "root"). */
+static int temp_files(struct fx *f, const char *rel)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	char p[256];
+	int n = 0;
+
+	snprintf(p, sizeof(p), "/%s", rel + strlen("root"));
+	assert_int_equal(halo_root_list_dir(&f->ctx, p, &names), 0);
+	for (char **s = names; *s; s++)
+		n += strncmp(*s, ".#", 2) == 0;
+	return n;
+}
+
+static void test_path_rules(void **state)
+{
+	struct fx *f = *state;
+	char *buf = NULL;
+	int fd = -1;
+
+	put(f, "root/x", "x\n", 0644);
+	assert_int_equal(halo_read_file(&f->ctx, "x", &buf, NULL), -EINVAL);
+	assert_int_equal(halo_read_file(&f->ctx, "", &buf, NULL), -EINVAL);
+	assert_int_equal(halo_read_file(&f->ctx, NULL, &buf, NULL), -EINVAL);
+	assert_int_equal(halo_read_file(&f->ctx, "/../root/x", &buf, NULL), -EXDEV);
+	assert_int_equal(halo_read_file(&f->ctx, "/a/../../root/x", &buf, NULL), -EXDEV);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/../x", "y", 1, 0644), -EXDEV);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "x", "y", 1, 0644), -EINVAL);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/", "y", 1, 0644), -EINVAL);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/x/", "y", 1, 0644), -EINVAL);
+	assert_int_equal(halo_root_openat(&f->ctx, "..", O_RDONLY, 0, &fd), -EINVAL);
+	assert_int_equal(halo_root_mkdir_p(&f->ctx, "/../z", 0755), -EXDEV);
+	assert_null(buf);
+	assert_int_equal(fd, -1);
+	/* ".." that stays inside is fine. */
+	assert_int_equal(halo_read_file(&f->ctx, "/etc/../x", &buf, NULL), -ENOENT);
+	mkd(f, "root/etc");
+	assert_int_equal(halo_read_file(&f->ctx, "/etc/../x", &buf, NULL), 0);
+	assert_string_equal(buf, "x\n");
+	free(buf);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/../x", "y", 1, 0644), 1);
+	buf = slurp(f, "root/x");
+	assert_string_equal(buf, "y");
+	free(buf);
+}
+
+static void test_read_symlink_cannot_escape(void **state)
+{
+	struct fx *f = *state;
+	char target[256], *buf = NULL;
+	size_t len = 99;
+
+	put(f, "secret", "SECRET\n", 0600);
+	mkd(f, "root/etc");
+	mkd(f, "root/data");
+	put(f, "root/data/file", "inside\n", 0644);
+
+	/* Absolute link to the real host path of the secret: re-rooted. */
+	snprintf(target, sizeof(target), "%s/secret", f->outer);
+	lnk(f, target, "root/etc/abs");
+	assert_int_equal(halo_read_file(&f->ctx, "/etc/abs", &buf, &len), -ENOENT);
+	/* Relative link climbing out: clamped at the root. */
+	lnk(f, "../../secret", "root/etc/rel");
+	assert_int_equal(halo_read_file(&f->ctx, "/etc/rel", &buf, &len), -ENOENT);
+	lnk(f, "../../../../../../../../..", "root/etc/up");
+	assert_int_equal(halo_read_file(&f->ctx, "/etc/up/secret", &buf, &len), -ENOENT);
+	/* A directory link out of the root. */
+	lnk(f, f->outer, "root/outer");
+	assert_int_equal(halo_read_file(&f->ctx, "/outer/secret", &buf, &len), -ENOENT);
+	assert_int_equal(halo_root_exists(&f->ctx, "/outer/secret"), 0);
+	assert_null(buf);
+	assert_int_equal(len, 99);
+
+	/* Links inside the root are followed for reads (sysfs is links). */
+	lnk(f, "/data/file", "root/etc/in-abs");
+	assert_int_equal(halo_read_file(&f->ctx, "/etc/in-abs", &buf, &len), 0);
+	assert_string_equal(buf, "inside\n");
+	assert_int_equal(len, 7);
+	free(buf);
+	lnk(f, "../data", "root/etc/dir");
+	assert_int_equal(halo_read_file(&f->ctx, "/etc/dir/file", &buf, &len), 0);
+	assert_string_equal(buf, "inside\n");
+	free(buf);
+	/* The clamped "up" link lands on the root itself. */
+	assert_int_equal(halo_read_file(&f->ctx, "/etc/up/data/file", &buf, &len), 0);
+	assert_string_equal(buf, "inside\n");
+	free(buf);
+	assert_int_equal(halo_root_exists(&f->ctx, "/etc/dir/file"), 1);
+
+	/* Loops end. */
+	lnk(f, "loop2", "root/etc/loop1");
+	lnk(f, "loop1", "root/etc/loop2");
+	assert_int_equal(halo_read_file(&f->ctx, "/etc/loop1", &buf, &len), -ELOOP);
+}
+
+static void test_write_symlink_refused(void **state)
+{
+	struct fx *f = *state;
+	char target[256], *buf;
+	struct stat st;
+	int fd = -1;
+
+	put(f, "secret", "SECRET\n", 0600);
+	mkd(f, "out");
+	mkd(f, "root/etc");
+	snprintf(target, sizeof(target), "%s/secret", f->outer);
+	lnk(f, target, "root/etc/link");
+	lnk(f, "../../secret", "root/etc/rel");
+	snprintf(target, sizeof(target), "%s/out", f->outer);
+	lnk(f, target, "root/etc/dir");
+	lnk(f, "/etc", "root/alias");
+
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/link", "x", 1, 0644), -ELOOP);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/rel", "x", 1, 0644), -ELOOP);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/dir/x", "x", 1, 0644), -ELOOP);
+	/* Not even a link that stays inside the root. */
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/alias/x", "x", 1, 0644), -ELOOP);
+	assert_int_equal(halo_root_mkdir_p(&f->ctx, "/etc/dir/sub", 0755), -ELOOP);
+	assert_int_equal(halo_root_openat(&f->ctx, "/etc/link", O_WRONLY, 0, &fd), -ELOOP);
+	assert_int_equal(halo_root_openat(&f->ctx, "/etc/dir/new", O_WRONLY | O_CREAT, 0644, &fd), -ELOOP);
+	assert_int_equal(halo_root_openat(&f->ctx, "/etc/link", O_RDONLY | O_NOFOLLOW, 0, &fd), -ELOOP);
+	assert_int_equal(fd, -1);
+	assert_int_equal(f->ctx.files_written, 0);
+
+	buf = slurp(f, "secret");
+	assert_string_equal(buf, "SECRET\n");
+	free(buf);
+	assert_int_equal(hstat(f, "out/x", &st), -1);
+	assert_int_equal(hstat(f, "out/sub", &st), -1);
+	assert_int_equal(hstat(f, "root/etc/x", &st), -1);
+	assert_int_equal(hstat(f, "root/etc/link", &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(temp_files(f, "root/etc"), 0);
+}
+
+static void test_write_create_and_skip_same(void **state)
+{
+	struct fx *f = *state;
+	struct stat a, b;
+	char *buf;
+
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/default/grub.d/zz.cfg",
+						"A=1\n", 4, 0644), 1);
+	assert_int_equal(f->ctx.files_written, 1);
+	assert_int_equal(hstat(f, "root/etc/default", &a), 0);
+	assert_true(S_ISDIR(a.st_mode));
+	assert_int_equal(a.st_mode & 07777, 0755);
+	assert_int_equal(hstat(f, "root/etc/default/grub.d/zz.cfg", &a), 0);
+	assert_int_equal(a.st_mode & 07777, 0644);
+	buf = slurp(f, "root/etc/default/grub.d/zz.cfg");
+	assert_string_equal(buf, "A=1\n");
+	free(buf);
+
+	/* Same content and mode: nothing touched at all. */
+	usleep(20000);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/default/grub.d/zz.cfg",
+						"A=1\n", 4, 0644), 0);
+	assert_int_equal(f->ctx.files_written, 1);
+	assert_int_equal(hstat(f, "root/etc/default/grub.d/zz.cfg", &b), 0);
+	assert_int_equal(a.st_ino, b.st_ino);
+	assert_int_equal(a.st_mtim.tv_sec, b.st_mtim.tv_sec);
+	assert_int_equal(a.st_mtim.tv_nsec, b.st_mtim.tv_nsec);
+	assert_int_equal(a.st_ctim.tv_nsec, b.st_ctim.tv_nsec);
+
+	/* Same length, other bytes: rewritten. */
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/default/grub.d/zz.cfg",
+						"A=2\n", 4, 0644), 1);
+	assert_int_equal(f->ctx.files_written, 2);
+	buf = slurp(f, "root/etc/default/grub.d/zz.cfg");
+	assert_string_equal(buf, "A=2\n");
+	free(buf);
+	/* Empty content is a valid file. */
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/empty", "", 0, 0600), 1);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/empty", "", 0, 0600), 0);
+	assert_int_equal(temp_files(f, "root/etc/default/grub.d"), 0);
+	assert_int_equal(temp_files(f, "root"), 0);
+}
+
+static void test_write_mode_change_rewrites(void **state)
+{
+	struct fx *f = *state;
+	struct stat st;
+
+	mkd(f, "root/etc");
+	put(f, "root/etc/halo.conf", "version = 1;\n", 0644);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/halo.conf",
+						"version = 1;\n", 13, 0600), 1);
+	assert_int_equal(f->ctx.files_written, 1);
+	assert_int_equal(hstat(f, "root/etc/halo.conf", &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	/* The type bits in MODE are ignored; the umask never applies. */
+	umask(077);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/halo.conf",
+						"version = 1;\n", 13, S_IFREG | 0644), 1);
+	umask(022);
+	assert_int_equal(hstat(f, "root/etc/halo.conf", &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/halo.conf",
+						"version = 1;\n", 13, 0644), 0);
+	assert_int_equal(f->ctx.files_written, 2);
+}
+
+static void test_write_keeps_owner(void **state)
+{
+	struct fx *f = *state;
+	char p[256];
+	struct stat st;
+
+	mkd(f, "root/etc");
+	put(f, "root/etc/rules", "old\n", 0640);
+	snprintf(p, sizeof(p), "%s/root/etc/rules", f->outer);
+	assert_int_equal(chown(p, 0, 1234), 0);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/rules", "new\n", 4, 0640), 1);
+	assert_int_equal(hstat(f, "root/etc/rules", &st), 0);
+	assert_int_equal(st.st_gid, 1234);
+	assert_int_equal(st.st_mode & 07777, 0640);
+}
+
+static void test_write_failure_keeps_old(void **state)
+{
+	struct fx *f = *state;
+	struct rlimit old, small = { .rlim_cur = 8 };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, oldsa;
+	char big[64], fifo[256], *buf;
+	struct stat a, b;
+	int r;
+
+	mkd(f, "root/etc");
+	put(f, "root/etc/target", "old\n", 0644);
+	assert_int_equal(hstat(f, "root/etc/target", &a), 0);
+	memset(big, 'n', sizeof(big));
+
+	/* Files beyond 8 bytes fail with EFBIG (SIGXFSZ ignored): a real
+	 * short write in the middle of the temp file. */
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small.rlim_max = old.rlim_max;
+	assert_int_equal(sigaction(SIGXFSZ, &ign, &oldsa), 0);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	r = halo_write_file_atomic(&f->ctx, "/etc/target", big, sizeof(big), 0644);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_int_equal(sigaction(SIGXFSZ, &oldsa, NULL), 0);
+
+	assert_int_equal(r, -EFBIG);
+	assert_int_equal(f->ctx.files_written, 0);
+	buf = slurp(f, "root/etc/target");
+	assert_string_equal(buf, "old\n");
+	free(buf);
+	assert_int_equal(hstat(f, "root/etc/target", &b), 0);
+	assert_int_equal(a.st_ino, b.st_ino);
+	assert_int_equal(temp_files(f, "root/etc"), 0);
+
+	/* Not a regular file: refused, not replaced. */
+	mkd(f, "root/etc/d");
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/d", "x", 1, 0644), -EISDIR);
+	snprintf(fifo, sizeof(fifo), "%s/root/etc/fifo", f->outer);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/fifo", "x", 1, 0600), -EEXIST);
+	/* A parent that is a file. */
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/target/x", "x", 1, 0644), -ENOTDIR);
+	assert_int_equal(temp_files(f, "root/etc"), 0);
+	assert_int_equal(f->ctx.files_written, 0);
+}
+
+static void test_read_proc(void **state)
+{
+	struct fx *f = *state;
+	struct halo_ctx host = { .root = "/", .root_fd = -1 };
+	char *buf = NULL;
+	size_t len = 0;
+	struct stat st;
+
+	(void)f;
+	assert_int_equal(halo_root_open("/", &host.root_fd), 0);
+	/* st_size is 0 for /proc files: the read goes to EOF anyway. */
+	assert_int_equal(stat("/proc/self/status", &st), 0);
+	assert_int_equal(st.st_size, 0);
+	assert_int_equal(halo_read_file(&host, "/proc/self/status", &buf, &len), 0);
+	assert_true(len > 100);
+	assert_int_equal(strlen(buf), len);
+	assert_non_null(strstr(buf, "\nPid:"));
+	free(buf);
+	/* Bigger than one page (4 KiB sysfs/proc chunks). */
+	assert_int_equal(halo_read_file(&host, "/proc/self/maps", &buf, &len), 0);
+	assert_int_equal(strlen(buf), len);
+	assert_non_null(strstr(buf, "[stack]"));
+	free(buf);
+	assert_int_equal(halo_read_file(&host, "/proc", &buf, &len), -EISDIR);
+	close(host.root_fd);
+}
+
+static void test_list_dir_sorted(void **state)
+{
+	struct fx *f = *state;
+	_cleanup_strv_free_ char **names = NULL;
+	char **none = NULL;
+
+	mkd(f, "root/d");
+	put(f, "root/d/b", "", 0644);
+	put(f, "root/d/a", "", 0644);
+	put(f, "root/d/C", "", 0644);
+	put(f, "root/d/.hidden", "", 0644);
+	mkd(f, "root/d/sub");
+	mkd(f, "root/empty");
+	assert_int_equal(halo_root_list_dir(&f->ctx, "/d", &names), 0);
+	assert_int_equal(halo_strv_len(names), 5);
+	assert_string_equal(names[0], ".hidden");
+	assert_string_equal(names[1], "C");
+	assert_string_equal(names[2], "a");
+	assert_string_equal(names[3], "b");
+	assert_string_equal(names[4], "sub");
+	assert_int_equal(halo_root_list_dir(&f->ctx, "/missing", &none), -ENOENT);
+	assert_int_equal(halo_root_list_dir(&f->ctx, "/d/a", &none), -ENOTDIR);
+	assert_null(none);
+	assert_int_equal(halo_root_list_dir(&f->ctx, "/empty", &none), 0);
+	assert_non_null(none);
+	assert_null(none[0]);
+	halo_strv_free(none);
+}
+
+static void test_mkdir_unlink_lstat_exists(void **state)
+{
+	struct fx *f = *state;
+	struct stat st;
+
+	assert_int_equal(halo_root_mkdir_p(&f->ctx, "/var/lib/halo-provision", 0755), 0);
+	assert_int_equal(halo_root_mkdir_p(&f->ctx, "/var/lib/halo-provision/", 0755), 0);
+	assert_int_equal(hstat(f, "root/var/lib/halo-provision", &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	put(f, "root/var/file", "", 0644);
+	assert_int_equal(halo_root_mkdir_p(&f->ctx, "/var/file/x", 0755), -ENOTDIR);
+
+	lnk(f, "/nowhere", "root/var/dangling");
+	assert_int_equal(halo_root_lstat(&f->ctx, "/var/dangling", &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(halo_root_exists(&f->ctx, "/var/dangling"), 0);
+	assert_int_equal(halo_root_exists(&f->ctx, "/var/file"), 1);
+	assert_int_equal(halo_root_exists(&f->ctx, "/var/file/x"), 0);
+	assert_int_equal(halo_root_lstat(&f->ctx, "/", &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(halo_root_lstat(&f->ctx, "/var/nope", &st), -ENOENT);
+
+	assert_int_equal(halo_root_unlink(&f->ctx, "/var/nope"), 0);
+	assert_int_equal(halo_root_unlink(&f->ctx, "/nodir/nope"), 0);
+	assert_int_equal(f->ctx.files_written, 0);
+	assert_int_equal(halo_root_unlink(&f->ctx, "/var/file"), 1);
+	/* A symlink is removed itself, never what it points to. */
+	put(f, "keep", "k", 0644);
+	lnk(f, "../../keep", "root/var/tokeep");
+	assert_int_equal(halo_root_unlink(&f->ctx, "/var/tokeep"), 1);
+	assert_int_equal(hstat(f, "keep", &st), 0);
+	assert_int_equal(hstat(f, "root/var/tokeep", &st), -1);
+	assert_int_equal(f->ctx.files_written, 2);
+	assert_int_equal(hstat(f, "root/var/file", &st), -1);
+	lnk(f, "/var", "root/varlink");
+	assert_int_equal(halo_root_unlink(&f->ctx, "/varlink/lib"), -ELOOP);
+}
+
+static void test_display_path(void **state)
+{
+	struct halo_ctx a = { .root = "/srv/img/" }, b = { .root = "/" };
+	char *s;
+
+	s = halo_root_display_path(&a, "/etc/default/grub");
+	assert_string_equal(s, "/srv/img/etc/default/grub");
+	free(s);
+	s = halo_root_display_path(&b, "/etc/default/grub");
+	assert_string_equal(s, "/etc/default/grub");
+	free(s);
+}
+
+#define T(fn)                                                                  \
+	cmocka_unit_test_prestate_setup_teardown(fn, setup, teardown, &fx_openat2), \
+	cmocka_unit_test_prestate_setup_teardown(fn, setup, teardown, &fx_walk)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_path_rules),
+		T(test_read_symlink_cannot_escape),
+		T(test_write_symlink_refused),
+		T(test_write_create_and_skip_same),
+		T(test_write_mode_change_rewrites),
+		T(test_write_keeps_owner),
+		T(test_write_failure_keeps_old),
+		T(test_read_proc),
+		T(test_list_dir_sorted),
+		T(test_mkdir_unlink_lstat_exists),
+		T(test_display_path),
+	};
+
+	return cmocka_run_group_tests_name("util-rootfs", tests, NULL, NULL);
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for util/strv.c and util/errors.c. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "util/errors.h"
+#include "util/strv.h"
+
+static void test_strv_push_len_contains(void **state)
+{
+	_cleanup_strv_free_ char **v = NULL;
+
+	assert_int_equal(halo_strv_len(v), 0);
+	assert_false(halo_strv_contains(v, "a"));
+	assert_int_equal(halo_strv_push(&v, "ice"), 0);
+	assert_int_equal(halo_strv_push(&v, "irdma"), 0);
+	assert_int_equal(halo_strv_push(&v, ""), 0);
+	assert_int_equal(halo_strv_len(v), 3);
+	assert_string_equal(v[0], "ice");
+	assert_string_equal(v[1], "irdma");
+	assert_string_equal(v[2], "");
+	assert_null(v[3]);
+	assert_true(halo_strv_contains(v, "irdma"));
+	assert_true(halo_strv_contains(v, ""));
+	/* Exact match only: no prefixes, no case folding. */
+	assert_false(halo_strv_contains(v, "ir"));
+	assert_false(halo_strv_contains(v, "ICE"));
+}
+
+static void test_buf(void **state)
+{
+	struct halo_buf b = { 0 };
+	char *s;
+
+	halo_buf_puts(&b, "mtu=");
+	halo_buf_printf(&b, "%d", 9000);
+	halo_buf_append(&b, "\0xyz", 1); /* embedded NUL is data */
+	halo_buf_append(&b, "ab", 2);
+	assert_int_equal(b.len, 4 + 4 + 1 + 2);
+	s = halo_buf_steal(&b);
+	assert_non_null(s);
+	assert_string_equal(s, "mtu=9000");
+	assert_memory_equal(s + 9, "ab", 3);
+	assert_null(b.data);
+	free(s);
+
+	/* A buffer nobody wrote to still gives "". */
+	s = halo_buf_steal(&b);
+	assert_non_null(s);
+	assert_string_equal(s, "");
+	free(s);
+
+	/* Growth across many appends. */
+	for (int i = 0; i < 1000; i++)
+		halo_buf_printf(&b, "%04d", i);
+	assert_int_equal(b.len, 4000);
+	assert_memory_equal(b.data + 3996, "0999", 4);
+	halo_buf_free(&b);
+	assert_null(b.data);
+
+	/* A latched OOM makes steal return NULL and free the data. */
+	halo_buf_puts(&b, "x");
+	b.oom = true;
+	halo_buf_puts(&b, "y");
+	assert_null(halo_buf_steal(&b));
+	assert_null(b.data);
+}
+
+static void test_strdup_printf(void **state)
+{
+	char *s = halo_strdup_printf("%s/%u", "link", 7u);
+
+	assert_string_equal(s, "link/7");
+	free(s);
+}
+
+static void test_keyword_index(void **state)
+{
+	static const char *const loaders[] = { "auto", "grub", "grub-dropin",
+					       "bls", NULL };
+
+	assert_int_equal(halo_keyword_index(loaders, "auto"), 0);
+	assert_int_equal(halo_keyword_index(loaders, "grub-dropin"), 2);
+	assert_int_equal(halo_keyword_index(loaders, "bls"), 3);
+	assert_int_equal(halo_keyword_index(loaders, "gru"), -1);
+	assert_int_equal(halo_keyword_index(loaders, "grub "), -1);
+	assert_int_equal(halo_keyword_index(loaders, "GRUB"), -1);
+	assert_int_equal(halo_keyword_index(loaders, ""), -1);
+	assert_int_equal(halo_keyword_index(loaders, NULL), -1);
+}
+
+static void test_errors(void **state)
+{
+	struct halo_errors e = { 0 };
+
+	for (int i = 1; i <= 20; i++)
+		halo_errors_add(&e, "halo.conf:%d: %s", i, "bad");
+	assert_int_equal(e.n, 20);
+	assert_false(e.oom);
+	assert_string_equal(e.msgs[0], "halo.conf:1: bad");
+	assert_string_equal(e.msgs[19], "halo.conf:20: bad");
+	halo_errors_free(&e);
+	assert_int_equal(e.n, 0);
+	assert_null(e.msgs);
+	halo_errors_free(&e); /* idempotent */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strv_push_len_contains),
+		cmocka_unit_test(test_buf),
+		cmocka_unit_test(test_strdup_printf),
+		cmocka_unit_test(test_keyword_index),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests_name("util-strv", tests, NULL, NULL);
+}
