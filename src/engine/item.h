@@ -74,6 +74,7 @@ struct halo_item {
 	bool activates_on_reboot; /* applying leaves a reboot/reload pending */
 	bool changed;             /* apply changed it in this run */
 	char *diff;               /* unified diff (file items), for --diff */
+	char *was;                /* set by the engine: observed before apply */
 	const struct halo_item_ops *ops;
 	void *data;
 };
@@ -88,3 +89,8 @@ int halo_item_fail(struct halo_item *item, int err, const char *fmt, ...) _print
 
 const char *halo_outcome_name(enum halo_outcome o); /* "ok", "pending-reboot", ... */
 const char *halo_subsys_name(enum halo_subsys s);   /* "boot", "modules", ... */
+/* The subsystem named exactly NAME (as in --only), or 0. */
+enum halo_subsys halo_subsys_from_name(const char *name);
+
+/* Frees the item and everything it owns (ops->free_data on data). */
+void halo_item_free(struct halo_item *item);

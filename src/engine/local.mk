@@ -1,7 +1,57 @@
-# src/engine: items, plan, run loop, reports, state file.
+# src/engine: items, plan, run loop, reports, state file; and the command
+# line (src/cli.c is in the library so unit tests can parse argv).
 libhalo_la_SOURCES += \
 	src/engine/item.h \
+	src/engine/item.c \
 	src/engine/plan.h \
+	src/engine/plan.c \
+	src/engine/file_item.c \
 	src/engine/engine.h \
+	src/engine/engine.c \
 	src/engine/report.h \
-	src/engine/state.h
+	src/engine/report_text.c \
+	src/engine/report_json.c \
+	src/engine/state.h \
+	src/engine/state.c \
+	src/engine/reboot.c \
+	src/engine/prometheus.c \
+	src/cli.h \
+	src/cli.c
+
+EXTRA_DIST += docs/json-schema.md
+
+# Unit tests of the engine (cmocka, TAP).
+engine_unit_tests = \
+	tests/unit/test-engine-plan \
+	tests/unit/test-engine-engine \
+	tests/unit/test-engine-file-item \
+	tests/unit/test-engine-report \
+	tests/unit/test-engine-state \
+	tests/unit/test-engine-cli
+check_PROGRAMS += $(engine_unit_tests)
+TESTS += $(engine_unit_tests)
+tests_unit_test_engine_plan_SOURCES = tests/unit/test-engine-plan.c
+tests_unit_test_engine_plan_CFLAGS = $(unit_cflags)
+tests_unit_test_engine_plan_LDADD = $(unit_ldadd)
+tests_unit_test_engine_engine_SOURCES = tests/unit/test-engine-engine.c
+tests_unit_test_engine_engine_CFLAGS = $(unit_cflags)
+tests_unit_test_engine_engine_LDADD = $(unit_ldadd)
+tests_unit_test_engine_file_item_SOURCES = tests/unit/test-engine-file-item.c
+tests_unit_test_engine_file_item_CFLAGS = $(unit_cflags)
+tests_unit_test_engine_file_item_LDADD = $(unit_ldadd)
+tests_unit_test_engine_report_SOURCES = tests/unit/test-engine-report.c
+tests_unit_test_engine_report_CFLAGS = $(unit_cflags)
+tests_unit_test_engine_report_LDADD = $(unit_ldadd)
+tests_unit_test_engine_state_SOURCES = tests/unit/test-engine-state.c
+tests_unit_test_engine_state_CFLAGS = $(unit_cflags)
+tests_unit_test_engine_state_LDADD = $(unit_ldadd)
+tests_unit_test_engine_cli_SOURCES = tests/unit/test-engine-cli.c
+tests_unit_test_engine_cli_CFLAGS = $(unit_cflags)
+tests_unit_test_engine_cli_LDADD = $(unit_ldadd)
+
+# Integration tests of the command line.
+engine_integration_tests = \
+	tests/integration/cli-usage.sh \
+	tests/integration/cli-run.sh
+TESTS += $(engine_integration_tests)
+EXTRA_DIST += $(engine_integration_tests)

@@ -4,7 +4,8 @@
 
 #include <stdio.h>
 
-#include <json-c/json.h>
+/* json-c stays inside report_json.c and state.c (one file per library). */
+struct json_object;
 
 #include "config/config.h"
 #include "engine/plan.h"
@@ -17,7 +18,30 @@
 void halo_report_text(FILE *out, const struct halo_ctx *ctx,
 		      const struct halo_plan *plan, int exit_bits);
 
-/* The JSON document (schema in README.md): caller puts it. */
+/* The JSON document (schema in docs/json-schema.md): caller puts it. */
 struct json_object *halo_report_json(const struct halo_ctx *ctx,
 				     const struct halo_config *cfg,
 				     const struct halo_plan *plan, int exit_bits);
+
+/* "apply: 14 items, 10 ok, 3 changed, 1 pending-reboot; reboot required".
+ * Caller frees; NULL on ENOMEM. */
+char *halo_report_summary(const struct halo_ctx *ctx,
+			  const struct halo_plan *plan, int exit_bits);
+
+/* The mode as JSON and the summary name it: "apply", "check", "dry-run",
+ * "validate", "status". */
+const char *halo_mode_name(enum halo_mode mode);
+
+/* Prints halo_report_json() to OUT, one document. 0 or -errno. */
+int halo_report_json_print(FILE *out, const struct halo_ctx *ctx,
+			   const struct halo_config *cfg,
+			   const struct halo_plan *plan, int exit_bits);
+
+/* The one document of a run that ends before (or without) a plan: errors
+ * (exit 1) or --validate. CONFIG_PATH as given; CFG NULL when it did not
+ * load. MSG NULL: the first error. */
+int halo_report_json_result(FILE *out, const struct halo_ctx *ctx,
+			    const char *config_path,
+			    const struct halo_config *cfg,
+			    const struct halo_errors *errs, const char *msg,
+			    int exit_code);

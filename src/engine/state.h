@@ -6,13 +6,28 @@
 #include "engine/plan.h"
 #include "halo.h"
 
+#define HALO_STATE_DEFAULT_PATH "/var/lib/halo-provision/state.json"
+
 /* Writes the state JSON (items with wanted/observed/outcome, config digest,
  * tool version, reboot flag) at cfg->state.path under the root, only when
  * its content changes: a run that changes nothing leaves it byte-identical
- * (so it carries no timestamp). Returns 0/1 like halo_write_file_atomic. */
+ * (so it carries no timestamp, and records the host's state, not this run's
+ * history: "changed" items are "ok", the exit bits lack +2). cfg->state.path
+ * NULL: HALO_STATE_DEFAULT_PATH. Returns 0/1 like halo_write_file_atomic. */
 int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     const struct halo_plan *plan, int exit_bits);
 
-/* node_exporter textfile, written atomically (it carries the run time). */
+/* The node_exporter textfile for PLAN at Unix time NOW (caller frees). */
+char *halo_prometheus_render(const struct halo_ctx *ctx,
+			     const struct halo_plan *plan, int exit_bits,
+			     double now);
+
+/* node_exporter textfile at cfg->state.prometheus under the root (nothing
+ * when unset or ""), written atomically (it carries the run time). */
 int halo_prometheus_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 			  const struct halo_plan *plan, int exit_bits);
+
+/* Debian's /run/reboot-required (and .pkgs naming halo-provision) under the
+ * root, each left alone when already so. 0 if nothing written, 1 if written,
+ * -errno. */
+int halo_reboot_required_write(struct halo_ctx *ctx);

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cli.c: options → struct halo_cli. getopt_long accepts abbreviations of
+ * long options ("--chec"); halo-provision matches keywords exactly, so every
+ * long option is checked against its full name. Parsing stops at the first
+ * non-option ("+"), which then becomes a specific error: there are no verbs.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+#include "engine/item.h"
+#include "util/strv.h"
+
+enum {
+	OPT_CHECK = 256,
+	OPT_DRY_RUN,
+	OPT_VALIDATE,
+	OPT_STATUS,
+	OPT_ROOT,
+	OPT_NETNS,
+	OPT_KERNEL_RELEASE,
+	OPT_ONLY,
+	OPT_JSON,
+	OPT_DIFF,
+	OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "validate", no_argument, NULL, OPT_VALIDATE },
+	{ "status", no_argument, NULL, OPT_STATUS },
+	{ "config", required_argument, NULL, 'c' },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "netns", required_argument, NULL, OPT_NETNS },
+	{ "kernel-release", required_argument, NULL, OPT_KERNEL_RELEASE },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ 0 },
+};
+
+/* The mode options, for "did you mean" and for conflicts. */
+static const char *const mode_words[] = {
+	[HALO_MODE_APPLY] = "apply",
+	[HALO_MODE_CHECK] = "check",
+	[HALO_MODE_DRY_RUN] = "dry-run",
+	[HALO_MODE_VALIDATE] = "validate",
+	[HALO_MODE_STATUS] = "status",
+};
+
+void halo_cli_usage(FILE *out)
+{
+	fputs("Usage: halo-provision [OPTIONS]            converge the host to the config (apply)\n"
+	      "       halo-provision --check [OPTIONS]    read-only drift audit\n"
+	      "       halo-provision --dry-run [OPTIONS]  show what apply would change, change nothing\n"
+	      "       halo-provision --validate           check the config file only\n"
+	      "       halo-provision --status             print the last state file\n"
+	      "\n"
+	      "  -c, --config FILE   a path as given; without -c, /etc/halo-provision/halo.conf\n"
+	      "                      inside the root\n"
+	      "  --root DIR          act on the tree under DIR (image builds, tests, sandboxes)\n"
+	      "  --netns NAME        do all netlink work inside network namespace NAME\n"
+	      "  --kernel-release V  the kernel whose modules and boot entries to manage\n"
+	      "                      (default: the running one)\n"
+	      "  --only LIST         comma list of subsystems:\n"
+	      "                      boot,modules,links,roce,rdma,files,storage\n"
+	      "  --json              one JSON document on stdout\n"
+	      "  --diff              unified diff of every file change\n"
+	      "  -q, --quiet         only the summary line and failures\n"
+	      "  -v, --verbose       every item, also those in sync\n"
+	      "  -h, --help          this text\n"
+	      "  --version           the version\n"
+	      "\n"
+	      "Exit status (a bitmask): 0 in sync, 1 usage or config error (nothing changed),\n"
+	      "+2 changed or drift found, +4 an item failed, +8 reboot required.\n",
+	      out);
+}
+
+bool halo_cli_wants_json(int argc, char *argv[])
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--json") == 0)
+			return true;
+	}
+	return false;
+}
+
+static int set_mode(struct halo_cli *cli, enum halo_mode mode, char **ret_error)
+{
+	if (cli->mode != HALO_MODE_APPLY && cli->mode != mode) {
+		*ret_error = halo_strdup_printf("--%s and --%s cannot be used together",
+						mode_words[cli->mode], mode_words[mode]);
+		return -EINVAL;
+	}
+	cli->mode = mode;
+	return 0;
+}
+
+static int parse_only(const char *list, unsigned *ret, char **ret_error)
+{
+	_cleanup_free_ char *copy = strdup(list);
+	unsigned mask = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	/* strsep, not strtok: "boot,,links" has an empty name, an error. */
+	for (char *p = copy, *name; (name = strsep(&p, ",")) != NULL;) {
+		enum halo_subsys s = halo_subsys_from_name(name);
+
+		if (!s) {
+			*ret_error = halo_strdup_printf(
+				"unknown subsystem '%s' in --only (known: boot, modules, links, roce, rdma, files, storage)",
+				name);
+			return -EINVAL;
+		}
+		mask |= s;
+	}
+	*ret = mask;
+	return 0;
+}
+
+/* A file-name-like argument: not empty, no "/", not "." or "..". */
+static bool valid_name(const char *s)
+{
+	return s[0] && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
+}
+
+/* The error for a positional argument: there are no verbs. */
+static char *positional_error(const char *arg)
+{
+	for (size_t m = 0; m < ARRAY_SIZE(mode_words); m++)
+		if (strcmp(arg, mode_words[m]) == 0)
+			return m == HALO_MODE_APPLY ?
+				halo_strdup_printf("unknown command '%s' (apply is the default: run without a command)", arg) :
+				halo_strdup_printf("unknown command '%s' (did you mean --%s?)", arg, arg);
+	if (strcmp(arg, "help") == 0 || strcmp(arg, "version") == 0)
+		return halo_strdup_printf("unknown command '%s' (did you mean --%s?)", arg, arg);
+	return halo_strdup_printf("unexpected argument '%s'", arg);
+}
+
+/* getopt_long returned '?' for the element just consumed. */
+static char *unknown_option_error(int argc, char *argv[])
+{
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+
+	if (strncmp(arg, "--", 2) == 0) {
+		size_t len = strcspn(arg + 2, "=");
+
+		for (const struct option *o = long_options; o->name; o++)
+			if (arg[2 + len] == '=' && strlen(o->name) == len &&
+			    strncmp(o->name, arg + 2, len) == 0)
+				return halo_strdup_printf("option '--%s' takes no argument",
+							  o->name);
+		return halo_strdup_printf("unknown option '%.*s'", (int)(len + 2), arg);
+	}
+	if (optopt)
+		return halo_strdup_printf("unknown option '-%c'", optopt);
+	return halo_strdup_printf("unknown option '%s'", arg);
+}
+
+int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
+		   char **ret_error)
+{
+	struct halo_cli cli = {
+		.mode = HALO_MODE_APPLY,
+		.root = "/",
+		.only = HALO_SUB_ALL,
+	};
+	bool quiet = false, verbose = false;
+	int c, r;
+
+	*ret_error = NULL;
+	opterr = 0;
+	optind = 0; /* glibc: full re-initialisation, so tests can parse twice */
+	for (;;) {
+		int prev = optind ? optind : 1, index = -1;
+
+		c = getopt_long(argc, argv, "+:c:qvh", long_options, &index);
+		if (c == -1)
+			break;
+		if (index >= 0) {
+			const char *arg = argv[prev] + 2;
+			size_t len = strcspn(arg, "=");
+
+			if (len != strlen(long_options[index].name)) {
+				*ret_error = halo_strdup_printf(
+					"unknown option '--%.*s' (did you mean --%s?)",
+					(int)len, arg, long_options[index].name);
+				return -EINVAL;
+			}
+		}
+		switch (c) {
+		case OPT_CHECK:
+			r = set_mode(&cli, HALO_MODE_CHECK, ret_error);
+			break;
+		case OPT_DRY_RUN:
+			r = set_mode(&cli, HALO_MODE_DRY_RUN, ret_error);
+			break;
+		case OPT_VALIDATE:
+			r = set_mode(&cli, HALO_MODE_VALIDATE, ret_error);
+			break;
+		case OPT_STATUS:
+			r = set_mode(&cli, HALO_MODE_STATUS, ret_error);
+			break;
+		case 'c':
+			r = 0;
+			if (!optarg[0]) {
+				*ret_error = halo_strdup_printf("-c/--config needs a file name");
+				r = -EINVAL;
+			}
+			cli.config = optarg;
+			break;
+		case OPT_ROOT:
+			r = 0;
+			if (!optarg[0]) {
+				*ret_error = halo_strdup_printf("--root needs a directory");
+				r = -EINVAL;
+			}
+			cli.root = optarg;
+			break;
+		case OPT_NETNS:
+			r = 0;
+			if (!valid_name(optarg)) {
+				*ret_error = halo_strdup_printf("invalid network namespace name '%s'", optarg);
+				r = -EINVAL;
+			}
+			cli.netns = optarg;
+			break;
+		case OPT_KERNEL_RELEASE:
+			r = 0;
+			if (!valid_name(optarg)) {
+				*ret_error = halo_strdup_printf("invalid kernel release '%s'", optarg);
+				r = -EINVAL;
+			}
+			cli.kernel_release = optarg;
+			break;
+		case OPT_ONLY:
+			r = parse_only(optarg, &cli.only, ret_error);
+			break;
+		case OPT_JSON:
+			cli.json = true;
+			r = 0;
+			break;
+		case OPT_DIFF:
+			cli.diff = true;
+			r = 0;
+			break;
+		case 'q':
+			quiet = true;
+			r = 0;
+			break;
+		case 'v':
+			verbose = true;
+			r = 0;
+			break;
+		case 'h':
+			cli.help = true;
+			r = 0;
+			break;
+		case OPT_VERSION:
+			cli.version = true;
+			r = 0;
+			break;
+		case ':':
+			if (optopt && optopt < 256)
+				*ret_error = halo_strdup_printf("option '-%c' needs an argument", optopt);
+			else
+				*ret_error = halo_strdup_printf("option '%s' needs an argument",
+								argv[optind - 1]);
+			r = -EINVAL;
+			break;
+		default:
+			*ret_error = unknown_option_error(argc, argv);
+			r = -EINVAL;
+			break;
+		}
+		if (r < 0)
+			return r == -EINVAL ? r : -ENOMEM;
+	}
+	if (optind < argc) {
+		*ret_error = positional_error(argv[optind]);
+		return -EINVAL;
+	}
+	if (quiet && verbose) {
+		*ret_error = halo_strdup_printf("-q and -v cannot be used together");
+		return -EINVAL;
+	}
+	cli.verbosity = quiet ? -1 : verbose ? 1 : 0;
+	*ret = cli;
+	return 0;
+}

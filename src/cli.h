@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli.h: the pinned command line (DESIGN.md) parsed into options. Pure:
+ * prints nothing, so main decides between text and JSON errors. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "halo.h"
+
+struct halo_cli {
+	enum halo_mode mode;        /* HALO_MODE_APPLY unless a mode option */
+	const char *config;         /* -c, or NULL: the default inside the root */
+	const char *root;           /* --root, default "/" */
+	const char *netns;          /* NULL unless --netns */
+	const char *kernel_release; /* NULL unless --kernel-release */
+	unsigned only;              /* enum halo_subsys mask */
+	int verbosity;              /* -1, 0, 1 */
+	bool json, diff, help, version;
+};
+
+/* Parses ARGV. 0 with *ret filled, or -EINVAL with *ret_error set to one
+ * line (caller frees; NULL on ENOMEM). */
+int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
+		   char **ret_error);
+
+/* True when "--json" is among the options of ARGV, so that even a usage
+ * error can answer with a JSON document. */
+bool halo_cli_wants_json(int argc, char *argv[]);
+
+void halo_cli_usage(FILE *out);

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * file_item.c: an owned file as an item. Observe compares content and mode;
+ * apply replaces the file atomically (or removes a stale one). A symlink at
+ * the path or in a parent makes the config impossible to apply safely: that
+ * is an INVALID observation, so the run stops before anything is written.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine/plan.h"
+#include "util/diff.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+struct file_data {
+	char *path;    /* inside the root, absolute */
+	char *content; /* NULL: must not exist */
+	size_t len;
+	mode_t mode;
+};
+
+static void file_data_free(void *p)
+{
+	struct file_data *d = p;
+
+	free(d->path);
+	free(d->content);
+	free(d);
+}
+
+/* Walks PATH from the root: a symlink in any existing component is
+ * INVALID, as is a non-directory parent or a non-regular target.
+ * Returns 1 if the file exists, 0 if not, HALO_SYNC_INVALID or -errno. */
+static int check_path(struct halo_ctx *ctx, struct halo_item *item,
+		      const char *path, struct stat *ret_st)
+{
+	_cleanup_free_ char *prefix = strdup(path);
+	_cleanup_free_ char *shown = NULL;
+	struct stat st;
+	char *slash;
+	int r;
+
+	if (!prefix)
+		return -ENOMEM;
+	for (char *p = prefix + 1;; p = slash + 1) {
+		slash = strchr(p, '/');
+		if (slash)
+			*slash = '\0';
+		r = halo_root_lstat(ctx, prefix, &st);
+		if (r == -ENOENT)
+			return 0;
+		if (r < 0)
+			return halo_item_fail(item, r, "stat %s", prefix);
+		if (S_ISLNK(st.st_mode)) {
+			shown = halo_root_display_path(ctx, prefix);
+			(void)halo_item_set_message(item,
+				"refusing to write through a symlink: %s",
+				shown ? shown : prefix);
+			return HALO_SYNC_INVALID;
+		}
+		if (!slash)
+			break;
+		if (!S_ISDIR(st.st_mode)) {
+			shown = halo_root_display_path(ctx, prefix);
+			(void)halo_item_set_message(item, "%s is not a directory",
+						    shown ? shown : prefix);
+			return HALO_SYNC_INVALID;
+		}
+		*slash = '/';
+	}
+	if (!S_ISREG(st.st_mode)) {
+		shown = halo_root_display_path(ctx, path);
+		(void)halo_item_set_message(item, "%s exists and is not a regular file",
+					    shown ? shown : path);
+		return HALO_SYNC_INVALID;
+	}
+	*ret_st = st;
+	return 1;
+}
+
+static int file_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	struct file_data *d = item->data;
+	_cleanup_free_ char *old = NULL;
+	size_t old_len = 0;
+	struct stat st = { 0 };
+	bool same;
+	int r;
+
+	r = check_path(ctx, item, d->path, &st);
+	if (r < 0 || r == HALO_SYNC_INVALID)
+		return r;
+	if (r == 1) {
+		r = halo_read_file(ctx, d->path, &old, &old_len);
+		if (r < 0)
+			return halo_item_fail(item, r, "reading %s", d->path);
+		same = d->content && old_len == d->len &&
+		       memcmp(old, d->content, d->len) == 0;
+		if (!d->content)
+			r = halo_item_set_observed(item, "present, %zu bytes", old_len);
+		else if (same || old_len != d->len)
+			r = halo_item_set_observed(item, "mode %04o, %zu bytes",
+						   (unsigned)(st.st_mode & 07777), old_len);
+		else
+			r = halo_item_set_observed(item, "mode %04o, %zu bytes (other content)",
+						   (unsigned)(st.st_mode & 07777), old_len);
+		if (r < 0)
+			return r;
+		if (same && (st.st_mode & 07777) == d->mode)
+			return HALO_SYNC_OK;
+	} else {
+		if (halo_item_set_observed(item, NULL) < 0)
+			return -ENOMEM;
+		if (!d->content)
+			return HALO_SYNC_OK;
+	}
+
+	/* Keep the diff of the first observation: after apply it is what
+	 * changed. Content equal (only the mode differs): no diff. */
+	if (ctx->diff || ctx->json) {
+		char *diff = halo_unified_diff(d->path, old, d->content);
+
+		if (!diff)
+			return -ENOMEM;
+		free(item->diff);
+		item->diff = diff;
+	}
+	return HALO_SYNC_DIFFERS;
+}
+
+static int file_apply(struct halo_ctx *ctx, struct halo_item *item)
+{
+	struct file_data *d = item->data;
+	int r;
+
+	if (d->content)
+		r = halo_write_file_atomic(ctx, d->path, d->content, d->len, d->mode);
+	else
+		r = halo_root_unlink(ctx, d->path);
+	if (r == -ELOOP) {
+		(void)halo_item_set_message(item, "refusing to write through a symlink: %s",
+					    d->path);
+		return r;
+	}
+	if (r < 0)
+		return halo_item_fail(item, r, "%s %s",
+				      d->content ? "writing" : "removing", d->path);
+	return 0;
+}
+
+static const struct halo_item_ops file_ops = {
+	.observe = file_observe,
+	.apply = file_apply,
+	.free_data = file_data_free,
+};
+
+int halo_plan_add_file(struct halo_plan *plan, enum halo_subsys subsys,
+		       enum halo_phase phase, const char *path,
+		       const char *content, mode_t mode,
+		       struct halo_item **ret_item)
+{
+	_cleanup_free_ char *key = NULL;
+	struct halo_item *item;
+	struct file_data *d;
+	int r;
+
+	if (path[0] != '/')
+		return -EINVAL;
+	key = halo_strdup_printf("file%s", path);
+	d = calloc(1, sizeof(*d));
+	if (!key || !d) {
+		free(d);
+		return -ENOMEM;
+	}
+	d->mode = mode & 07777;
+	d->path = strdup(path);
+	if (content) {
+		d->len = strlen(content);
+		d->content = strdup(content);
+	}
+	if (!d->path || (content && !d->content)) {
+		file_data_free(d);
+		return -ENOMEM;
+	}
+	r = halo_plan_add(plan, key, subsys, phase, &file_ops, d, &item);
+	if (r < 0)
+		return r;
+	if (content)
+		r = halo_item_set_wanted(item, "mode %04o, %zu bytes",
+					 (unsigned)d->mode, d->len);
+	else
+		r = halo_item_set_wanted(item, "absent");
+	if (r < 0)
+		return r;
+	if (ret_item)
+		*ret_item = item;
+	return 0;
+}

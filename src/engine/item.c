@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* item.c: setters and names for the item model. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/item.h"
+
+static const char *const outcome_names[] = {
+	[HALO_OUTCOME_OK] = "ok",
+	[HALO_OUTCOME_CHANGED] = "changed",
+	[HALO_OUTCOME_DRIFT] = "drift",
+	[HALO_OUTCOME_PENDING_REBOOT] = "pending-reboot",
+	[HALO_OUTCOME_UNSUPPORTED] = "unsupported",
+	[HALO_OUTCOME_FAILED] = "failed",
+};
+
+/* Bit i of enum halo_subsys is named subsys_names[i]; --only uses these. */
+static const char *const subsys_names[] = {
+	"boot", "modules", "links", "roce", "rdma", "files", "storage",
+};
+
+/* Replaces *FIELD with the formatted string; NULL FMT clears it. */
+static int set_field(char **field, const char *fmt, va_list ap)
+{
+	char *s = NULL;
+
+	if (fmt && vasprintf(&s, fmt, ap) < 0)
+		return -ENOMEM;
+	free(*field);
+	*field = s;
+	return 0;
+}
+
+int halo_item_set_wanted(struct halo_item *item, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = set_field(&item->wanted, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int halo_item_set_observed(struct halo_item *item, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = set_field(&item->observed, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int halo_item_set_message(struct halo_item *item, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = set_field(&item->message, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int halo_item_fail(struct halo_item *item, int err, const char *fmt, ...)
+{
+	_cleanup_free_ char *what = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&what, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		what = NULL;
+		(void)halo_item_set_message(item, "%s", strerror(-err));
+	} else {
+		(void)halo_item_set_message(item, "%s: %s", what, strerror(-err));
+	}
+	return err;
+}
+
+const char *halo_outcome_name(enum halo_outcome o)
+{
+	if ((unsigned)o < ARRAY_SIZE(outcome_names))
+		return outcome_names[o];
+	return "unknown";
+}
+
+const char *halo_subsys_name(enum halo_subsys s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(subsys_names); i++)
+		if (s == (1u << i))
+			return subsys_names[i];
+	return "unknown";
+}
+
+enum halo_subsys halo_subsys_from_name(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(subsys_names); i++)
+		if (strcmp(name, subsys_names[i]) == 0)
+			return 1u << i;
+	return 0;
+}
+
+void halo_item_free(struct halo_item *item)
+{
+	if (!item)
+		return;
+	if (item->ops && item->ops->free_data && item->data)
+		item->ops->free_data(item->data);
+	free(item->key);
+	free(item->wanted);
+	free(item->observed);
+	free(item->message);
+	free(item->diff);
+	free(item->was);
+	free(item);
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan.c: the ordered item list of one run, and its warnings. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/plan.h"
+
+void halo_plan_init(struct halo_plan *plan)
+{
+	*plan = (struct halo_plan){ 0 };
+}
+
+void halo_plan_free(struct halo_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		halo_item_free(plan->items[i]);
+	free(plan->items);
+	for (size_t i = 0; i < plan->n_warnings; i++)
+		free(plan->warnings[i]);
+	free(plan->warnings);
+	halo_plan_init(plan);
+}
+
+struct halo_item *halo_plan_find(const struct halo_plan *plan, const char *key)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (strcmp(plan->items[i]->key, key) == 0)
+			return plan->items[i];
+	return NULL;
+}
+
+int halo_plan_add(struct halo_plan *plan, const char *key,
+		  enum halo_subsys subsys, enum halo_phase phase,
+		  const struct halo_item_ops *ops, void *data,
+		  struct halo_item **ret_item)
+{
+	struct halo_item *item;
+
+	/* The item owns DATA from the start, so every failure frees it. */
+	item = calloc(1, sizeof(*item));
+	if (!item) {
+		if (ops && ops->free_data && data)
+			ops->free_data(data);
+		return -ENOMEM;
+	}
+	item->ops = ops;
+	item->data = data;
+	item->subsys = subsys;
+	item->phase = phase;
+	item->key = strdup(key);
+	if (!item->key) {
+		halo_item_free(item);
+		return -ENOMEM;
+	}
+	if (halo_plan_find(plan, key)) {
+		halo_item_free(item);
+		return -EEXIST;
+	}
+	if (plan->n == plan->cap) {
+		size_t cap = plan->cap ? plan->cap * 2 : 16;
+		struct halo_item **v = realloc(plan->items, cap * sizeof(*v));
+
+		if (!v) {
+			halo_item_free(item);
+			return -ENOMEM;
+		}
+		plan->items = v;
+		plan->cap = cap;
+	}
+	plan->items[plan->n++] = item;
+	if (ret_item)
+		*ret_item = item;
+	return 0;
+}
+
+int halo_plan_warn(struct halo_plan *plan, const char *fmt, ...)
+{
+	char *msg, **v;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	v = realloc(plan->warnings, (plan->n_warnings + 2) * sizeof(*v));
+	if (!v) {
+		free(msg);
+		return -ENOMEM;
+	}
+	v[plan->n_warnings++] = msg;
+	v[plan->n_warnings] = NULL;
+	plan->warnings = v;
+	return 0;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * prometheus.c: the node_exporter textfile. Written atomically because the
+ * collector may read it at any moment; it carries the run time, so unlike
+ * the state file it changes on every run.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/report.h"
+#include "engine/state.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+/* Label values escape backslash, double quote and newline. */
+static void put_label(struct halo_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			halo_buf_puts(b, "\\\\");
+		else if (*s == '"')
+			halo_buf_puts(b, "\\\"");
+		else if (*s == '\n')
+			halo_buf_puts(b, "\\n");
+		else
+			halo_buf_append(b, s, 1);
+	}
+}
+
+/* The textfile for PLAN at time NOW; caller frees (NULL on ENOMEM). */
+char *halo_prometheus_render(const struct halo_ctx *ctx,
+			     const struct halo_plan *plan, int exit_bits,
+			     double now)
+{
+	static const enum halo_outcome outcomes[] = {
+		HALO_OUTCOME_OK,	  HALO_OUTCOME_CHANGED,
+		HALO_OUTCOME_DRIFT,	  HALO_OUTCOME_PENDING_REBOOT,
+		HALO_OUTCOME_UNSUPPORTED, HALO_OUTCOME_FAILED,
+	};
+	struct halo_buf b = { 0 };
+
+	halo_buf_puts(&b,
+		"# HELP halo_item_in_sync 1 if the item matched the config after the last run.\n"
+		"# TYPE halo_item_in_sync gauge\n");
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct halo_item *item = plan->items[i];
+		bool in_sync = item->outcome == HALO_OUTCOME_OK ||
+			       item->outcome == HALO_OUTCOME_CHANGED;
+
+		halo_buf_puts(&b, "halo_item_in_sync{key=\"");
+		put_label(&b, item->key);
+		halo_buf_printf(&b, "\",subsystem=\"%s\"} %d\n",
+				halo_subsys_name(item->subsys), in_sync);
+	}
+	halo_buf_puts(&b,
+		"# HELP halo_items Items of the last run by outcome.\n"
+		"# TYPE halo_items gauge\n");
+	for (size_t k = 0; k < ARRAY_SIZE(outcomes); k++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < plan->n; i++)
+			n += plan->items[i]->outcome == outcomes[k];
+		halo_buf_printf(&b, "halo_items{outcome=\"%s\"} %zu\n",
+				halo_outcome_name(outcomes[k]), n);
+	}
+	halo_buf_printf(&b,
+		"# HELP halo_last_run_timestamp_seconds Unix time of the last run.\n"
+		"# TYPE halo_last_run_timestamp_seconds gauge\n"
+		"halo_last_run_timestamp_seconds %.3f\n"
+		"# HELP halo_exit_code Exit status of the last run (a bitmask: 2 changed or drift, 4 failed, 8 reboot required).\n"
+		"# TYPE halo_exit_code gauge\n"
+		"halo_exit_code %d\n",
+		now, exit_bits);
+	return halo_buf_steal(&b);
+}
+
+int halo_prometheus_write(struct halo_ctx *ctx, const struct halo_config *cfg,
+			  const struct halo_plan *plan, int exit_bits)
+{
+	_cleanup_free_ char *text = NULL;
+	struct timespec ts;
+
+	if (!cfg->state.prometheus || !cfg->state.prometheus[0])
+		return 0;
+	if (clock_gettime(CLOCK_REALTIME, &ts) < 0)
+		return -errno;
+	text = halo_prometheus_render(ctx, plan, exit_bits,
+				      (double)ts.tv_sec + ts.tv_nsec / 1e9);
+	if (!text)
+		return -ENOMEM;
+	return halo_write_file_atomic(ctx, cfg->state.prometheus, text,
+				      strlen(text), 0644);
+}

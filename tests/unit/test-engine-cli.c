@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of option parsing (cli.c). */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli.h"
+
+/* Parses a NULL-terminated list of arguments after the program name. */
+static int parse(struct halo_cli *cli, char **error, ...)
+{
+	char *argv[32] = { (char *)"halo-provision" };
+	int argc = 1;
+	va_list ap;
+
+	va_start(ap, error);
+	while ((argv[argc] = va_arg(ap, char *)) != NULL)
+		argc++;
+	va_end(ap);
+	*error = NULL;
+	return halo_cli_parse(argc, argv, cli, error);
+}
+
+static void expect_error(const char *want, ...)
+{
+	char *argv[32] = { (char *)"halo-provision" };
+	struct halo_cli cli;
+	char *error = NULL;
+	int argc = 1;
+	va_list ap;
+
+	va_start(ap, want);
+	while ((argv[argc] = va_arg(ap, char *)) != NULL)
+		argc++;
+	va_end(ap);
+	assert_int_equal(halo_cli_parse(argc, argv, &cli, &error), -EINVAL);
+	assert_non_null(error);
+	assert_string_equal(error, want);
+	free(error);
+}
+
+static void test_defaults(void **state)
+{
+	struct halo_cli cli;
+	char *error;
+
+	assert_int_equal(parse(&cli, &error, NULL), 0);
+	assert_null(error);
+	assert_int_equal(cli.mode, HALO_MODE_APPLY);
+	assert_string_equal(cli.root, "/");
+	assert_null(cli.config);
+	assert_null(cli.netns);
+	assert_null(cli.kernel_release);
+	assert_int_equal(cli.only, HALO_SUB_ALL);
+	assert_int_equal(cli.verbosity, 0);
+	assert_false(cli.json);
+	assert_false(cli.diff);
+}
+
+static void test_all_options(void **state)
+{
+	struct halo_cli cli;
+	char *error;
+
+	assert_int_equal(parse(&cli, &error, "--check", "-c", "/x.conf", "--root", "/tmp/r",
+			       "--netns", "ns1", "--kernel-release", "6.1.0-1", "--only",
+			       "boot,links", "--json", "--diff", "-v", NULL), 0);
+	assert_int_equal(cli.mode, HALO_MODE_CHECK);
+	assert_string_equal(cli.config, "/x.conf");
+	assert_string_equal(cli.root, "/tmp/r");
+	assert_string_equal(cli.netns, "ns1");
+	assert_string_equal(cli.kernel_release, "6.1.0-1");
+	assert_int_equal(cli.only, HALO_SUB_BOOT | HALO_SUB_LINKS);
+	assert_true(cli.json);
+	assert_true(cli.diff);
+	assert_int_equal(cli.verbosity, 1);
+
+	assert_int_equal(parse(&cli, &error, "--dry-run", "--config=/y", "--root=/r", "-q", NULL), 0);
+	assert_int_equal(cli.mode, HALO_MODE_DRY_RUN);
+	assert_string_equal(cli.config, "/y");
+	assert_string_equal(cli.root, "/r");
+	assert_int_equal(cli.verbosity, -1);
+
+	assert_int_equal(parse(&cli, &error, "--validate", "-c/z", NULL), 0);
+	assert_int_equal(cli.mode, HALO_MODE_VALIDATE);
+	assert_string_equal(cli.config, "/z");
+	assert_int_equal(parse(&cli, &error, "--status", NULL), 0);
+	assert_int_equal(cli.mode, HALO_MODE_STATUS);
+	assert_int_equal(parse(&cli, &error, "--check", "--check", NULL), 0);
+	assert_int_equal(parse(&cli, &error, "--help", NULL), 0);
+	assert_true(cli.help);
+	assert_int_equal(parse(&cli, &error, "--version", NULL), 0);
+	assert_true(cli.version);
+}
+
+static void test_errors(void **state)
+{
+	expect_error("--check and --dry-run cannot be used together", "--check", "--dry-run", NULL);
+	expect_error("--validate and --status cannot be used together", "--validate", "--status", NULL);
+	expect_error("unknown option '--bogus'", "--bogus", NULL);
+	expect_error("unknown option '-x'", "-x", NULL);
+	/* getopt would take these abbreviations; keywords match exactly. */
+	expect_error("unknown option '--chec' (did you mean --check?)", "--chec", NULL);
+	expect_error("unknown option '--ro' (did you mean --root?)", "--ro=/x", NULL);
+	expect_error("unknown option '--c'", "--c", NULL); /* ambiguous */
+	expect_error("option '--json' takes no argument", "--json=yes", NULL);
+	expect_error("option '--root' needs an argument", "--root", NULL);
+	expect_error("option '-c' needs an argument", "-c", NULL);
+	expect_error("unknown command 'check' (did you mean --check?)", "check", NULL);
+	expect_error("unknown command 'dry-run' (did you mean --dry-run?)", "--json", "dry-run", NULL);
+	expect_error("unknown command 'apply' (apply is the default: run without a command)", "apply", NULL);
+	expect_error("unexpected argument 'foo'", "-q", "foo", NULL);
+	expect_error("unexpected argument 'foo'", "--", "foo", NULL);
+	expect_error("unknown subsystem 'network' in --only (known: boot, modules, links, roce, rdma, files, storage)",
+		     "--only", "boot,network", NULL);
+	expect_error("unknown subsystem '' in --only (known: boot, modules, links, roce, rdma, files, storage)",
+		     "--only", "boot,,links", NULL);
+	expect_error("-q and -v cannot be used together", "-q", "-v", NULL);
+	expect_error("invalid network namespace name '../x'", "--netns", "../x", NULL);
+	expect_error("invalid kernel release ''", "--kernel-release", "", NULL);
+	expect_error("--root needs a directory", "--root", "", NULL);
+}
+
+static void test_wants_json(void **state)
+{
+	char *a[] = { (char *)"p", (char *)"--bogus", (char *)"--json", NULL };
+	char *b[] = { (char *)"p", (char *)"--", (char *)"--json", NULL };
+
+	assert_true(halo_cli_wants_json(3, a));
+	assert_false(halo_cli_wants_json(3, b));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_all_options),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_wants_json),
+	};
+
+	return cmocka_run_group_tests_name("engine-cli", tests, NULL, NULL);
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of owned-file items (file_item.c) on a scratch root. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "engine/engine.h"
+#include "engine/plan.h"
+#include "util/rootfs.h"
+
+struct fixture {
+	char dir[64];
+	struct halo_ctx ctx;
+	struct halo_plan plan;
+	struct halo_errors errs;
+};
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	if (!fx)
+		return -1;
+	strcpy(fx->dir, "/tmp/test-file-item.XXXXXX");
+	if (!mkdtemp(fx->dir))
+		return -1;
+	fx->ctx.root = fx->dir;
+	fx->ctx.under_root = true;
+	fx->ctx.only = HALO_SUB_ALL;
+	fx->ctx.diff = true;
+	if (halo_root_open(fx->dir, &fx->ctx.root_fd) < 0)
+		return -1;
+	halo_plan_init(&fx->plan);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	char cmd[128];
+
+	halo_plan_free(&fx->plan);
+	halo_errors_free(&fx->errs);
+	close(fx->ctx.root_fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx->dir);
+	assert_int_equal(system(cmd), 0);
+	free(fx);
+	return 0;
+}
+
+/* Host-side path of PATH under the fixture root. */
+static const char *host(struct fixture *fx, const char *path)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s%s", fx->dir, path);
+	return buf;
+}
+
+static void put(struct fixture *fx, const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(host(fx, path), "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(chmod(host(fx, path), mode), 0);
+}
+
+static char *slurp(struct fixture *fx, const char *path)
+{
+	static char buf[4096];
+	FILE *f = fopen(host(fx, path), "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_create_then_in_sync(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_item *it;
+	struct stat st;
+
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/etc/x.d/a.conf", "hello\n", 0640, &it), 0);
+	assert_string_equal(it->key, "file/etc/x.d/a.conf");
+	assert_string_equal(it->wanted, "mode 0640, 6 bytes");
+
+	fx->ctx.mode = HALO_MODE_CHECK;
+	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
+	assert_int_equal(it->outcome, HALO_OUTCOME_DRIFT);
+	assert_null(it->observed);
+	assert_non_null(it->diff);
+	assert_non_null(strstr(it->diff, "+hello"));
+	assert_null(slurp(fx, "/etc/x.d/a.conf"));
+
+	fx->ctx.mode = HALO_MODE_APPLY;
+	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
+	assert_int_equal(it->outcome, HALO_OUTCOME_CHANGED);
+	assert_string_equal(slurp(fx, "/etc/x.d/a.conf"), "hello\n");
+	assert_int_equal(stat(host(fx, "/etc/x.d/a.conf"), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	assert_string_equal(it->observed, "mode 0640, 6 bytes");
+	/* The diff of what was changed survives the verification. */
+	assert_non_null(strstr(it->diff, "+hello"));
+	assert_int_equal(fx->ctx.files_written, 1);
+
+	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), 0);
+	assert_int_equal(it->outcome, HALO_OUTCOME_OK);
+	assert_int_equal(fx->ctx.files_written, 1);
+}
+
+static void test_mode_and_content_drift(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_item *mode_only, *content;
+
+	put(fx, "/m.conf", "same\n", 0600);
+	put(fx, "/c.conf", "abcd\n", 0644);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/m.conf", "same\n", 0644, &mode_only), 0);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/c.conf", "wxyz\n", 0644, &content), 0);
+	fx->ctx.mode = HALO_MODE_CHECK;
+	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
+	assert_int_equal(mode_only->outcome, HALO_OUTCOME_DRIFT);
+	assert_string_equal(mode_only->observed, "mode 0600, 5 bytes");
+	assert_string_equal(mode_only->diff, "");
+	assert_string_equal(content->observed, "mode 0644, 5 bytes (other content)");
+	assert_non_null(strstr(content->diff, "-abcd"));
+	assert_non_null(strstr(content->diff, "+wxyz"));
+}
+
+static void test_remove_stale(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_item *it, *gone;
+
+	put(fx, "/stale.conf", "old\n", 0644);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/stale.conf", NULL, 0, &it), 0);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/never.conf", NULL, 0, &gone), 0);
+	assert_string_equal(it->wanted, "absent");
+	fx->ctx.mode = HALO_MODE_APPLY;
+	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
+	assert_int_equal(it->outcome, HALO_OUTCOME_CHANGED);
+	assert_string_equal(it->was, "present, 4 bytes");
+	assert_int_equal(gone->outcome, HALO_OUTCOME_OK);
+	assert_null(slurp(fx, "/stale.conf"));
+}
+
+static void test_symlinks_are_invalid(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_item *leaf, *parent, *fine;
+
+	assert_int_equal(mkdir(host(fx, "/etc"), 0755), 0);
+	assert_int_equal(symlink("/etc/passwd", host(fx, "/etc/leaf.conf")), 0);
+	assert_int_equal(symlink("/tmp", host(fx, "/etc/sub")), 0);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/etc/leaf.conf", "x\n", 0644, &leaf), 0);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/etc/sub/inner.conf", "x\n", 0644, &parent), 0);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_MODULES,
+					    "/etc/fine.conf", "x\n", 0644, &fine), 0);
+	fx->ctx.mode = HALO_MODE_APPLY;
+	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), -EINVAL);
+	assert_int_equal(fx->errs.n, 2);
+	assert_non_null(strstr(fx->errs.msgs[0], "file/etc/leaf.conf: refusing to write through a symlink"));
+	assert_non_null(strstr(fx->errs.msgs[1], "file/etc/sub/inner.conf: refusing to write through a symlink"));
+	assert_non_null(strstr(fx->errs.msgs[1], "/etc/sub"));
+	/* Nothing at all was written, not even the unrelated file. */
+	assert_null(slurp(fx, "/etc/fine.conf"));
+	assert_int_equal(fx->ctx.files_written, 0);
+}
+
+static void test_directory_is_invalid(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_item *it;
+
+	assert_int_equal(mkdir(host(fx, "/d"), 0755), 0);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/d", "x\n", 0644, &it), 0);
+	fx->ctx.mode = HALO_MODE_CHECK;
+	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), -EINVAL);
+	assert_non_null(strstr(fx->errs.msgs[0], "not a regular file"));
+}
+
+static void test_bad_paths(void **state)
+{
+	struct fixture *fx = *state;
+
+	put(fx, "/plain", "file\n", 0644);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/plain/x.conf", "x\n", 0644, NULL), 0);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/plain/x.conf", "y\n", 0644, NULL), -EEXIST);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "relative", "x\n", 0644, NULL), -EINVAL);
+	assert_int_equal(fx->plan.n, 1);
+	fx->ctx.mode = HALO_MODE_APPLY;
+	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), -EINVAL);
+	assert_int_equal(fx->errs.n, 1);
+	assert_non_null(strstr(fx->errs.msgs[0], "/plain is not a directory"));
+	assert_string_equal(slurp(fx, "/plain"), "file\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_create_then_in_sync, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mode_and_content_drift, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_remove_stale, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_symlinks_are_invalid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_directory_is_invalid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_paths, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("engine-file-item", tests, NULL, NULL);
+}

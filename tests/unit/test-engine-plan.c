@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of the item model and the plan list (item.c, plan.c). */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/plan.h"
+
+static int freed;
+
+static void count_free(void *p)
+{
+	freed++;
+	free(p);
+}
+
+static int nop_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	return HALO_SYNC_OK;
+}
+
+static const struct halo_item_ops ops = {
+	.observe = nop_observe,
+	.free_data = count_free,
+};
+
+static void test_add_find_duplicate(void **state)
+{
+	struct halo_plan plan;
+	struct halo_item *a = NULL, *dup = NULL;
+
+	freed = 0;
+	halo_plan_init(&plan);
+	assert_int_equal(halo_plan_add(&plan, "module/ice", HALO_SUB_MODULES,
+				       HALO_PHASE_MODULES, &ops, malloc(4), &a), 0);
+	assert_non_null(a);
+	assert_string_equal(a->key, "module/ice");
+	assert_int_equal(a->subsys, HALO_SUB_MODULES);
+	assert_ptr_equal(halo_plan_find(&plan, "module/ice"), a);
+	assert_null(halo_plan_find(&plan, "module/ic"));
+	/* A duplicate key is refused and its data freed right away. */
+	assert_int_equal(halo_plan_add(&plan, "module/ice", HALO_SUB_MODULES,
+				       HALO_PHASE_MODULES, &ops, malloc(4), &dup), -EEXIST);
+	assert_null(dup);
+	assert_int_equal(freed, 1);
+	assert_int_equal(plan.n, 1);
+	halo_plan_free(&plan);
+	assert_int_equal(freed, 2);
+	assert_int_equal(plan.n, 0);
+}
+
+static void test_many_items_keep_order(void **state)
+{
+	struct halo_plan plan;
+	char key[32];
+
+	halo_plan_init(&plan);
+	for (int i = 0; i < 100; i++) {
+		snprintf(key, sizeof(key), "k/%d", i);
+		assert_int_equal(halo_plan_add(&plan, key, HALO_SUB_FILES,
+					       HALO_PHASE_FILES, &ops, NULL, NULL), 0);
+	}
+	for (int i = 0; i < 100; i++) {
+		snprintf(key, sizeof(key), "k/%d", i);
+		assert_string_equal(plan.items[i]->key, key);
+	}
+	halo_plan_free(&plan);
+}
+
+static void test_warnings(void **state)
+{
+	struct halo_plan plan;
+
+	halo_plan_init(&plan);
+	assert_int_equal(halo_plan_warn(&plan, "gtt %d above %s", 5, "ceiling"), 0);
+	assert_int_equal(halo_plan_warn(&plan, "second"), 0);
+	assert_int_equal(plan.n_warnings, 2);
+	assert_string_equal(plan.warnings[0], "gtt 5 above ceiling");
+	assert_string_equal(plan.warnings[1], "second");
+	assert_null(plan.warnings[2]);
+	halo_plan_free(&plan);
+}
+
+static void test_item_setters(void **state)
+{
+	struct halo_plan plan;
+	struct halo_item *it;
+
+	halo_plan_init(&plan);
+	assert_int_equal(halo_plan_add(&plan, "x", HALO_SUB_LINKS, HALO_PHASE_LINKS,
+				       &ops, NULL, &it), 0);
+	assert_int_equal(halo_item_set_wanted(it, "%u", 9000u), 0);
+	assert_int_equal(halo_item_set_observed(it, "%s", "1500"), 0);
+	assert_string_equal(it->wanted, "9000");
+	assert_string_equal(it->observed, "1500");
+	assert_int_equal(halo_item_set_observed(it, NULL), 0);
+	assert_null(it->observed);
+	assert_int_equal(halo_item_fail(it, -ENOENT, "reading %s", "/etc/x"), -ENOENT);
+	assert_string_equal(it->message, "reading /etc/x: No such file or directory");
+	assert_int_equal(halo_item_set_message(it, NULL), 0);
+	assert_null(it->message);
+	halo_plan_free(&plan);
+}
+
+static void test_names(void **state)
+{
+	assert_string_equal(halo_outcome_name(HALO_OUTCOME_OK), "ok");
+	assert_string_equal(halo_outcome_name(HALO_OUTCOME_PENDING_REBOOT), "pending-reboot");
+	assert_string_equal(halo_outcome_name(HALO_OUTCOME_FAILED), "failed");
+	assert_string_equal(halo_subsys_name(HALO_SUB_BOOT), "boot");
+	assert_string_equal(halo_subsys_name(HALO_SUB_STORAGE), "storage");
+	assert_int_equal(halo_subsys_from_name("rdma"), HALO_SUB_RDMA);
+	assert_int_equal(halo_subsys_from_name("files"), HALO_SUB_FILES);
+	/* Exact keywords only. */
+	assert_int_equal(halo_subsys_from_name("link"), 0);
+	assert_int_equal(halo_subsys_from_name("Boot"), 0);
+	assert_int_equal(halo_subsys_from_name(""), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_add_find_duplicate),
+		cmocka_unit_test(test_many_items_keep_order),
+		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_item_setters),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests_name("engine-plan", tests, NULL, NULL);
+}

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of the text and JSON reports (report_text.c, report_json.c). */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "engine/report.h"
+
+static int nop_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	return HALO_SYNC_OK;
+}
+
+static const struct halo_item_ops ops = { .observe = nop_observe };
+
+static struct halo_item *add(struct halo_plan *plan, const char *key,
+			     enum halo_outcome outcome, const char *wanted,
+			     const char *observed)
+{
+	struct halo_item *it;
+
+	assert_int_equal(halo_plan_add(plan, key, HALO_SUB_BOOT, HALO_PHASE_BOOT,
+				       &ops, NULL, &it), 0);
+	it->outcome = outcome;
+	if (wanted)
+		assert_int_equal(halo_item_set_wanted(it, "%s", wanted), 0);
+	if (observed)
+		assert_int_equal(halo_item_set_observed(it, "%s", observed), 0);
+	return it;
+}
+
+/* An apply with one item of every kind; returns its exit bits. */
+static int sample(struct halo_plan *plan)
+{
+	struct halo_item *it;
+
+	halo_plan_init(plan);
+	add(plan, "boot/param/pci", HALO_OUTCOME_OK, "pci=realloc", "pci=realloc");
+	it = add(plan, "boot/param/iommu", HALO_OUTCOME_CHANGED, "iommu=pt", "iommu=pt");
+	it->changed = true;
+	it = add(plan, "boot/param/ttm.pages_limit", HALO_OUTCOME_PENDING_REBOOT,
+		 "ttm.pages_limit=32505856", "ttm.pages_limit=32505856");
+	it->changed = true;
+	it->was = strdup("ttm.pages_limit=100");
+	it = add(plan, "file/etc/default/grub", HALO_OUTCOME_FAILED, "mode 0644, 10 bytes",
+		 "mode 0644, 9 bytes");
+	halo_item_set_message(it, "writing /etc/default/grub: Read-only file system");
+	it->diff = strdup("--- a/etc/default/grub\n+++ b/etc/default/grub\n@@ -1 +1 @@\n-a\n+b\n");
+	halo_plan_warn(plan, "GTT above ROCm's ceiling");
+	return HALO_EXIT_CHANGED | HALO_EXIT_FAILED | HALO_EXIT_REBOOT;
+}
+
+static char *text_of(struct halo_ctx *ctx, struct halo_plan *plan, int bits)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	halo_report_text(f, ctx, plan, bits);
+	fclose(f);
+	return buf;
+}
+
+static void test_summary(void **state)
+{
+	struct halo_ctx ctx = { .mode = HALO_MODE_APPLY };
+	struct halo_plan plan;
+	char *s;
+
+	int bits = sample(&plan);
+
+	s = halo_report_summary(&ctx, &plan, bits);
+	assert_string_equal(s, "apply: 4 items, 1 ok, 1 changed, 1 pending-reboot, 1 failed; reboot required");
+	free(s);
+	halo_plan_free(&plan);
+
+	halo_plan_init(&plan);
+	ctx.mode = HALO_MODE_CHECK;
+	s = halo_report_summary(&ctx, &plan, 0);
+	assert_string_equal(s, "check: 0 items");
+	free(s);
+	add(&plan, "a", HALO_OUTCOME_DRIFT, "1", "2");
+	ctx.mode = HALO_MODE_DRY_RUN;
+	s = halo_report_summary(&ctx, &plan, HALO_EXIT_CHANGED | HALO_EXIT_REBOOT);
+	assert_string_equal(s, "dry-run: 1 item, 1 drift; reboot would be required");
+	free(s);
+	halo_plan_free(&plan);
+}
+
+static void test_text_lines(void **state)
+{
+	struct halo_ctx ctx = { .mode = HALO_MODE_APPLY };
+	struct halo_plan plan;
+	int bits = sample(&plan);
+	char *out = text_of(&ctx, &plan, bits);
+
+	assert_string_equal(out,
+		"changed         boot/param/iommu            iommu=pt (was: absent)\n"
+		"pending-reboot  boot/param/ttm.pages_limit  ttm.pages_limit=32505856 (was: ttm.pages_limit=100)\n"
+		"failed          file/etc/default/grub       mode 0644, 10 bytes (observed: mode 0644, 9 bytes); writing /etc/default/grub: Read-only file system\n"
+		"warning: GTT above ROCm's ceiling\n"
+		"apply: 4 items, 1 ok, 1 changed, 1 pending-reboot, 1 failed; reboot required\n");
+	free(out);
+
+	/* --diff adds the diffs after the lines, before the summary. */
+	ctx.diff = true;
+	out = text_of(&ctx, &plan, bits);
+	assert_non_null(strstr(out, "warning: GTT above ROCm's ceiling\n--- a/etc/default/grub\n"));
+	assert_non_null(strstr(out, "+b\napply: 4 items"));
+	free(out);
+
+	/* -v shows the ok item too; -q only failures and the summary. */
+	ctx.diff = false;
+	ctx.verbosity = 1;
+	out = text_of(&ctx, &plan, bits);
+	assert_non_null(strstr(out, "ok              boot/param/pci              pci=realloc\n"));
+	free(out);
+	ctx.verbosity = -1;
+	out = text_of(&ctx, &plan, bits);
+	assert_string_equal(out,
+		"failed          file/etc/default/grub  mode 0644, 10 bytes (observed: mode 0644, 9 bytes); writing /etc/default/grub: Read-only file system\n"
+		"apply: 4 items, 1 ok, 1 changed, 1 pending-reboot, 1 failed; reboot required\n");
+	free(out);
+	halo_plan_free(&plan);
+}
+
+static void test_text_drift(void **state)
+{
+	struct halo_ctx ctx = { .mode = HALO_MODE_CHECK };
+	struct halo_plan plan;
+	char *out;
+
+	halo_plan_init(&plan);
+	add(&plan, "link/rdma0/mtu", HALO_OUTCOME_DRIFT, "9000", "1500");
+	add(&plan, "roce/rdma0/ecn", HALO_OUTCOME_UNSUPPORTED, "3", NULL)->message =
+		strdup("the driver has no ECN knob");
+	out = text_of(&ctx, &plan, HALO_EXIT_CHANGED);
+	assert_string_equal(out,
+		"drift           link/rdma0/mtu  9000 (observed: 1500)\n"
+		"unsupported     roce/rdma0/ecn  3; the driver has no ECN knob\n"
+		"check: 2 items, 1 drift, 1 unsupported\n");
+	free(out);
+	halo_plan_free(&plan);
+}
+
+static void test_json(void **state)
+{
+	struct halo_ctx ctx = { .mode = HALO_MODE_APPLY, .root = "/tmp/r", .files_written = 3 };
+	struct halo_config cfg = { .path = (char *)"/tmp/r/etc/halo.conf" };
+	struct json_object *o, *v, *items, *it;
+	struct halo_plan plan;
+	int bits = sample(&plan);
+
+	strcpy(cfg.digest, "abc");
+	o = halo_report_json(&ctx, &cfg, &plan, bits);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "schema_version", &v));
+	assert_int_equal(json_object_get_int(v), 1);
+	json_object_object_get_ex(o, "tool", &v);
+	assert_string_equal(json_object_get_string(v), "halo-provision");
+	json_object_object_get_ex(o, "version", &v);
+	assert_string_equal(json_object_get_string(v), PACKAGE_VERSION);
+	json_object_object_get_ex(o, "mode", &v);
+	assert_string_equal(json_object_get_string(v), "apply");
+	json_object_object_get_ex(o, "root", &v);
+	assert_string_equal(json_object_get_string(v), "/tmp/r");
+	json_object_object_get_ex(o, "changed", &v);
+	assert_true(json_object_get_boolean(v));
+	json_object_object_get_ex(o, "failed", &v);
+	assert_true(json_object_get_boolean(v));
+	json_object_object_get_ex(o, "reboot_required", &v);
+	assert_true(json_object_get_boolean(v));
+	json_object_object_get_ex(o, "exit_code", &v);
+	assert_int_equal(json_object_get_int(v), 14);
+	json_object_object_get_ex(o, "msg", &v);
+	assert_string_equal(json_object_get_string(v),
+			    "apply: 4 items, 1 ok, 1 changed, 1 pending-reboot, 1 failed; reboot required");
+	assert_true(json_object_object_get_ex(o, "config", &v));
+	assert_true(json_object_object_get_ex(v, "digest", &v));
+	assert_string_equal(json_object_get_string(v), "abc");
+	assert_true(json_object_object_get_ex(o, "summary", &v));
+	assert_true(json_object_object_get_ex(v, "pending-reboot", &v));
+	assert_int_equal(json_object_get_int(v), 1);
+	assert_true(json_object_object_get_ex(o, "stats", &v));
+	assert_true(json_object_object_get_ex(v, "files_written", &v));
+	assert_int_equal(json_object_get_int(v), 3);
+	assert_true(json_object_object_get_ex(o, "warnings", &v));
+	assert_int_equal(json_object_array_length(v), 1);
+
+	assert_true(json_object_object_get_ex(o, "items", &items));
+	assert_int_equal(json_object_array_length(items), 4);
+	it = json_object_array_get_idx(items, 3);
+	json_object_object_get_ex(it, "key", &v);
+	assert_string_equal(json_object_get_string(v), "file/etc/default/grub");
+	json_object_object_get_ex(it, "outcome", &v);
+	assert_string_equal(json_object_get_string(v), "failed");
+	json_object_object_get_ex(it, "subsystem", &v);
+	assert_string_equal(json_object_get_string(v), "boot");
+	json_object_object_get_ex(it, "diff", &v);
+	assert_non_null(strstr(json_object_get_string(v), "+b\n"));
+	it = json_object_array_get_idx(items, 0);
+	assert_true(json_object_object_get_ex(it, "message", &v));
+	assert_null(v); /* JSON null */
+	json_object_put(o);
+	halo_plan_free(&plan);
+}
+
+static void test_json_errors(void **state)
+{
+	struct halo_ctx ctx = { .mode = HALO_MODE_CHECK, .root = "/" };
+	struct halo_errors errs = { 0 };
+	struct json_object *o, *v;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	halo_errors_add(&errs, "halo.conf:3: unknown key 'bogus'");
+	halo_errors_add(&errs, "halo.conf:9: mtu out of range");
+	assert_int_equal(halo_report_json_result(f, &ctx, "halo.conf", NULL, &errs, NULL, 1), 0);
+	fclose(f);
+	o = json_tokener_parse(buf);
+	assert_non_null(o);
+	json_object_object_get_ex(o, "failed", &v);
+	assert_true(json_object_get_boolean(v));
+	json_object_object_get_ex(o, "changed", &v);
+	assert_false(json_object_get_boolean(v));
+	json_object_object_get_ex(o, "exit_code", &v);
+	assert_int_equal(json_object_get_int(v), 1);
+	json_object_object_get_ex(o, "msg", &v);
+	assert_string_equal(json_object_get_string(v), "halo.conf:3: unknown key 'bogus'");
+	json_object_object_get_ex(o, "errors", &v);
+	assert_int_equal(json_object_array_length(v), 2);
+	json_object_object_get_ex(o, "mode", &v);
+	assert_string_equal(json_object_get_string(v), "check");
+	json_object_put(o);
+	free(buf);
+	halo_errors_free(&errs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_text_lines),
+		cmocka_unit_test(test_text_drift),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_errors),
+	};
+
+	return cmocka_run_group_tests_name("engine-report", tests, NULL, NULL);
+}

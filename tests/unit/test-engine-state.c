@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of the state file, the reboot flag and the Prometheus
+ * textfile (state.c, reboot.c, prometheus.c) on a scratch root. */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "engine/state.h"
+#include "util/rootfs.h"
+
+struct fixture {
+	char dir[64];
+	struct halo_ctx ctx;
+	struct halo_plan plan;
+	struct halo_config cfg;
+};
+
+static int nop_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	return HALO_SYNC_OK;
+}
+
+static const struct halo_item_ops ops = { .observe = nop_observe };
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	if (!fx)
+		return -1;
+	strcpy(fx->dir, "/tmp/test-state.XXXXXX");
+	if (!mkdtemp(fx->dir))
+		return -1;
+	fx->ctx.root = fx->dir;
+	fx->ctx.under_root = true;
+	fx->ctx.mode = HALO_MODE_APPLY;
+	fx->ctx.kernel_release = "6.1.0-test";
+	if (halo_root_open(fx->dir, &fx->ctx.root_fd) < 0)
+		return -1;
+	fx->cfg.path = (char *)"/etc/halo-provision/halo.conf";
+	strcpy(fx->cfg.digest, "0123abcd");
+	halo_plan_init(&fx->plan);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	char cmd[128];
+
+	halo_plan_free(&fx->plan);
+	close(fx->ctx.root_fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx->dir);
+	assert_int_equal(system(cmd), 0);
+	free(fx);
+	return 0;
+}
+
+static char *slurp(struct fixture *fx, const char *path)
+{
+	char name[256];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f, *m;
+	int c;
+
+	snprintf(name, sizeof(name), "%s%s", fx->dir, path);
+	f = fopen(name, "r");
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(m);
+	fclose(f);
+	return buf;
+}
+
+static struct halo_item *add(struct fixture *fx, const char *key,
+			     enum halo_outcome outcome, bool changed, const char *msg)
+{
+	struct halo_item *it;
+
+	assert_int_equal(halo_plan_add(&fx->plan, key, HALO_SUB_LINKS, HALO_PHASE_LINKS,
+				       &ops, NULL, &it), 0);
+	it->outcome = outcome;
+	it->changed = changed;
+	halo_item_set_wanted(it, "9000");
+	halo_item_set_observed(it, "9000");
+	if (msg)
+		halo_item_set_message(it, "%s", msg);
+	return it;
+}
+
+static void test_state_is_the_host_not_the_run(void **state)
+{
+	struct fixture *fx = *state;
+	struct json_object *o, *v, *it;
+	char *first, *second;
+
+	/* First run: changed things, one reboot pending. */
+	add(fx, "link/a/mtu", HALO_OUTCOME_CHANGED, true, "a note of this run");
+	add(fx, "boot/x", HALO_OUTCOME_PENDING_REBOOT, true, "reboot to activate");
+	assert_int_equal(halo_state_write(&fx->ctx, &fx->cfg, &fx->plan,
+					  HALO_EXIT_CHANGED | HALO_EXIT_REBOOT), 1);
+	first = slurp(fx, HALO_STATE_DEFAULT_PATH);
+	assert_non_null(first);
+	assert_null(strstr(first, "time"));
+
+	o = json_tokener_parse(first);
+	assert_non_null(o);
+	json_object_object_get_ex(o, "schema_version", &v);
+	assert_int_equal(json_object_get_int(v), 1);
+	json_object_object_get_ex(o, "version", &v);
+	assert_string_equal(json_object_get_string(v), PACKAGE_VERSION);
+	json_object_object_get_ex(o, "reboot_required", &v);
+	assert_true(json_object_get_boolean(v));
+	json_object_object_get_ex(o, "exit_bits", &v);
+	assert_int_equal(json_object_get_int(v), HALO_EXIT_REBOOT);
+	json_object_object_get_ex(o, "config", &v);
+	json_object_object_get_ex(v, "digest", &v);
+	assert_string_equal(json_object_get_string(v), "0123abcd");
+	json_object_object_get_ex(o, "items", &v);
+	assert_int_equal(json_object_array_length(v), 2);
+	it = json_object_array_get_idx(v, 0);
+	json_object_object_get_ex(it, "outcome", &v);
+	assert_string_equal(json_object_get_string(v), "ok");
+	json_object_object_get_ex(it, "message", &v);
+	assert_null(v);
+	json_object_put(o);
+
+	/* Second run changed nothing: the same file, not rewritten. */
+	fx->plan.items[0]->outcome = HALO_OUTCOME_OK;
+	fx->plan.items[0]->changed = false;
+	halo_item_set_message(fx->plan.items[0], NULL);
+	fx->plan.items[1]->changed = false;
+	fx->ctx.files_written = 0;
+	assert_int_equal(halo_state_write(&fx->ctx, &fx->cfg, &fx->plan, HALO_EXIT_REBOOT), 0);
+	assert_int_equal(fx->ctx.files_written, 0);
+	second = slurp(fx, HALO_STATE_DEFAULT_PATH);
+	assert_string_equal(first, second);
+	free(first);
+	free(second);
+}
+
+static void test_state_configured_path(void **state)
+{
+	struct fixture *fx = *state;
+	struct json_object *o, *v;
+	char *text;
+
+	fx->cfg.state.path = (char *)"/srv/state/halo.json";
+	assert_int_equal(halo_state_write(&fx->ctx, &fx->cfg, &fx->plan, 0), 1);
+	text = slurp(fx, "/srv/state/halo.json");
+	assert_non_null(text);
+	o = json_tokener_parse(text);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "items", &v));
+	assert_int_equal(json_object_array_length(v), 0);
+	json_object_put(o);
+	free(text);
+}
+
+static void test_reboot_required(void **state)
+{
+	struct fixture *fx = *state;
+	char path[128], *text;
+	FILE *f;
+
+	assert_int_equal(halo_reboot_required_write(&fx->ctx), 1);
+	text = slurp(fx, "/run/reboot-required");
+	assert_string_equal(text, "*** System restart required ***\n");
+	free(text);
+	text = slurp(fx, "/run/reboot-required.pkgs");
+	assert_string_equal(text, "halo-provision\n");
+	free(text);
+	assert_int_equal(halo_reboot_required_write(&fx->ctx), 0);
+
+	/* Another package listed itself, without a final newline. */
+	snprintf(path, sizeof(path), "%s/run/reboot-required.pkgs", fx->dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("linux-image-6.1.0", f);
+	fclose(f);
+	assert_int_equal(halo_reboot_required_write(&fx->ctx), 1);
+	text = slurp(fx, "/run/reboot-required.pkgs");
+	assert_string_equal(text, "linux-image-6.1.0\nhalo-provision\n");
+	free(text);
+	assert_int_equal(halo_reboot_required_write(&fx->ctx), 0);
+}
+
+static void test_prometheus(void **state)
+{
+	struct fixture *fx = *state;
+	char *text;
+
+	add(fx, "link/a/mtu", HALO_OUTCOME_CHANGED, true, NULL);
+	add(fx, "file/etc/\"odd\\name", HALO_OUTCOME_DRIFT, false, NULL);
+	text = halo_prometheus_render(&fx->ctx, &fx->plan, HALO_EXIT_CHANGED, 1700000000.5);
+	assert_non_null(strstr(text, "# TYPE halo_item_in_sync gauge\n"));
+	assert_non_null(strstr(text, "halo_item_in_sync{key=\"link/a/mtu\",subsystem=\"links\"} 1\n"));
+	assert_non_null(strstr(text, "halo_item_in_sync{key=\"file/etc/\\\"odd\\\\name\",subsystem=\"links\"} 0\n"));
+	assert_non_null(strstr(text, "halo_last_run_timestamp_seconds 1700000000.500\n"));
+	assert_non_null(strstr(text, "halo_exit_code 2\n"));
+	assert_non_null(strstr(text, "halo_items{outcome=\"drift\"} 1\n"));
+	free(text);
+
+	/* Unset or "": nothing written. */
+	assert_int_equal(halo_prometheus_write(&fx->ctx, &fx->cfg, &fx->plan, 2), 0);
+	fx->cfg.state.prometheus = (char *)"/var/lib/node_exporter/halo.prom";
+	assert_int_equal(halo_prometheus_write(&fx->ctx, &fx->cfg, &fx->plan, 2), 1);
+	text = slurp(fx, "/var/lib/node_exporter/halo.prom");
+	assert_non_null(text);
+	assert_non_null(strstr(text, "halo_exit_code 2\n"));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_state_is_the_host_not_the_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_state_configured_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reboot_required, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prometheus, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("engine-state", tests, NULL, NULL);
+}
