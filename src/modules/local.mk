@@ -1,4 +1,22 @@
 # src/modules: kernel modules through libkmod.
 libhalo_la_SOURCES += \
 	src/modules/modules.h \
-	src/modules/modules.c
+	src/modules/internal.h \
+	src/modules/modules.c \
+	src/modules/kmod.c \
+	src/modules/items.c \
+	src/modules/sysmodule.c \
+	src/modules/options.c \
+	src/modules/persist.c \
+	src/modules/dkms.c
+
+# The finit_module trap (tests only): never linked into anything, only
+# LD_PRELOADed by the tests that re-execute under it. No sanitizer flags:
+# it is preloaded into sanitized binaries and must not bring a runtime.
+check_LTLIBRARIES += tests/preload/halo-kmod-trap.la
+tests_preload_halo_kmod_trap_la_SOURCES = tests/preload/halo-kmod-trap.c
+tests_preload_halo_kmod_trap_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS)
+tests_preload_halo_kmod_trap_la_LDFLAGS = -module -avoid-version -rpath /nowhere -shared
+tests_preload_halo_kmod_trap_la_LIBADD = -ldl
+
+EXTRA_DIST += tests/fixtures/modules/mkfixture.sh

@@ -1,19 +1,406 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Placeholder until the modules subsystem lands. */
+/*
+ * modules.c: the modules section → items, after validating it against the
+ * kernel's module index (all errors at once, before anything changes):
+ * unknown modules, options the module does not declare, and blacklist
+ * conflicts (systemd-modules-load refuses a blacklisted module at boot, so
+ * listing one in load would only work until the next reboot).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "modules/internal.h"
 #include "modules/modules.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+struct lookup {
+	char *name;                /* normalized */
+	struct halo_modinfo *info; /* NULL: unknown */
+	int err;
+};
+
+struct planner {
+	struct halo_ctx *ctx;
+	const struct halo_config *cfg;
+	const struct halo_modules_config *mc;
+	struct halo_errors *errs;
+	struct halo_kmod *k;
+	struct lookup *cache;
+	size_t n_cache;
+	char **stale_blacklist; /* blacklist lines of our own drop-in on disk */
+	bool running;
+};
+
+static void planner_free(struct planner *p)
+{
+	for (size_t i = 0; i < p->n_cache; i++) {
+		free(p->cache[i].name);
+		halo_modinfo_free(p->cache[i].info);
+	}
+	free(p->cache);
+	halo_strv_free(p->stale_blacklist);
+}
+
+/* One lookup per module name, however often the config names it. */
+static int lookup(struct planner *p, const char *name, const struct lookup **ret)
+{
+	_cleanup_free_ char *norm = halo_modname_dup(name);
+	struct lookup *l;
+
+	if (!norm)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n_cache; i++)
+		if (strcmp(p->cache[i].name, norm) == 0) {
+			*ret = &p->cache[i];
+			return 0;
+		}
+	l = realloc(p->cache, (p->n_cache + 1) * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	p->cache = l;
+	l = &p->cache[p->n_cache];
+	*l = (struct lookup){ .name = TAKE_PTR(norm) };
+	l->err = halo_kmod_lookup(p->k, l->name, &l->info);
+	p->n_cache++;
+	if (l->err < 0 && l->err != -ENOENT)
+		return l->err;
+	*ret = l;
+	return 0;
+}
+
+static bool name_in(const struct halo_strlist *list, const char *norm)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		_cleanup_free_ char *n = halo_modname_dup(list->v[i]);
+
+		if (n && strcmp(n, norm) == 0)
+			return true;
+	}
+	return false;
+}
+
+static const struct halo_module_option *options_for(const struct halo_modules_config *mc,
+						    const char *norm)
+{
+	for (size_t i = 0; i < mc->n_options; i++) {
+		_cleanup_free_ char *n = halo_modname_dup(mc->options[i].module);
+
+		if (n && strcmp(n, norm) == 0)
+			return &mc->options[i];
+	}
+	return NULL;
+}
+
+/* "blacklist X" lines of the drop-in a previous run wrote: libkmod sees
+ * them too, but apply rewrites that file, so they are not the host's. */
+static int read_stale_blacklist(struct planner *p)
+{
+	_cleanup_free_ char *text = NULL;
+	char *line, *save = NULL;
+	size_t len;
+	int r;
+
+	r = halo_read_file(p->ctx, HALO_MODPROBE_CONF, &text, &len);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[128];
+
+		if (sscanf(line, "blacklist %127s", name) == 1) {
+			halo_modname_normalize(name);
+			r = halo_strv_push(&p->stale_blacklist, name);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+/* Blacklisted by some modprobe.d file other than our own stale drop-in. */
+static bool host_blacklisted(const struct planner *p, const struct halo_modinfo *mi,
+			     const char *name)
+{
+	return halo_strv_contains(mi->blacklisted, name) &&
+	       !(halo_strv_contains(p->stale_blacklist, name) &&
+		 !name_in(&p->mc->blacklist, name));
+}
+
+static int check_load(struct planner *p, struct halo_plan *plan, size_t i)
+{
+	const char *file = p->cfg->path;
+	int line = p->mc->load.line ? p->mc->load.line[i] : p->mc->line;
+	const struct halo_modinfo *mi;
+	const struct lookup *l;
+	int r;
+
+	r = lookup(p, p->mc->load.v[i], &l);
+	if (r < 0)
+		return r;
+	if (!l->info) {
+		halo_errors_add(p->errs,
+			"%s:%d: modules.load: unknown module '%s' (not in the module index of kernel %s, nor built in)",
+			file, line, p->mc->load.v[i], p->ctx->kernel_release);
+		return 0;
+	}
+	mi = l->info;
+	if (name_in(&p->mc->blacklist, mi->name))
+		halo_errors_add(p->errs, "%s:%d: modules.load: '%s' is also in modules.blacklist",
+				file, line, mi->name);
+	else if (host_blacklisted(p, mi, mi->name))
+		halo_errors_add(p->errs,
+			"%s:%d: modules.load: '%s' is blacklisted in the root's modprobe.d (systemd-modules-load would refuse it at boot)",
+			file, line, mi->name);
+	for (char **d = mi->deps; d && *d; d++) {
+		if (name_in(&p->mc->blacklist, *d))
+			halo_errors_add(p->errs,
+				"%s:%d: modules.load: '%s' needs '%s', which modules.blacklist lists",
+				file, line, mi->name, *d);
+		else if (host_blacklisted(p, mi, *d))
+			(void)halo_plan_warn(plan,
+				"module/%s: needs '%s', blacklisted in modprobe.d; a blacklist does not stop dependencies, so it will be loaded",
+				mi->name, *d);
+	}
+	if (mi->install_cmd)
+		(void)halo_plan_warn(plan, "module/%s: %s (halo-provision runs no shell: loading it will fail)",
+				     mi->name, mi->install_cmd);
+	return 0;
+}
+
+static int check_options(struct planner *p, size_t i)
+{
+	const struct halo_module_option *o = &p->mc->options[i];
+	const char *file = p->cfg->path;
+	struct halo_modopt *opts = NULL;
+	const struct lookup *l;
+	size_t n = 0;
+	int r;
+
+	r = lookup(p, o->module, &l);
+	if (r < 0)
+		return r;
+	if (!l->info) {
+		halo_errors_add(p->errs,
+			"%s:%d: modules.options: unknown module '%s' (not in the module index of kernel %s, nor built in)",
+			file, o->line, o->module, p->ctx->kernel_release);
+		return 0;
+	}
+	r = halo_modopts_parse(o->options, &opts, &n);
+	if (r == -EINVAL) {
+		halo_errors_add(p->errs, "%s:%d: modules.options: %s: cannot parse \"%s\" (unbalanced quote or empty name)",
+				file, o->line, l->name, o->options);
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	if (n == 0)
+		halo_errors_add(p->errs, "%s:%d: modules.options: %s: empty option string",
+				file, o->line, l->name);
+	for (size_t j = 0; j < n; j++)
+		if (!halo_modinfo_parm_type(l->info, opts[j].key))
+			halo_errors_add(p->errs,
+				"%s:%d: %s: unknown option '%s' (the kernel would only log 'unknown parameter' and ignore it)",
+				file, o->line, l->name, opts[j].key);
+	halo_modopts_free(opts, n);
+	return 0;
+}
+
+/* Is NORM loaded by a module of modules.load (itself or as a dependency)? */
+static bool loaded_by_config(struct planner *p, const char *norm)
+{
+	for (size_t i = 0; i < p->n_cache; i++) {
+		const struct halo_modinfo *mi = p->cache[i].info;
+
+		if (!mi || !name_in(&p->mc->load, mi->name))
+			continue;
+		if (strcmp(mi->name, norm) == 0 || halo_strv_contains(mi->deps, norm))
+			return true;
+	}
+	return false;
+}
+
+static int add_load(struct planner *p, struct halo_plan *plan, size_t i)
+{
+	_cleanup_strv_free_ char **pre = NULL, **pre_opts = NULL;
+	const struct halo_module_option *o;
+	const struct lookup *l;
+	int r;
+
+	r = lookup(p, p->mc->load.v[i], &l);
+	if (r < 0)
+		return r;
+	for (char **d = l->info->deps; d && *d; d++) {
+		o = options_for(p->mc, *d);
+		if (!o)
+			continue;
+		if (halo_strv_push(&pre, *d) < 0 || halo_strv_push(&pre_opts, o->options) < 0)
+			return -ENOMEM;
+	}
+	o = options_for(p->mc, l->name);
+	struct halo_module_want w = {
+		.name = l->name,
+		.options = o ? o->options : NULL,
+		.load = true,
+		.builtin = l->info->builtin,
+		.persist = p->mc->persist,
+		.kernel_running = p->running,
+		.pre = pre,
+		.pre_options = pre_opts,
+		.info = l->info,
+		/* Blacklisted only by our stale drop-in, which apply rewrites
+		 * but libkmod has already read. */
+		.ignore_blacklist = halo_strv_contains(l->info->blacklisted, l->name),
+	};
+	r = halo_modules_add_load_item(plan, &w);
+	return r == -EEXIST ? 0 : r; /* listed twice ("ice", "ice"): one item */
+}
+
+static int add_options(struct planner *p, struct halo_plan *plan, size_t i)
+{
+	const struct halo_module_option *o = &p->mc->options[i];
+	const struct lookup *l;
+	int r;
+
+	r = lookup(p, o->module, &l);
+	if (r < 0)
+		return r;
+	struct halo_module_want w = {
+		.name = l->name,
+		.options = o->options,
+		.load = loaded_by_config(p, l->name),
+		.builtin = l->info->builtin,
+		.persist = p->mc->persist,
+		.kernel_running = p->running,
+		.info = l->info,
+	};
+	if (!w.load && !w.persist)
+		(void)halo_plan_warn(plan,
+			"module/%s/options: %s is not in modules.load and persist = false: these options are never passed",
+			l->name, l->name);
+	r = halo_modules_add_options_item(plan, &w);
+	return r == -EEXIST ? 0 : r;
+}
+
+static int add_files(struct planner *p, struct halo_plan *plan)
+{
+	_cleanup_free_ char *load = NULL, *modprobe = NULL;
+	int r;
+
+	r = halo_modules_render(p->mc, &load, &modprobe);
+	if (r < 0)
+		return r;
+	r = halo_plan_add_file(plan, HALO_SUB_MODULES, HALO_PHASE_MODULES,
+			       HALO_MODULES_LOAD_CONF, load, 0644, NULL);
+	if (r < 0)
+		return r;
+	return halo_plan_add_file(plan, HALO_SUB_MODULES, HALO_PHASE_MODULES,
+				  HALO_MODPROBE_CONF, modprobe, 0644, NULL);
+}
+
+static void warn_blacklist(struct planner *p, struct halo_plan *plan)
+{
+	if (p->mc->blacklist.n > 0 && !p->mc->persist)
+		(void)halo_plan_warn(plan,
+			"modules.blacklist has no effect with persist = false (it lives in %s)",
+			HALO_MODPROBE_CONF);
+	if (!p->running)
+		return;
+	for (size_t i = 0; i < p->mc->blacklist.n; i++) {
+		_cleanup_free_ char *n = halo_modname_dup(p->mc->blacklist.v[i]);
+		enum halo_modstate s;
+
+		if (n && halo_sysmodule_state(p->ctx, n, &s) == 0 &&
+		    s == HALO_MODSTATE_LIVE)
+			(void)halo_plan_warn(plan,
+				"%s is blacklisted but loaded; it stays loaded until it is unloaded or the host reboots",
+				n);
+	}
+}
+
+static int plan_modules(struct planner *p, struct halo_plan *plan)
+{
+	size_t errs_before = p->errs->n;
+	int r;
+
+	r = read_stale_blacklist(p);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < p->mc->load.n; i++) {
+		r = check_load(p, plan, i);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < p->mc->n_options; i++) {
+		r = check_options(p, i);
+		if (r < 0)
+			return r;
+	}
+	if (p->errs->n > errs_before)
+		return 0; /* nothing is planned from an invalid section */
+	for (size_t i = 0; i < p->mc->load.n; i++) {
+		r = add_load(p, plan, i);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < p->mc->n_options; i++) {
+		r = add_options(p, plan, i);
+		if (r < 0)
+			return r;
+	}
+	warn_blacklist(p, plan);
+	return add_files(p, plan);
+}
 
 int halo_modules_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		      struct halo_plan *plan, struct halo_errors *errs)
 {
-	return 0;
-}
+	const struct halo_modules_config *mc = &cfg->modules;
+	struct planner p = {
+		.ctx = ctx, .cfg = cfg, .mc = mc, .errs = errs,
+	};
+	int r;
 
-int halo_modules_amdgpu_is_dkms(struct halo_ctx *ctx, bool *ret_dkms)
-{
-	*ret_dkms = false;
-	return 0;
+	if (!mc->present)
+		return 0; /* leave the host's modules alone */
+
+	if (mc->load.n > 0 || mc->n_options > 0) {
+		r = halo_kmod_get(ctx, &p.k);
+		if (r < 0) {
+			_cleanup_free_ char *dir = halo_strdup_printf(
+				"/lib/modules/%s", ctx->kernel_release ? ctx->kernel_release : "?");
+			_cleanup_free_ char *shown = dir ? halo_root_display_path(ctx, dir) : NULL;
+
+			if (r == -ENOENT)
+				halo_errors_add(errs,
+					"%s:%d: modules: no module index for kernel %s in %s (kernel not installed, or depmod not run)",
+					cfg->path, mc->line, ctx->kernel_release,
+					shown ? shown : "/lib/modules");
+			else
+				halo_errors_add(errs, "%s:%d: modules: cannot read the module index in %s: %s",
+						cfg->path, mc->line, shown ? shown : "/lib/modules",
+						strerror(-r));
+			return 0;
+		}
+	}
+	p.running = halo_sysmodule_kernel_running(ctx);
+	if (p.k) {
+		r = plan_modules(&p, plan);
+	} else {
+		/* Only a blacklist (or nothing): no index needed. */
+		warn_blacklist(&p, plan);
+		r = add_files(&p, plan);
+	}
+	planner_free(&p);
+	return r;
 }
 
 void halo_modules_release(struct halo_ctx *ctx)
 {
+	halo_kmod_free(ctx->kmod);
+	ctx->kmod = NULL;
 }

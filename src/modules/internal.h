@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* internal.h: what the files of src/modules share, sectioned by file. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config/config.h"
+#include "engine/plan.h"
+#include "halo.h"
+
+/* --- kmod.c: the only file that includes <libkmod.h> ------------------- */
+
+/* What the module index and modinfo say about one module. */
+struct halo_modinfo {
+	char *name;        /* the kernel's name ('_', not '-') */
+	char *relpath;     /* below the module directory; NULL when built in */
+	bool builtin;
+	char **parms;      /* declared parameters: "name:type" ("name:" if untyped) */
+	char **deps;       /* every dependency, in load order (deepest first) */
+	char **blacklisted; /* the module or dependencies blacklisted in modprobe.d */
+	char *install_cmd; /* a modprobe.d install command for it, or NULL */
+};
+
+/*
+ * The libkmod context of this run (ctx->kmod), made on first use with the
+ * module directory <root>/lib/modules/<release> and the modprobe.d
+ * directories of the root, both resolved inside the root. -ENOENT when the
+ * kernel's module directory or its index (modules.dep.bin) is missing.
+ */
+int halo_kmod_get(struct halo_ctx *ctx, struct halo_kmod **ret);
+void halo_kmod_free(struct halo_kmod *k);
+
+/* Looks NAME up (a module name, '-' or '_'). -ENOENT when neither the index
+ * nor modules.builtin knows it. */
+int halo_kmod_lookup(struct halo_kmod *k, const char *name,
+		     struct halo_modinfo **ret);
+void halo_modinfo_free(struct halo_modinfo *mi);
+static inline void halo_modinfo_freep(struct halo_modinfo **mi) { halo_modinfo_free(*mi); }
+#define _cleanup_modinfo_ _cleanup_(halo_modinfo_freep)
+
+/* The declared type of PARM ("uint", "bool", ...), "" if untyped, NULL if
+ * the module has no such parameter. */
+const char *halo_modinfo_parm_type(const struct halo_modinfo *mi, const char *parm);
+
+/*
+ * Probe-inserts NAME with its dependencies and soft dependencies, the
+ * modprobe.d options and EXTRA_OPTIONS, refusing blacklisted modules and
+ * install commands (halo-provision runs no shell). 0, or -errno of the
+ * load that failed; -EPERM with *ret_refused set (caller frees) for an
+ * install command or a blacklist.
+ */
+int halo_kmod_probe(struct halo_kmod *k, const char *name,
+		    const char *extra_options, bool apply_blacklist,
+		    char **ret_refused);
+
+/* --- sysmodule.c: the kernel's view, /sys/module under the root -------- */
+
+enum halo_modstate {
+	HALO_MODSTATE_ABSENT,
+	HALO_MODSTATE_LIVE,
+	HALO_MODSTATE_COMING,
+	HALO_MODSTATE_GOING,
+	HALO_MODSTATE_BUILTIN, /* /sys/module/<name> without initstate */
+};
+
+int halo_sysmodule_state(const struct halo_ctx *ctx, const char *name,
+			 enum halo_modstate *ret);
+/* The live value of a parameter, trailing newline removed; -ENOENT if the
+ * module does not show it. */
+int halo_sysmodule_param(const struct halo_ctx *ctx, const char *name,
+			 const char *param, char **ret_value);
+/* True when the kernel running under the root is ctx->kernel_release
+ * (<root>/proc/sys/kernel/osrelease): only then can modules be loaded. */
+bool halo_sysmodule_kernel_running(const struct halo_ctx *ctx);
+
+/* --- options.c: module option strings (pure) --------------------------- */
+
+struct halo_modopt {
+	char *key;   /* '-' normalized to '_' */
+	char *value; /* quotes removed; NULL for a bare flag */
+};
+
+/* Splits "a=1 b=\"x y\" c" the way the kernel's parse_args does. */
+int halo_modopts_parse(const char *s, struct halo_modopt **ret, size_t *ret_n);
+void halo_modopts_free(struct halo_modopt *o, size_t n);
+/* Does the live sysfs value LIVE show WANTED for a parameter of TYPE? */
+bool halo_modopt_matches(const char *type, const char *wanted, const char *live);
+/* '-' to '_', as the kernel treats module and parameter names. */
+void halo_modname_normalize(char *s);
+/* A copy of S, normalized; NULL on OOM. */
+char *halo_modname_dup(const char *s);
+
+/* --- persist.c: the drop-ins (pure) ------------------------------------ */
+
+#define HALO_MODULES_LOAD_CONF "/etc/modules-load.d/halo-provision.conf"
+#define HALO_MODPROBE_CONF "/etc/modprobe.d/halo-provision.conf"
+
+/* The two drop-ins for MC; *ret_* NULL when the file must not exist
+ * (persist = false, or nothing to write). */
+int halo_modules_render(const struct halo_modules_config *mc,
+			char **ret_load, char **ret_modprobe);
+
+/* --- items.c: module/<name> and module/<name>/options ------------------- */
+
+struct halo_module_want {
+	const char *name;     /* normalized */
+	const char *options;  /* config option string, or NULL */
+	bool load;            /* listed in modules.load */
+	bool builtin;         /* per modules.builtin */
+	bool persist;
+	bool kernel_running;
+	char *const *pre;     /* dependencies to load first with their options */
+	char *const *pre_options;
+	const struct halo_modinfo *info;
+	bool ignore_blacklist; /* probe without KMOD_PROBE_APPLY_BLACKLIST */
+};
+
+int halo_modules_add_load_item(struct halo_plan *plan,
+			       const struct halo_module_want *w);
+int halo_modules_add_options_item(struct halo_plan *plan,
+				  const struct halo_module_want *w);
