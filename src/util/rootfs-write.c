@@ -163,12 +163,13 @@ int halo_write_file_atomic(struct halo_ctx *ctx, const char *path,
 	if (fd < 0)
 		return fd;
 	r = write_all(fd, buf, len);
+	/* Keep the owner of a file we replace (a group-owned rules file must
+	 * stay so); new files belong to us. Before fchmod: chown clears the
+	 * set-id bits. */
+	if (r == 0 && exists && fchown(fd, st.st_uid, st.st_gid) < 0)
+		r = -errno;
 	/* fchmod, not the open mode: the umask must not weaken MODE. */
 	if (r == 0 && fchmod(fd, mode) < 0)
-		r = -errno;
-	/* Keep the owner of a file we replace (a group-owned rules file must
-	 * stay so); new files belong to us. */
-	if (r == 0 && exists && fchown(fd, st.st_uid, st.st_gid) < 0)
 		r = -errno;
 	if (r == 0 && fsync(fd) < 0)
 		r = -errno;

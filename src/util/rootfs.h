@@ -8,6 +8,9 @@
  * nothing is ever written through a symlink. Where openat2 is missing
  * (ENOSYS) a component walk with O_NOFOLLOW gives the same guarantees.
  * All functions return 0 (or a documented positive value) or -errno.
+ * A relative or empty PATH is -EINVAL; a PATH whose own ".." would climb
+ * above "/" is -EXDEV (refused, not clamped). ".." inside symlink targets
+ * is clamped at the root, as RESOLVE_IN_ROOT does.
  */
 #pragma once
 
@@ -21,8 +24,10 @@
 /* Opens DIR as an O_PATH|O_DIRECTORY descriptor for ctx->root_fd. */
 int halo_root_open(const char *dir, int *ret_fd);
 
-/* open() inside the root; flags as for openat (O_CREAT needs mode).
- * O_NOFOLLOW in flags: refuse symlinks in every component (the write rule). */
+/* open() inside the root; flags as for openat (O_CREAT needs mode); the
+ * descriptor is always O_CLOEXEC. O_NOFOLLOW, O_WRONLY, O_RDWR, O_CREAT or
+ * O_TRUNC in flags: refuse symlinks in every component with -ELOOP (the
+ * write rule). */
 int halo_root_openat(const struct halo_ctx *ctx, const char *path, int flags,
 		     mode_t mode, int *ret_fd);
 
@@ -44,12 +49,15 @@ int halo_root_exists(const struct halo_ctx *ctx, const char *path);
  * the old file stays intact. Missing parent directories are created 0755.
  * Returns 0 when content and mode were already right (nothing written),
  * 1 when the file was written (ctx->files_written is incremented).
- * -ELOOP when PATH or a parent is a symlink.
+ * -ELOOP when PATH or a parent is a symlink; -EISDIR for a directory,
+ * -EEXIST for another non-regular file (never replaced). A replaced file
+ * keeps its owner and group.
  */
 int halo_write_file_atomic(struct halo_ctx *ctx, const char *path,
 			   const char *buf, size_t len, mode_t mode);
 
-/* Removes PATH; 0 if it did not exist, 1 if removed (counted as written). */
+/* Removes PATH; 0 if it did not exist, 1 if removed (counted as written).
+ * A symlink is removed itself; its parents must not be symlinks. */
 int halo_root_unlink(struct halo_ctx *ctx, const char *path);
 
 /* mkdir -p inside the root without following symlinks. */

@@ -5,8 +5,10 @@
 #include "halo.h"
 
 /*
- * posix_spawnp ARGV[0] with a minimal environment (PATH=/usr/sbin:/usr/bin:
- * /sbin:/bin, LC_ALL=C), stdin from /dev/null. Captures stdout (and stderr,
+ * posix_spawn ARGV[0] with a minimal environment (PATH=/usr/sbin:/usr/bin:
+ * /sbin:/bin, LC_ALL=C), stdin from /dev/null. A bare name is looked up in
+ * that PATH, not the caller's. Signals start at their defaults, unblocked.
+ * Captures stdout (and stderr,
  * for the error message) up to 1 MiB each. Waits for it.
  * Returns 0 if it ran (its exit status in *ret_status: 0..255, or 128+signal),
  * -errno if it could not be started (-ENOENT: not installed).

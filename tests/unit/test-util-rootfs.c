@@ -16,8 +16,11 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -335,6 +338,11 @@ static void test_write_keeps_owner(void **state)
 	assert_int_equal(hstat(f, "root/etc/rules", &st), 0);
 	assert_int_equal(st.st_gid, 1234);
 	assert_int_equal(st.st_mode & 07777, 0640);
+	/* Set-id bits survive the owner being carried over. */
+	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/rules", "new2\n", 5, 02750), 1);
+	assert_int_equal(hstat(f, "root/etc/rules", &st), 0);
+	assert_int_equal(st.st_gid, 1234);
+	assert_int_equal(st.st_mode & 07777, 02750);
 }
 
 static void test_write_failure_keeps_old(void **state)
@@ -380,6 +388,74 @@ static void test_write_failure_keeps_old(void **state)
 	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/target/x", "x", 1, 0644), -ENOTDIR);
 	assert_int_equal(temp_files(f, "root/etc"), 0);
 	assert_int_equal(f->ctx.files_written, 0);
+}
+
+/*
+ * Real ENOSPC and EROFS: a 16 KiB tmpfs inside the root, in a private
+ * mount namespace of a child process (the parent's mounts are untouched).
+ * The child names the first failed check on stderr and exits 1.
+ */
+#define CHK(c)                                                                 \
+	do {                                                                   \
+		if (!(c)) {                                                    \
+			fprintf(stderr, "# %s:%d: %s\n", __FILE__, __LINE__, #c); \
+			_exit(1);                                              \
+		}                                                              \
+	} while (0)
+
+static void enospc_erofs_child(struct fx *f)
+{
+	char mnt[256], big[65536], *buf = NULL;
+	struct halo_ctx ctx = { .root = f->root, .root_fd = -1 };
+	_cleanup_strv_free_ char **names = NULL;
+
+	if (unshare(CLONE_NEWNS) < 0)
+		_exit(254); /* no privilege here: skip */
+	CHK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", f->root);
+	CHK(mkdir(mnt, 0755) == 0);
+	CHK(mount("tmpfs", mnt, "tmpfs", 0, "size=16k,mode=0755") == 0);
+	/* A descriptor opened after the mount sees it. */
+	CHK(halo_root_open(f->root, &ctx.root_fd) == 0);
+
+	CHK(halo_write_file_atomic(&ctx, "/mnt/f", "old\n", 4, 0644) == 1);
+	memset(big, 'x', sizeof(big));
+	CHK(halo_write_file_atomic(&ctx, "/mnt/f", big, sizeof(big), 0644) == -ENOSPC);
+	CHK(halo_read_file(&ctx, "/mnt/f", &buf, NULL) == 0);
+	CHK(strcmp(buf, "old\n") == 0);
+	free(buf);
+	CHK(halo_root_list_dir(&ctx, "/mnt", &names) == 0);
+	CHK(halo_strv_len(names) == 1); /* no temp file left */
+
+	CHK(mount(NULL, mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL) == 0);
+	CHK(halo_write_file_atomic(&ctx, "/mnt/f", "new\n", 4, 0644) == -EROFS);
+	/* Same content on a read-only fs: nothing to do, not an error. */
+	CHK(halo_write_file_atomic(&ctx, "/mnt/f", "old\n", 4, 0644) == 0);
+	CHK(halo_root_unlink(&ctx, "/mnt/f") == -EROFS);
+	CHK(halo_read_file(&ctx, "/mnt/f", &buf, NULL) == 0);
+	CHK(strcmp(buf, "old\n") == 0);
+	free(buf);
+	CHK(ctx.files_written == 1);
+	_exit(0);
+}
+
+static void test_write_enospc_erofs(void **state)
+{
+	struct fx *f = *state;
+	pid_t pid;
+	int ws;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		enospc_erofs_child(f);
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	assert_true(WIFEXITED(ws));
+	if (WEXITSTATUS(ws) == 254)
+		skip();
+	if (WEXITSTATUS(ws) != 0)
+		fail_msg("a check in the child failed (see above)");
 }
 
 static void test_read_proc(void **state)
@@ -503,6 +579,7 @@ int main(void)
 		T(test_write_mode_change_rewrites),
 		T(test_write_keeps_owner),
 		T(test_write_failure_keeps_old),
+		T(test_write_enospc_erofs),
 		T(test_read_proc),
 		T(test_list_dir_sorted),
 		T(test_mkdir_unlink_lstat_exists),
