@@ -1,13 +1,344 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Placeholder until the links subsystem lands. */
+/*
+ * links.c: the `interfaces` list becomes link/<name>/... items.
+ *
+ * Everything is decided here, before anything changes: one link dump and
+ * one address dump (inside --netns) are matched against the config, MTUs
+ * checked against each device's own range, addresses against the other
+ * links of the host. The same dumps then serve every item's observation.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config/cidr.h"
+#include "net/items.h"
 #include "net/links.h"
+#include "net/match.h"
+#include "net/nl.h"
+#include "net/nm.h"
+#include "util/strv.h"
+
+/* Driver and PCI address per link, read from sysfs once, on demand. */
+struct facts_cache {
+	const struct halo_ctx *ctx;
+	const struct halo_nl_link *links;
+	char **driver, **pci;
+	bool *done;
+	size_t n;
+};
+
+static int facts_get(void *userdata, const struct halo_nl_link *link,
+		     const char **ret_driver, const char **ret_pci)
+{
+	struct facts_cache *fc = userdata;
+	size_t i = (size_t)(link - fc->links);
+	int err;
+
+	if (i >= fc->n)
+		return -EINVAL;
+	if (!fc->done[i]) {
+		err = halo_link_sysfs_facts(fc->ctx, link->name, &fc->driver[i],
+					    &fc->pci[i]);
+		if (err < 0)
+			return err;
+		fc->done[i] = true;
+	}
+	*ret_driver = fc->driver[i];
+	*ret_pci = fc->pci[i];
+	return 0;
+}
+
+static void facts_free(struct facts_cache *fc)
+{
+	for (size_t i = 0; fc->done && i < fc->n; i++) {
+		free(fc->driver[i]);
+		free(fc->pci[i]);
+	}
+	free(fc->driver);
+	free(fc->pci);
+	free(fc->done);
+}
+
+static const char *cfg_name(const struct halo_config *cfg)
+{
+	return cfg->path ? cfg->path : "config";
+}
+
+static const struct halo_nl_link *link_by_index(const struct halo_nl_link *links,
+						size_t n, int ifindex)
+{
+	for (size_t i = 0; i < n; i++)
+		if (links[i].ifindex == ifindex)
+			return &links[i];
+	return NULL;
+}
+
+/* MTU within the device's own IFLA_MIN_MTU..IFLA_MAX_MTU (max 0: none). */
+static void check_mtu(const struct halo_config *cfg, const struct halo_interface *f,
+		      const struct halo_nl_link *l, struct halo_errors *errs,
+		      bool *bad)
+{
+	char range[48];
+	bool low, high;
+
+	if (!f->mtu)
+		return;
+	low = l->has_min_mtu && f->mtu < l->min_mtu;
+	high = l->has_max_mtu && l->max_mtu && f->mtu > l->max_mtu;
+	if (!low && !high)
+		return;
+	if (l->has_max_mtu && l->max_mtu)
+		snprintf(range, sizeof(range), "%u..%u", l->min_mtu, l->max_mtu);
+	else
+		snprintf(range, sizeof(range), "%u..", l->min_mtu);
+	halo_errors_add(errs, "%s:%d: interface \"%s\": mtu %u is outside the range of %s (%s)",
+			cfg_name(cfg), f->line, f->name, f->mtu, l->name, range);
+	*bad = true;
+}
+
+/* Each configured address: well-formed, not on another link of the host,
+ * not configured twice. */
+static void check_addresses(const struct halo_config *cfg, size_t idx,
+			    const struct halo_nl_link *l,
+			    const struct halo_nl_link *links, size_t n_links,
+			    const struct halo_nl_addr *addrs, size_t n_addrs,
+			    struct halo_errors *errs, bool *bad)
+{
+	const struct halo_interface *f = &cfg->interfaces[idx];
+
+	for (size_t a = 0; a < f->addresses.n; a++) {
+		const char *text = f->addresses.v[a];
+		int line = f->addresses.line ? f->addresses.line[a] : f->line;
+		struct halo_cidr c;
+
+		if (halo_cidr_parse(text, true, &c) < 0) {
+			halo_errors_add(errs, "%s:%d: interface \"%s\": malformed address \"%s\" (want ADDRESS/PREFIX)",
+					cfg_name(cfg), line, f->name, text);
+			*bad = true;
+			continue;
+		}
+		if (halo_addr_is_link_local(&c))
+			continue; /* the same fe80:: on many links is normal */
+		for (size_t k = 0; k < n_addrs; k++) {
+			const struct halo_nl_link *other;
+
+			if (addrs[k].ifindex == l->ifindex ||
+			    !halo_cidr_same_addr(&addrs[k].cidr, &c))
+				continue;
+			other = link_by_index(links, n_links, addrs[k].ifindex);
+			halo_errors_add(errs, "%s:%d: interface \"%s\": address %s is already on link %s",
+					cfg_name(cfg), line, f->name, text,
+					other ? other->name : "?");
+			*bad = true;
+		}
+		for (size_t j = 0; j < idx; j++) {
+			const struct halo_interface *g = &cfg->interfaces[j];
+
+			for (size_t b = 0; b < g->addresses.n; b++) {
+				struct halo_cidr d;
+
+				if (halo_cidr_parse(g->addresses.v[b], true, &d) == 0 &&
+				    halo_cidr_same_addr(&c, &d)) {
+					halo_errors_add(errs, "%s:%d: interface \"%s\": address %s is also configured on interface \"%s\" (line %d)",
+							cfg_name(cfg), line, f->name, text,
+							g->name, g->line);
+					*bad = true;
+				}
+			}
+		}
+	}
+}
+
+/* Parses a route of F into W (dst in network form); errors to ERRS. */
+static bool route_want(const struct halo_config *cfg, const struct halo_interface *f,
+		       const struct halo_route *r, struct halo_link_want *w,
+		       struct halo_errors *errs)
+{
+	struct halo_cidr dst;
+
+	if (r->via) {
+		if (halo_cidr_parse(r->via, false, &w->gateway) < 0) {
+			halo_errors_add(errs, "%s:%d: interface \"%s\": malformed gateway \"%s\"",
+					cfg_name(cfg), r->line, f->name, r->via);
+			return false;
+		}
+		w->has_gateway = true;
+	}
+	if (strcmp(r->to, "default") == 0) {
+		memset(&dst, 0, sizeof(dst));
+		dst.family = w->has_gateway ? w->gateway.family : AF_INET;
+	} else if (halo_cidr_parse(r->to, false, &dst) < 0) {
+		halo_errors_add(errs, "%s:%d: interface \"%s\": malformed route destination \"%s\"",
+				cfg_name(cfg), r->line, f->name, r->to);
+		return false;
+	}
+	if (w->has_gateway && w->gateway.family != dst.family) {
+		halo_errors_add(errs, "%s:%d: interface \"%s\": route to %s via %s mixes IPv4 and IPv6",
+				cfg_name(cfg), r->line, f->name, r->to, r->via);
+		return false;
+	}
+	halo_cidr_network(&dst, &w->dst);
+	w->metric = r->metric;
+	return true;
+}
+
+static int add_item(struct halo_plan *plan, struct halo_errors *errs,
+		    const struct halo_config *cfg, const struct halo_interface *f,
+		    const char *key, struct halo_link_want *w)
+{
+	int err = halo_link_item_add(plan, key, w, NULL);
+
+	if (err == -EEXIST)
+		halo_errors_add(errs, "%s:%d: interface \"%s\": %s is configured twice",
+				cfg_name(cfg), f->line, f->name, key);
+	else if (err < 0)
+		halo_errors_add(errs, "%s: %s", key, strerror(-err));
+	return err;
+}
+
+static int plan_interface(struct halo_plan *plan, const struct halo_config *cfg,
+			  const struct halo_interface *f,
+			  const struct halo_nl_link *l, struct halo_errors *errs)
+{
+	struct halo_link_want base = { .ifindex = l->ifindex };
+	struct halo_link_want w;
+	char key[512], buf[64];
+	int err;
+
+	snprintf(base.link, sizeof(base.link), "%s", l->name);
+	snprintf(base.label, sizeof(base.label), "%s", f->name);
+	halo_link_match_describe(f, base.how, sizeof(base.how));
+
+#define ADD(kind_, ...)                                                        \
+	do {                                                                   \
+		w.kind = (kind_);                                              \
+		snprintf(key, sizeof(key), __VA_ARGS__);                       \
+		err = add_item(plan, errs, cfg, f, key, &w);                   \
+		if (err < 0)                                                   \
+			return err;                                            \
+	} while (0)
+
+	w = base;
+	ADD(HALO_LINK_PRESENT, "link/%s/present", f->name);
+	if (f->mtu) {
+		w = base;
+		w.mtu = f->mtu;
+		ADD(HALO_LINK_MTU, "link/%s/mtu", f->name);
+	}
+	w = base;
+	ADD(HALO_LINK_UP, "link/%s/up", f->name);
+	/* Unlisted addresses go first: removing an IPv4 primary address
+	 * would take a just-added secondary of the same subnet with it. */
+	if (f->exclusive_addresses) {
+		w = base;
+		w.keep = calloc(f->addresses.n ? f->addresses.n : 1, sizeof(*w.keep));
+		if (!w.keep)
+			return -ENOMEM;
+		for (size_t a = 0; a < f->addresses.n; a++)
+			if (halo_cidr_parse(f->addresses.v[a], true, &w.keep[w.n_keep]) == 0)
+				w.n_keep++;
+		ADD(HALO_LINK_ADDR_EXTRA, "link/%s/addr-extra", f->name);
+	}
+	for (size_t a = 0; a < f->addresses.n; a++) {
+		w = base;
+		if (halo_cidr_parse(f->addresses.v[a], true, &w.addr) < 0)
+			continue; /* reported by check_addresses */
+		halo_cidr_format(&w.addr, buf, sizeof(buf));
+		ADD(HALO_LINK_ADDR, "link/%s/addr/%s", f->name, buf);
+	}
+	for (size_t r = 0; r < f->n_routes; r++) {
+		w = base;
+		if (!route_want(cfg, f, &f->routes[r], &w, errs))
+			return -EINVAL;
+		halo_route_dst_format(&w.dst, buf, sizeof(buf));
+		ADD(HALO_LINK_ROUTE, "link/%s/route/%s", f->name, buf);
+	}
+#undef ADD
+	return 0;
+}
+
+static int netlink_error(struct halo_ctx *ctx, struct halo_errors *errs,
+			 const char *what, int err)
+{
+	if (ctx->netns && (err == -ENOENT || err == -EINVAL))
+		halo_errors_add(errs, "--netns %s: /run/netns/%s: %s", ctx->netns,
+				ctx->netns, strerror(-err));
+	else
+		halo_errors_add(errs, "links: %s: %s", what, strerror(-err));
+	return err;
+}
 
 int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		    struct halo_plan *plan, struct halo_errors *errs)
 {
+	const struct halo_nl_link *links;
+	const struct halo_nl_addr *addrs;
+	struct facts_cache fc = { .ctx = ctx };
+	_cleanup_free_ ssize_t *idx = NULL;
+	_cleanup_free_ const struct halo_nl_link **matched = NULL;
+	size_t n_links, n_addrs;
+	bool bad = false;
+	int err;
+
+	if (!(ctx->only & HALO_SUB_LINKS) || cfg->n_interfaces == 0)
+		return 0;
+	err = halo_nl_open(ctx);
+	if (err < 0)
+		return netlink_error(ctx, errs, "opening netlink", err);
+	err = halo_nl_links(ctx, &links, &n_links);
+	if (err < 0)
+		return netlink_error(ctx, errs, "dumping links", err);
+	err = halo_nl_addrs(ctx, &addrs, &n_addrs);
+	if (err < 0)
+		return netlink_error(ctx, errs, "dumping addresses", err);
+
+	idx = calloc(cfg->n_interfaces, sizeof(*idx));
+	matched = calloc(cfg->n_interfaces, sizeof(*matched));
+	fc.links = links;
+	fc.n = n_links;
+	fc.driver = calloc(n_links + 1, sizeof(char *));
+	fc.pci = calloc(n_links + 1, sizeof(char *));
+	fc.done = calloc(n_links + 1, sizeof(bool));
+	if (!idx || !matched || !fc.driver || !fc.pci || !fc.done) {
+		facts_free(&fc);
+		return -ENOMEM;
+	}
+	err = halo_links_match(cfg->interfaces, cfg->n_interfaces, links, n_links,
+			       facts_get, &fc, cfg_name(cfg), idx, errs);
+	facts_free(&fc);
+	if (err == -EINVAL)
+		bad = true;
+	else if (err < 0)
+		return netlink_error(ctx, errs, "reading sysfs", err);
+
+	for (size_t i = 0; i < cfg->n_interfaces; i++) {
+		if (idx[i] < 0)
+			continue;
+		matched[i] = &links[idx[i]];
+		check_mtu(cfg, &cfg->interfaces[i], matched[i], errs, &bad);
+		check_addresses(cfg, i, matched[i], links, n_links, addrs, n_addrs,
+				errs, &bad);
+	}
+	if (bad)
+		return -EINVAL;
+
+	for (size_t i = 0; i < cfg->n_interfaces; i++) {
+		err = plan_interface(plan, cfg, &cfg->interfaces[i], matched[i], errs);
+		if (err < 0)
+			return err;
+	}
+	err = halo_nm_plan(ctx, plan, matched, cfg->n_interfaces);
+	if (err < 0) {
+		halo_errors_add(errs, "links: NetworkManager state: %s", strerror(-err));
+		return err;
+	}
 	return 0;
 }
 
 void halo_links_release(struct halo_ctx *ctx)
 {
+	halo_nl_close(ctx);
 }

@@ -1,4 +1,35 @@
-# src/net: links, addresses, routes through libnl-route-3.
+# src/net: links, addresses, routes through libnl-route-3 (issue 4).
 libhalo_la_SOURCES += \
 	src/net/links.h \
-	src/net/links.c
+	src/net/links.c \
+	src/net/items.h \
+	src/net/items.c \
+	src/net/match.h \
+	src/net/match.c \
+	src/net/sysfs.c \
+	src/net/nl.h \
+	src/net/nl.c \
+	src/net/netns.c \
+	src/net/nm.h \
+	src/net/nm.c
+
+# Unit tests (cmocka, TAP)
+net_unit_tests = tests/unit/test-net-nl tests/unit/test-net-match tests/unit/test-net-nm
+check_PROGRAMS += $(net_unit_tests)
+TESTS += $(net_unit_tests)
+tests_unit_test_net_nl_SOURCES = tests/unit/test-net-nl.c
+tests_unit_test_net_nl_CFLAGS = $(unit_cflags)
+tests_unit_test_net_nl_LDADD = $(unit_ldadd)
+tests_unit_test_net_match_SOURCES = tests/unit/test-net-match.c
+tests_unit_test_net_match_CFLAGS = $(unit_cflags)
+tests_unit_test_net_match_LDADD = $(unit_ldadd)
+tests_unit_test_net_nm_SOURCES = tests/unit/test-net-nm.c
+tests_unit_test_net_nm_CFLAGS = $(unit_cflags)
+tests_unit_test_net_nm_LDADD = $(unit_ldadd)
+
+# Integration tests: real kernel netlink in private namespaces.
+net_integration_tests = \
+	tests/integration/links-chain.sh \
+	tests/integration/links-bad-input.sh
+TESTS += $(net_integration_tests)
+EXTRA_DIST += $(net_integration_tests)

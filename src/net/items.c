@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * items.c: observe and apply of the link/<name>/... items. Observations read
+ * the netlink snapshot (nl.c): the dumps made at plan time serve every item,
+ * and a change marks only its own kind stale, so verifying after apply costs
+ * one more dump per kind changed, not one per item.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "net/items.h"
+#include "util/strv.h"
+
+bool halo_addr_is_link_local(const struct halo_cidr *c)
+{
+	return c->family == AF_INET6 && c->addr[0] == 0xfe &&
+	       (c->addr[1] & 0xc0) == 0x80;
+}
+
+void halo_route_dst_format(const struct halo_cidr *dst, char *buf, size_t len)
+{
+	if (dst->prefixlen == 0)
+		snprintf(buf, len, "default");
+	else
+		halo_cidr_format(dst, buf, len);
+}
+
+static void addr_format(const struct halo_cidr *c, char *buf, size_t len)
+{
+	halo_cidr_format(c, buf, len);
+}
+
+static void gateway_format(const struct halo_cidr *c, char *buf, size_t len)
+{
+	char tmp[64];
+
+	halo_cidr_format(c, tmp, sizeof(tmp));
+	tmp[strcspn(tmp, "/")] = '\0';
+	snprintf(buf, len, "%s", tmp);
+}
+
+static bool cidr_equal(const struct halo_cidr *a, const struct halo_cidr *b)
+{
+	return a->prefixlen == b->prefixlen && halo_cidr_same_addr(a, b);
+}
+
+static void clear_observed(struct halo_item *item)
+{
+	free(item->observed);
+	item->observed = NULL;
+}
+
+/* The link of W in the current snapshot, or NULL (with a failure set). */
+static int find_link(struct halo_ctx *ctx, struct halo_item *item,
+		     const struct halo_link_want *w,
+		     const struct halo_nl_link **ret)
+{
+	const struct halo_nl_link *links;
+	size_t n;
+	int err = halo_nl_links(ctx, &links, &n);
+
+	if (err < 0)
+		return halo_item_fail(item, err, "reading links");
+	for (size_t i = 0; i < n; i++) {
+		if (links[i].ifindex == w->ifindex) {
+			*ret = &links[i];
+			return 0;
+		}
+	}
+	*ret = NULL;
+	return 0;
+}
+
+/* Fails an item whose link vanished after plan time (hot-unplug, rename
+ * races): its other items cannot be judged. */
+static int link_gone(struct halo_item *item, const struct halo_link_want *w)
+{
+	clear_observed(item);
+	return halo_item_fail(item, -ENODEV, "link %s (ifindex %d) is gone",
+			      w->link, w->ifindex);
+}
+
+/* Adds the kernel's extended-ack text to a failure message. */
+static int nl_fail(struct halo_ctx *ctx, struct halo_item *item, int err,
+		   const char *what)
+{
+	const char *ext = halo_nl_last_extack(ctx);
+
+	if (ext)
+		return halo_item_fail(item, err, "%s (kernel: %s)", what, ext);
+	return halo_item_fail(item, err, "%s", what);
+}
+
+/* ---- present ---- */
+
+static int present_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+	const struct halo_nl_link *l;
+	int err = find_link(ctx, item, w, &l);
+
+	if (err < 0)
+		return err;
+	if (!l) {
+		clear_observed(item);
+		halo_item_set_message(item, "link %s (ifindex %d) is gone",
+				      w->link, w->ifindex);
+		return HALO_SYNC_DIFFERS;
+	}
+	halo_item_set_observed(item, "%s", l->name);
+	if (strcmp(l->name, w->label) != 0)
+		halo_item_set_message(item,
+				      "matched link %s by %s; it keeps its name (links are not renamed)",
+				      l->name, w->how);
+	else
+		halo_item_set_message(item, NULL);
+	return HALO_SYNC_OK;
+}
+
+static int present_apply(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+
+	return halo_item_fail(item, -ENODEV, "link %s (ifindex %d) is gone",
+			      w->link, w->ifindex);
+}
+
+/* ---- mtu ---- */
+
+static int mtu_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+	const struct halo_nl_link *l;
+	int err = find_link(ctx, item, w, &l);
+
+	if (err < 0)
+		return err;
+	if (!l)
+		return link_gone(item, w);
+	halo_item_set_observed(item, "%u", l->mtu);
+	return l->mtu == w->mtu ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
+}
+
+static int mtu_apply(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+	char what[96];
+	int err = halo_nl_set_mtu(ctx, w->ifindex, w->mtu);
+
+	if (err < 0) {
+		snprintf(what, sizeof(what), "setting mtu %u on %s", w->mtu, w->link);
+		return nl_fail(ctx, item, err, what);
+	}
+	return 0;
+}
+
+/* ---- up ---- */
+
+static int up_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+	const struct halo_nl_link *l;
+	int err = find_link(ctx, item, w, &l);
+	bool up;
+
+	if (err < 0)
+		return err;
+	if (!l)
+		return link_gone(item, w);
+	up = l->flags & IFF_UP;
+	halo_item_set_observed(item, "%s", up ? "up" : "down");
+	/* Carrier is the cable and the peer: a fact to report, never a
+	 * failure of this host's configuration. */
+	if (!up)
+		halo_item_set_message(item, NULL);
+	else if (l->carrier == 0)
+		halo_item_set_message(item, "no carrier (cable unplugged or peer down)");
+	else if (l->carrier == 1)
+		halo_item_set_message(item, "carrier");
+	else
+		halo_item_set_message(item, NULL);
+	return up ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
+}
+
+static int up_apply(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+	char what[64];
+	int err = halo_nl_set_up(ctx, w->ifindex);
+
+	if (err < 0) {
+		snprintf(what, sizeof(what), "setting %s up", w->link);
+		return nl_fail(ctx, item, err, what);
+	}
+	return 0;
+}
+
+/* ---- addr ---- */
+
+static int addr_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+	const struct halo_nl_addr *addrs;
+	const struct halo_nl_addr *other = NULL;
+	char buf[64];
+	size_t n;
+	int err = halo_nl_addrs(ctx, &addrs, &n);
+
+	if (err < 0)
+		return halo_item_fail(item, err, "reading addresses");
+	for (size_t i = 0; i < n; i++) {
+		if (addrs[i].ifindex != w->ifindex ||
+		    !halo_cidr_same_addr(&addrs[i].cidr, &w->addr))
+			continue;
+		if (addrs[i].cidr.prefixlen == w->addr.prefixlen) {
+			addr_format(&addrs[i].cidr, buf, sizeof(buf));
+			halo_item_set_observed(item, "%s", buf);
+			return HALO_SYNC_OK;
+		}
+		other = &addrs[i];
+	}
+	if (other) {
+		addr_format(&other->cidr, buf, sizeof(buf));
+		halo_item_set_observed(item, "%s", buf);
+	} else {
+		clear_observed(item);
+	}
+	return HALO_SYNC_DIFFERS;
+}
+
+static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+	const struct halo_nl_addr *addrs;
+	struct halo_cidr stale[8];
+	size_t n, n_stale = 0;
+	char what[128], buf[64];
+	int err = halo_nl_addrs(ctx, &addrs, &n);
+
+	if (err < 0)
+		return halo_item_fail(item, err, "reading addresses");
+	/* The same address with another prefix is replaced, not doubled. */
+	for (size_t i = 0; i < n && n_stale < ARRAY_SIZE(stale); i++)
+		if (addrs[i].ifindex == w->ifindex &&
+		    halo_cidr_same_addr(&addrs[i].cidr, &w->addr) &&
+		    addrs[i].cidr.prefixlen != w->addr.prefixlen)
+			stale[n_stale++] = addrs[i].cidr;
+	addr_format(&w->addr, buf, sizeof(buf));
+	err = halo_nl_addr_add(ctx, w->ifindex, &w->addr);
+	if (err < 0 && err != -EEXIST) { /* already there: success */
+		snprintf(what, sizeof(what), "adding %s to %s", buf, w->link);
+		return nl_fail(ctx, item, err, what);
+	}
+	for (size_t i = 0; i < n_stale; i++) {
+		err = halo_nl_addr_del(ctx, w->ifindex, &stale[i]);
+		if (err < 0 && err != -EADDRNOTAVAIL) {
+			addr_format(&stale[i], buf, sizeof(buf));
+			snprintf(what, sizeof(what), "removing %s from %s", buf, w->link);
+			return nl_fail(ctx, item, err, what);
+		}
+	}
+	return 0;
+}
+
+/* ---- addr-extra (exclusive_addresses) ---- */
+
+static bool is_kept(const struct halo_link_want *w, const struct halo_cidr *c)
+{
+	if (halo_addr_is_link_local(c))
+		return true;
+	for (size_t i = 0; i < w->n_keep; i++)
+		if (cidr_equal(&w->keep[i], c))
+			return true;
+	return false;
+}
+
+static int extra_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+	const struct halo_nl_addr *addrs;
+	struct halo_buf b = { 0 };
+	_cleanup_free_ char *list = NULL;
+	char buf[64];
+	size_t n;
+	int err = halo_nl_addrs(ctx, &addrs, &n);
+
+	if (err < 0)
+		return halo_item_fail(item, err, "reading addresses");
+	for (size_t i = 0; i < n; i++) {
+		if (addrs[i].ifindex != w->ifindex || is_kept(w, &addrs[i].cidr))
+			continue;
+		addr_format(&addrs[i].cidr, buf, sizeof(buf));
+		halo_buf_printf(&b, "%s%s", b.len ? " " : "", buf);
+	}
+	halo_item_set_message(item, "IPv6 link-local fe80::/64 addresses are kept");
+	if (b.len == 0) {
+		halo_buf_free(&b);
+		halo_item_set_observed(item, "none");
+		return HALO_SYNC_OK;
+	}
+	list = halo_buf_steal(&b);
+	if (!list)
+		return halo_item_fail(item, -ENOMEM, "listing addresses");
+	halo_item_set_observed(item, "%s", list);
+	return HALO_SYNC_DIFFERS;
+}
+
+static int extra_apply(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+	const struct halo_nl_addr *addrs;
+	struct halo_cidr *gone = NULL;
+	char what[128], buf[64];
+	size_t n, n_gone = 0;
+	int err = halo_nl_addrs(ctx, &addrs, &n);
+
+	if (err < 0)
+		return halo_item_fail(item, err, "reading addresses");
+	/* Copy first: each removal invalidates the snapshot. */
+	gone = calloc(n ? n : 1, sizeof(*gone));
+	if (!gone)
+		return halo_item_fail(item, -ENOMEM, "listing addresses");
+	for (size_t i = 0; i < n; i++)
+		if (addrs[i].ifindex == w->ifindex && !is_kept(w, &addrs[i].cidr))
+			gone[n_gone++] = addrs[i].cidr;
+	for (size_t i = 0; i < n_gone; i++) {
+		err = halo_nl_addr_del(ctx, w->ifindex, &gone[i]);
+		/* Removing an IPv4 primary can take its secondaries along. */
+		if (err < 0 && err != -EADDRNOTAVAIL) {
+			addr_format(&gone[i], buf, sizeof(buf));
+			snprintf(what, sizeof(what), "removing %s from %s", buf, w->link);
+			free(gone);
+			return nl_fail(ctx, item, err, what);
+		}
+	}
+	free(gone);
+	return 0;
+}
+
+/* ---- route ---- */
+
+static bool route_dst_equal(const struct halo_nl_route *r,
+			    const struct halo_cidr *dst)
+{
+	return r->dst.family == dst->family && r->dst.prefixlen == dst->prefixlen &&
+	       (dst->prefixlen == 0 || halo_cidr_same_addr(&r->dst, dst));
+}
+
+static bool route_ok(const struct halo_nl_route *r, const struct halo_link_want *w)
+{
+	if (r->oif != w->ifindex)
+		return false;
+	if (w->has_gateway &&
+	    (!r->has_gateway || !halo_cidr_same_addr(&r->gateway, &w->gateway)))
+		return false;
+	if (!w->has_gateway && r->has_gateway)
+		return false;
+	return !w->metric || r->priority == w->metric;
+}
+
+static void route_describe(struct halo_ctx *ctx, const struct halo_nl_route *r,
+			   char *buf, size_t len)
+{
+	const struct halo_nl_link *links;
+	char dst[64], gw[80] = "", dev[IF_NAMESIZE + 8] = "";
+	size_t n;
+
+	halo_route_dst_format(&r->dst, dst, sizeof(dst));
+	if (r->has_gateway) {
+		char a[64];
+
+		gateway_format(&r->gateway, a, sizeof(a));
+		snprintf(gw, sizeof(gw), " via %s", a);
+	}
+	if (r->oif && halo_nl_links(ctx, &links, &n) == 0)
+		for (size_t i = 0; i < n; i++)
+			if (links[i].ifindex == r->oif)
+				snprintf(dev, sizeof(dev), " dev %s", links[i].name);
+	if (r->priority)
+		snprintf(buf, len, "%s%s%s metric %u", dst, gw, dev, r->priority);
+	else
+		snprintf(buf, len, "%s%s%s", dst, gw, dev);
+}
+
+static int route_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+	const struct halo_nl_route *routes;
+	const struct halo_nl_route *seen = NULL;
+	char buf[200];
+	size_t n;
+	int err = halo_nl_routes(ctx, &routes, &n);
+
+	if (err < 0)
+		return halo_item_fail(item, err, "reading routes");
+	for (size_t i = 0; i < n; i++) {
+		if (!route_dst_equal(&routes[i], &w->dst))
+			continue;
+		if (route_ok(&routes[i], w)) {
+			seen = &routes[i];
+			break;
+		}
+		if (!seen)
+			seen = &routes[i];
+	}
+	if (!seen) {
+		clear_observed(item);
+		return HALO_SYNC_DIFFERS;
+	}
+	/* Copy before route_describe: it may dump links and must not race
+	 * the routes array (separate arrays, but keep the order explicit). */
+	{
+		struct halo_nl_route r = *seen;
+
+		route_describe(ctx, &r, buf, sizeof(buf));
+		halo_item_set_observed(item, "%s", buf);
+		return route_ok(&r, w) ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
+	}
+}
+
+static int route_apply(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+	char what[128], dst[64];
+	int err = halo_nl_route_replace(ctx, w->ifindex, &w->dst,
+					w->has_gateway ? &w->gateway : NULL,
+					w->metric);
+
+	if (err < 0) {
+		halo_route_dst_format(&w->dst, dst, sizeof(dst));
+		snprintf(what, sizeof(what), "route to %s on %s", dst, w->link);
+		return nl_fail(ctx, item, err, what);
+	}
+	return 0;
+}
+
+/* ---- table ---- */
+
+static void want_free(void *data)
+{
+	struct halo_link_want *w = data;
+
+	if (w)
+		free(w->keep);
+	free(w);
+}
+
+static const struct halo_item_ops ops[] = {
+	[HALO_LINK_PRESENT] = { present_observe, present_apply, want_free },
+	[HALO_LINK_MTU] = { mtu_observe, mtu_apply, want_free },
+	[HALO_LINK_UP] = { up_observe, up_apply, want_free },
+	[HALO_LINK_ADDR] = { addr_observe, addr_apply, want_free },
+	[HALO_LINK_ADDR_EXTRA] = { extra_observe, extra_apply, want_free },
+	[HALO_LINK_ROUTE] = { route_observe, route_apply, want_free },
+};
+
+static int set_wanted(struct halo_item *item, const struct halo_link_want *w)
+{
+	char buf[200], a[80];
+
+	switch (w->kind) {
+	case HALO_LINK_PRESENT:
+		return halo_item_set_wanted(item, "%s", w->how);
+	case HALO_LINK_MTU:
+		return halo_item_set_wanted(item, "%u", w->mtu);
+	case HALO_LINK_UP:
+		return halo_item_set_wanted(item, "up");
+	case HALO_LINK_ADDR:
+		addr_format(&w->addr, buf, sizeof(buf));
+		return halo_item_set_wanted(item, "%s", buf);
+	case HALO_LINK_ADDR_EXTRA:
+		return halo_item_set_wanted(item, "none");
+	case HALO_LINK_ROUTE:
+		halo_route_dst_format(&w->dst, buf, sizeof(buf));
+		a[0] = '\0';
+		if (w->has_gateway) {
+			char g[64];
+
+			gateway_format(&w->gateway, g, sizeof(g));
+			snprintf(a, sizeof(a), " via %s", g);
+		}
+		if (w->metric)
+			return halo_item_set_wanted(item, "%s%s dev %s metric %u", buf,
+						    a, w->link, w->metric);
+		return halo_item_set_wanted(item, "%s%s dev %s", buf, a, w->link);
+	}
+	return -EINVAL;
+}
+
+int halo_link_item_add(struct halo_plan *plan, const char *key,
+		       struct halo_link_want *w, struct halo_item **ret_item)
+{
+	struct halo_link_want *copy = malloc(sizeof(*copy));
+	struct halo_item *item;
+	int err;
+
+	if (!copy) {
+		free(w->keep);
+		w->keep = NULL;
+		return -ENOMEM;
+	}
+	*copy = *w;
+	w->keep = NULL;
+	err = halo_plan_add(plan, key, HALO_SUB_LINKS, HALO_PHASE_LINKS,
+			    &ops[w->kind], copy, &item);
+	if (err < 0)
+		return err;
+	err = set_wanted(item, copy);
+	if (err < 0)
+		return err;
+	if (ret_item)
+		*ret_item = item;
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* items.h: the link/<name>/... items (private to src/net). */
+#pragma once
+
+#include <net/if.h>
+
+#include "config/cidr.h"
+#include "engine/plan.h"
+#include "net/nl.h"
+
+enum halo_link_item_kind {
+	HALO_LINK_PRESENT,
+	HALO_LINK_MTU,
+	HALO_LINK_UP,
+	HALO_LINK_ADDR,
+	HALO_LINK_ADDR_EXTRA,
+	HALO_LINK_ROUTE,
+};
+
+/* What one item wants of the link it was matched to at plan time. The
+ * ifindex identifies the link for the rest of the run. */
+struct halo_link_want {
+	enum halo_link_item_kind kind;
+	int ifindex;
+	char link[IF_NAMESIZE]; /* the kernel's name at plan time */
+	char label[IF_NAMESIZE * 2]; /* the config entry's name */
+	char how[256];          /* how it was matched: "name x", "mac ..." */
+	uint32_t mtu;
+	struct halo_cidr addr;  /* ADDR */
+	struct halo_cidr *keep; /* ADDR_EXTRA: the listed addresses */
+	size_t n_keep;
+	struct halo_cidr dst;   /* ROUTE (network form) */
+	bool has_gateway;
+	struct halo_cidr gateway;
+	uint32_t metric;
+};
+
+/* Adds the item KEY for W (copied; W->keep is taken over). */
+int halo_link_item_add(struct halo_plan *plan, const char *key,
+		       struct halo_link_want *w, struct halo_item **ret_item);
+
+/* IPv6 link-local (fe80::/10): never removed by exclusive_addresses, since
+ * the kernel owns it and RoCE GID index 0 is derived from it. */
+bool halo_addr_is_link_local(const struct halo_cidr *c);
+
+/* "0.0.0.0/0"-style display of a route destination: "default" for /0. */
+void halo_route_dst_format(const struct halo_cidr *dst, char *buf, size_t len);

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * match.h: which live link each `interfaces` entry means. Pure: the links
+ * come from the netlink snapshot, driver and PCI address from a callback
+ * (sysfs under --root in production, a table in tests).
+ *
+ * An entry without `match` keys is matched by name. With keys, every given
+ * key must hold (mac against the current or permanent address, driver and
+ * pci exactly) and `name` is only the entry's label: a link of another
+ * name is reported, never renamed.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "config/config.h"
+#include "net/nl.h"
+#include "util/errors.h"
+
+/* Fills driver and PCI address of LINK (NULL when it has none); the
+ * strings stay owned by the callee. 0 or -errno. */
+typedef int (*halo_link_facts_fn)(void *userdata, const struct halo_nl_link *link,
+				  const char **ret_driver, const char **ret_pci);
+
+/*
+ * RET_IDX[i] becomes the index in LINKS of the link entry i matches, or -1.
+ * Every problem is added to ERRS as "CFG_PATH:LINE: ..." naming the
+ * entries and links: no match, one entry matching several links, several
+ * entries matching one link. Returns 0, -EINVAL when errors were added, or
+ * another -errno from FACTS.
+ */
+int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
+		     const struct halo_nl_link *links, size_t n_links,
+		     halo_link_facts_fn facts, void *userdata,
+		     const char *cfg_path, ssize_t *ret_idx,
+		     struct halo_errors *errs);
+
+/* "name rdma0" or "mac b4:96:91:aa:bb:01, driver ice, pci 0000:c2:00.0". */
+void halo_link_match_describe(const struct halo_interface *iface, char *buf,
+			      size_t len);
+
+/* "aa:bb:cc:dd:ee:ff" (lower case); "" for an empty address. */
+void halo_hwaddr_format(const uint8_t *addr, size_t n, char *buf, size_t len);
+
+/* sysfs.c: driver name (basename of device/driver) and device name
+ * (basename of the device link: the PCI address of a PCI NIC) of IFNAME
+ * under <root>/sys/class/net. Absent ones are NULL; caller frees. */
+int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
+			  char **ret_driver, char **ret_pci);

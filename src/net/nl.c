@@ -1,0 +1,641 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nl.c: the only file that includes libnl. Raw route-netlink messages built
+ * and parsed with libnl-3 (rather than libnl-route caches and
+ * rtnl_link_change, which may send requests of their own): every request
+ * is ours, counted, and its ACK read with nl_wait_for_ack before the next
+ * libnl call. NLE_* codes become -errno here; kernel errors keep the
+ * kernel's own errno (captured in the error callback, because libnl's
+ * NLE mapping is lossy).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <netlink/errno.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+#include <netlink/socket.h>
+
+#include "net/nl.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+struct halo_nl {
+	struct nl_sock *sk;
+	struct halo_nl_link *links;
+	size_t n_links;
+	bool links_ok;
+	struct halo_nl_addr *addrs;
+	size_t n_addrs;
+	bool addrs_ok;
+	struct halo_nl_route *routes;
+	size_t n_routes;
+	bool routes_ok;
+	int kernel_err;   /* errno (negative) from the last NLMSG_ERROR */
+	char extack[256]; /* "" when the kernel said nothing */
+};
+
+/* A growable array of fixed-size records collected by a dump. */
+struct collect {
+	void *items;
+	size_t n, cap, size;
+	int (*parse)(const void *nlh, size_t len, void *ret);
+	int err;
+};
+
+static int nle_to_errno(int nle)
+{
+	if (nle < 0)
+		nle = -nle;
+	switch (nle) {
+	case NLE_SUCCESS: return 0;
+	case NLE_INTR: return -EINTR;
+	case NLE_BAD_SOCK: return -EBADF;
+	case NLE_AGAIN: return -EAGAIN;
+	case NLE_NOMEM: return -ENOMEM;
+	case NLE_EXIST: return -EEXIST;
+	case NLE_INVAL: return -EINVAL;
+	case NLE_RANGE: return -ERANGE;
+	case NLE_MSGSIZE: return -EMSGSIZE;
+	case NLE_OPNOTSUPP: return -EOPNOTSUPP;
+	case NLE_AF_NOSUPPORT: return -EAFNOSUPPORT;
+	case NLE_OBJ_NOTFOUND: return -ENOENT;
+	case NLE_NOADDR: return -EADDRNOTAVAIL;
+	case NLE_BUSY: return -EBUSY;
+	case NLE_NOACCESS: return -EACCES;
+	case NLE_PERM: return -EPERM;
+	case NLE_NODEV: return -ENODEV;
+	case NLE_DUMP_INTR: return -EINTR;
+	case NLE_MSG_TRUNC:
+	case NLE_MSG_OVERFLOW:
+	case NLE_MSG_TOOSHORT:
+	case NLE_PARSE_ERR:
+	case NLE_ATTRSIZE:
+		return -EBADMSG;
+	case NLE_SEQ_MISMATCH: return -EPROTO;
+	default: return -EIO;
+	}
+}
+
+/* ---- pure parsers ---- */
+
+static const struct nlmsghdr *msg_check(const void *buf, size_t len,
+					uint16_t type, size_t hdrlen)
+{
+	const struct nlmsghdr *nlh = buf;
+
+	if (len < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
+	    nlh->nlmsg_len > len)
+		return NULL;
+	if (nlh->nlmsg_type != type)
+		return NULL;
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen))
+		return NULL;
+	return nlh;
+}
+
+/* Parses the attributes after the family header into TB[0..MAX]. */
+static int attrs_parse(const struct nlmsghdr *nlh, size_t hdrlen,
+		       struct nlattr **tb, int max)
+{
+	size_t off = NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen);
+	int err;
+
+	err = nla_parse(tb, max,
+			(struct nlattr *)((char *)nlh + off),
+			(int)(nlh->nlmsg_len - off), NULL);
+	return err < 0 ? -EBADMSG : 0;
+}
+
+static bool get_u32(const struct nlattr *a, uint32_t *ret)
+{
+	if (!a || nla_len(a) < 4)
+		return false;
+	memcpy(ret, nla_data(a), 4);
+	return true;
+}
+
+static bool get_addr(const struct nlattr *a, int family, uint8_t *ret)
+{
+	int want = family == AF_INET ? 4 : 16;
+
+	if (!a || nla_len(a) != want)
+		return false;
+	memcpy(ret, nla_data(a), (size_t)want);
+	return true;
+}
+
+static int max_prefix(int family)
+{
+	return family == AF_INET ? 32 : 128;
+}
+
+int halo_nl_parse_link(const void *buf, size_t len, struct halo_nl_link *ret)
+{
+	const struct nlmsghdr *nlh = buf;
+	struct nlattr *tb[IFLA_MAX + 1] = { 0 };
+	struct halo_nl_link l = { 0 };
+	const struct ifinfomsg *ifi;
+	uint32_t v;
+	int n;
+
+	if (len >= NLMSG_HDRLEN && nlh->nlmsg_type != RTM_NEWLINK)
+		return 0;
+	nlh = msg_check(buf, len, RTM_NEWLINK, sizeof(*ifi));
+	if (!nlh)
+		return -EBADMSG;
+	ifi = NLMSG_DATA(nlh);
+	if (attrs_parse(nlh, sizeof(*ifi), tb, IFLA_MAX) < 0)
+		return -EBADMSG;
+	if (!tb[IFLA_IFNAME] || ifi->ifi_index <= 0)
+		return -EBADMSG;
+	n = nla_len(tb[IFLA_IFNAME]);
+	if (n < 2 || n > IF_NAMESIZE ||
+	    ((const char *)nla_data(tb[IFLA_IFNAME]))[n - 1] != '\0')
+		return -EBADMSG;
+	memcpy(l.name, nla_data(tb[IFLA_IFNAME]), (size_t)n);
+	l.ifindex = ifi->ifi_index;
+	l.flags = ifi->ifi_flags;
+	if (get_u32(tb[IFLA_MTU], &v))
+		l.mtu = v;
+	l.has_min_mtu = get_u32(tb[IFLA_MIN_MTU], &l.min_mtu);
+	l.has_max_mtu = get_u32(tb[IFLA_MAX_MTU], &l.max_mtu);
+	if (tb[IFLA_CARRIER] && nla_len(tb[IFLA_CARRIER]) >= 1)
+		l.carrier = *(const uint8_t *)nla_data(tb[IFLA_CARRIER]) != 0;
+	else
+		l.carrier = -1;
+	if (tb[IFLA_ADDRESS] && nla_len(tb[IFLA_ADDRESS]) <= HALO_NL_HWADDR_MAX) {
+		l.mac_len = (size_t)nla_len(tb[IFLA_ADDRESS]);
+		memcpy(l.mac, nla_data(tb[IFLA_ADDRESS]), l.mac_len);
+	}
+	if (tb[IFLA_PERM_ADDRESS] &&
+	    nla_len(tb[IFLA_PERM_ADDRESS]) <= HALO_NL_HWADDR_MAX) {
+		l.perm_mac_len = (size_t)nla_len(tb[IFLA_PERM_ADDRESS]);
+		memcpy(l.perm_mac, nla_data(tb[IFLA_PERM_ADDRESS]), l.perm_mac_len);
+	}
+	*ret = l;
+	return 1;
+}
+
+int halo_nl_parse_addr(const void *buf, size_t len, struct halo_nl_addr *ret)
+{
+	const struct nlmsghdr *nlh = buf;
+	struct nlattr *tb[IFA_MAX + 1] = { 0 };
+	struct halo_nl_addr a = { 0 };
+	const struct ifaddrmsg *ifa;
+	const struct nlattr *at;
+
+	if (len >= NLMSG_HDRLEN && nlh->nlmsg_type != RTM_NEWADDR)
+		return 0;
+	nlh = msg_check(buf, len, RTM_NEWADDR, sizeof(*ifa));
+	if (!nlh)
+		return -EBADMSG;
+	ifa = NLMSG_DATA(nlh);
+	if (ifa->ifa_family != AF_INET && ifa->ifa_family != AF_INET6)
+		return 0;
+	if (ifa->ifa_prefixlen > max_prefix(ifa->ifa_family))
+		return -EBADMSG;
+	if (attrs_parse(nlh, sizeof(*ifa), tb, IFA_MAX) < 0)
+		return -EBADMSG;
+	/* IFA_LOCAL is the interface's own address; IFA_ADDRESS is the peer
+	 * on point-to-point links and equal to it otherwise. */
+	at = tb[IFA_LOCAL] ? tb[IFA_LOCAL] : tb[IFA_ADDRESS];
+	if (!get_addr(at, ifa->ifa_family, a.cidr.addr))
+		return -EBADMSG;
+	a.cidr.family = ifa->ifa_family;
+	a.cidr.prefixlen = ifa->ifa_prefixlen;
+	a.ifindex = (int)ifa->ifa_index;
+	a.scope = ifa->ifa_scope;
+	*ret = a;
+	return 1;
+}
+
+int halo_nl_parse_route(const void *buf, size_t len, struct halo_nl_route *ret)
+{
+	const struct nlmsghdr *nlh = buf;
+	struct nlattr *tb[RTA_MAX + 1] = { 0 };
+	struct halo_nl_route r = { 0 };
+	const struct rtmsg *rtm;
+	uint32_t v;
+
+	if (len >= NLMSG_HDRLEN && nlh->nlmsg_type != RTM_NEWROUTE)
+		return 0;
+	nlh = msg_check(buf, len, RTM_NEWROUTE, sizeof(*rtm));
+	if (!nlh)
+		return -EBADMSG;
+	rtm = NLMSG_DATA(nlh);
+	if (rtm->rtm_family != AF_INET && rtm->rtm_family != AF_INET6)
+		return 0;
+	if (rtm->rtm_dst_len > max_prefix(rtm->rtm_family))
+		return -EBADMSG;
+	if (attrs_parse(nlh, sizeof(*rtm), tb, RTA_MAX) < 0)
+		return -EBADMSG;
+	r.table = rtm->rtm_table;
+	if (get_u32(tb[RTA_TABLE], &v))
+		r.table = v;
+	if (r.table != RT_TABLE_MAIN || rtm->rtm_type != RTN_UNICAST)
+		return 0;
+	r.type = rtm->rtm_type;
+	r.dst.family = rtm->rtm_family;
+	r.dst.prefixlen = rtm->rtm_dst_len;
+	if (tb[RTA_DST] && !get_addr(tb[RTA_DST], rtm->rtm_family, r.dst.addr))
+		return -EBADMSG;
+	if (tb[RTA_GATEWAY]) {
+		if (!get_addr(tb[RTA_GATEWAY], rtm->rtm_family, r.gateway.addr))
+			return -EBADMSG;
+		r.has_gateway = true;
+		r.gateway.family = rtm->rtm_family;
+		r.gateway.prefixlen = (uint8_t)max_prefix(rtm->rtm_family);
+	}
+	if (get_u32(tb[RTA_OIF], &v))
+		r.oif = (int)v;
+	get_u32(tb[RTA_PRIORITY], &r.priority);
+	*ret = r;
+	return 1;
+}
+
+/* ---- socket ---- */
+
+/* Records the kernel's errno and extended-ack text of an NLMSG_ERROR. */
+static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	struct halo_nl *nl = arg;
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { 0 };
+	size_t off;
+
+	nl->kernel_err = e->error;
+	nl->extack[0] = '\0';
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return NL_STOP;
+	/* With NETLINK_CAP_ACK the request is not echoed unless it failed
+	 * to be capped: the TLVs follow the header or the echoed request. */
+	off = NLMSG_HDRLEN + sizeof(*e);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	if (off >= nlh->nlmsg_len)
+		return NL_STOP;
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)nlh + NLMSG_ALIGN(off)),
+		      (int)nlh->nlmsg_len - (int)NLMSG_ALIGN(off), NULL) < 0)
+		return NL_STOP;
+	if (tb[NLMSGERR_ATTR_MSG] && nla_len(tb[NLMSGERR_ATTR_MSG]) > 0)
+		snprintf(nl->extack, sizeof(nl->extack), "%.*s",
+			 nla_len(tb[NLMSGERR_ATTR_MSG]),
+			 (const char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+	return NL_STOP;
+}
+
+int halo_nl_open(struct halo_ctx *ctx)
+{
+	struct halo_nl *nl;
+	int one = 1, err;
+
+	if (ctx->nl)
+		return 0;
+	err = halo_netns_enter(ctx);
+	if (err < 0)
+		return err;
+	nl = calloc(1, sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	nl->sk = nl_socket_alloc();
+	if (!nl->sk) {
+		free(nl);
+		return -ENOMEM;
+	}
+	err = nl_connect(nl->sk, NETLINK_ROUTE);
+	if (err < 0) {
+		nl_socket_free(nl->sk);
+		free(nl);
+		return nle_to_errno(err);
+	}
+	nl_socket_enable_msg_peek(nl->sk);
+	/* Best effort: older kernels simply give no extended ack. */
+	(void)setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
+			 &one, sizeof(one));
+	(void)setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
+			 &one, sizeof(one));
+	nl_socket_modify_err_cb(nl->sk, NL_CB_CUSTOM, on_error, nl);
+	ctx->nl = nl;
+	return 0;
+}
+
+void halo_nl_close(struct halo_ctx *ctx)
+{
+	struct halo_nl *nl = ctx->nl;
+
+	if (!nl)
+		return;
+	nl_socket_free(nl->sk);
+	free(nl->links);
+	free(nl->addrs);
+	free(nl->routes);
+	free(nl);
+	ctx->nl = NULL;
+}
+
+const char *halo_nl_last_extack(const struct halo_ctx *ctx)
+{
+	return ctx->nl && ctx->nl->extack[0] ? ctx->nl->extack : NULL;
+}
+
+/* Sends MSG (freed) and counts it. */
+static int send_msg(struct halo_ctx *ctx, struct nl_msg *msg)
+{
+	int err;
+
+	ctx->nl->kernel_err = 0;
+	ctx->nl->extack[0] = '\0';
+	err = nl_send_auto(ctx->nl->sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return nle_to_errno(err);
+	ctx->netlink_requests++;
+	return 0;
+}
+
+static int result(struct halo_nl *nl, int nle)
+{
+	if (nl->kernel_err < 0)
+		return nl->kernel_err;
+	return nle < 0 ? nle_to_errno(nle) : 0;
+}
+
+static int collect_one(struct nl_msg *msg, void *arg)
+{
+	struct collect *c = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	char *slot;
+	int r;
+
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 32;
+		void *p = realloc(c->items, cap * c->size);
+
+		if (!p) {
+			c->err = -ENOMEM;
+			return NL_STOP;
+		}
+		c->items = p;
+		c->cap = cap;
+	}
+	slot = (char *)c->items + c->n * c->size;
+	r = c->parse(nlh, nlh->nlmsg_len, slot);
+	if (r < 0) {
+		c->err = r;
+		return NL_STOP;
+	}
+	if (r > 0)
+		c->n++;
+	return NL_OK;
+}
+
+/* One dump request of TYPE with a zeroed family header of HDRLEN bytes.
+ * An interrupted dump (the kernel's tables changed under it) is retried. */
+static int dump(struct halo_ctx *ctx, int type, size_t hdrlen,
+		struct collect *c)
+{
+	struct halo_nl *nl = ctx->nl;
+	unsigned char hdr[sizeof(struct rtmsg) > sizeof(struct ifinfomsg) ?
+			  sizeof(struct rtmsg) : sizeof(struct ifinfomsg)] = { 0 };
+	int err = 0;
+
+	for (int attempt = 0; attempt < 3; attempt++) {
+		struct nl_msg *msg = nlmsg_alloc_simple(type, NLM_F_DUMP);
+
+		if (!msg)
+			return -ENOMEM;
+		/* family AF_UNSPEC (0): every family in one dump */
+		if (nlmsg_append(msg, hdr, hdrlen, NLMSG_ALIGNTO) < 0) {
+			nlmsg_free(msg);
+			return -ENOMEM;
+		}
+		c->n = 0;
+		c->err = 0;
+		err = send_msg(ctx, msg);
+		if (err < 0)
+			return err;
+		nl_socket_modify_cb(nl->sk, NL_CB_VALID, NL_CB_CUSTOM, collect_one, c);
+		err = nl_recvmsgs_default(nl->sk);
+		nl_socket_modify_cb(nl->sk, NL_CB_VALID, NL_CB_DEFAULT, NULL, NULL);
+		if (c->err < 0)
+			return c->err;
+		if (err == -NLE_DUMP_INTR)
+			continue;
+		return result(nl, err);
+	}
+	return -EAGAIN;
+}
+
+#define DUMP_INTO(ctx, type, hdrtype, parser, field, nfield, okfield)          \
+	({                                                                     \
+		struct collect c_ = { .size = sizeof(*(ctx)->nl->field),       \
+				      .parse = (int (*)(const void *, size_t,  \
+							void *))(parser) };    \
+		int r_ = dump(ctx, type, sizeof(hdrtype), &c_);                \
+		if (r_ < 0) {                                                  \
+			free(c_.items);                                        \
+		} else {                                                       \
+			free((ctx)->nl->field);                                \
+			(ctx)->nl->field = c_.items;                           \
+			(ctx)->nl->nfield = c_.n;                              \
+			(ctx)->nl->okfield = true;                             \
+		}                                                              \
+		r_;                                                            \
+	})
+
+int halo_nl_links(struct halo_ctx *ctx, const struct halo_nl_link **ret,
+		  size_t *ret_n)
+{
+	int err = halo_nl_open(ctx);
+
+	if (err < 0)
+		return err;
+	if (!ctx->nl->links_ok) {
+		err = DUMP_INTO(ctx, RTM_GETLINK, struct ifinfomsg,
+				halo_nl_parse_link, links, n_links, links_ok);
+		if (err < 0)
+			return err;
+	}
+	*ret = ctx->nl->links;
+	*ret_n = ctx->nl->n_links;
+	return 0;
+}
+
+int halo_nl_addrs(struct halo_ctx *ctx, const struct halo_nl_addr **ret,
+		  size_t *ret_n)
+{
+	int err = halo_nl_open(ctx);
+
+	if (err < 0)
+		return err;
+	if (!ctx->nl->addrs_ok) {
+		err = DUMP_INTO(ctx, RTM_GETADDR, struct ifaddrmsg,
+				halo_nl_parse_addr, addrs, n_addrs, addrs_ok);
+		if (err < 0)
+			return err;
+	}
+	*ret = ctx->nl->addrs;
+	*ret_n = ctx->nl->n_addrs;
+	return 0;
+}
+
+int halo_nl_routes(struct halo_ctx *ctx, const struct halo_nl_route **ret,
+		   size_t *ret_n)
+{
+	int err = halo_nl_open(ctx);
+
+	if (err < 0)
+		return err;
+	if (!ctx->nl->routes_ok) {
+		err = DUMP_INTO(ctx, RTM_GETROUTE, struct rtmsg,
+				halo_nl_parse_route, routes, n_routes, routes_ok);
+		if (err < 0)
+			return err;
+	}
+	*ret = ctx->nl->routes;
+	*ret_n = ctx->nl->n_routes;
+	return 0;
+}
+
+/* Sends a change request and waits for its ACK. */
+static int change(struct halo_ctx *ctx, struct nl_msg *msg)
+{
+	int err = send_msg(ctx, msg);
+
+	if (err < 0)
+		return err;
+	err = nl_wait_for_ack(ctx->nl->sk);
+	return result(ctx->nl, err);
+}
+
+static struct nl_msg *link_msg(int ifindex, unsigned flags, unsigned change_mask)
+{
+	struct ifinfomsg ifi = {
+		.ifi_family = AF_UNSPEC,
+		.ifi_index = ifindex,
+		.ifi_flags = flags,
+		.ifi_change = change_mask,
+	};
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWLINK, 0);
+
+	if (msg && nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO) < 0) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+int halo_nl_set_mtu(struct halo_ctx *ctx, int ifindex, uint32_t mtu)
+{
+	struct nl_msg *msg;
+	int err = halo_nl_open(ctx);
+
+	if (err < 0)
+		return err;
+	msg = link_msg(ifindex, 0, 0);
+	if (!msg || nla_put_u32(msg, IFLA_MTU, mtu) < 0) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	ctx->nl->links_ok = false;
+	return change(ctx, msg);
+}
+
+int halo_nl_set_up(struct halo_ctx *ctx, int ifindex)
+{
+	struct nl_msg *msg;
+	int err = halo_nl_open(ctx);
+
+	if (err < 0)
+		return err;
+	msg = link_msg(ifindex, IFF_UP, IFF_UP);
+	if (!msg)
+		return -ENOMEM;
+	ctx->nl->links_ok = false;
+	return change(ctx, msg);
+}
+
+static int addr_change(struct halo_ctx *ctx, int type, int flags, int ifindex,
+		       const struct halo_cidr *c)
+{
+	struct ifaddrmsg ifa = {
+		.ifa_family = (uint8_t)c->family,
+		.ifa_prefixlen = c->prefixlen,
+		.ifa_scope = RT_SCOPE_UNIVERSE,
+		.ifa_index = (uint32_t)ifindex,
+	};
+	int alen = c->family == AF_INET ? 4 : 16;
+	struct nl_msg *msg;
+	int err = halo_nl_open(ctx);
+
+	if (err < 0)
+		return err;
+	msg = nlmsg_alloc_simple(type, flags);
+	if (!msg)
+		return -ENOMEM;
+	if (nlmsg_append(msg, &ifa, sizeof(ifa), NLMSG_ALIGNTO) < 0 ||
+	    nla_put(msg, IFA_LOCAL, alen, c->addr) < 0 ||
+	    nla_put(msg, IFA_ADDRESS, alen, c->addr) < 0) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	ctx->nl->addrs_ok = false;
+	/* Addresses bring connected routes with them. */
+	ctx->nl->routes_ok = false;
+	return change(ctx, msg);
+}
+
+int halo_nl_addr_add(struct halo_ctx *ctx, int ifindex, const struct halo_cidr *c)
+{
+	return addr_change(ctx, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, ifindex, c);
+}
+
+int halo_nl_addr_del(struct halo_ctx *ctx, int ifindex, const struct halo_cidr *c)
+{
+	return addr_change(ctx, RTM_DELADDR, 0, ifindex, c);
+}
+
+int halo_nl_route_replace(struct halo_ctx *ctx, int ifindex,
+			  const struct halo_cidr *dst,
+			  const struct halo_cidr *gateway, uint32_t priority)
+{
+	struct rtmsg rtm = {
+		.rtm_family = (uint8_t)dst->family,
+		.rtm_dst_len = dst->prefixlen,
+		.rtm_table = RT_TABLE_MAIN,
+		.rtm_protocol = RTPROT_STATIC,
+		.rtm_scope = gateway ? RT_SCOPE_UNIVERSE : RT_SCOPE_LINK,
+		.rtm_type = RTN_UNICAST,
+	};
+	int alen = dst->family == AF_INET ? 4 : 16;
+	struct nl_msg *msg;
+	int err = halo_nl_open(ctx);
+
+	if (err < 0)
+		return err;
+	msg = nlmsg_alloc_simple(RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE);
+	if (!msg)
+		return -ENOMEM;
+	if (nlmsg_append(msg, &rtm, sizeof(rtm), NLMSG_ALIGNTO) < 0 ||
+	    (dst->prefixlen && nla_put(msg, RTA_DST, alen, dst->addr) < 0) ||
+	    (gateway && nla_put(msg, RTA_GATEWAY, alen, gateway->addr) < 0) ||
+	    nla_put_u32(msg, RTA_OIF, (uint32_t)ifindex) < 0 ||
+	    (priority && nla_put_u32(msg, RTA_PRIORITY, priority) < 0)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	ctx->nl->routes_ok = false;
+	return change(ctx, msg);
+}

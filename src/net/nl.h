@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nl.h: route netlink for the links subsystem, without libnl types.
+ *
+ * nl.c is the only file that includes libnl headers. It keeps one socket
+ * (opened inside --netns) and a snapshot of links, addresses and routes,
+ * each filled by ONE dump request and reused until a change of that kind
+ * marks it stale. Every request sent is counted in ctx->netlink_requests.
+ * Kernel errors come back as the kernel's own -errno; the kernel's
+ * extended-ack text of the last failure is kept for item messages.
+ */
+#pragma once
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/cidr.h"
+#include "halo.h"
+
+#define HALO_NL_HWADDR_MAX 32
+
+struct halo_nl_link {
+	int ifindex;
+	char name[IF_NAMESIZE];
+	unsigned flags;           /* IFF_* from ifinfomsg */
+	uint32_t mtu;
+	uint32_t min_mtu, max_mtu; /* 0 with has_* false: the kernel did not say */
+	bool has_min_mtu, has_max_mtu;
+	int carrier;              /* 1, 0, or -1 unknown */
+	uint8_t mac[HALO_NL_HWADDR_MAX];
+	size_t mac_len;
+	uint8_t perm_mac[HALO_NL_HWADDR_MAX]; /* IFLA_PERM_ADDRESS (5.6+) */
+	size_t perm_mac_len;
+};
+
+struct halo_nl_addr {
+	int ifindex;
+	struct halo_cidr cidr; /* IFA_LOCAL (IFA_ADDRESS when absent) */
+	uint8_t scope;
+};
+
+struct halo_nl_route {
+	struct halo_cidr dst; /* prefixlen 0: default */
+	bool has_gateway;
+	struct halo_cidr gateway; /* full-length prefix */
+	int oif;                  /* 0: none */
+	uint32_t priority;        /* RTA_PRIORITY, 0 absent */
+	uint32_t table;
+	uint8_t type;
+};
+
+/* Enters --netns (if any) and opens the socket; no-op when already open. */
+int halo_nl_open(struct halo_ctx *ctx);
+void halo_nl_close(struct halo_ctx *ctx);
+
+/* The current snapshot of each kind; dumps (one request) when not yet
+ * loaded or stale. The arrays stay valid until the next call for the same
+ * kind after a change, or until close. */
+int halo_nl_links(struct halo_ctx *ctx, const struct halo_nl_link **ret,
+		  size_t *ret_n);
+int halo_nl_addrs(struct halo_ctx *ctx, const struct halo_nl_addr **ret,
+		  size_t *ret_n);
+/* Main table only, unicast routes of both families. */
+int halo_nl_routes(struct halo_ctx *ctx, const struct halo_nl_route **ret,
+		   size_t *ret_n);
+
+/* Changes: one request each, acknowledged, the matching snapshot marked
+ * stale. 0 or the kernel's -errno (address add: -EEXIST is returned as is,
+ * callers decide). */
+int halo_nl_set_mtu(struct halo_ctx *ctx, int ifindex, uint32_t mtu);
+int halo_nl_set_up(struct halo_ctx *ctx, int ifindex);
+int halo_nl_addr_add(struct halo_ctx *ctx, int ifindex, const struct halo_cidr *c);
+int halo_nl_addr_del(struct halo_ctx *ctx, int ifindex, const struct halo_cidr *c);
+/* Creates or replaces the main-table route to DST (gateway optional). */
+int halo_nl_route_replace(struct halo_ctx *ctx, int ifindex,
+			  const struct halo_cidr *dst,
+			  const struct halo_cidr *gateway, uint32_t priority);
+
+/* The kernel's extended-ack message of the last failed request, or NULL. */
+const char *halo_nl_last_extack(const struct halo_ctx *ctx);
+
+/* Message parsers (pure; exported for unit tests and fuzzing). They take one
+ * netlink message (header included) of LEN bytes. 1: parsed, 0: not of
+ * interest (other type/family/table), -EBADMSG: malformed. */
+int halo_nl_parse_link(const void *nlh, size_t len, struct halo_nl_link *ret);
+int halo_nl_parse_addr(const void *nlh, size_t len, struct halo_nl_addr *ret);
+int halo_nl_parse_route(const void *nlh, size_t len, struct halo_nl_route *ret);
+
+/* netns.c: setns(2) into the host's /run/netns/NAME (not under --root: the
+ * namespace is a property of this machine's kernel, not of the tree being
+ * provisioned). The process stays there, so every later netlink socket of
+ * any subsystem lands in the same namespace. 0 when ctx->netns is NULL. */
+int halo_netns_enter(const struct halo_ctx *ctx);
+/* "name" is a valid --netns argument (a plain file name). */
+bool halo_netns_name_valid(const char *name);

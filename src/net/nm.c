@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nm.c: NetworkManager resets MTU and addresses of the devices it manages,
+ * so those links get an unmanaged-devices drop-in.
+ *
+ * Evidence, read under --root and never over D-Bus (the bus of the host is
+ * not the tree being provisioned): NetworkManager writes
+ * /run/NetworkManager/devices/<ifindex> for every device it knows, with
+ * "managed=true" when it manages it. A link already listed in our drop-in
+ * stays listed while NetworkManager knows it, even though its state then
+ * says managed=false because of that very drop-in (no flip-flop).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "net/nm.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+static const char *skip_ws(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+int halo_nm_parse_device_state(const char *text)
+{
+	bool in_device = false;
+	const char *line = text;
+
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		const char *p = skip_ws(line);
+
+		if (*p == '[')
+			in_device = strncmp(p, "[device]", 8) == 0;
+		else if (in_device && strncmp(p, "managed", 7) == 0) {
+			const char *v = skip_ws(p + 7);
+			size_t vlen;
+
+			if (*v == '=') {
+				v = skip_ws(v + 1);
+				vlen = len - (size_t)(v - line);
+				while (vlen && (v[vlen - 1] == ' ' || v[vlen - 1] == '\r' ||
+						v[vlen - 1] == '\t'))
+					vlen--;
+				/* GKeyFile booleans: true/false, 1/0 */
+				return (vlen == 4 && strncmp(v, "true", 4) == 0) ||
+				       (vlen == 1 && v[0] == '1');
+			}
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+int halo_nm_device_state(const struct halo_ctx *ctx, int ifindex)
+{
+	_cleanup_free_ char *text = NULL;
+	char path[64];
+	int err;
+
+	snprintf(path, sizeof(path), "/run/NetworkManager/devices/%d", ifindex);
+	err = halo_read_file(ctx, path, &text, NULL);
+	if (err < 0)
+		return err;
+	return halo_nm_parse_device_state(text);
+}
+
+bool halo_nm_dropin_lists(const char *text, const char *name)
+{
+	char needle[64];
+	size_t nlen;
+	const char *p = text;
+
+	snprintf(needle, sizeof(needle), "interface-name:%s", name);
+	nlen = strlen(needle);
+	while (p && (p = strstr(p, needle))) {
+		char next = p[nlen];
+
+		if ((p == text || p[-1] == '=' || p[-1] == ';') &&
+		    (next == '\0' || next == ';' || next == '\n' || next == '\r'))
+			return true;
+		p += nlen;
+	}
+	return false;
+}
+
+int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
+		 const struct halo_nl_link *const *links, size_t n)
+{
+	_cleanup_free_ char *old = NULL, *content = NULL, *names = NULL;
+	struct halo_buf b = { 0 }, nb = { 0 };
+	struct halo_item *item;
+	size_t n_managed = 0;
+	struct stat st;
+	int err;
+
+	err = halo_read_file(ctx, HALO_NM_DROPIN, &old, NULL);
+	if (err < 0 && err != -ENOENT)
+		return err;
+	halo_buf_puts(&b, HALO_MANAGED_HEADER);
+	halo_buf_puts(&b, "# NetworkManager would reset the MTU and addresses of these links.\n");
+	halo_buf_puts(&b, "[keyfile]\nunmanaged-devices=");
+	for (size_t i = 0; i < n; i++) {
+		int st_managed = halo_nm_device_state(ctx, links[i]->ifindex);
+
+		if (st_managed == -ENOENT)
+			continue;
+		if (st_managed < 0) {
+			halo_buf_free(&b);
+			halo_buf_free(&nb);
+			return st_managed;
+		}
+		if (st_managed == 0 && !(old && halo_nm_dropin_lists(old, links[i]->name)))
+			continue;
+		halo_buf_printf(&b, "%sinterface-name:%s", n_managed ? ";" : "",
+				links[i]->name);
+		halo_buf_printf(&nb, "%s%s", n_managed ? ", " : "", links[i]->name);
+		n_managed++;
+	}
+	halo_buf_puts(&b, "\n");
+	content = halo_buf_steal(&b);
+	names = halo_buf_steal(&nb);
+	if (!content || (n_managed && !names))
+		return -ENOMEM;
+	if (n_managed == 0) {
+		/* Remove a stale drop-in of ours; otherwise stay out of it. */
+		if (halo_root_lstat(ctx, HALO_NM_DROPIN, &st) < 0)
+			return 0;
+		return halo_plan_add_file(plan, HALO_SUB_LINKS, HALO_PHASE_LINKS,
+					  HALO_NM_DROPIN, NULL, 0644, NULL);
+	}
+	err = halo_plan_add_file(plan, HALO_SUB_LINKS, HALO_PHASE_LINKS,
+				 HALO_NM_DROPIN, content, 0644, &item);
+	if (err < 0)
+		return err;
+	halo_item_set_message(item,
+			      "NetworkManager manages %s: unmanaged from its next reload (nmcli general reload conf)",
+			      names);
+	return 0;
+}

@@ -1,0 +1,95 @@
+#!/bin/bash
+# Bad input for the links subsystem: each case exits 1 with one line on
+# stderr, and nothing changes, neither in the namespaces (ip -j link/addr
+# before and after) nor under --root (tree_snapshot).
+source "$top_srcdir/tests/lib/tap.sh"
+
+NS=$(new_netns bad) && OTHER=$(new_netns bad-peer) || {
+	echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
+ip -n "$NS" link add rdma0 type veth peer name rdma0 netns "$OTHER"
+ip -n "$NS" link add rdma1 type veth peer name rdma1 netns "$OTHER"
+ip -n "$NS" link add twin0 address 02:00:00:00:00:77 type veth peer name twin1 \
+	address 02:00:00:00:00:77
+ip -n "$NS" link add other0 type veth peer name other1
+ip -n "$NS" addr add 10.9.9.1/24 dev other0
+# A tap's own maximum MTU is 65521 (veth, bridge, macvlan: 65535, and the
+# config already stops at 65535).
+ip -n "$NS" tuntap add tap0 mode tap
+ip -n "$NS" link set rdma0 mtu 1600
+
+ROOT=$TEST_TMP/root
+CONF=$ROOT/etc/halo-provision/halo.conf
+mkdir -p "$ROOT/etc/halo-provision"
+halo() { run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only links "$@"; }
+
+# A first, valid run creates the lock file and state so the snapshots below
+# compare like with like.
+write_conf "$CONF" <<<'version = 1;'
+halo
+is "$rc" 0 "an empty config changes nothing"
+
+net_state() {
+	for ns in "$NS" "$OTHER"; do
+		ip -n "$ns" -j link show | jq -S -c 'map(del(.operstate, .linkmode))'
+		ip -n "$ns" -j addr show | jq -S -c '[.[] | {ifname, mtu, flags, addr_info: [.addr_info[] | {local, prefixlen}]}]'
+	done
+}
+
+bad_case() { # bad_case DESC REGEX INTERFACES-LIST
+	local desc=$1 regex=$2 before_net before_tree
+	write_conf "$CONF" <<-CONF
+	version = 1;
+	interfaces = ( $3 );
+	CONF
+	before_net=$(net_state)
+	before_tree=$(tree_snapshot "$ROOT")
+	for mode in "" --check --dry-run; do
+		halo $mode
+		is "$rc" 1 "$desc${mode:+ ($mode)}: exit 1"
+	done
+	halo
+	is "$(printf '%s\n' "$err" | wc -l)" 1 "$desc: one line on stderr"
+	like "$err" "$regex" "$desc: the line says why"; diag "$err"
+	is "$(net_state)" "$before_net" "$desc: no namespace changed (ip -j)"
+	is "$(tree_snapshot "$ROOT")" "$before_tree" "$desc: nothing written under --root"
+}
+
+bad_case "mtu above the device maximum" \
+	'interface "rdma0": mtu 65530 is outside the range of tap0 \(68\.\.65521\)' \
+	'{ name = "rdma0"; match = { mac = "'"$(ip -n "$NS" -j link show tap0 | jq -r '.[0].address')"'"; }; mtu = 65530; }'
+
+bad_case "unknown interface" \
+	'halo\.conf:3: interface "rdma9": no link matches name rdma9' \
+	'{ name = "rdma0"; mtu = 9000; },
+	 { name = "rdma9"; mtu = 9000; }'
+
+bad_case "two entries match one link" \
+	'interfaces "rdma0" \(line 2\) and "fast" both match link rdma0' \
+	'{ name = "rdma0"; mtu = 9000; },
+	 { name = "fast"; match = { mac = "'"$(ip -n "$NS" -j link show rdma0 | jq -r '.[0].address')"'"; }; mtu = 9000; }'
+
+bad_case "one entry matches two links" \
+	'interface "twin": mac 02:00:00:00:00:77 matches 2 links \((twin1, twin0|twin0, twin1)\)' \
+	'{ name = "twin"; match = { mac = "02:00:00:00:00:77"; }; mtu = 9000; }'
+
+bad_case "malformed CIDR" \
+	'192\.168\.100\.300/30' \
+	'{ name = "rdma0"; addresses = [ "192.168.100.300/30" ]; }'
+
+bad_case "an address duplicated across interfaces" \
+	'192\.168\.100\.1' \
+	'{ name = "rdma0"; addresses = [ "192.168.100.1/30" ]; },
+	 { name = "rdma1"; addresses = [ "192.168.100.1/30" ]; }'
+
+bad_case "an address already on another link of the host" \
+	'interface "rdma0": address 10\.9\.9\.1/24 is already on link other0' \
+	'{ name = "rdma0"; mtu = 9000; addresses = [ "10.9.9.1/24" ]; }'
+
+# --netns naming a namespace that does not exist.
+write_conf "$CONF" <<<'version = 1; interfaces = ( { name = "rdma0"; mtu = 9000; } );'
+run_halo -c "$CONF" --root "$ROOT" --netns "halo-no-such-ns-$$" --only links
+is "$rc" 1 "unknown --netns: exit 1"
+like "$err" "--netns halo-no-such-ns-$$: /run/netns/halo-no-such-ns-$$: No such file" \
+	"unknown --netns: says which and why"
+
+done_testing

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for src/net/match.c (pure matcher) and src/net/sysfs.c
+ * (driver and PCI address from a fake sysfs tree under a root). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "net/match.h"
+#include "util/rootfs.h"
+
+struct fake { const char *name, *driver, *pci; };
+
+static const struct fake facts_table[] = {
+	{ "enp194s0f0", "ice", "0000:c2:00.0" },
+	{ "enp194s0f1", "ice", "0000:c2:00.1" },
+	{ "eno1", "r8169", "0000:01:00.0" },
+	{ "veth0", NULL, NULL },
+};
+static int facts_calls;
+
+static int fake_facts(void *userdata, const struct halo_nl_link *link,
+		      const char **ret_driver, const char **ret_pci)
+{
+	facts_calls++;
+	for (size_t i = 0; i < ARRAY_SIZE(facts_table); i++)
+		if (strcmp(facts_table[i].name, link->name) == 0) {
+			*ret_driver = facts_table[i].driver;
+			*ret_pci = facts_table[i].pci;
+			return 0;
+		}
+	*ret_driver = *ret_pci = NULL;
+	return 0;
+}
+
+static struct halo_nl_link mk(int idx, const char *name, uint8_t last)
+{
+	struct halo_nl_link l = { .ifindex = idx, .mac_len = 6,
+				  .mac = { 0xb4, 0x96, 0x91, 0xaa, 0xbb, last } };
+
+	snprintf(l.name, sizeof(l.name), "%s", name);
+	return l;
+}
+
+static struct halo_nl_link links[4];
+
+static int setup(void **state)
+{
+	links[0] = mk(2, "enp194s0f0", 1);
+	links[1] = mk(3, "enp194s0f1", 2);
+	links[2] = mk(4, "eno1", 3);
+	links[3] = mk(5, "veth0", 4);
+	/* a bonded port: current MAC differs, permanent one is the NIC's */
+	links[1].perm_mac_len = 6;
+	memcpy(links[1].perm_mac, (uint8_t[]){ 0xb4, 0x96, 0x91, 0xaa, 0xbb, 0x22 }, 6);
+	facts_calls = 0;
+	return 0;
+}
+
+static struct halo_interface iface(const char *name, const char *mac,
+				   const char *driver, const char *pci, int line)
+{
+	return (struct halo_interface){ .name = (char *)name, .match_mac = (char *)mac,
+					.match_driver = (char *)driver,
+					.match_pci = (char *)pci, .line = line };
+}
+
+static void by_name(void **state)
+{
+	struct halo_interface ifs[] = { iface("eno1", NULL, NULL, NULL, 3),
+					iface("veth0", NULL, NULL, NULL, 9) };
+	struct halo_errors e = { 0 };
+	ssize_t idx[2];
+
+	assert_int_equal(halo_links_match(ifs, 2, links, 4, fake_facts, NULL,
+					  "h.conf", idx, &e), 0);
+	assert_int_equal(e.n, 0);
+	assert_int_equal(idx[0], 2);
+	assert_int_equal(idx[1], 3);
+	assert_int_equal(facts_calls, 0); /* names need no sysfs */
+}
+
+static void by_keys_all_must_hold(void **state)
+{
+	struct halo_interface ifs[] = {
+		iface("rdma0", "B4:96:91:AA:BB:01", "ice", NULL, 3),
+		iface("rdma1", NULL, "ice", "0000:c2:00.1", 4),
+		/* permanent address of a port whose MAC was changed */
+		iface("rdma2", "b4:96:91:aa:bb:22", NULL, NULL, 5),
+	};
+	struct halo_errors e = { 0 };
+	ssize_t idx[3];
+
+	assert_int_equal(halo_links_match(ifs, 3, links, 4, fake_facts, NULL,
+					  "h.conf", idx, &e), -EINVAL);
+	/* rdma1 and rdma2 mean the same port: that is the only error */
+	assert_int_equal(e.n, 1);
+	assert_string_equal(e.msgs[0],
+			    "h.conf:5: interfaces \"rdma1\" (line 4) and \"rdma2\" both match link enp194s0f1");
+	assert_int_equal(idx[0], 0);
+	assert_int_equal(idx[1], 1);
+	halo_errors_free(&e);
+
+	/* a key that does not hold excludes the link */
+	struct halo_interface wrong[] = { iface("rdma0", "b4:96:91:aa:bb:01", "mlx5_core", NULL, 7) };
+
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(halo_links_match(wrong, 1, links, 4, fake_facts, NULL,
+					  "h.conf", idx, &e), -EINVAL);
+	assert_int_equal(e.n, 1);
+	assert_string_equal(e.msgs[0],
+			    "h.conf:7: interface \"rdma0\": no link matches mac b4:96:91:aa:bb:01, driver mlx5_core");
+	assert_int_equal(idx[0], -1);
+	halo_errors_free(&e);
+}
+
+static void one_entry_two_links(void **state)
+{
+	struct halo_interface ifs[] = { iface("rdma0", NULL, "ice", NULL, 12) };
+	struct halo_errors e = { 0 };
+	ssize_t idx[1];
+
+	assert_int_equal(halo_links_match(ifs, 1, links, 4, fake_facts, NULL,
+					  "h.conf", idx, &e), -EINVAL);
+	assert_int_equal(e.n, 1);
+	assert_string_equal(e.msgs[0],
+			    "h.conf:12: interface \"rdma0\": driver ice matches 2 links (enp194s0f0, enp194s0f1); add match keys to single one out");
+	halo_errors_free(&e);
+}
+
+static void unknown_name(void **state)
+{
+	struct halo_interface ifs[] = { iface("rdma9", NULL, NULL, NULL, 2) };
+	struct halo_errors e = { 0 };
+	ssize_t idx[1];
+
+	assert_int_equal(halo_links_match(ifs, 1, links, 4, fake_facts, NULL,
+					  NULL, idx, &e), -EINVAL);
+	assert_string_equal(e.msgs[0], "config:2: interface \"rdma9\": no link matches name rdma9");
+	halo_errors_free(&e);
+}
+
+static int fail_facts(void *userdata, const struct halo_nl_link *link,
+		      const char **d, const char **p)
+{
+	return -EIO;
+}
+
+static void facts_error_propagates(void **state)
+{
+	struct halo_interface ifs[] = { iface("x", NULL, "ice", NULL, 2) };
+	struct halo_errors e = { 0 };
+	ssize_t idx[1];
+
+	assert_int_equal(halo_links_match(ifs, 1, links, 4, fail_facts, NULL,
+					  NULL, idx, &e), -EIO);
+	assert_int_equal(e.n, 0);
+}
+
+static void hwaddr_format(void **state)
+{
+	char buf[64];
+
+	halo_hwaddr_format((const uint8_t *)"\x00\x1b\xff\x0a\x00\x01", 6, buf, sizeof(buf));
+	assert_string_equal(buf, "00:1b:ff:0a:00:01");
+	halo_hwaddr_format(NULL, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	halo_hwaddr_format((const uint8_t *)"\x01\x02\x03", 3, buf, 6);
+	assert_string_equal(buf, "01:02");
+}
+
+/* sysfs under a root: device -> ../../../devices/pci0000:00/BDF,
+ * device/driver -> ../../../bus/pci/drivers/ice (the real layout). */
+static void sysfs_facts(void **state)
+{
+	char root[] = "/tmp/halo-net-match.XXXXXX";
+	char cmd[1024];
+	struct halo_ctx ctx = { 0 };
+	char *driver = NULL, *pci = NULL;
+
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && mkdir -p sys/class/net sys/devices/pci0000:00/0000:c2:00.0/net/eth7 "
+		 "sys/bus/pci/drivers/ice sys/devices/virtual/net/veth9 && "
+		 "ln -s ../../devices/pci0000:00/0000:c2:00.0/net/eth7 sys/class/net/eth7 && "
+		 "ln -s ../../../0000:c2:00.0 sys/devices/pci0000:00/0000:c2:00.0/net/eth7/device && "
+		 "ln -s ../../../bus/pci/drivers/ice sys/devices/pci0000:00/0000:c2:00.0/driver && "
+		 "ln -s ../../devices/virtual/net/veth9 sys/class/net/veth9 && "
+		 /* an escape attempt: must resolve inside the root */
+		 "mkdir -p sys/class/net/evil && ln -s /../../../../etc sys/class/net/evil/device",
+		 root);
+	assert_int_equal(system(cmd), 0);
+	ctx.root = root;
+	assert_int_equal(halo_root_open(root, &ctx.root_fd), 0);
+
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "eth7", &driver, &pci), 0);
+	assert_string_equal(driver, "ice");
+	assert_string_equal(pci, "0000:c2:00.0");
+	free(driver);
+	free(pci);
+
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "veth9", &driver, &pci), 0);
+	assert_null(driver);
+	assert_null(pci);
+
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "absent0", &driver, &pci), 0);
+	assert_null(driver);
+	assert_null(pci);
+
+	/* the link text names "etc" but the host's /etc/driver is never read */
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "evil", &driver, &pci), 0);
+	assert_string_equal(pci, "etc");
+	assert_null(driver);
+	free(pci);
+
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "../x", &driver, &pci), -EINVAL);
+	close(ctx.root_fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(by_name, setup),
+		cmocka_unit_test_setup(by_keys_all_must_hold, setup),
+		cmocka_unit_test_setup(one_entry_two_links, setup),
+		cmocka_unit_test_setup(unknown_name, setup),
+		cmocka_unit_test_setup(facts_error_propagates, setup),
+		cmocka_unit_test(hwaddr_format),
+		cmocka_unit_test(sysfs_facts),
+	};
+
+	return cmocka_run_group_tests_name("net-match", tests, NULL, NULL);
+}

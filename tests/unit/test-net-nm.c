@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for src/net/nm.c: NetworkManager's device state files and the
+ * unmanaged-devices drop-in, in a temporary root. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "net/nm.h"
+#include "util/rootfs.h"
+
+static void parse_state(void **state)
+{
+	assert_int_equal(halo_nm_parse_device_state("[device]\nmanaged=true\nnm-owned=false\n"), 1);
+	assert_int_equal(halo_nm_parse_device_state("[device]\nmanaged = 1 \r\n"), 1);
+	assert_int_equal(halo_nm_parse_device_state("[device]\nmanaged=false\n"), 0);
+	assert_int_equal(halo_nm_parse_device_state("[device]\nmanaged-x=true\n"), 0);
+	assert_int_equal(halo_nm_parse_device_state("[other]\nmanaged=true\n[device]\n"), 0);
+	assert_int_equal(halo_nm_parse_device_state("[device]\nperm-hw-addr-fake=x\n"), 0);
+	assert_int_equal(halo_nm_parse_device_state("managed=true\n"), 0);
+	assert_int_equal(halo_nm_parse_device_state(""), 0);
+	assert_int_equal(halo_nm_parse_device_state("[device]\nmanaged=truex"), 0);
+}
+
+static void dropin_lists(void **state)
+{
+	const char *t = "[keyfile]\nunmanaged-devices=interface-name:a;interface-name:rdma10\n";
+
+	assert_true(halo_nm_dropin_lists(t, "a"));
+	assert_true(halo_nm_dropin_lists(t, "rdma10"));
+	assert_false(halo_nm_dropin_lists(t, "rdma1"));
+	assert_false(halo_nm_dropin_lists(t, "rdma"));
+	assert_false(halo_nm_dropin_lists(t, "b"));
+}
+
+struct fixture {
+	char root[64];
+	struct halo_ctx ctx;
+};
+
+/* Runs SCRIPT with the fixture root as its working directory. */
+static void sh(const char *root, const char *script)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s", root, script);
+	assert_int_equal(system(cmd), 0);
+}
+
+static int fx_setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	snprintf(fx->root, sizeof(fx->root), "/tmp/halo-net-nm.XXXXXX");
+	if (!mkdtemp(fx->root))
+		return -1;
+	fx->ctx.root = fx->root;
+	fx->ctx.under_root = true;
+	fx->ctx.only = HALO_SUB_ALL;
+	if (halo_root_open(fx->root, &fx->ctx.root_fd) < 0)
+		return -1;
+	*state = fx;
+	return 0;
+}
+
+static int fx_teardown(void **state)
+{
+	struct fixture *fx = *state;
+	char cmd[128];
+
+	close(fx->ctx.root_fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", fx->root);
+	if (system(cmd) != 0)
+		return -1;
+	free(fx);
+	return 0;
+}
+
+static struct halo_nl_link L(int idx, const char *name)
+{
+	struct halo_nl_link l = { .ifindex = idx };
+
+	snprintf(l.name, sizeof(l.name), "%s", name);
+	return l;
+}
+
+static void plan_without_nm(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_nl_link a = L(2, "rdma0");
+	const struct halo_nl_link *links[] = { &a };
+	struct halo_plan plan;
+
+	halo_plan_init(&plan);
+	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 1), 0);
+	assert_int_equal(plan.n, 0); /* no NetworkManager: nothing at all */
+	halo_plan_free(&plan);
+}
+
+static void plan_managed(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_nl_link a = L(2, "rdma0"), b = L(3, "rdma1"), c = L(4, "eth9");
+	const struct halo_nl_link *links[] = { &a, &b, &c };
+	struct halo_plan plan;
+	struct halo_item *item;
+	int r;
+
+	sh(fx->root, "mkdir -p run/NetworkManager/devices && "
+	   "printf '[device]\\nmanaged=true\\n' > run/NetworkManager/devices/2 && "
+	   "printf '[device]\\nmanaged=false\\n' > run/NetworkManager/devices/3");
+	halo_plan_init(&plan);
+	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3), 0);
+	assert_int_equal(plan.n, 1);
+	item = plan.items[0];
+	assert_string_equal(item->key, "file" HALO_NM_DROPIN);
+	assert_non_null(strstr(item->message, "rdma0"));
+	assert_null(strstr(item->message, "rdma1"));
+	r = item->ops->observe(&fx->ctx, item);
+	assert_int_equal(r, HALO_SYNC_DIFFERS);
+	assert_int_equal(item->ops->apply(&fx->ctx, item), 0);
+	halo_plan_free(&plan);
+
+	/* What NetworkManager reads back: exactly the managed link. */
+	{
+		char *text = NULL;
+
+		assert_int_equal(halo_read_file(&fx->ctx, HALO_NM_DROPIN, &text, NULL), 0);
+		assert_string_equal(text, HALO_MANAGED_HEADER
+				    "# NetworkManager would reset the MTU and addresses of these links.\n"
+				    "[keyfile]\nunmanaged-devices=interface-name:rdma0\n");
+		free(text);
+	}
+
+	/* NetworkManager obeys: its state now says managed=false. The link
+	 * stays in the drop-in (no flip-flop), and the file is in sync. */
+	sh(fx->root, "printf '[device]\\nmanaged=false\\n' > run/NetworkManager/devices/2");
+	halo_plan_init(&plan);
+	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3), 0);
+	assert_int_equal(plan.n, 1);
+	assert_int_equal(plan.items[0]->ops->observe(&fx->ctx, plan.items[0]), HALO_SYNC_OK);
+	halo_plan_free(&plan);
+
+	/* NetworkManager gone: the stale drop-in is removed. */
+	sh(fx->root, "rm -rf run/NetworkManager");
+	halo_plan_init(&plan);
+	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3), 0);
+	assert_int_equal(plan.n, 1);
+	item = plan.items[0];
+	assert_int_equal(item->ops->observe(&fx->ctx, item), HALO_SYNC_DIFFERS);
+	assert_int_equal(item->ops->apply(&fx->ctx, item), 0);
+	assert_int_equal(halo_root_exists(&fx->ctx, HALO_NM_DROPIN), 0);
+	halo_plan_free(&plan);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parse_state),
+		cmocka_unit_test(dropin_lists),
+		cmocka_unit_test_setup_teardown(plan_without_nm, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(plan_managed, fx_setup, fx_teardown),
+	};
+
+	return cmocka_run_group_tests_name("net-nm", tests, NULL, NULL);
+}
