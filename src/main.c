@@ -1,2 +1,325 @@
-#include "halo.h"
-int main(void) { return 0; }
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * main.c: options → ctx → mode. The only place (with the report layer) that
+ * prints. Every path that ends with exit 1 goes through fail(), so the
+ * error lines and the --json document always agree.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "boot/boot.h"
+#include "cli.h"
+#include "config/config.h"
+#include "engine/engine.h"
+#include "engine/report.h"
+#include "engine/state.h"
+#include "modules/modules.h"
+#include "net/links.h"
+#include "util/errors.h"
+#include "util/lock.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+#define PROG "halo-provision"
+#define DEFAULT_CONFIG "/etc/halo-provision/halo.conf"
+
+struct run {
+	struct halo_ctx ctx;
+	const char *config_path;
+	struct halo_config *cfg;
+	struct halo_plan plan;
+	struct halo_errors errs;
+	int lock_fd;
+};
+
+/* Subsystems that can build items, in plan order (apply order is by phase). */
+static const struct {
+	enum halo_subsys subsys;
+	int (*build)(struct halo_ctx *ctx, const struct halo_config *cfg,
+		     struct halo_plan *plan, struct halo_errors *errs);
+} builders[] = {
+	{ HALO_SUB_MODULES, halo_modules_plan },
+	{ HALO_SUB_LINKS, halo_links_plan },
+	{ HALO_SUB_BOOT, halo_boot_plan },
+};
+
+/* Prints every collected error and, with --json, the one document. */
+static int fail(struct run *run)
+{
+	if (run->errs.n == 0)
+		halo_errors_add(&run->errs, "out of memory");
+	for (size_t i = 0; i < run->errs.n; i++)
+		fprintf(stderr, PROG ": %s\n", run->errs.msgs[i]);
+	if (run->errs.oom)
+		fprintf(stderr, PROG ": out of memory (some errors were not recorded)\n");
+	if (run->ctx.json)
+		(void)halo_report_json_result(stdout, &run->ctx, run->config_path,
+					      run->cfg, &run->errs, NULL,
+					      HALO_EXIT_USAGE);
+	return HALO_EXIT_USAGE;
+}
+
+static int load_config(struct run *run)
+{
+	int r = halo_config_load(run->config_path, !run->ctx.under_root,
+				 &run->cfg, &run->errs);
+
+	if (r < 0 && run->errs.n == 0)
+		halo_errors_add(&run->errs, "%s: %s", run->config_path, strerror(-r));
+	return r < 0 || run->errs.n > 0 || run->errs.oom ? -EINVAL : 0;
+}
+
+static int do_validate(struct run *run)
+{
+	_cleanup_free_ char *msg = NULL;
+
+	if (load_config(run) < 0)
+		return fail(run);
+	msg = halo_strdup_printf("%s: valid", run->config_path);
+	if (run->ctx.json)
+		(void)halo_report_json_result(stdout, &run->ctx, run->config_path,
+					      run->cfg, &run->errs, msg, 0);
+	else if (run->ctx.verbosity >= 0)
+		printf("%s\n", msg ? msg : "valid");
+	return 0;
+}
+
+/* The state file of the config if it loads, else the default one: --status
+ * must work even when the config was broken since. */
+static int do_status(struct run *run)
+{
+	struct halo_errors ignored = { 0 };
+	_cleanup_free_ char *text = NULL, *shown = NULL;
+	const char *path = HALO_STATE_DEFAULT_PATH;
+	size_t len;
+	int r;
+
+	if (halo_config_load(run->config_path, !run->ctx.under_root, &run->cfg,
+			     &ignored) == 0 && run->cfg && run->cfg->state.path)
+		path = run->cfg->state.path;
+	halo_errors_free(&ignored);
+
+	r = halo_read_file(&run->ctx, path, &text, &len);
+	if (r < 0) {
+		shown = halo_root_display_path(&run->ctx, path);
+		if (r == -ENOENT)
+			halo_errors_add(&run->errs, "no state file at %s (no apply has run on this host yet)",
+					shown ? shown : path);
+		else
+			halo_errors_add(&run->errs, "cannot read state file %s: %s",
+					shown ? shown : path, strerror(-r));
+		return fail(run);
+	}
+	fwrite(text, 1, len, stdout);
+	return 0;
+}
+
+static int build_plan(struct run *run)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(builders); i++) {
+		size_t before = run->errs.n;
+		int r;
+
+		if (!(run->ctx.only & builders[i].subsys))
+			continue;
+		r = builders[i].build(&run->ctx, run->cfg, &run->plan, &run->errs);
+		if (r < 0 && run->errs.n == before)
+			halo_errors_add(&run->errs, "%s: %s",
+					halo_subsys_name(builders[i].subsys), strerror(-r));
+	}
+	return run->errs.n > 0 || run->errs.oom ? -EINVAL : 0;
+}
+
+static int take_lock(struct run *run)
+{
+	_cleanup_free_ char *shown = halo_root_display_path(&run->ctx, HALO_LOCK_PATH);
+	int r = halo_lock_acquire(&run->ctx, &run->lock_fd);
+
+	if (r == -EWOULDBLOCK)
+		halo_errors_add(&run->errs, "another halo-provision run holds %s",
+				shown ? shown : HALO_LOCK_PATH);
+	else if (r < 0)
+		halo_errors_add(&run->errs, "cannot take the run lock %s: %s",
+				shown ? shown : HALO_LOCK_PATH, strerror(-r));
+	return r < 0 ? -EINVAL : 0;
+}
+
+/* A write after the run that failed: the run still reports, but failed. */
+static int after_write_failed(struct run *run, const char *what, int r)
+{
+	fprintf(stderr, PROG ": writing %s: %s\n", what, strerror(-r));
+	(void)halo_plan_warn(&run->plan, "writing %s: %s", what, strerror(-r));
+	return HALO_EXIT_FAILED;
+}
+
+/* State file, reboot flag and Prometheus textfile: the only writes outside
+ * items, and only after the engine has decided everything. */
+static int write_results(struct run *run, int bits)
+{
+	struct halo_ctx *ctx = &run->ctx;
+	int extra = 0, r;
+
+	if (ctx->mode == HALO_MODE_APPLY) {
+		r = halo_state_write(ctx, run->cfg, &run->plan, bits);
+		if (r < 0)
+			extra |= after_write_failed(run, "the state file", r);
+		if (bits & HALO_EXIT_REBOOT) {
+			r = halo_reboot_required_write(ctx);
+			if (r < 0)
+				extra |= after_write_failed(run, "/run/reboot-required", r);
+		}
+	}
+	if (ctx->mode == HALO_MODE_APPLY || ctx->mode == HALO_MODE_CHECK) {
+		r = halo_prometheus_write(ctx, run->cfg, &run->plan, bits);
+		if (r < 0)
+			extra |= after_write_failed(run, "the Prometheus textfile", r);
+	}
+	return extra;
+}
+
+/* A check or apply that stopped with exit 1 after the config loaded still
+ * tells monitoring (halo_exit_code 1, no items): a timer-driven audit
+ * must not go silent when the host makes the config impossible. */
+static int fail_after_config(struct run *run)
+{
+	struct halo_plan empty;
+
+	if (run->ctx.mode == HALO_MODE_APPLY || run->ctx.mode == HALO_MODE_CHECK) {
+		halo_plan_init(&empty);
+		(void)halo_prometheus_write(&run->ctx, run->cfg, &empty, HALO_EXIT_USAGE);
+	}
+	return fail(run);
+}
+
+static int do_run(struct run *run)
+{
+	int bits;
+
+	if (load_config(run) < 0)
+		return fail(run);
+	/* Apply holds the lock from before the first observation to the end,
+	 * so nothing changes between observe and apply. A held lock is not
+	 * reported to monitoring: the other run will. */
+	if (run->ctx.mode == HALO_MODE_APPLY && take_lock(run) < 0)
+		return fail(run);
+	if (build_plan(run) < 0)
+		return fail_after_config(run);
+	bits = halo_engine_run(&run->ctx, &run->plan, &run->errs);
+	if (bits < 0) {
+		if (run->errs.n == 0)
+			halo_errors_add(&run->errs, "%s", strerror(-bits));
+		return fail_after_config(run);
+	}
+	bits |= write_results(run, bits);
+	if (run->ctx.json)
+		(void)halo_report_json_print(stdout, &run->ctx, run->cfg, &run->plan, bits);
+	else
+		halo_report_text(stdout, &run->ctx, &run->plan, bits);
+	return bits;
+}
+
+/* "/" itself (by inode) is not a --root run: host tools may be spawned. */
+static bool is_host_root(int fd)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat("/", &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+static char *default_config_path(const char *root)
+{
+	size_t len = strlen(root);
+
+	while (len > 0 && root[len - 1] == '/')
+		len--;
+	return halo_strdup_printf("%.*s%s", (int)len, root, DEFAULT_CONFIG);
+}
+
+int main(int argc, char *argv[])
+{
+	struct run run = { .lock_fd = -1, .ctx = { .root = "/", .root_fd = -1 } };
+	_cleanup_free_ char *error = NULL, *config_alloc = NULL;
+	struct halo_cli cli;
+	struct utsname uts;
+	int r, rc;
+
+	halo_plan_init(&run.plan);
+	run.ctx.json = halo_cli_wants_json(argc, argv);
+	r = halo_cli_parse(argc, argv, &cli, &error);
+	if (r < 0) {
+		halo_errors_add(&run.errs, "%s", error ? error : "out of memory");
+		rc = fail(&run);
+		goto out;
+	}
+	if (cli.help) {
+		halo_cli_usage(stdout);
+		return 0;
+	}
+	if (cli.version) {
+		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		return 0;
+	}
+
+	run.ctx.root = cli.root;
+	run.ctx.mode = cli.mode;
+	run.ctx.only = cli.only;
+	run.ctx.verbosity = cli.verbosity;
+	run.ctx.json = cli.json;
+	run.ctx.diff = cli.diff;
+	run.ctx.netns = cli.netns;
+	run.ctx.kernel_release = cli.kernel_release;
+	if (!run.ctx.kernel_release) {
+		if (uname(&uts) < 0) {
+			halo_errors_add(&run.errs, "uname: %s", strerror(errno));
+			rc = fail(&run);
+			goto out;
+		}
+		run.ctx.kernel_release = uts.release;
+	}
+	r = halo_root_open(cli.root, &run.ctx.root_fd);
+	if (r < 0) {
+		halo_errors_add(&run.errs, "--root %s: %s", cli.root, strerror(-r));
+		rc = fail(&run);
+		goto out;
+	}
+	run.ctx.under_root = !is_host_root(run.ctx.root_fd);
+	run.config_path = cli.config;
+	if (!run.config_path) {
+		config_alloc = default_config_path(cli.root);
+		if (!config_alloc) {
+			rc = fail(&run);
+			goto out;
+		}
+		run.config_path = config_alloc;
+	}
+
+	switch (run.ctx.mode) {
+	case HALO_MODE_VALIDATE:
+		rc = do_validate(&run);
+		break;
+	case HALO_MODE_STATUS:
+		rc = do_status(&run);
+		break;
+	default:
+		rc = do_run(&run);
+		break;
+	}
+out:
+	fflush(stdout);
+	halo_plan_free(&run.plan);
+	if (run.cfg)
+		halo_config_free(run.cfg);
+	halo_errors_free(&run.errs);
+	halo_modules_release(&run.ctx);
+	halo_links_release(&run.ctx);
+	if (run.lock_fd >= 0)
+		close(run.lock_fd);
+	if (run.ctx.root_fd >= 0)
+		close(run.ctx.root_fd);
+	return rc;
+}

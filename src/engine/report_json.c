@@ -124,7 +124,7 @@ static int json_put(FILE *out, struct json_object *o)
 
 	if (!o)
 		return -ENOMEM;
-	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s)
 		r = -ENOMEM;

@@ -69,7 +69,7 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		json_object_array_add(items, state_item(plan->items[i]));
 	json_object_object_add(o, "items", items);
 
-	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (s && asprintf(&text, "%s\n", s) < 0)
 		text = NULL;

@@ -1,0 +1,156 @@
+#!/bin/bash
+# The modes end to end on a --root sandbox with a config that manages no
+# subsystem: apply writes exactly the state file once and then nothing;
+# check and dry-run write nothing; --status; --validate; the run lock; a
+# world-writable config; the --json document; the Prometheus textfile.
+source "$top_srcdir/tests/lib/tap.sh"
+
+root="$TEST_TMP/root"
+conf="$root/etc/halo-provision/halo.conf"
+state="$root/var/lib/halo-provision/state.json"
+mkdir -p "$root/etc/halo-provision"
+echo 'version = 1;' | write_conf "$conf"
+
+# --validate
+run_halo --root "$root" --validate
+is "$rc" 0 "--validate: exit 0"
+is "$out" "$conf: valid" "--validate: says the file is valid"
+run_halo --root "$root" --validate --json
+is "$(jq -r '.mode, .failed, .exit_code' <<<"$out" | tr '\n' ' ')" "validate false 0 " \
+	"--validate --json: mode, failed, exit_code"
+
+# --status before any apply
+run_halo --root "$root" --status
+is "$rc" 1 "--status before apply: exit 1"
+is "$err" "halo-provision: no state file at $root/var/lib/halo-provision/state.json (no apply has run on this host yet)" \
+	"--status before apply: one clear line"
+
+# check and dry-run write nothing and find nothing
+snap0=$(tree_snapshot "$root")
+run_halo --root "$root" --check
+is "$rc" 0 "--check empty plan: exit 0"
+is "$out" "check: 0 items" "--check: the summary line"
+run_halo --root "$root" --dry-run --json
+is "$rc" 0 "--dry-run empty plan: exit 0"
+is "$(jq -r '.mode, .changed, .stats.files_written' <<<"$out" | tr '\n' ' ')" "dry-run false 0 " \
+	"--dry-run --json: mode, changed, nothing written"
+is "$(tree_snapshot "$root")" "$snap0" "check and dry-run wrote nothing"
+
+# first apply: exactly the state file
+run_halo --root "$root" --json
+is "$rc" 0 "apply empty plan: exit 0"
+is "$err" "" "apply: nothing on stderr"
+is "$(jq -s 'length' <<<"$out")" 1 "apply --json: exactly one document on stdout"
+is "$(jq -r '.schema_version, .tool, .mode, .root, .changed, .failed, .reboot_required, .exit_code' <<<"$out" | tr '\n' ' ')" \
+	"1 halo-provision apply $root false false false 0 " "apply --json: the head fields"
+is "$(jq -r '.config.path' <<<"$out")" "$conf" "apply --json: config path"
+is "$(jq -r '.config.digest' <<<"$out")" "$(sha256sum <"$conf" | cut -d' ' -f1)" "apply --json: config digest is the file's sha256"
+is "$(jq -r '.msg' <<<"$out")" "apply: 0 items" "apply --json: msg is the summary line"
+is "$(jq -c '.summary' <<<"$out")" '{"ok":0,"changed":0,"drift":0,"pending-reboot":0,"unsupported":0,"failed":0}' \
+	"apply --json: summary counts"
+is "$(jq -c '[.items, .warnings]' <<<"$out")" '[[],[]]' "apply --json: no items, no warnings"
+is "$(jq -r '.stats.files_written' <<<"$out")" 1 "first apply wrote exactly one file"
+ok "$([ -f "$state" ]; echo $?)" "the state file exists"
+is "$(find "$root" -type f -newer "$conf" ! -name halo-provision.lock | sort)" "$state" \
+	"the state file is the only file written (besides the run lock)"
+is "$(jq -r '.schema_version, .tool, .reboot_required, .exit_bits, (.items | length)' "$state" | tr '\n' ' ')" \
+	"1 halo-provision false 0 0 " "state file: read back with jq"
+is "$(jq -r '.config.digest' "$state")" "$(sha256sum <"$conf" | cut -d' ' -f1)" "state file: config digest"
+ok "$(grep -qi time "$state"; [ $? -ne 0 ]; echo $?)" "state file: no timestamp"
+
+# second apply: nothing written, state file untouched
+snap1=$(tree_snapshot "$root")
+run_halo --root "$root" --json
+is "$rc" 0 "second apply: exit 0"
+is "$(jq -r '.stats.files_written' <<<"$out")" 0 "second apply wrote nothing"
+is "$(tree_snapshot "$root")" "$snap1" "second apply: no inode, mtime or content changed"
+run_halo --root "$root"
+is "$rc" 0 "third apply (text): exit 0"
+is "$out" "apply: 0 items" "apply text: just the summary line"
+is "$(tree_snapshot "$root")" "$snap1" "text apply: nothing changed either"
+
+# --status after the apply prints the state file
+run_halo --root "$root" --status
+is "$rc" 0 "--status after apply: exit 0"
+is "$out" "$(cat "$state")" "--status prints the state file"
+is "$(jq -r '.tool' <<<"$out")" halo-provision "--status output parses as JSON"
+
+# the run lock: apply refuses, check and dry-run do not lock
+# The holder marks when it has the lock (probing with flock ourselves
+# could make the holder's own flock -n fail). -o: only flock itself holds
+# the lock, so killing it releases the lock; its child records its pid.
+flock -o -n "$root/run/halo-provision.lock" bash -c "echo \$\$ >'$TEST_TMP/held'; exec sleep 5" &
+holder=$!
+for _ in $(seq 50); do
+	[ -s "$TEST_TMP/held" ] && break
+	sleep 0.1
+done
+run_halo --root "$root"
+is "$rc" 1 "apply while the lock is held: exit 1"
+is "$err" "halo-provision: another halo-provision run holds $root/run/halo-provision.lock" \
+	"lock held: one line naming the lock"
+run_halo --root "$root" --json
+is "$(jq -r '.failed, .exit_code, .msg' <<<"$out" | tr '\n' ' ')" \
+	"true 1 another halo-provision run holds $root/run/halo-provision.lock " "lock held --json: the error document"
+run_halo --root "$root" --check
+is "$rc" 0 "check while the lock is held: runs"
+kill "$(cat "$TEST_TMP/held")" "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+is "$(tree_snapshot "$root")" "$snap1" "refused runs wrote nothing"
+
+# a world-writable config is refused, nothing changed
+chmod 0666 "$conf"
+snap2=$(tree_snapshot "$root")
+run_halo --root "$root"
+is "$rc" 1 "world-writable config: exit 1"
+is "$(printf '%s\n' "$err" | wc -l)" 1 "world-writable config: one line"
+like "$err" "^halo-provision: .*halo\.conf" "world-writable config: names the file"
+run_halo --root "$root" --json
+is "$(jq -r '.failed, .changed, .exit_code' <<<"$out" | tr '\n' ' ')" "true false 1 " \
+	"world-writable config --json: failed document"
+is "$(tree_snapshot "$root")" "$snap2" "world-writable config: nothing changed"
+chmod 0600 "$conf"
+snap2=$(tree_snapshot "$root")
+
+# a config syntax error: exit 1, nothing changed, --validate agrees
+bad="$TEST_TMP/bad.conf"
+printf 'version = 1;\nboot = {\n' | write_conf "$bad"
+run_halo --root "$root" -c "$bad"
+is "$rc" 1 "syntax error: exit 1"
+like "$err" "^halo-provision: .*bad\.conf:[0-9]+: " "syntax error: FILE:LINE"
+run_halo --root "$root" -c "$bad" --validate
+is "$rc" 1 "syntax error --validate: exit 1"
+is "$(tree_snapshot "$root")" "$snap2" "syntax error: nothing changed"
+
+# -c FILE as given, a state path and a Prometheus textfile from the config
+conf2="$TEST_TMP/other.conf"
+write_conf "$conf2" <<'EOF'
+version = 1;
+state = {
+  path = "/srv/halo/state.json";
+  prometheus = "/var/lib/node_exporter/textfile_collector/halo.prom";
+};
+EOF
+prom="$root/var/lib/node_exporter/textfile_collector/halo.prom"
+run_halo --root "$root" -c "$conf2" --dry-run
+is "$rc" 0 "dry-run with prometheus configured: exit 0"
+ok "$([ ! -e "$prom" ]; echo $?)" "dry-run writes no textfile"
+run_halo --root "$root" -c "$conf2" --check
+is "$rc" 0 "check with prometheus configured: exit 0"
+like "$(cat "$prom")" "halo_exit_code 0" "check wrote the textfile (exit code)"
+like "$(cat "$prom")" "halo_last_run_timestamp_seconds [0-9]+" "textfile: run timestamp"
+ok "$([ ! -e "$root/srv/halo/state.json" ]; echo $?)" "check wrote no state file"
+run_halo --root "$root" -c "$conf2" --json
+is "$rc" 0 "apply with -c: exit 0"
+is "$(jq -r '.config.path' <<<"$out")" "$conf2" "apply --json: -c path as given"
+is "$(jq -r '.config.path' "$root/srv/halo/state.json")" "$conf2" "state written at the configured path"
+is "$(jq -r '.stats.files_written' <<<"$out")" 2 "apply wrote the state file and the textfile"
+run_halo --root "$root" -c "$conf2" --status
+is "$rc" 0 "--status -c: exit 0"
+is "$out" "$(cat "$root/srv/halo/state.json")" "--status reads the configured state path"
+
+# --only keeps the run to the named subsystems
+run_halo --root "$root" --check --only boot,modules --json
+is "$(jq -r '.exit_code, (.items | length)' <<<"$out" | tr '\n' ' ')" "0 0 " "--only boot,modules: runs"
+
+done_testing

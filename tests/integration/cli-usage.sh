@@ -1,0 +1,71 @@
+#!/bin/bash
+# Usage errors: exactly one "halo-provision: " line on stderr, nothing on
+# stdout (or one JSON document with --json), exit 1, nothing written.
+source "$top_srcdir/tests/lib/tap.sh"
+
+root="$TEST_TMP/root"
+mkdir -p "$root/etc/halo-provision"
+echo 'version = 1;' | write_conf "$root/etc/halo-provision/halo.conf"
+before=$(tree_snapshot "$root")
+
+# usage_error WANT_LINE ARGS...: one specific line, exit 1, empty stdout.
+usage_error() {
+	local want="$1"
+	shift
+	run_halo --root "$root" "$@"
+	is "$rc" 1 "exit 1: $*"
+	is "$err" "halo-provision: $want" "one line: $*"
+	is "$out" "" "nothing on stdout: $*"
+}
+
+usage_error "unknown option '--bogus'" --bogus
+usage_error "unknown option '-x'" -x
+usage_error "unknown option '--chec' (did you mean --check?)" --chec
+usage_error "--check and --dry-run cannot be used together" --check --dry-run
+usage_error "--dry-run and --validate cannot be used together" --dry-run --validate
+usage_error "--check and --status cannot be used together" --check --status
+usage_error "unknown subsystem 'network' in --only (known: boot, modules, links, roce, rdma, files, storage)" \
+	--only boot,network
+usage_error "unknown command 'check' (did you mean --check?)" check
+usage_error "unknown command 'apply' (apply is the default: run without a command)" apply
+usage_error "unexpected argument 'extra'" --check extra
+usage_error "option '--only' needs an argument" --only
+usage_error "option '--json' takes no argument" --json=1 --check
+usage_error "-q and -v cannot be used together" -q -v
+
+# A missing -c file: the loader's one line, naming the file.
+run_halo --root "$root" --check -c "$TEST_TMP/nonexistent.conf"
+is "$rc" 1 "missing -c file: exit 1"
+is "$(printf '%s\n' "$err" | wc -l)" 1 "missing -c file: one line"
+like "$err" "^halo-provision: .*nonexistent\.conf" "missing -c file: names the file"
+
+# A --root that does not exist.
+run_halo --root "$TEST_TMP/nowhere" --check
+is "$rc" 1 "missing --root: exit 1"
+is "$(printf '%s\n' "$err" | wc -l)" 1 "missing --root: one line"
+like "$err" "^halo-provision: --root .*nowhere: No such file or directory$" "missing --root: says so"
+
+# --help and --version.
+run_halo --help
+is "$rc" 0 "--help: exit 0"
+like "$out" "^Usage: halo-provision" "--help: usage on stdout"
+like "$out" "--kernel-release V" "--help: lists --kernel-release"
+is "$err" "" "--help: nothing on stderr"
+run_halo --version
+is "$rc" 0 "--version: exit 0"
+like "$out" "^halo-provision [0-9]+\.[0-9]+" "--version: name and version"
+
+# With --json even a usage error is one JSON document on stdout.
+run_halo --root "$root" --json --check check
+is "$rc" 1 "--json usage error: exit 1"
+is "$err" "halo-provision: unknown command 'check' (did you mean --check?)" "--json usage error: the line on stderr"
+is "$(jq -r '.failed, .changed, .exit_code, .schema_version, .tool' <<<"$out" | tr '\n' ' ')" \
+	"true false 1 1 halo-provision " "--json usage error: failed, not changed, exit_code 1"
+is "$(jq -r '.msg' <<<"$out")" "unknown command 'check' (did you mean --check?)" "--json usage error: msg is the error"
+is "$(jq -r '.errors | length' <<<"$out")" 1 "--json usage error: errors list"
+is "$(jq -s 'length' <<<"$out")" 1 "--json usage error: exactly one document"
+
+after=$(tree_snapshot "$root")
+is "$after" "$before" "no usage error wrote anything under the root"
+
+done_testing
