@@ -15,5 +15,11 @@ int halo_rootfs_check_path(const char *path);
  * "/", ".", ".."). */
 int halo_rootfs_split(const char *path, char **ret_dir, const char **ret_base);
 
+/* Opens the directory holding PATH with the write rule (no symlinks
+ * anywhere), as an O_RDONLY descriptor that can be fsync'd; CREATE makes
+ * missing directories 0755. *ret_base points into PATH. */
+int halo_rootfs_open_parent(const struct halo_ctx *ctx, const char *path,
+			    bool create, int *ret_dfd, const char **ret_base);
+
 /* Test hook: force the component walk even where openat2 exists. */
 void halo_rootfs_force_walk(bool on);

@@ -154,6 +154,18 @@ static bool only_slashes(const char *p)
 	return p[strspn(p, "/")] == '\0';
 }
 
+/* Replaces the directory *CUR by NAME opened relative to DFD. */
+static int move_to(int *cur, int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(*cur);
+	*cur = fd;
+	return 0;
+}
+
 /*
  * The fallback. `cur` is an O_PATH directory; `depth` counts how far below
  * the root it is, so ".." can be clamped at the root the way RESOLVE_IN_ROOT
@@ -193,13 +205,9 @@ static int open_walk(int root_fd, const char *path, int flags, mode_t mode)
 			continue;
 		if (strcmp(name, "..") == 0) {
 			if (depth > 0) {
-				fd = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-				if (fd < 0) {
-					r = -errno;
+				r = move_to(&cur, cur, "..");
+				if (r < 0)
 					goto out;
-				}
-				close(cur);
-				cur = fd;
 				depth--;
 			}
 			if (!last)
@@ -282,13 +290,9 @@ expand:
 			buf = nbuf;
 			rest = buf;
 			if (target[0] == '/') {
-				fd = openat(root_fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-				if (fd < 0) {
-					r = -errno;
+				r = move_to(&cur, root_fd, ".");
+				if (r < 0)
 					goto out;
-				}
-				close(cur);
-				cur = fd;
 				depth = 0;
 			}
 		}
@@ -357,5 +361,32 @@ int halo_root_openat(const struct halo_ctx *ctx, const char *path, int flags,
 	if (r < 0)
 		return r;
 	*ret_fd = r;
+	return 0;
+}
+
+int halo_rootfs_open_parent(const struct halo_ctx *ctx, const char *path,
+			    bool create, int *ret_dfd, const char **ret_base)
+{
+	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+	_cleanup_free_ char *dir = NULL;
+	const char *base;
+	int r;
+
+	r = halo_rootfs_check_path(path);
+	if (r < 0)
+		return r;
+	r = halo_rootfs_split(path, &dir, &base);
+	if (r < 0)
+		return r;
+	r = halo_root_openat(ctx, dir, flags, 0, ret_dfd);
+	if (r == -ENOENT && create) {
+		r = halo_root_mkdir_p(ctx, dir, 0755);
+		if (r < 0)
+			return r;
+		r = halo_root_openat(ctx, dir, flags, 0, ret_dfd);
+	}
+	if (r < 0)
+		return r;
+	*ret_base = base;
 	return 0;
 }

@@ -98,25 +98,9 @@ static int open_temp(int dfd, const char *base, char *ret_name, size_t size)
 	return -EEXIST;
 }
 
-/* Opens the parent for writing (no symlinks), creating it if missing. */
-static int open_parent(struct halo_ctx *ctx, const char *dir, int *ret_fd)
-{
-	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
-	int r;
-
-	r = halo_root_openat(ctx, dir, flags, 0, ret_fd);
-	if (r != -ENOENT)
-		return r;
-	r = halo_root_mkdir_p(ctx, dir, 0755);
-	if (r < 0)
-		return r;
-	return halo_root_openat(ctx, dir, flags, 0, ret_fd);
-}
-
 int halo_write_file_atomic(struct halo_ctx *ctx, const char *path,
 			   const char *buf, size_t len, mode_t mode)
 {
-	_cleanup_free_ char *dir = NULL;
 	_cleanup_close_ int dfd = -1;
 	char tmp[NAME_MAX + 1];
 	const char *base;
@@ -125,13 +109,7 @@ int halo_write_file_atomic(struct halo_ctx *ctx, const char *path,
 	int fd, r;
 
 	mode &= MODE_BITS;
-	r = halo_rootfs_check_path(path);
-	if (r < 0)
-		return r;
-	r = halo_rootfs_split(path, &dir, &base);
-	if (r < 0)
-		return r;
-	r = open_parent(ctx, dir, &dfd);
+	r = halo_rootfs_open_parent(ctx, path, true, &dfd, &base);
 	if (r < 0)
 		return r;
 

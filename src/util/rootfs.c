@@ -191,20 +191,13 @@ int halo_root_mkdir_p(const struct halo_ctx *ctx, const char *dir, mode_t mode)
 
 int halo_root_unlink(struct halo_ctx *ctx, const char *path)
 {
-	_cleanup_free_ char *dir = NULL;
 	_cleanup_close_ int dfd = -1;
 	const char *base;
 	int r;
 
-	r = halo_rootfs_check_path(path);
-	if (r < 0)
-		return r;
-	r = halo_rootfs_split(path, &dir, &base);
-	if (r < 0)
-		return r;
 	/* The parent is resolved with the write rule (no symlinks); a
 	 * symlink as the last component is removed itself, never its target. */
-	r = halo_root_openat(ctx, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0, &dfd);
+	r = halo_rootfs_open_parent(ctx, path, false, &dfd, &base);
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0)

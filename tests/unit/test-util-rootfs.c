@@ -411,7 +411,7 @@ static void enospc_erofs_child(struct fx *f)
 
 	if (unshare(CLONE_NEWNS) < 0)
 		_exit(254); /* no privilege here: skip */
-	CHK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0);
+	CHK(mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == 0);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", f->root);
 	CHK(mkdir(mnt, 0755) == 0);
 	CHK(mount("tmpfs", mnt, "tmpfs", 0, "size=16k,mode=0755") == 0);
@@ -427,7 +427,7 @@ static void enospc_erofs_child(struct fx *f)
 	CHK(halo_root_list_dir(&ctx, "/mnt", &names) == 0);
 	CHK(halo_strv_len(names) == 1); /* no temp file left */
 
-	CHK(mount(NULL, mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL) == 0);
+	CHK(mount("none", mnt, "none", MS_REMOUNT | MS_RDONLY, NULL) == 0);
 	CHK(halo_write_file_atomic(&ctx, "/mnt/f", "new\n", 4, 0644) == -EROFS);
 	/* Same content on a read-only fs: nothing to do, not an error. */
 	CHK(halo_write_file_atomic(&ctx, "/mnt/f", "old\n", 4, 0644) == 0);
