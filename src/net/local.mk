@@ -30,6 +30,8 @@ tests_unit_test_net_nm_LDADD = $(unit_ldadd)
 # Integration tests: real kernel netlink in private namespaces.
 net_integration_tests = \
 	tests/integration/links-chain.sh \
-	tests/integration/links-bad-input.sh
+	tests/integration/links-bad-input.sh \
+	tests/integration/links-requests.sh \
+	tests/integration/links-match.sh
 TESTS += $(net_integration_tests)
 EXTRA_DIST += $(net_integration_tests)
