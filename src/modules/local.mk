@@ -20,3 +20,12 @@ tests_preload_halo_kmod_trap_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 tests_preload_halo_kmod_trap_la_LIBADD = -ldl
 
 EXTRA_DIST += tests/fixtures/modules/mkfixture.sh
+
+# Integration: a real libkmod on fixture trees, halo-provision under the trap.
+modules_integration_tests = \
+	tests/integration/modules-load.sh \
+	tests/integration/modules-fail.sh \
+	tests/integration/modules-validate.sh \
+	tests/integration/modules-options.sh
+TESTS += $(modules_integration_tests)
+EXTRA_DIST += $(modules_integration_tests) tests/integration/modules-lib.sh
