@@ -1,4 +1,50 @@
 # src/config: libconfig loader and validation.
 libhalo_la_SOURCES += \
 	src/config/config.h \
-	src/config/cidr.h
+	src/config/cidr.h \
+	src/config/cidr.c \
+	src/config/digest.h \
+	src/config/digest.c \
+	src/config/internal.h \
+	src/config/check.c \
+	src/config/lex.c \
+	src/config/load.c \
+	src/config/parse.c \
+	src/config/parse-common.c \
+	src/config/parse-boot.c \
+	src/config/parse-host.c \
+	src/config/parse-iface.c \
+	src/config/parse-files.c \
+	src/config/validate.c \
+	src/config/free.c
+
+config_unit_tests = \
+	tests/unit/test-config-cidr \
+	tests/unit/test-config-digest \
+	tests/unit/test-config-load \
+	tests/unit/test-config-errors \
+	tests/unit/test-config-validate
+check_PROGRAMS += $(config_unit_tests)
+TESTS += $(config_unit_tests)
+
+tests_unit_test_config_cidr_SOURCES = tests/unit/test-config-cidr.c
+tests_unit_test_config_cidr_CFLAGS = $(unit_cflags)
+tests_unit_test_config_cidr_LDADD = $(unit_ldadd)
+tests_unit_test_config_digest_SOURCES = tests/unit/test-config-digest.c
+tests_unit_test_config_digest_CFLAGS = $(unit_cflags)
+tests_unit_test_config_digest_LDADD = $(unit_ldadd)
+tests_unit_test_config_load_SOURCES = tests/unit/test-config-load.c tests/unit/config-test.h
+tests_unit_test_config_load_CFLAGS = $(unit_cflags) -DTOP_SRCDIR=\"$(abs_top_srcdir)\"
+tests_unit_test_config_load_LDADD = $(unit_ldadd)
+tests_unit_test_config_errors_SOURCES = tests/unit/test-config-errors.c tests/unit/config-test.h
+tests_unit_test_config_errors_CFLAGS = $(unit_cflags)
+tests_unit_test_config_errors_LDADD = $(unit_ldadd)
+tests_unit_test_config_validate_SOURCES = tests/unit/test-config-validate.c tests/unit/config-test.h
+tests_unit_test_config_validate_CFLAGS = $(unit_cflags)
+tests_unit_test_config_validate_LDADD = $(unit_ldadd)
+
+TESTS += tests/integration/config-errors.sh
+EXTRA_DIST += \
+	halo.conf.example \
+	tests/integration/config-errors.sh \
+	tests/fixtures/config

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* free.c: releases a struct halo_config and everything it owns. */
+#include "config/config.h"
+#include "util/strv.h"
+
+static void strlist_free(struct halo_strlist *l)
+{
+	halo_strv_free(l->v);
+	free(l->line);
+}
+
+static void interface_free(struct halo_interface *it)
+{
+	free(it->name);
+	free(it->match_mac);
+	free(it->match_driver);
+	free(it->match_pci);
+	strlist_free(&it->addresses);
+	for (size_t i = 0; i < it->n_routes; i++) {
+		free(it->routes[i].to);
+		free(it->routes[i].via);
+	}
+	free(it->routes);
+	free(it->roce.dcbx);
+	free(it->roce.trust);
+	free(it->roce.dscp_prio);
+}
+
+void halo_config_free(struct halo_config *c)
+{
+	if (!c)
+		return;
+	free(c->path);
+	free(c->boot.iommu);
+	free(c->boot.pcie_aspm);
+	strlist_free(&c->boot.extra);
+	strlist_free(&c->boot.remove);
+	strlist_free(&c->modules.load);
+	strlist_free(&c->modules.blacklist);
+	for (size_t i = 0; i < c->modules.n_options; i++) {
+		free(c->modules.options[i].module);
+		free(c->modules.options[i].options);
+	}
+	free(c->modules.options);
+	for (size_t i = 0; i < c->n_interfaces; i++)
+		interface_free(&c->interfaces[i]);
+	free(c->interfaces);
+	free(c->firewall.allow_udp);
+	free(c->firewall.allow_tcp);
+	free(c->access.rdma_group);
+	free(c->access.gpu_group);
+	for (size_t i = 0; i < c->n_storage; i++) {
+		free(c->storage[i].what);
+		free(c->storage[i].where);
+		free(c->storage[i].type);
+		free(c->storage[i].options);
+	}
+	free(c->storage);
+	free(c->state.path);
+	free(c->state.env_file);
+	free(c->state.prometheus);
+	free(c);
+}

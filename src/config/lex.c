@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lex.c: a text pass before libconfig sees the file, for two things
+ * libconfig 1.5 gets wrong for us:
+ *  - `@include "file"` makes it open another file by name, bypassing the
+ *    ownership check done on our descriptor: refused here;
+ *  - an integer literal beyond 32 bits (without an L suffix) or 64 bits is
+ *    silently wrapped (99999999999 reads as 1215752191): reported here, and
+ *    the schema walk stays quiet about the wrapped value on that line.
+ * Strings and comments are skipped the way libconfig's scanner does.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/internal.h"
+
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '*' || c == '-' || c == '.';
+}
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_xdigit(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Checks the number starting at S (after any sign); returns its length. */
+static size_t check_number(struct halo_pctx *p, const char *s, const char *end,
+			   bool negative, int line, bool *ret_bad)
+{
+	const char *q = s;
+	bool hex = false, is_long = false;
+	uint64_t v = 0;
+	bool overflow = false;
+
+	*ret_bad = false;
+	if (end - q > 1 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+		hex = true;
+		q += 2;
+		while (q < end && is_xdigit(*q)) {
+			unsigned d = is_digit(*q) ? (unsigned)(*q - '0') : (unsigned)((*q | 0x20) - 'a' + 10);
+
+			overflow |= v > (UINT64_MAX >> 4);
+			v = v << 4 | d;
+			q++;
+		}
+	} else {
+		while (q < end && is_digit(*q)) {
+			unsigned d = (unsigned)(*q - '0');
+
+			overflow |= v > (UINT64_MAX - d) / 10;
+			v = v * 10 + d;
+			q++;
+		}
+		/* A float: libconfig reads it as a double, no wrap. */
+		if (q < end && (*q == '.' || *q == 'e' || *q == 'E'))
+			return (size_t)(q - s);
+	}
+	if (q < end && *q == 'L') {
+		is_long = true;
+		q++;
+		if (q < end && *q == 'L')
+			q++;
+	}
+	{
+		uint64_t lim = is_long ? (uint64_t)INT64_MAX : (uint64_t)INT32_MAX;
+
+		/* -2147483648 fits; hex literals are unsigned bit patterns. */
+		if (negative && !hex)
+			lim++;
+		if (overflow || v > lim) {
+			char lit[64];
+			size_t n = (size_t)(q - s) < sizeof(lit) - 2 ? (size_t)(q - s) : sizeof(lit) - 2;
+
+			lit[0] = '-';
+			memcpy(lit + 1, s, n);
+			lit[n + 1] = '\0';
+			if (is_long)
+				halo_perr(p, line, "integer %s does not fit in 64 bits",
+					  negative ? lit : lit + 1);
+			else
+				halo_perr(p, line, "integer %s does not fit in 32 bits "
+					  "(libconfig would silently wrap it; append L for a 64-bit integer)",
+					  negative ? lit : lit + 1);
+			*ret_bad = true;
+		}
+	}
+	return (size_t)(q - s);
+}
+
+static int push_line(int **v, size_t *n, int line)
+{
+	int *nv;
+
+	if (*n && (*v)[*n - 1] == line)
+		return 0;
+	nv = realloc(*v, (*n + 1) * sizeof(int));
+	if (!nv)
+		return -ENOMEM;
+	nv[(*n)++] = line;
+	*v = nv;
+	return 0;
+}
+
+/* libconfig takes ^[ \t]*@include as a directive; refuse it on any line,
+ * even inside a comment or string where it would be inert, so the rule
+ * does not depend on the scanner's start conditions. */
+static size_t scan_includes(struct halo_pctx *p, const char *text, size_t len)
+{
+	const char *s = text, *end = text + len;
+	int line = 1;
+	size_t n = 0;
+
+	while (s < end) {
+		const char *eol = memchr(s, '\n', (size_t)(end - s));
+
+		if (!eol)
+			eol = end;
+		while (s < eol && (*s == ' ' || *s == '\t'))
+			s++;
+		if ((size_t)(eol - s) >= 8 && memcmp(s, "@include", 8) == 0) {
+			halo_perr(p, line, "@include is not allowed (an included file "
+				  "would bypass the config file's ownership check)");
+			n++;
+		}
+		if (eol == end)
+			break;
+		s = eol + 1;
+		line++;
+	}
+	return n;
+}
+
+size_t halo_config_prescan(struct halo_pctx *p, const char *text, size_t len,
+			   int **ret_bad_lines, size_t *ret_n)
+{
+	const char *s = text, *end = text + len;
+	int line = 1;
+	int *bad = NULL;
+	size_t nbad = 0;
+
+	size_t includes = scan_includes(p, text, len);
+
+	while (s < end) {
+		char c = *s;
+
+		if (c == '\n') {
+			line++;
+			s++;
+			continue;
+		}
+		if (c == '#' || (c == '/' && s + 1 < end && s[1] == '/')) {
+			while (s < end && *s != '\n')
+				s++;
+			continue;
+		}
+		if (c == '/' && s + 1 < end && s[1] == '*') {
+			s += 2;
+			while (s < end && !(*s == '*' && s + 1 < end && s[1] == '/')) {
+				if (*s == '\n')
+					line++;
+				s++;
+			}
+			s = s < end ? s + 2 : end;
+			continue;
+		}
+		if (c == '"') {
+			s++;
+			while (s < end && *s != '"') {
+				if (*s == '\\' && s + 1 < end)
+					s++;
+				if (*s == '\n')
+					line++;
+				s++;
+			}
+			s = s < end ? s + 1 : end;
+			continue;
+		}
+		if (is_digit(c) && (s == text || !name_char(s[-1]) ||
+				    ((s[-1] == '-' || s[-1] == '+') &&
+				     (s - 1 == text || !name_char(s[-2]))))) {
+			bool negative = s > text && s[-1] == '-';
+			bool bad_here;
+
+			s += check_number(p, s, end, negative, line, &bad_here);
+			if (bad_here && push_line(&bad, &nbad, line) < 0)
+				p->oom = true;
+			continue;
+		}
+		s++;
+	}
+	*ret_bad_lines = bad;
+	*ret_n = nbad;
+	return includes;
+}

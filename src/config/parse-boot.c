@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* parse-boot.c: the boot = { } section (kernel command line). */
+#include <string.h>
+
+#include "config/internal.h"
+
+static const char *const boot_keys[] = {
+	"loader", "iommu", "gtt_mib", "reserve_mib", "gtt_params", "pci_realloc",
+	"pcie_aspm", "extra", "remove", "regenerate", NULL,
+};
+/* Index order = enum halo_boot_loader / enum halo_gtt_params. */
+static const char *const loaders[] = {
+	"auto", "grub", "grub-dropin", "bls", "kernel-cmdline", "none", NULL,
+};
+static const char *const gtt_params[] = { "auto", "ttm", "amdttm", "ttm+gttsize", NULL };
+static const char *const iommu_modes[] = { "pt", "nopt", "off", "force", "soft", NULL };
+static const char *const aspm_modes[] = { "off", "force", NULL };
+
+/* The parameter name with '-' read as '_', as the kernel's parameq() does. */
+static void param_key(const char *tok, char *buf, size_t len)
+{
+	size_t i = 0;
+
+	for (; tok[i] && tok[i] != '=' && i + 1 < len; i++)
+		buf[i] = tok[i] == '-' ? '_' : tok[i];
+	buf[i] = '\0';
+}
+
+/* Which key owns a parameter this config already sets, or NULL. */
+static const char *managed_by(const struct halo_boot_config *b, const char *key)
+{
+	if (b->iommu && strcmp(key, "iommu") == 0)
+		return "boot.iommu";
+	if (b->pci_realloc != HALO_UNSET && strcmp(key, "pci") == 0)
+		return "boot.pci_realloc";
+	if (b->pcie_aspm && strcmp(key, "pcie_aspm") == 0)
+		return "boot.pcie_aspm";
+	if (b->gtt_set && (strcmp(key, "ttm.pages_limit") == 0 ||
+			   strcmp(key, "amdttm.pages_limit") == 0 ||
+			   strcmp(key, "amdgpu.gttsize") == 0))
+		return "boot.gtt_mib";
+	return NULL;
+}
+
+static void check_params(struct halo_pctx *p, const struct halo_boot_config *b)
+{
+	char k[128], k2[128], q[96];
+
+	for (size_t i = 0; i < b->extra.n; i++) {
+		const char *owner;
+
+		param_key(b->extra.v[i], k, sizeof(k));
+		owner = managed_by(b, k);
+		if (owner)
+			halo_perr(p, b->extra.line[i], "boot.extra: %s conflicts with %s "
+				  "(set it there, or drop that key)",
+				  halo_pquote(b->extra.v[i], q, sizeof(q)), owner);
+		for (size_t j = 0; j < i; j++) {
+			param_key(b->extra.v[j], k2, sizeof(k2));
+			if (strcmp(k, k2) == 0) {
+				halo_perr(p, b->extra.line[i], "boot.extra: parameter \"%s\" "
+					  "is already given at line %d", k, b->extra.line[j]);
+				break;
+			}
+		}
+		for (size_t j = 0; j < b->remove.n; j++) {
+			param_key(b->remove.v[j], k2, sizeof(k2));
+			if (strcmp(k, k2) == 0) {
+				halo_perr(p, b->extra.line[i], "boot.extra: parameter \"%s\" "
+					  "is also in boot.remove (line %d)", k, b->remove.line[j]);
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < b->remove.n; i++) {
+		const char *owner;
+
+		param_key(b->remove.v[i], k, sizeof(k));
+		owner = managed_by(b, k);
+		if (owner)
+			halo_perr(p, b->remove.line[i], "boot.remove: %s is set by %s",
+				  halo_pquote(b->remove.v[i], q, sizeof(q)), owner);
+	}
+}
+
+static void parse_gtt(struct halo_pctx *p, const struct halo_cset *g, struct halo_boot_config *b)
+{
+	const struct halo_cset *s = halo_cset_member(g, "gtt_mib");
+	char q[96];
+	int64_t v;
+
+	if (!s)
+		return;
+	b->gtt_line = halo_cset_line(s);
+	if (halo_cset_kind(s) == HALO_CSET_STRING) {
+		if (strcmp(halo_cset_string(s), "auto") == 0) {
+			b->gtt_set = b->gtt_auto = true;
+			return;
+		}
+		halo_perr(p, b->gtt_line, "boot.gtt_mib: %s is neither an integer (MiB) nor \"auto\"",
+			  halo_pquote(halo_cset_string(s), q, sizeof(q)));
+		return;
+	}
+	if (halo_cset_kind(s) != HALO_CSET_INT) {
+		halo_perr(p, b->gtt_line, "boot.gtt_mib: expected an integer (MiB) or \"auto\", got %s",
+			  halo_cset_kind_name(halo_cset_kind(s)));
+		return;
+	}
+	/* 256 MiB .. 16 TiB: beyond either end is a unit mistake. */
+	if (halo_pget_int(p, g, "boot", "gtt_mib", 256, 16777216, &v, NULL) > 0) {
+		b->gtt_set = true;
+		b->gtt_mib = (uint64_t)v;
+	}
+}
+
+void halo_parse_boot(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c)
+{
+	struct halo_boot_config *b = &c->boot;
+	const struct halo_cset *g;
+	int64_t v;
+	int i;
+	bool flag;
+
+	if (halo_pget_group(p, root, "", "boot", boot_keys, &g) <= 0)
+		return;
+	b->present = true;
+	b->line = halo_cset_line(g);
+	if (halo_pget_keyword(p, g, "boot", "loader", loaders, &i) > 0)
+		b->loader = (enum halo_boot_loader)i;
+	if (halo_pget_keyword(p, g, "boot", "iommu", iommu_modes, &i) > 0 &&
+	    !(b->iommu = strdup(iommu_modes[i])))
+		p->oom = true;
+	parse_gtt(p, g, b);
+	if (halo_pget_int(p, g, "boot", "reserve_mib", 0, 16777216, &v, NULL) > 0)
+		b->reserve_mib = (uint64_t)v;
+	if (halo_pget_keyword(p, g, "boot", "gtt_params", gtt_params, &i) > 0)
+		b->gtt_params = (enum halo_gtt_params)i;
+	if (halo_pget_bool(p, g, "boot", "pci_realloc", &flag) > 0)
+		b->pci_realloc = flag ? HALO_TRUE : HALO_FALSE;
+	if (halo_pget_keyword(p, g, "boot", "pcie_aspm", aspm_modes, &i) > 0 &&
+	    !(b->pcie_aspm = strdup(aspm_modes[i])))
+		p->oom = true;
+	halo_pget_strlist(p, g, "boot", "extra", halo_check_kernel_param, NULL, &b->extra);
+	halo_pget_strlist(p, g, "boot", "remove", halo_check_kernel_param, NULL, &b->remove);
+	halo_pget_bool(p, g, "boot", "regenerate", &b->regenerate);
+	check_params(p, b);
+}

@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * parse-common.c: typed getters over the libconfig tree for the schema walk.
+ * Each reports its own error ("FILE:LINE: KEY: message") and returns -1, so
+ * a section goes on after a bad key and every error of the file is found in
+ * one pass.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "config/internal.h"
+#include "util/strv.h"
+
+void halo_perr(struct halo_pctx *p, int line, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* One line per error, whatever a value contained. */
+	for (char *c = msg; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	halo_errors_add(p->errs, "%s:%d: %s", p->file, line, msg);
+}
+
+const char *halo_pquote(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (len < 8) {
+		if (len)
+			buf[0] = '\0';
+		return buf;
+	}
+	buf[o++] = '"';
+	for (; *s && o + 6 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			buf[o++] = '\\';
+			buf[o++] = (char)c;
+		} else if (c < 0x20 || c == 0x7f) {
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+		} else {
+			buf[o++] = (char)c;
+		}
+	}
+	if (*s) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+	return buf;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t row[64];
+
+	if (la >= ARRAY_SIZE(row) || lb >= ARRAY_SIZE(row))
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *halo_suggest(const char *word, const char *const *candidates)
+{
+	const char *best = NULL;
+	size_t best_d = SIZE_MAX, len = strlen(word);
+
+	for (size_t i = 0; candidates[i]; i++) {
+		size_t d;
+
+		if (strcasecmp(word, candidates[i]) == 0)
+			return candidates[i];
+		d = edit_distance(word, candidates[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+	}
+	/* Two edits at most, and fewer than the word has letters. */
+	return best_d <= 2 && best_d < len ? best : NULL;
+}
+
+const char *halo_cset_kind_name(enum halo_cset_kind k)
+{
+	switch (k) {
+	case HALO_CSET_GROUP: return "a group";
+	case HALO_CSET_ARRAY: return "an array";
+	case HALO_CSET_LIST: return "a list";
+	case HALO_CSET_INT: return "an integer";
+	case HALO_CSET_FLOAT: return "a float";
+	case HALO_CSET_STRING: return "a string";
+	case HALO_CSET_BOOL: return "a boolean";
+	}
+	return "?";
+}
+
+const char *halo_pkey(char *buf, size_t len, const char *path, const char *key, long idx)
+{
+	if (key)
+		snprintf(buf, len, "%s%s%s", path, *path ? "." : "", key);
+	else
+		snprintf(buf, len, "%s[%ld]", path, idx);
+	return buf;
+}
+
+bool halo_pwant(struct halo_pctx *p, const struct halo_cset *s, const char *path,
+		enum halo_cset_kind kind)
+{
+	enum halo_cset_kind k = halo_cset_kind(s);
+
+	/* Arrays and lists are interchangeable for sequences of scalars. */
+	if (k == kind || (kind == HALO_CSET_LIST && k == HALO_CSET_ARRAY))
+		return true;
+	halo_perr(p, halo_cset_line(s), "%s: expected %s, got %s", path,
+		  kind == HALO_CSET_LIST ? "an array or list" : halo_cset_kind_name(kind),
+		  halo_cset_kind_name(k));
+	return false;
+}
+
+void halo_pcheck_keys(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		      const char *const *keys)
+{
+	for (size_t i = 0; i < halo_cset_len(g); i++) {
+		const struct halo_cset *s = halo_cset_elem(g, i);
+		const char *name = halo_cset_name(s), *hint;
+
+		if (!name || halo_keyword_index(keys, name) >= 0)
+			continue;
+		hint = halo_suggest(name, keys);
+		if (hint)
+			halo_perr(p, halo_cset_line(s), "%s%sunknown key \"%s\" (did you mean \"%s\"?)",
+				  path, *path ? ": " : "", name, hint);
+		else
+			halo_perr(p, halo_cset_line(s), "%s%sunknown key \"%s\"", path,
+				  *path ? ": " : "", name);
+	}
+}
+
+static bool bad_int_line(const struct halo_pctx *p, int line)
+{
+	for (size_t i = 0; i < p->n_bad_int_lines; i++)
+		if (p->bad_int_lines[i] == line)
+			return true;
+	return false;
+}
+
+/* Checks one integer setting S already known to be present. */
+static int int_value(struct halo_pctx *p, const struct halo_cset *s, const char *key,
+		     int64_t min, int64_t max, int64_t *ret)
+{
+	int64_t v;
+
+	if (!halo_pwant(p, s, key, HALO_CSET_INT))
+		return -1;
+	/* Already reported by the prescan: the value read is wrapped. */
+	if (bad_int_line(p, halo_cset_line(s)))
+		return -1;
+	v = halo_cset_int(s);
+	if (v < min || v > max) {
+		halo_perr(p, halo_cset_line(s), "%s: %" PRId64 " is out of range (%" PRId64
+			  "..%" PRId64 ")", key, v, min, max);
+		return -1;
+	}
+	*ret = v;
+	return 1;
+}
+
+int halo_pget_int(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		  const char *key, int64_t min, int64_t max, int64_t *ret, int *ret_line)
+{
+	const struct halo_cset *s = halo_cset_member(g, key);
+	char k[256];
+	int r;
+
+	if (!s)
+		return 0;
+	r = int_value(p, s, halo_pkey(k, sizeof(k), path, key, 0), min, max, ret);
+	if (r > 0 && ret_line)
+		*ret_line = halo_cset_line(s);
+	return r;
+}
+
+int halo_pget_bool(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		   const char *key, bool *ret)
+{
+	const struct halo_cset *s = halo_cset_member(g, key);
+	char k[256];
+
+	if (!s)
+		return 0;
+	if (!halo_pwant(p, s, halo_pkey(k, sizeof(k), path, key, 0), HALO_CSET_BOOL))
+		return -1;
+	*ret = halo_cset_bool(s);
+	return 1;
+}
+
+int halo_pget_string(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		     const char *key, char **ret, int *ret_line)
+{
+	const struct halo_cset *s = halo_cset_member(g, key);
+	char k[256];
+	char *v;
+
+	if (!s)
+		return 0;
+	if (!halo_pwant(p, s, halo_pkey(k, sizeof(k), path, key, 0), HALO_CSET_STRING))
+		return -1;
+	v = strdup(halo_cset_string(s));
+	if (!v) {
+		p->oom = true;
+		return -1;
+	}
+	free(*ret);
+	*ret = v;
+	if (ret_line)
+		*ret_line = halo_cset_line(s);
+	return 1;
+}
+
+int halo_pget_keyword(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		      const char *key, const char *const *table, int *ret)
+{
+	const struct halo_cset *s = halo_cset_member(g, key);
+	char k[256], q[96], all[256] = "";
+	const char *v, *hint;
+	int i;
+
+	if (!s)
+		return 0;
+	halo_pkey(k, sizeof(k), path, key, 0);
+	if (!halo_pwant(p, s, k, HALO_CSET_STRING))
+		return -1;
+	v = halo_cset_string(s);
+	i = halo_keyword_index(table, v);
+	if (i >= 0) {
+		*ret = i;
+		return 1;
+	}
+	for (size_t j = 0; table[j]; j++) {
+		strncat(all, j ? ", " : "", sizeof(all) - strlen(all) - 1);
+		strncat(all, table[j], sizeof(all) - strlen(all) - 1);
+	}
+	hint = halo_suggest(v, table);
+	if (hint)
+		halo_perr(p, halo_cset_line(s), "%s: %s is not one of %s (did you mean \"%s\"?)",
+			  k, halo_pquote(v, q, sizeof(q)), all, hint);
+	else
+		halo_perr(p, halo_cset_line(s), "%s: %s is not one of %s", k,
+			  halo_pquote(v, q, sizeof(q)), all);
+	return -1;
+}
+
+int halo_pget_group(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		    const char *key, const char *const *keys, const struct halo_cset **ret)
+{
+	const struct halo_cset *s = halo_cset_member(g, key);
+	char k[256];
+
+	if (!s)
+		return 0;
+	halo_pkey(k, sizeof(k), path, key, 0);
+	if (!halo_pwant(p, s, k, HALO_CSET_GROUP))
+		return -1;
+	halo_pcheck_keys(p, s, k, keys);
+	*ret = s;
+	return 1;
+}
+
+int halo_pget_seq(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		  const char *key, const struct halo_cset **ret)
+{
+	const struct halo_cset *s = halo_cset_member(g, key);
+	char k[256];
+
+	if (!s)
+		return 0;
+	if (!halo_pwant(p, s, halo_pkey(k, sizeof(k), path, key, 0), HALO_CSET_LIST))
+		return -1;
+	*ret = s;
+	return 1;
+}
+
+static int strlist_push(struct halo_strlist *l, const char *s, int line)
+{
+	int *nl = realloc(l->line, (l->n + 1) * sizeof(int));
+
+	if (!nl)
+		return -ENOMEM;
+	l->line = nl;
+	if (halo_strv_push(&l->v, s) < 0)
+		return -ENOMEM;
+	l->line[l->n++] = line;
+	return 0;
+}
+
+int halo_pget_strlist(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		      const char *key, halo_str_check_fn check,
+		      void (*normalize)(char *s), struct halo_strlist *ret)
+{
+	const struct halo_cset *seq;
+	char k[256], ek[300], q[96];
+	int r = halo_pget_seq(p, g, path, key, &seq);
+
+	if (r <= 0)
+		return r;
+	halo_pkey(k, sizeof(k), path, key, 0);
+	for (size_t i = 0; i < halo_cset_len(seq); i++) {
+		const struct halo_cset *e = halo_cset_elem(seq, i);
+		int line = halo_cset_line(e);
+		const char *why;
+		_cleanup_free_ char *v = NULL;
+		bool dup = false;
+
+		halo_pkey(ek, sizeof(ek), k, NULL, (long)i);
+		if (!halo_pwant(p, e, ek, HALO_CSET_STRING)) {
+			r = -1;
+			continue;
+		}
+		v = strdup(halo_cset_string(e));
+		if (!v) {
+			p->oom = true;
+			return -1;
+		}
+		why = check ? check(v) : NULL;
+		if (why) {
+			halo_perr(p, line, "%s: %s %s", ek, halo_pquote(v, q, sizeof(q)), why);
+			r = -1;
+			continue;
+		}
+		if (normalize)
+			normalize(v);
+		for (size_t j = 0; j < ret->n; j++)
+			if (strcmp(ret->v[j], v) == 0) {
+				halo_perr(p, line, "%s: %s is listed twice (first at line %d)", ek,
+					  halo_pquote(halo_cset_string(e), q, sizeof(q)), ret->line[j]);
+				dup = true;
+				r = -1;
+				break;
+			}
+		if (!dup && strlist_push(ret, v, line) < 0) {
+			p->oom = true;
+			return -1;
+		}
+	}
+	return r;
+}
+
+int halo_pget_intlist(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		      const char *key, int64_t min, int64_t max, int64_t **ret,
+		      size_t *ret_n, int *ret_line)
+{
+	const struct halo_cset *seq;
+	char k[256], ek[300];
+	int r = halo_pget_seq(p, g, path, key, &seq);
+	size_t n = 0;
+	int64_t *v;
+
+	if (r <= 0)
+		return r;
+	if (ret_line)
+		*ret_line = halo_cset_line(seq);
+	halo_pkey(k, sizeof(k), path, key, 0);
+	v = calloc(halo_cset_len(seq) + 1, sizeof(*v));
+	if (!v) {
+		p->oom = true;
+		return -1;
+	}
+	for (size_t i = 0; i < halo_cset_len(seq); i++) {
+		const struct halo_cset *e = halo_cset_elem(seq, i);
+		int64_t x;
+		bool dup = false;
+
+		halo_pkey(ek, sizeof(ek), k, NULL, (long)i);
+		if (int_value(p, e, ek, min, max, &x) < 0) {
+			r = -1;
+			continue;
+		}
+		for (size_t j = 0; j < n; j++)
+			if (v[j] == x) {
+				halo_perr(p, halo_cset_line(e), "%s: %" PRId64 " is listed twice", ek, x);
+				dup = true;
+				r = -1;
+				break;
+			}
+		if (!dup)
+			v[n++] = x;
+	}
+	free(*ret);
+	*ret = v;
+	*ret_n = n;
+	return r;
+}
+
+/* A string KEY checked by CHECK; required keys report their absence. */
+void halo_pget_checked(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+			const char *key, halo_str_check_fn check, bool required,
+			int group_line, char **ret, int *ret_line)
+{
+	char q[96];
+	int line = group_line, r = halo_pget_string(p, g, path, key, ret, &line);
+
+	if (ret_line)
+		*ret_line = line;
+	if (r == 0 && required)
+		halo_perr(p, group_line, "%s: \"%s\" is required", path, key);
+	if (r > 0) {
+		const char *why = check(*ret);
+
+		if (why) {
+			halo_perr(p, line, "%s.%s: %s %s", path, key,
+				  halo_pquote(*ret, q, sizeof(q)), why);
+			free(*ret);
+			*ret = NULL;
+		}
+	}
+}

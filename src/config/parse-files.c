@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* parse-files.c: the storage list and the state section (paths). */
+#include <string.h>
+
+#include "config/internal.h"
+
+static const char *const storage_keys[] = { "what", "where", "type", "options", NULL };
+static const char *const state_keys[] = { "path", "env_file", "prometheus", NULL };
+
+static const char *check_what(const char *s)
+{
+	static const char *const tags[] = { "LABEL=", "UUID=", "PARTUUID=", "PARTLABEL=", NULL };
+
+	if (strncmp(s, "/dev/", 5) == 0)
+		return halo_check_abs_path(s);
+	for (size_t i = 0; tags[i]; i++)
+		if (strncmp(s, tags[i], strlen(tags[i])) == 0)
+			return halo_check_word(s + strlen(tags[i])) ?
+				"has an empty or unusable value (no whitespace, quotes or control characters)" :
+				NULL;
+	return "is not LABEL=, UUID=, PARTUUID=, PARTLABEL= or a /dev/ path";
+}
+
+static const char *check_where(const char *s)
+{
+	if (strcmp(s, "/") == 0)
+		return "is the root directory";
+	return halo_check_abs_path(s);
+}
+
+static const char *check_fstype(const char *s)
+{
+	if (!*s)
+		return "is not a file system type (empty)";
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' || *s == '-'))
+			return "is not a file system type";
+	return NULL;
+}
+
+void halo_parse_storage(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c)
+{
+	const struct halo_cset *seq;
+	size_t n;
+	char path[64];
+
+	if (halo_pget_seq(p, root, "", "storage", &seq) <= 0)
+		return;
+	n = halo_cset_len(seq);
+	c->storage = calloc(n + 1, sizeof(*c->storage));
+	if (!c->storage) {
+		p->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct halo_cset *g = halo_cset_elem(seq, i);
+		struct halo_storage *s = &c->storage[c->n_storage];
+
+		c->n_storage++; /* a bad entry keeps its slot (message indexes) */
+		s->line = halo_cset_line(g);
+		halo_pkey(path, sizeof(path), "storage", NULL, (long)i);
+		if (!halo_pwant(p, g, path, HALO_CSET_GROUP))
+			continue;
+		halo_pcheck_keys(p, g, path, storage_keys);
+		halo_pget_checked(p, g, path, "what", check_what, true, s->line, &s->what, NULL);
+		halo_pget_checked(p, g, path, "where", check_where, true, s->line, &s->where, &s->where_line);
+		halo_pget_checked(p, g, path, "type", check_fstype, false, s->line, &s->type, NULL);
+		halo_pget_checked(p, g, path, "options", halo_check_word, false, s->line, &s->options, NULL);
+	}
+}
+
+static const char *check_optional_path(const char *s)
+{
+	return *s ? halo_check_abs_path(s) : NULL;
+}
+
+void halo_parse_state(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c)
+{
+	struct halo_state_config *st = &c->state;
+	const struct halo_cset *g;
+
+	if (halo_pget_group(p, root, "", "state", state_keys, &g) <= 0)
+		return;
+	st->line = halo_cset_line(g);
+	halo_pget_checked(p, g, "state", "path", halo_check_abs_path, false, st->line, &st->path, NULL);
+	if (!st->path && !(st->path = strdup("/var/lib/halo-provision/state.json")))
+		p->oom = true;
+	halo_pget_checked(p, g, "state", "env_file", halo_check_abs_path, false, st->line, &st->env_file, NULL);
+	halo_pget_checked(p, g, "state", "prometheus", check_optional_path, false, st->line,
+		    &st->prometheus, NULL);
+	if (st->prometheus && !*st->prometheus) {
+		free(st->prometheus);
+		st->prometheus = NULL; /* "" = none */
+	}
+}

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* parse-iface.c: the interfaces list (match, MTU, addresses, routes, RoCE). */
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "config/cidr.h"
+#include "config/internal.h"
+
+static const char *const iface_keys[] = {
+	"name", "match", "mtu", "addresses", "exclusive_addresses", "routes", "roce", NULL,
+};
+static const char *const match_keys[] = { "mac", "driver", "pci", NULL };
+static const char *const route_keys[] = { "to", "via", "metric", NULL };
+static const char *const roce_keys[] = {
+	"enable", "dcbx", "pfc", "trust", "dscp_prio", "ecn", "tos", "required", NULL,
+};
+static const char *const dcbx_modes[] = { "host", "firmware", NULL };
+static const char *const trust_modes[] = { "dscp", "pcp", NULL };
+
+static const char *check_cidr(const char *s)
+{
+	struct halo_cidr c;
+	const char *slash = strchr(s, '/');
+
+	if (halo_cidr_parse(s, true, &c) == 0)
+		return NULL;
+	if (!slash)
+		return halo_cidr_parse(s, false, &c) == 0 ?
+			"has no prefix length (write e.g. 192.168.100.1/30)" :
+			"is not an IPv4 or IPv6 address with a prefix length";
+	return "is not an IPv4 or IPv6 address with a prefix length (no leading zeros, "
+	       "prefix up to 32 or 128)";
+}
+
+static const char *check_route_to(const char *s)
+{
+	struct halo_cidr c, net;
+
+	if (strcmp(s, "default") == 0)
+		return NULL;
+	if (check_cidr(s))
+		return "is neither \"default\" nor a network with a prefix length (e.g. 10.0.2.0/24)";
+	halo_cidr_parse(s, true, &c);
+	halo_cidr_network(&c, &net);
+	if (!halo_cidr_same_addr(&c, &net))
+		return "has host bits set beyond its prefix length";
+	return NULL;
+}
+
+static const char *check_gateway(const char *s)
+{
+	struct halo_cidr c;
+
+	if (strchr(s, '/') || halo_cidr_parse(s, false, &c) < 0)
+		return "is not an IPv4 or IPv6 address (no prefix length)";
+	return NULL;
+}
+
+static const char *check_mac(const char *s) { return halo_check_mac(s); }
+
+static void parse_match(struct halo_pctx *p, const struct halo_cset *ig, const char *path,
+			struct halo_interface *it)
+{
+	const struct halo_cset *g;
+	char k[64];
+
+	halo_pkey(k, sizeof(k), path, "match", 0);
+	if (halo_pget_group(p, ig, path, "match", match_keys, &g) <= 0)
+		return;
+	halo_pget_checked(p, g, k, "mac", check_mac, false, 0, &it->match_mac, &it->mac_line);
+	if (it->match_mac)
+		halo_lowercase(it->match_mac);
+	halo_pget_checked(p, g, k, "driver", halo_check_module_name, false, 0,
+			  &it->match_driver, NULL);
+	halo_pget_checked(p, g, k, "pci", halo_check_pci, false, 0, &it->match_pci, &it->pci_line);
+	if (it->match_pci)
+		halo_lowercase(it->match_pci);
+}
+
+static int family_of(const char *s)
+{
+	struct halo_cidr c;
+
+	return halo_cidr_parse(s, false, &c) == 0 ? c.family : AF_UNSPEC;
+}
+
+static void parse_routes(struct halo_pctx *p, const struct halo_cset *ig, const char *path,
+			 struct halo_interface *it)
+{
+	const struct halo_cset *seq;
+	char k[64], rk[80];
+	size_t n;
+
+	if (halo_pget_seq(p, ig, path, "routes", &seq) <= 0)
+		return;
+	halo_pkey(k, sizeof(k), path, "routes", 0);
+	n = halo_cset_len(seq);
+	it->routes = calloc(n + 1, sizeof(*it->routes));
+	if (!it->routes) {
+		p->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct halo_cset *g = halo_cset_elem(seq, i);
+		struct halo_route *r = &it->routes[it->n_routes];
+		int64_t metric;
+
+		it->n_routes++;
+		r->line = halo_cset_line(g);
+		halo_pkey(rk, sizeof(rk), k, NULL, (long)i);
+		if (!halo_pwant(p, g, rk, HALO_CSET_GROUP))
+			continue;
+		halo_pcheck_keys(p, g, rk, route_keys);
+		halo_pget_checked(p, g, rk, "to", check_route_to, true, r->line, &r->to, NULL);
+		halo_pget_checked(p, g, rk, "via", check_gateway, false, r->line, &r->via, NULL);
+		if (halo_pget_int(p, g, rk, "metric", 0, UINT32_MAX, &metric, NULL) > 0)
+			r->metric = (uint32_t)metric;
+		if (r->to && r->via && strcmp(r->to, "default") != 0 &&
+		    family_of(r->to) != family_of(r->via))
+			halo_perr(p, r->line, "%s: via %s is not of the same address family as %s",
+				  rk, r->via, r->to);
+		for (size_t j = 0; r->to && j + 1 < it->n_routes; j++)
+			if (it->routes[j].to && strcmp(it->routes[j].to, r->to) == 0 &&
+			    it->routes[j].metric == r->metric &&
+			    (strcmp(r->to, "default") != 0 || !r->via || !it->routes[j].via ||
+			     family_of(r->via) == family_of(it->routes[j].via)))
+				halo_perr(p, r->line, "%s: a route to %s is already given at line %d",
+					  rk, r->to, it->routes[j].line);
+	}
+}
+
+static uint8_t to_mask(const int64_t *v, size_t n)
+{
+	uint8_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m |= (uint8_t)(1u << v[i]);
+	return m;
+}
+
+static void parse_dscp_prio(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+			    struct halo_roce_config *rc)
+{
+	const struct halo_cset *seq;
+	char k[80], ek[96], pk[112];
+	size_t n;
+
+	if (halo_pget_seq(p, g, path, "dscp_prio", &seq) <= 0)
+		return;
+	halo_pkey(k, sizeof(k), path, "dscp_prio", 0);
+	n = halo_cset_len(seq);
+	rc->dscp_prio = calloc(n + 1, sizeof(*rc->dscp_prio));
+	if (!rc->dscp_prio) {
+		p->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct halo_cset *e = halo_cset_elem(seq, i);
+		const struct halo_cset *pair[2];
+		int64_t v[2];
+		bool bad = false;
+		int line = halo_cset_line(e);
+
+		halo_pkey(ek, sizeof(ek), k, NULL, (long)i);
+		if ((halo_cset_kind(e) != HALO_CSET_ARRAY && halo_cset_kind(e) != HALO_CSET_LIST) ||
+		    halo_cset_len(e) != 2) {
+			halo_perr(p, line, "%s: expected a pair [dscp, priority]", ek);
+			continue;
+		}
+		for (size_t j = 0; j < 2; j++) {
+			pair[j] = halo_cset_elem(e, j);
+			snprintf(pk, sizeof(pk), "%s %s", ek, j ? "priority" : "DSCP");
+			if (!halo_pwant(p, pair[j], pk, HALO_CSET_INT)) {
+				bad = true;
+				continue;
+			}
+			v[j] = halo_cset_int(pair[j]);
+			if (v[j] < 0 || v[j] > (j ? 7 : 63)) {
+				halo_perr(p, line, "%s: %s %lld is out of range (0..%d)", ek,
+					  j ? "priority" : "DSCP", (long long)v[j], j ? 7 : 63);
+				bad = true;
+			}
+		}
+		if (bad)
+			continue;
+		for (size_t j = 0; j < rc->n_dscp_prio; j++)
+			if (rc->dscp_prio[j].dscp == v[0]) {
+				halo_perr(p, line, "%s: DSCP %lld is already mapped at line %d", ek,
+					  (long long)v[0], rc->dscp_prio[j].line);
+				bad = true;
+				break;
+			}
+		if (bad)
+			continue;
+		rc->dscp_prio[rc->n_dscp_prio++] = (struct halo_dscp_prio){
+			.dscp = (uint8_t)v[0], .prio = (uint8_t)v[1], .line = line,
+		};
+	}
+}
+
+static void parse_roce(struct halo_pctx *p, const struct halo_cset *ig, const char *path,
+		       struct halo_roce_config *rc)
+{
+	const struct halo_cset *g;
+	_cleanup_free_ int64_t *pfc = NULL;
+	_cleanup_free_ int64_t *ecn = NULL;
+	char k[64];
+	size_t n;
+	int64_t v;
+	int i;
+	bool b;
+
+	halo_pkey(k, sizeof(k), path, "roce", 0);
+	if (halo_pget_group(p, ig, path, "roce", roce_keys, &g) <= 0)
+		return;
+	rc->present = true;
+	rc->line = halo_cset_line(g);
+	if (halo_pget_bool(p, g, k, "enable", &b) > 0)
+		rc->enable = b ? HALO_TRUE : HALO_FALSE;
+	if (halo_pget_keyword(p, g, k, "dcbx", dcbx_modes, &i) > 0 &&
+	    !(rc->dcbx = strdup(dcbx_modes[i])))
+		p->oom = true;
+	if (halo_pget_intlist(p, g, k, "pfc", 0, 7, &pfc, &n, &rc->pfc_line) != 0 && pfc) {
+		rc->pfc_set = true;
+		rc->pfc_mask = to_mask(pfc, n);
+	}
+	if (halo_pget_keyword(p, g, k, "trust", trust_modes, &i) > 0 &&
+	    !(rc->trust = strdup(trust_modes[i])))
+		p->oom = true;
+	parse_dscp_prio(p, g, k, rc);
+	if (halo_pget_intlist(p, g, k, "ecn", 0, 7, &ecn, &n, NULL) != 0 && ecn) {
+		rc->ecn_set = true;
+		rc->ecn_mask = to_mask(ecn, n);
+	}
+	if (halo_pget_int(p, g, k, "tos", 0, 255, &v, &rc->tos_line) > 0)
+		rc->tos = (int)v;
+	halo_pget_bool(p, g, k, "required", &rc->required);
+}
+
+static void parse_interface(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+			    struct halo_interface *it)
+{
+	int64_t v;
+
+	it->line = halo_cset_line(g);
+	halo_pget_checked(p, g, path, "name", halo_check_ifname, true, it->line, &it->name,
+			  &it->name_line);
+	parse_match(p, g, path, it);
+	if (halo_pget_int(p, g, path, "mtu", 68, 65535, &v, NULL) > 0)
+		it->mtu = (uint32_t)v;
+	halo_pget_strlist(p, g, path, "addresses", check_cidr, NULL, &it->addresses);
+	halo_pget_bool(p, g, path, "exclusive_addresses", &it->exclusive_addresses);
+	parse_routes(p, g, path, it);
+	parse_roce(p, g, path, &it->roce);
+}
+
+void halo_parse_interfaces(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c)
+{
+	const struct halo_cset *seq;
+	char path[32];
+	size_t n;
+
+	if (halo_pget_seq(p, root, "", "interfaces", &seq) <= 0)
+		return;
+	n = halo_cset_len(seq);
+	c->interfaces = calloc(n + 1, sizeof(*c->interfaces));
+	if (!c->interfaces) {
+		p->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct halo_cset *g = halo_cset_elem(seq, i);
+
+		/* A bad entry keeps its slot: indexes in messages stay right. */
+		struct halo_interface *it = &c->interfaces[c->n_interfaces++];
+
+		halo_pkey(path, sizeof(path), "interfaces", NULL, (long)i);
+		it->roce.tos = -1;
+		it->roce.enable = HALO_UNSET;
+		if (!halo_pwant(p, g, path, HALO_CSET_GROUP))
+			continue;
+		halo_pcheck_keys(p, g, path, iface_keys);
+		parse_interface(p, g, path, it);
+	}
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * validate.c: checks across fields and entries, on the typed config (no
+ * libconfig here). Each would otherwise surface late, on the host: two
+ * entries fighting over one NIC, an address on two links, RoCE traffic
+ * whose priority has no PFC (lossy RoCE: the worst kind of slow).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "config/cidr.h"
+#include "config/internal.h"
+
+static int lowest_bit(uint8_t m)
+{
+	for (int i = 0; i < 8; i++)
+		if (m & (1u << i))
+			return i;
+	return -1;
+}
+
+static void mask_text(uint8_t m, char *buf, size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, "[");
+	bool first = true;
+
+	for (int i = 0; i < 8; i++)
+		if (m & (1u << i)) {
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", first ? " " : ", ", i);
+			first = false;
+		}
+	snprintf(buf + o, len - o, " ]");
+}
+
+/* The priority the RoCE ToS lands on must have PFC, or RoCE runs lossy. */
+static void check_tos_pfc(struct halo_pctx *p, size_t idx, const struct halo_roce_config *rc)
+{
+	int dscp = rc->tos >> 2, want = lowest_bit(rc->pfc_mask);
+	char pfc[40];
+
+	if (!rc->present || rc->tos < 0 || !rc->pfc_set)
+		return;
+	mask_text(rc->pfc_mask, pfc, sizeof(pfc));
+	if (rc->trust && strcmp(rc->trust, "pcp") == 0) {
+		halo_perr(p, rc->tos_line, "interfaces[%zu].roce.tos: %d (DSCP %d) selects no "
+			  "PFC priority with trust = \"pcp\"; set trust = \"dscp\" and map "
+			  "DSCP %d in dscp_prio", idx, rc->tos, dscp, dscp);
+		return;
+	}
+	for (size_t i = 0; i < rc->n_dscp_prio; i++) {
+		const struct halo_dscp_prio *d = &rc->dscp_prio[i];
+
+		if (d->dscp != dscp)
+			continue;
+		if (!(rc->pfc_mask & (1u << d->prio)))
+			halo_perr(p, rc->tos_line, "interfaces[%zu].roce.tos: %d (DSCP %d) maps "
+				  "to priority %u (dscp_prio, line %d), which has no PFC "
+				  "(pfc = %s)", idx, rc->tos, dscp, d->prio, d->line, pfc);
+		return;
+	}
+	if (want >= 0)
+		halo_perr(p, rc->tos_line, "interfaces[%zu].roce.tos: %d (DSCP %d) selects no "
+			  "PFC priority: dscp_prio has no entry for DSCP %d (e.g. [ %d, %d ])",
+			  idx, rc->tos, dscp, dscp, dscp, want);
+	else
+		halo_perr(p, rc->tos_line, "interfaces[%zu].roce.tos: %d (DSCP %d) selects no "
+			  "PFC priority: dscp_prio has no entry for DSCP %d and pfc is empty",
+			  idx, rc->tos, dscp, dscp);
+}
+
+static void check_roce(struct halo_pctx *p, size_t idx, const struct halo_roce_config *rc)
+{
+	check_tos_pfc(p, idx, rc);
+	/* The APP table's DSCP entries are what "trust dscp" means (ice
+	 * switches the port to DSCP mode on the first one). */
+	if (rc->n_dscp_prio && rc->trust && strcmp(rc->trust, "pcp") == 0)
+		halo_perr(p, rc->dscp_prio[0].line, "interfaces[%zu].roce.dscp_prio: DSCP "
+			  "mappings contradict trust = \"pcp\"", idx);
+}
+
+static void check_addresses(struct halo_pctx *p, const struct halo_config *c)
+{
+	for (size_t i = 0; i < c->n_interfaces; i++) {
+		const struct halo_strlist *a = &c->interfaces[i].addresses;
+
+		for (size_t k = 0; k < a->n; k++) {
+			struct halo_cidr x;
+			bool found = false;
+
+			if (halo_cidr_parse(a->v[k], true, &x) < 0)
+				continue;
+			for (size_t j = 0; j <= i && !found; j++) {
+				const struct halo_strlist *b = &c->interfaces[j].addresses;
+
+				for (size_t l = 0; l < (j == i ? k : b->n); l++) {
+					struct halo_cidr y;
+
+					if (halo_cidr_parse(b->v[l], true, &y) < 0 ||
+					    !halo_cidr_same_addr(&x, &y))
+						continue;
+					halo_perr(p, a->line[k], "interfaces[%zu].addresses: "
+						  "address %s is already on interfaces[%zu] (line %d)",
+						  i, a->v[k], j, b->line[l]);
+					found = true;
+					break;
+				}
+			}
+		}
+	}
+}
+
+static void check_same(struct halo_pctx *p, size_t i, size_t j, const char *what,
+		       const char *a, const char *b, int line, int other_line)
+{
+	if (a && b && strcmp(a, b) == 0)
+		halo_perr(p, line, "interfaces[%zu]: %s %s is already used by interfaces[%zu] "
+			  "(line %d)", i, what, a, j, other_line);
+}
+
+static void check_interfaces(struct halo_pctx *p, const struct halo_config *c)
+{
+	for (size_t i = 0; i < c->n_interfaces; i++) {
+		const struct halo_interface *a = &c->interfaces[i];
+
+		for (size_t j = 0; j < i; j++) {
+			const struct halo_interface *b = &c->interfaces[j];
+
+			check_same(p, i, j, "name", a->name, b->name, a->name_line, b->name_line);
+			check_same(p, i, j, "match.mac", a->match_mac, b->match_mac,
+				   a->mac_line, b->mac_line);
+			check_same(p, i, j, "match.pci", a->match_pci, b->match_pci,
+				   a->pci_line, b->pci_line);
+		}
+		check_roce(p, i, &a->roce);
+	}
+	check_addresses(p, c);
+}
+
+static void check_storage(struct halo_pctx *p, const struct halo_config *c)
+{
+	for (size_t i = 0; i < c->n_storage; i++)
+		for (size_t j = 0; j < i; j++)
+			if (c->storage[i].where && c->storage[j].where &&
+			    strcmp(c->storage[i].where, c->storage[j].where) == 0)
+				halo_perr(p, c->storage[i].where_line, "storage[%zu].where: %s "
+					  "is already mounted by storage[%zu] (line %d)", i,
+					  c->storage[i].where, j, c->storage[j].where_line);
+}
+
+void halo_config_validate(struct halo_pctx *p, const struct halo_config *c)
+{
+	check_interfaces(p, c);
+	check_storage(p, c);
+}

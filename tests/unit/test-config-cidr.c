@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-config-cidr.c: the strict address/prefix parser. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <cmocka.h>
+
+#include "config/cidr.h"
+
+static void roundtrip(const char *in, bool require, const char *want)
+{
+	struct halo_cidr c;
+	char buf[64];
+
+	assert_int_equal(halo_cidr_parse(in, require, &c), 0);
+	halo_cidr_format(&c, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+}
+
+static void good(void **state)
+{
+	roundtrip("192.168.100.1/30", true, "192.168.100.1/30");
+	roundtrip("0.0.0.0/0", true, "0.0.0.0/0");
+	roundtrip("255.255.255.255/32", true, "255.255.255.255/32");
+	roundtrip("10.0.0.1", false, "10.0.0.1/32");
+	roundtrip("fe80::1/64", true, "fe80::1/64");
+	roundtrip("FD00:0:0::1/128", true, "fd00::1/128");
+	roundtrip("2001:db8::1", false, "2001:db8::1/128");
+}
+
+static void bad(void **state)
+{
+	static const char *const bad_in[] = {
+		"192.168.100.1",      /* prefix required */
+		"192.168.100.01/30",  /* leading zero (octal elsewhere) */
+		"010.0.0.1/8",
+		"10.0.0.1/33",
+		"10.0.0.1/032",       /* leading zero in the prefix */
+		"10.0.0.1/",
+		"/24",
+		"10.0.0/24",
+		"10.0.0.0.0/24",
+		"10.0.0.256/24",
+		"10.0.0.1 /24",
+		" 10.0.0.1/24",
+		"10.0.0.1/24 ",
+		"10.0.0.1/-1",
+		"10.0.0.1/+8",
+		"fe80::1/129",
+		"fe80::1%eth0/64",
+		"fe80:::1/64",
+		"",
+		"default",
+		NULL,
+	};
+	struct halo_cidr c = { .prefixlen = 77 };
+
+	for (size_t i = 0; bad_in[i]; i++) {
+		if (halo_cidr_parse(bad_in[i], true, &c) != -EINVAL)
+			fail_msg("accepted \"%s\"", bad_in[i]);
+		/* ret untouched on failure */
+		assert_int_equal(c.prefixlen, 77);
+	}
+	assert_int_equal(halo_cidr_parse("10.0.0.1/33", false, &c), -EINVAL);
+	assert_int_equal(halo_cidr_parse("10.0.0.01", false, &c), -EINVAL);
+}
+
+static void same_and_network(void **state)
+{
+	struct halo_cidr a, b, n;
+	char buf[64];
+
+	assert_int_equal(halo_cidr_parse("192.168.100.1/30", true, &a), 0);
+	assert_int_equal(halo_cidr_parse("192.168.100.1/24", true, &b), 0);
+	assert_true(halo_cidr_same_addr(&a, &b));
+	assert_int_equal(halo_cidr_parse("192.168.100.2/30", true, &b), 0);
+	assert_false(halo_cidr_same_addr(&a, &b));
+	assert_int_equal(halo_cidr_parse("::ffff:192.168.100.1/128", true, &b), 0);
+	assert_false(halo_cidr_same_addr(&a, &b)); /* other family */
+
+	halo_cidr_network(&a, &n);
+	halo_cidr_format(&n, buf, sizeof(buf));
+	assert_string_equal(buf, "192.168.100.0/30");
+	assert_int_equal(halo_cidr_parse("10.1.2.3/13", true, &a), 0);
+	halo_cidr_network(&a, &n);
+	halo_cidr_format(&n, buf, sizeof(buf));
+	assert_string_equal(buf, "10.0.0.0/13");
+	assert_int_equal(halo_cidr_parse("2001:db8:ffff::1/33", true, &a), 0);
+	halo_cidr_network(&a, &n);
+	halo_cidr_format(&n, buf, sizeof(buf));
+	assert_string_equal(buf, "2001:db8:8000::/33");
+	assert_int_equal(halo_cidr_parse("10.1.2.3/0", true, &a), 0);
+	halo_cidr_network(&a, &n);
+	halo_cidr_format(&n, buf, sizeof(buf));
+	assert_string_equal(buf, "0.0.0.0/0");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(good),
+		cmocka_unit_test(bad),
+		cmocka_unit_test(same_and_network),
+	};
+
+	return cmocka_run_group_tests_name("config-cidr", tests, NULL, NULL);
+}

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-config-errors.c: one test per class of bad input, each asserting the
+ * exact one-line message and its line. */
+#include "config-test.h"
+
+static void syntax_error(void **state)
+{
+	assert_config_errors("version = 1;\nboot = {\n  loader = ;\n};\n",
+			     "halo.conf:3: syntax error");
+	assert_config_errors("version = 1;\nboot = {\n  loader = \"grub\";\n\n",
+			     "halo.conf:5: syntax error");
+}
+
+static void unknown_key_suggested(void **state)
+{
+	assert_config_errors("version = 1;\nboot = {\n  gtt_mb = 1024;\n};\n",
+			     "halo.conf:3: boot: unknown key \"gtt_mb\" (did you mean \"gtt_mib\"?)");
+}
+
+static void unknown_key_everywhere(void **state)
+{
+	assert_config_errors("bot = {};\n"
+			     "interfaces = ( { name = \"a\"; matches = {}; roce = { pfcs = [ 1 ]; }; } );\n"
+			     "storage = ( { what = \"LABEL=x\"; where = \"/m\"; zzz = 1; } );\n",
+			     "halo.conf:1: unknown key \"bot\" (did you mean \"boot\"?)\n"
+			     "halo.conf:2: interfaces[0]: unknown key \"matches\" (did you mean \"match\"?)\n"
+			     "halo.conf:2: interfaces[0].roce: unknown key \"pfcs\" (did you mean \"pfc\"?)\n"
+			     "halo.conf:3: storage[0]: unknown key \"zzz\"");
+}
+
+static void wrong_type(void **state)
+{
+	assert_config_errors("boot = {\n  regenerate = \"yes\";\n  reserve_mib = 2048.0;\n"
+			     "  extra = \"quiet\";\n};\nmodules = [ 1 ];\n",
+			     "halo.conf:3: boot.reserve_mib: expected an integer, got a float\n"
+			     "halo.conf:4: boot.extra: expected an array or list, got a string\n"
+			     "halo.conf:2: boot.regenerate: expected a boolean, got a string\n"
+			     "halo.conf:6: modules: expected a group, got an array");
+}
+
+static void out_of_range(void **state)
+{
+	assert_config_errors("interfaces = (\n  { name = \"rdma0\";\n    mtu = 70000; }\n);\n"
+			     "firewall = { allow_udp = [ 0 ]; allow_tcp = [ 65536 ]; };\n"
+			     "boot = { gtt_mib = 128; };\n",
+			     "halo.conf:6: boot.gtt_mib: 128 is out of range (256..16777216)\n"
+			     "halo.conf:3: interfaces[0].mtu: 70000 is out of range (68..65535)\n"
+			     "halo.conf:5: firewall.allow_udp[0]: 0 is out of range (1..65535)\n"
+			     "halo.conf:5: firewall.allow_tcp[0]: 65536 is out of range (1..65535)");
+}
+
+static void inexact_keyword(void **state)
+{
+	assert_config_errors("boot = {\n  loader = \"GRUB\";\n  iommu = \"passthrough\";\n"
+			     "  gtt_params = \"ttm \";\n  pcie_aspm = \"of\";\n};\n"
+			     "firewall = { backend = \"nft\"; };\n",
+			     "halo.conf:2: boot.loader: \"GRUB\" is not one of auto, grub, grub-dropin, "
+			     "bls, kernel-cmdline, none (did you mean \"grub\"?)\n"
+			     "halo.conf:3: boot.iommu: \"passthrough\" is not one of pt, nopt, off, force, soft\n"
+			     "halo.conf:4: boot.gtt_params: \"ttm \" is not one of auto, ttm, amdttm, "
+			     "ttm+gttsize (did you mean \"ttm\"?)\n"
+			     "halo.conf:5: boot.pcie_aspm: \"of\" is not one of off, force (did you mean \"off\"?)\n"
+			     "halo.conf:7: firewall.backend: \"nft\" is not one of auto, firewalld, nftables, none");
+}
+
+static void bad_gtt_and_memlock(void **state)
+{
+	assert_config_errors("boot = { gtt_mib = \"Auto\"; };\naccess = { memlock = \"infinity\"; };\n"
+			     "state = { path = \"state.json\"; };\n",
+			     "halo.conf:1: boot.gtt_mib: \"Auto\" is neither an integer (MiB) nor \"auto\"\n"
+			     "halo.conf:2: access.memlock: \"infinity\" is neither \"unlimited\" nor an integer (KiB)\n"
+			     "halo.conf:3: state.path: \"state.json\" is not an absolute path");
+}
+
+static void bad_cidr(void **state)
+{
+	assert_config_errors("interfaces = ( {\n  name = \"rdma0\";\n"
+			     "  addresses = [ \"192.168.100.1\", \"192.168.100.01/30\", \"10.0.0.1/33\", \"fe80::1/64\" ];\n"
+			     "  routes = ( { to = \"10.0.2.1/24\"; via = \"192.168.100.2/30\"; },\n"
+			     "             { to = \"fd00::/8\"; via = \"192.168.100.2\"; } );\n"
+			     "} );\n",
+			     "halo.conf:3: interfaces[0].addresses[0]: \"192.168.100.1\" has no prefix length "
+			     "(write e.g. 192.168.100.1/30)\n"
+			     "halo.conf:3: interfaces[0].addresses[1]: \"192.168.100.01/30\" is not an IPv4 or IPv6 "
+			     "address with a prefix length (no leading zeros, prefix up to 32 or 128)\n"
+			     "halo.conf:3: interfaces[0].addresses[2]: \"10.0.0.1/33\" is not an IPv4 or IPv6 "
+			     "address with a prefix length (no leading zeros, prefix up to 32 or 128)\n"
+			     "halo.conf:4: interfaces[0].routes[0].to: \"10.0.2.1/24\" has host bits set beyond its prefix length\n"
+			     "halo.conf:4: interfaces[0].routes[0].via: \"192.168.100.2/30\" is not an IPv4 or IPv6 "
+			     "address (no prefix length)\n"
+			     "halo.conf:5: interfaces[0].routes[1]: via 192.168.100.2 is not of the same address family as fd00::/8");
+}
+
+static void bad_match(void **state)
+{
+	assert_config_errors("interfaces = ( {\n  name = \"rdma0\";\n"
+			     "  match = { mac = \"b4:96:91:aa:bb\"; driver = \"ice!\"; pci = \"c2:00.0\"; };\n"
+			     "}, {\n  name = \"rdma1\";\n"
+			     "  match = { mac = \"01:00:5e:00:00:01\"; pci = \"0000:c2:20.0\"; };\n"
+			     "}, {\n  name = \"rdma2\";\n  match = { pci = \"0000:c2:00.8\"; };\n} );\n",
+			     "halo.conf:3: interfaces[0].match.mac: \"b4:96:91:aa:bb\" is not a MAC address (aa:bb:cc:dd:ee:ff)\n"
+			     "halo.conf:3: interfaces[0].match.driver: \"ice!\" is not a module name "
+			     "(only letters, digits, '_' and '-')\n"
+			     "halo.conf:3: interfaces[0].match.pci: \"c2:00.0\" is not a full PCI address "
+			     "(write the domain too, e.g. 0000:c2:00.0)\n"
+			     "halo.conf:6: interfaces[1].match.mac: \"01:00:5e:00:00:01\" is a multicast MAC address, not an interface's\n"
+			     "halo.conf:6: interfaces[1].match.pci: \"0000:c2:20.0\" is not a PCI address (device above 1f)\n"
+			     "halo.conf:9: interfaces[2].match.pci: \"0000:c2:00.8\" is not a PCI address (function above 7)");
+}
+
+static void bad_ifname(void **state)
+{
+	assert_config_errors("interfaces = ( { name = \"enp194s0f0np0xyz\"; }, { name = \"a:b\"; },\n"
+			     "  { name = \"\"; }, { mtu = 9000; } );\n",
+			     "halo.conf:1: interfaces[0].name: \"enp194s0f0np0xyz\" is not an interface name "
+			     "(longer than 15 characters)\n"
+			     "halo.conf:1: interfaces[1].name: \"a:b\" is not an interface name "
+			     "(no '/', ':', whitespace or control characters)\n"
+			     "halo.conf:2: interfaces[2].name: \"\" is not an interface name (empty)\n"
+			     "halo.conf:2: interfaces[3]: \"name\" is required");
+}
+
+static void bad_modules(void **state)
+{
+	assert_config_errors("modules = {\n  load = [ \"ice\", \"irdma\", \"ib uverbs\",\n    \"ice\", \"rdma-ucm\" ];\n"
+			     "  options = { mlx5_core = \"prof_sel=2\"; ib_core = \"\"; };\n"
+			     "  blacklist = [ \"rdma_ucm\" ];\n};\n",
+			     "halo.conf:2: modules.load[2]: \"ib uverbs\" is not a module name "
+			     "(only letters, digits, '_' and '-')\n"
+			     "halo.conf:3: modules.load[3]: \"ice\" is listed twice (first at line 2)\n"
+			     "halo.conf:4: modules.options.ib_core: \"\" is not an option string (empty)\n"
+			     "halo.conf:5: modules.blacklist: \"rdma_ucm\" is also in modules.load (line 3)");
+}
+
+static void bad_kernel_params(void **state)
+{
+	assert_config_errors("boot = {\n  iommu = \"pt\";\n"
+			     "  extra = [ \"a=b c\", \"x=\\\"y\\\"\", \"=1\", \"\", \"iommu=off\",\n"
+			     "            \"amd-pstate=active\", \"amd_pstate=passive\", \"quiet\" ];\n"
+			     "  remove = [ \"quiet\", \"iommu\" ];\n};\n",
+			     "halo.conf:3: boot.extra[0]: \"a=b c\" is not a single kernel parameter "
+			     "(whitespace or control character)\n"
+			     "halo.conf:3: boot.extra[1]: \"x=\\\"y\\\"\" is not a single kernel parameter (no quotes)\n"
+			     "halo.conf:3: boot.extra[2]: \"=1\" is not a kernel parameter (no name before '=')\n"
+			     "halo.conf:3: boot.extra[3]: \"\" is not a kernel parameter (empty)\n"
+			     "halo.conf:3: boot.extra: \"iommu=off\" conflicts with boot.iommu "
+			     "(set it there, or drop that key)\n"
+			     "halo.conf:3: boot.extra: parameter \"iommu\" is also in boot.remove (line 5)\n"
+			     "halo.conf:4: boot.extra: parameter \"amd_pstate\" is already given at line 4\n"
+			     "halo.conf:4: boot.extra: parameter \"quiet\" is also in boot.remove (line 5)\n"
+			     "halo.conf:5: boot.remove: \"iommu\" is set by boot.iommu");
+}
+
+static void bad_roce(void **state)
+{
+	assert_config_errors("interfaces = ( { name = \"rdma0\"; roce = {\n"
+			     "  pfc = [ 3, 8, 3 ];\n  dcbx = \"Host\";\n"
+			     "  dscp_prio = ( [ 26, 3 ], [ 64, 1 ], [ 26, 4 ], [ 1 ], [ 2, 9 ] );\n"
+			     "  tos = 256;\n  ecn = [ -1 ];\n} } );\n",
+			     "halo.conf:3: interfaces[0].roce.dcbx: \"Host\" is not one of host, firmware "
+			     "(did you mean \"host\"?)\n"
+			     "halo.conf:2: interfaces[0].roce.pfc[1]: 8 is out of range (0..7)\n"
+			     "halo.conf:2: interfaces[0].roce.pfc[2]: 3 is listed twice\n"
+			     "halo.conf:4: interfaces[0].roce.dscp_prio[1]: DSCP 64 is out of range (0..63)\n"
+			     "halo.conf:4: interfaces[0].roce.dscp_prio[2]: DSCP 26 is already mapped at line 4\n"
+			     "halo.conf:4: interfaces[0].roce.dscp_prio[3]: expected a pair [dscp, priority]\n"
+			     "halo.conf:4: interfaces[0].roce.dscp_prio[4]: priority 9 is out of range (0..7)\n"
+			     "halo.conf:6: interfaces[0].roce.ecn[0]: -1 is out of range (0..7)\n"
+			     "halo.conf:5: interfaces[0].roce.tos: 256 is out of range (0..255)");
+}
+
+static void bad_access_storage_state(void **state)
+{
+	assert_config_errors("access = { rdma_group = \"1rdma\"; gpu_group = \"ren der\"; memlock = 8; };\n"
+			     "storage = ( { what = \"models\"; where = \"/models/../etc\"; type = \"xfs,\"; },\n"
+			     "  { what = \"LABEL=\"; where = \"/\"; options = \"noatime nodev\"; },\n"
+			     "  { type = \"ext4\"; } );\n"
+			     "state = { env_file = \"/etc/x/\"; prometheus = \"relative.prom\"; };\n",
+			     "halo.conf:1: access.rdma_group: \"1rdma\" is not a group name (must start with a letter or '_')\n"
+			     "halo.conf:1: access.gpu_group: \"ren der\" is not a group name (only letters, digits, '_' and '-')\n"
+			     "halo.conf:1: access.memlock: 8 is out of range (64..1099511627776)\n"
+			     "halo.conf:2: storage[0].what: \"models\" is not LABEL=, UUID=, PARTUUID=, PARTLABEL= or a /dev/ path\n"
+			     "halo.conf:2: storage[0].where: \"/models/../etc\" is not a usable path (contains \"..\")\n"
+			     "halo.conf:2: storage[0].type: \"xfs,\" is not a file system type\n"
+			     "halo.conf:3: storage[1].what: \"LABEL=\" has an empty or unusable value "
+			     "(no whitespace, quotes or control characters)\n"
+			     "halo.conf:3: storage[1].where: \"/\" is the root directory\n"
+			     "halo.conf:3: storage[1].options: \"noatime nodev\" contains whitespace or a control character\n"
+			     "halo.conf:4: storage[2]: \"what\" is required\n"
+			     "halo.conf:4: storage[2]: \"where\" is required\n"
+			     "halo.conf:5: state.env_file: \"/etc/x/\" is not a usable path (trailing '/')\n"
+			     "halo.conf:5: state.prometheus: \"relative.prom\" is not an absolute path");
+}
+
+static void bad_version(void **state)
+{
+	assert_config_errors("version = 2;\n", "halo.conf:1: version: 2 is not supported "
+			     "(this halo-provision reads version 1)");
+	assert_config_errors("version = \"1\";\n", "halo.conf:1: version: expected an integer, got a string");
+}
+
+static void wrapped_integer(void **state)
+{
+	/* libconfig 1.5 reads 4294967552 as 256: within range, silently. */
+	assert_config_errors("boot = {\n  gtt_mib = 4294967552;\n};\ninterfaces = ( { name = \"a\"; mtu = 9000; "
+			     "routes = ( { to = \"default\"; metric = 4294967295L; } ); } );\n",
+			     "halo.conf:2: integer 4294967552 does not fit in 32 bits (libconfig would "
+			     "silently wrap it; append L for a 64-bit integer)");
+	assert_config_errors("access = { memlock = 99999999999999999999L; };\n",
+			     "halo.conf:1: integer 99999999999999999999L does not fit in 64 bits");
+	/* Not numbers: in strings, comments, names, floats. */
+	assert_config_ok("# 99999999999\nmodules = { options = { mlx5_core = \"x=99999999999\"; }; };\n"
+			 "/* 99999999999 */ version = 1; // 99999999999\n", NULL);
+}
+
+static void include_refused(void **state)
+{
+	assert_config_errors("version = 1;\n  @include \"/etc/passwd\"\n",
+			     "halo.conf:2: @include is not allowed (an included file would bypass "
+			     "the config file's ownership check)");
+}
+
+static void all_errors_at_once(void **state)
+{
+	assert_config_errors("version = 1;\n"
+			     "boot = { loader = \"grub2\"; };\n"
+			     "interfaces = ( { name = \"rdma0\"; mtu = 9001000; } );\n"
+			     "firewall = { allow_udp = [ 4791, 4791 ]; };\n",
+			     "halo.conf:2: boot.loader: \"grub2\" is not one of auto, grub, grub-dropin, "
+			     "bls, kernel-cmdline, none (did you mean \"grub\"?)\n"
+			     "halo.conf:3: interfaces[0].mtu: 9001000 is out of range (68..65535)\n"
+			     "halo.conf:4: firewall.allow_udp[1]: 4791 is listed twice");
+}
+
+static void message_stays_one_line(void **state)
+{
+	assert_config_errors("boot = { loader = \"gr\nub\"; };\n",
+			     "halo.conf:1: boot.loader: \"gr\\x0aub\" is not one of auto, grub, grub-dropin, "
+			     "bls, kernel-cmdline, none (did you mean \"grub\"?)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(syntax_error),
+		cmocka_unit_test(unknown_key_suggested),
+		cmocka_unit_test(unknown_key_everywhere),
+		cmocka_unit_test(wrong_type),
+		cmocka_unit_test(out_of_range),
+		cmocka_unit_test(inexact_keyword),
+		cmocka_unit_test(bad_gtt_and_memlock),
+		cmocka_unit_test(bad_cidr),
+		cmocka_unit_test(bad_match),
+		cmocka_unit_test(bad_ifname),
+		cmocka_unit_test(bad_modules),
+		cmocka_unit_test(bad_kernel_params),
+		cmocka_unit_test(bad_roce),
+		cmocka_unit_test(bad_access_storage_state),
+		cmocka_unit_test(bad_version),
+		cmocka_unit_test(wrapped_integer),
+		cmocka_unit_test(include_refused),
+		cmocka_unit_test(all_errors_at_once),
+		cmocka_unit_test(message_stays_one_line),
+	};
+
+	return cmocka_run_group_tests_name("config-errors", tests, NULL, NULL);
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-config-validate.c: cross-field checks (validate.c). */
+#include "config-test.h"
+
+#define ROCE_IF(roce) "interfaces = ( { name = \"rdma0\";\n  roce = { " roce " };\n} );\n"
+
+static void tos_pfc_consistent(void **state)
+{
+	struct halo_config *c;
+
+	assert_config_ok(ROCE_IF("trust = \"dscp\"; pfc = [ 3 ]; dscp_prio = ( [ 26, 3 ] ); tos = 106;"), &c);
+	assert_int_equal(c->interfaces[0].roce.tos, 106);
+	assert_int_equal(c->interfaces[0].roce.pfc_mask, 1u << 3);
+	halo_config_free(c);
+	/* No tos or no pfc: nothing to cross-check. */
+	assert_config_ok(ROCE_IF("pfc = [ 3 ];"), NULL);
+	assert_config_ok(ROCE_IF("tos = 106;"), NULL);
+}
+
+static void tos_maps_to_prio_without_pfc(void **state)
+{
+	assert_config_errors(ROCE_IF("trust = \"dscp\"; pfc = [ 3, 5 ]; dscp_prio = ( [ 26, 2 ] );\n tos = 106;"),
+			     "halo.conf:3: interfaces[0].roce.tos: 106 (DSCP 26) maps to priority 2 "
+			     "(dscp_prio, line 2), which has no PFC (pfc = [ 3, 5 ])");
+}
+
+static void tos_without_mapping(void **state)
+{
+	assert_config_errors(ROCE_IF("pfc = [ 3 ]; dscp_prio = ( [ 48, 6 ] ); tos = 106;"),
+			     "halo.conf:2: interfaces[0].roce.tos: 106 (DSCP 26) selects no PFC "
+			     "priority: dscp_prio has no entry for DSCP 26 (e.g. [ 26, 3 ])");
+	assert_config_errors(ROCE_IF("pfc = [ ]; tos = 106;"),
+			     "halo.conf:2: interfaces[0].roce.tos: 106 (DSCP 26) selects no PFC "
+			     "priority: dscp_prio has no entry for DSCP 26 and pfc is empty");
+}
+
+static void tos_with_trust_pcp(void **state)
+{
+	assert_config_errors(ROCE_IF("trust = \"pcp\"; pfc = [ 3 ]; tos = 106;"),
+			     "halo.conf:2: interfaces[0].roce.tos: 106 (DSCP 26) selects no PFC "
+			     "priority with trust = \"pcp\"; set trust = \"dscp\" and map DSCP 26 in dscp_prio");
+	assert_config_errors(ROCE_IF("trust = \"pcp\"; dscp_prio = ( [ 26, 3 ] );"),
+			     "halo.conf:2: interfaces[0].roce.dscp_prio: DSCP mappings contradict "
+			     "trust = \"pcp\"");
+}
+
+static void duplicate_addresses(void **state)
+{
+	assert_config_errors("interfaces = (\n"
+			     "  { name = \"rdma0\"; addresses = [ \"192.168.100.1/30\", \"fd00::1/64\" ]; },\n"
+			     "  { name = \"rdma1\"; addresses = [ \"192.168.100.1/24\",\n"
+			     "    \"FD00::1/128\", \"192.168.101.1/30\", \"192.168.101.1/31\" ]; }\n);\n",
+			     "halo.conf:3: interfaces[1].addresses: address 192.168.100.1/24 is already "
+			     "on interfaces[0] (line 2)\n"
+			     "halo.conf:4: interfaces[1].addresses: address FD00::1/128 is already "
+			     "on interfaces[0] (line 2)\n"
+			     "halo.conf:4: interfaces[1].addresses: address 192.168.101.1/31 is already "
+			     "on interfaces[1] (line 4)");
+}
+
+static void duplicate_links(void **state)
+{
+	assert_config_errors("interfaces = (\n"
+			     "  { name = \"rdma0\"; match = { mac = \"B4:96:91:AA:BB:01\"; pci = \"0000:C2:00.0\"; }; },\n"
+			     "  { name = \"rdma0\"; },\n"
+			     "  { name = \"rdma1\"; match = { mac = \"b4:96:91:aa:bb:01\"; }; },\n"
+			     "  { name = \"rdma2\"; match = { pci = \"0000:c2:00.0\"; }; }\n);\n",
+			     "halo.conf:3: interfaces[1]: name rdma0 is already used by interfaces[0] (line 2)\n"
+			     "halo.conf:4: interfaces[2]: match.mac b4:96:91:aa:bb:01 is already used by "
+			     "interfaces[0] (line 2)\n"
+			     "halo.conf:5: interfaces[3]: match.pci 0000:c2:00.0 is already used by "
+			     "interfaces[0] (line 2)");
+}
+
+static void duplicate_storage(void **state)
+{
+	assert_config_errors("storage = (\n  { what = \"LABEL=a\"; where = \"/models\"; },\n"
+			     "  { what = \"LABEL=b\";\n    where = \"/models\"; }\n);\n",
+			     "halo.conf:4: storage[1].where: /models is already mounted by storage[0] (line 2)");
+}
+
+static void index_survives_bad_entry(void **state)
+{
+	/* interfaces[1] is not a group; interfaces[2] keeps its index. */
+	assert_config_errors("interfaces = ( { name = \"a\"; }, 5, { name = \"a\"; } );\n",
+			     "halo.conf:1: interfaces[1]: expected a group, got an integer\n"
+			     "halo.conf:1: interfaces[2]: name a is already used by interfaces[0] (line 1)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tos_pfc_consistent),
+		cmocka_unit_test(tos_maps_to_prio_without_pfc),
+		cmocka_unit_test(tos_without_mapping),
+		cmocka_unit_test(tos_with_trust_pcp),
+		cmocka_unit_test(duplicate_addresses),
+		cmocka_unit_test(duplicate_links),
+		cmocka_unit_test(duplicate_storage),
+		cmocka_unit_test(index_survives_bad_entry),
+	};
+
+	return cmocka_run_group_tests_name("config-validate", tests, NULL, NULL);
+}
