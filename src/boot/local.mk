@@ -1,4 +1,44 @@
 # src/boot: kernel command line subsystem.
 libhalo_la_SOURCES += \
 	src/boot/boot.h \
-	src/boot/boot.c
+	src/boot/boot.c \
+	src/boot/bootint.h \
+	src/boot/cmdline.h \
+	src/boot/cmdline.c \
+	src/boot/grubfile.h \
+	src/boot/grubfile.c \
+	src/boot/grubeval.c \
+	src/boot/gtt.h \
+	src/boot/gtt.c \
+	src/boot/detect.h \
+	src/boot/detect.c \
+	src/boot/rootdev.h \
+	src/boot/rootdev.c \
+	src/boot/edits.c \
+	src/boot/levels.c \
+	src/boot/items.c \
+	src/boot/backend_grub.c \
+	src/boot/backend_dropin.c \
+	src/boot/backend_kcmdline.c \
+	src/boot/backend_bls.c
+
+# Unit tests (cmocka, TAP).
+boot_unit_tests = \
+	tests/unit/test-boot-cmdline \
+	tests/unit/test-boot-grubfile \
+	tests/unit/test-boot-gtt \
+	tests/unit/test-boot-detect
+check_PROGRAMS += $(boot_unit_tests)
+TESTS += $(boot_unit_tests)
+tests_unit_test_boot_cmdline_SOURCES = tests/unit/test-boot-cmdline.c
+tests_unit_test_boot_cmdline_CFLAGS = $(unit_cflags)
+tests_unit_test_boot_cmdline_LDADD = $(unit_ldadd)
+tests_unit_test_boot_grubfile_SOURCES = tests/unit/test-boot-grubfile.c
+tests_unit_test_boot_grubfile_CFLAGS = $(unit_cflags)
+tests_unit_test_boot_grubfile_LDADD = $(unit_ldadd)
+tests_unit_test_boot_gtt_SOURCES = tests/unit/test-boot-gtt.c
+tests_unit_test_boot_gtt_CFLAGS = $(unit_cflags)
+tests_unit_test_boot_gtt_LDADD = $(unit_ldadd)
+tests_unit_test_boot_detect_SOURCES = tests/unit/test-boot-detect.c
+tests_unit_test_boot_detect_CFLAGS = $(unit_cflags)
+tests_unit_test_boot_detect_LDADD = $(unit_ldadd)

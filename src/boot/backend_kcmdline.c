@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * backend_kcmdline.c: systemd-boot / kernel-install. /etc/kernel/cmdline
+ * holds the whole command line that kernel-install gives new kernels. An
+ * existing file is merged (and left byte for byte when nothing changes);
+ * a missing one is created from the default BLS entry's options, else
+ * from /proc/cmdline without BOOT_IMAGE= and initrd= (what kernel-install
+ * itself would fall back to). Existing entries are rebuilt by the next
+ * kernel-install; there is no regeneration step of its own.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "boot/bootint.h"
+#include "boot/cmdline.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+/* The tokens a missing /etc/kernel/cmdline starts from. */
+static int base_tokens(struct halo_ctx *ctx, char ***ret)
+{
+	static const char *const drop[] = { "BOOT_IMAGE", "initrd", NULL };
+	_cleanup_strv_free_ char **tok = NULL;
+	_cleanup_free_ char *where = NULL;
+	int r = boot_read_bls_default(ctx, &tok, &where);
+
+	if (r == -ENOENT || r == -ENOTDIR) {
+		r = boot_read_active(ctx, &tok);
+		if (r == -ENOENT)
+			return halo_cmdline_split("", ret);
+		if (r < 0)
+			return r;
+		return halo_cmdline_merge(tok, NULL, (char *const *)drop, ret);
+	}
+	if (r < 0)
+		return r;
+	*ret = TAKE_PTR(tok);
+	return 0;
+}
+
+int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,
+		       struct boot_edits *edits, struct halo_errors *errs)
+{
+	_cleanup_free_ char *old = NULL, *joined = NULL;
+	_cleanup_strv_free_ char **cur = NULL, **merged = NULL;
+	char *content;
+	mode_t mode;
+	int r;
+
+	r = boot_read_target(ctx, BOOT_KERNEL_CMDLINE, 0644, &old, &mode, errs);
+	if (r < 0)
+		return r;
+	r = old ? halo_cmdline_split(old, &cur) : base_tokens(ctx, &cur);
+	if (r < 0)
+		return r;
+	if (halo_cmdline_merge(cur, want->set, want->remove, &merged) < 0)
+		return -ENOMEM;
+	if (old && halo_cmdline_equal(cur, merged)) {
+		content = strdup(old);
+	} else {
+		joined = halo_cmdline_join(merged);
+		content = joined ? halo_strdup_printf("%s\n", joined) : NULL;
+	}
+	if (!content)
+		return -ENOMEM;
+	return boot_edits_add(edits, BOOT_KERNEL_CMDLINE, TAKE_PTR(old), content,
+			      mode, TAKE_PTR(merged));
+}
+
+int boot_kcmdline_configured(struct halo_ctx *ctx, char ***ret_tokens,
+			     char **ret_msg)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	int r = halo_read_file(ctx, BOOT_KERNEL_CMDLINE, &text, &len);
+
+	if (r == -ENOENT)
+		return halo_cmdline_split("", ret_tokens);
+	if (r < 0) {
+		if (ret_msg)
+			*ret_msg = halo_strdup_printf("%s: %s", BOOT_KERNEL_CMDLINE,
+						      strerror(-r));
+		return r;
+	}
+	return halo_cmdline_split(text, ret_tokens);
+}
+
+static int kcmdline_plan(struct halo_ctx *ctx, struct boot_run *run,
+			 struct boot_edits *edits, struct halo_errors *errs)
+{
+	return boot_kcmdline_edit(ctx, &run->want, edits, errs);
+}
+
+static int no_generated(struct halo_ctx *ctx, char ***ret_tokens,
+			char **ret_where)
+{
+	return -ENOENT;
+}
+
+static int no_regen(struct halo_ctx *ctx, const struct boot_want *want,
+		    char ***ret_argv)
+{
+	*ret_argv = NULL;
+	return 0;
+}
+
+const struct boot_backend halo_boot_backend_kcmdline = {
+	.loader = HALO_LOADER_KERNEL_CMDLINE,
+	.plan = kcmdline_plan,
+	.configured = boot_kcmdline_configured,
+	.generated = no_generated,
+	.regen_argv = no_regen,
+};

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bootint.h: what the boot subsystem's files share (private).
+ *
+ * Every backend has the same shape: read the current content of the files
+ * it owns or edits, build their wanted content from it and the wanted
+ * edit (struct boot_want), and hand both to boot.c, which validates and
+ * adds them as file items (struct boot_edit). The three observed levels
+ * (configured, generated, active) are re-read by the items' observe ops
+ * through the backend's read functions.
+ */
+#pragma once
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "config/config.h"
+#include "engine/plan.h"
+#include "halo.h"
+#include "util/errors.h"
+
+#define BOOT_DROPIN_PATH "/etc/default/grub.d/zz-halo-provision.cfg"
+#define BOOT_DROPIN_NAME "zz-halo-provision.cfg"
+#define BOOT_DEFAULT_GRUB "/etc/default/grub"
+#define BOOT_GRUB_D "/etc/default/grub.d"
+#define BOOT_KERNEL_CMDLINE "/etc/kernel/cmdline"
+#define BOOT_BLS_ENTRIES "/boot/loader/entries"
+#define BOOT_VAR_LINUX "GRUB_CMDLINE_LINUX"
+#define BOOT_VAR_DEFAULT "GRUB_CMDLINE_LINUX_DEFAULT"
+
+/* The wanted edit of the command line. */
+struct boot_want {
+	char **set;    /* wanted tokens, NULL-terminated */
+	char **remove; /* removal specs ("key" or "key=value") */
+};
+
+/* One file a backend wants written. */
+struct boot_edit {
+	char *path;     /* inside the root */
+	char *old;      /* current content, NULL: absent */
+	char *content;  /* wanted content, NULL: must not exist */
+	mode_t mode;
+	char **result;  /* the command line tokens this file gives */
+};
+
+struct boot_edits {
+	struct boot_edit *v;
+	size_t n;
+};
+
+struct boot_run;
+
+struct boot_backend {
+	enum halo_boot_loader loader;
+	/* Adds the edits for RUN's wanted edit; problems with the host's
+	 * files go to ERRS (FILE:LINE: message). 0 or -errno. */
+	int (*plan)(struct halo_ctx *ctx, struct boot_run *run,
+		    struct boot_edits *edits, struct halo_errors *errs);
+	/* The configured command line (what the next boot entry will get).
+	 * *ret_msg (optional) says why it cannot be read. 0 or -errno. */
+	int (*configured)(struct halo_ctx *ctx, char ***ret_tokens,
+			  char **ret_msg);
+	/* The generated level; -ENOENT when there is none to look at. Sets
+	 * *ret_where to the file read. */
+	int (*generated)(struct halo_ctx *ctx, char ***ret_tokens,
+			 char **ret_where);
+	/* The regeneration command for WANT (NULL-terminated argv), or
+	 * *ret_argv NULL when the backend has none. */
+	int (*regen_argv)(struct halo_ctx *ctx, const struct boot_want *want,
+			  char ***ret_argv);
+};
+
+/* One run of the boot subsystem; shared by its items (refcounted). */
+struct boot_run {
+	unsigned refs;
+	const struct boot_backend *backend;
+	struct boot_want want;
+	uint64_t gtt_mib;      /* 0: GTT not managed */
+	char *gtt_key;         /* "ttm.pages_limit" or "amdttm.pages_limit" */
+	char *gtt_conflict;    /* a modprobe.d setting that disagrees */
+	bool regenerate;
+};
+
+extern const struct boot_backend halo_boot_backend_grub;
+extern const struct boot_backend halo_boot_backend_dropin;
+extern const struct boot_backend halo_boot_backend_bls;
+extern const struct boot_backend halo_boot_backend_kcmdline;
+
+/* --- edits.c: the shared file plumbing --- */
+
+/* Reads PATH for editing: *ret_text NULL when absent, *ret_mode its mode
+ * (DEFAULT_MODE when absent). A symlink, a non-regular file or a read
+ * error goes to ERRS and returns -EINVAL. */
+int boot_read_target(struct halo_ctx *ctx, const char *path,
+		     mode_t default_mode, char **ret_text, mode_t *ret_mode,
+		     struct halo_errors *errs);
+
+/* Appends an edit (takes PATH copy, OLD, CONTENT and RESULT). */
+int boot_edits_add(struct boot_edits *edits, const char *path, char *old,
+		   char *content, mode_t mode, char **result);
+void boot_edits_free(struct boot_edits *edits);
+
+/* "FILE:LINE: " prefix of a host file, for ERRS. Caller frees. */
+char *boot_where(struct halo_ctx *ctx, const char *path, unsigned line);
+
+/* --- levels.c: what the host has --- */
+
+/* /proc/cmdline under the root; -ENOENT when absent. */
+int boot_read_active(struct halo_ctx *ctx, char ***ret_tokens);
+/* The first `linux` line of /boot/grub/grub.cfg or /boot/grub2/grub.cfg. */
+int boot_read_grub_cfg(struct halo_ctx *ctx, char ***ret_tokens,
+		       char **ret_where);
+/* The options line of the default kernel's BLS entry (the entry whose
+ * version is ctx->kernel_release, else the last one in name order). */
+int boot_read_bls_default(struct halo_ctx *ctx, char ***ret_tokens,
+			  char **ret_where);
+
+/* --- grubeval.c: /etc/default/grub and grub.d as grub-mkconfig sees them --- */
+
+/* Decoded (marked) values of GRUB_CMDLINE_LINUX and _DEFAULT after
+ * sourcing /etc/default/grub (if WITH_MAIN) and the grub.d *.cfg files
+ * that sort before STOP_BEFORE (NULL: all). Errors: ERRS if given, else
+ * *ret_msg. */
+int boot_grub_eval(struct halo_ctx *ctx, bool with_main,
+		   const char *stop_before, char **ret_linux,
+		   char **ret_default, struct halo_errors *errs,
+		   char **ret_msg);
+
+/*
+ * Splits the wanted edit over the two variables: L and D are the tokens of
+ * GRUB_CMDLINE_LINUX and _DEFAULT. A wanted key already in L is replaced
+ * there, one in D there; keys present in neither are appended to L
+ * (TO_LINUX) or D. Removals apply to both; a key placed in one variable
+ * is taken out of the other.
+ */
+int boot_grub_split_merge(char *const *l, char *const *d,
+			  const struct boot_want *want, bool to_linux,
+			  char ***ret_l, char ***ret_d);
+
+/* L ++ D, for the result/configured command line. */
+int boot_concat(char *const *l, char *const *d, char ***ret);
+
+/* --- items.c --- */
+int boot_add_items(struct halo_ctx *ctx, struct halo_plan *plan,
+		   struct boot_run *run);
+void boot_run_unref(struct boot_run *run);
+
+/* --- backend_grub.c, shared with the bls backend --- */
+
+/* Edits GRUB_CMDLINE_LINUX (and removals in _DEFAULT) of /etc/default/grub
+ * in place. REQUIRED: a missing file is an error (else no edit). */
+int boot_grub_edit_default(struct halo_ctx *ctx, const struct boot_want *want,
+			   bool required, struct boot_edits *edits,
+			   struct halo_errors *errs);
+int boot_grub_configured(struct halo_ctx *ctx, char ***ret_tokens,
+			 char **ret_msg);
+
+/* --- backend_kcmdline.c, shared with the bls backend --- */
+int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,
+		       struct boot_edits *edits, struct halo_errors *errs);
+int boot_kcmdline_configured(struct halo_ctx *ctx, char ***ret_tokens,
+			     char **ret_msg);
+
+/* --- backend_dropin.c --- */
+int boot_dropin_plan(struct halo_ctx *ctx, struct boot_run *run,
+		     struct boot_edits *edits, struct halo_errors *errs);
+
+/* A NULL-terminated copy of ARGS. */
+int boot_strv_from(char ***ret, const char *const *args);

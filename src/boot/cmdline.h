@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmdline.h: kernel command line tokens and the merge that edits them.
+ *
+ * A token is kept verbatim (quotes and backslashes included); only its
+ * boundaries are decided here. Whitespace separates tokens unless it is
+ * inside "double" or 'single' quotes or escaped with a backslash (the
+ * kernel itself only knows double quotes, GRUB's script parser also knows
+ * single quotes and backslashes, so a boundary either of them would not
+ * split is not split here either).
+ *
+ * The key of a token is the text before its first '=' (a leading '"' is
+ * skipped, as the kernel's next_arg() does): "iommu" for "iommu=pt",
+ * "quiet" for "quiet". Keys compare with '-' and '_' alike, as the kernel does.
+ *
+ * Merge (halo_cmdline_merge):
+ *  - a REMOVE entry "key" takes out every token with that key, an entry
+ *    "key=value" only tokens equal to it;
+ *  - the SET tokens are grouped by key (a key may repeat, console=tty0
+ *    console=ttyS0); the group replaces the first current token with that
+ *    key, in place, and later tokens with that key are dropped;
+ *  - groups whose key is not present are appended at the end, in SET order;
+ *  - every other token stays where it was.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "halo.h"
+
+/* Splits S into tokens (NULL-terminated vector, free with halo_strv_free).
+ * An unterminated quote runs to the end of S. 0 or -ENOMEM. */
+int halo_cmdline_split(const char *s, char ***ret_tokens);
+
+/* Tokens joined by single spaces (caller frees); NULL on ENOMEM. */
+char *halo_cmdline_join(char *const *tokens);
+
+/* Length of the key of TOK and where it starts (after a leading '"'). */
+size_t halo_cmdline_key(const char *tok, const char **ret_key);
+
+/* True if TOK has key KEY. */
+bool halo_cmdline_has_key(const char *tok, const char *key);
+
+/* True if removal spec SPEC ("key" or "key=value") matches TOK. */
+bool halo_cmdline_remove_matches(const char *spec, const char *tok);
+
+/* The tokens of TOKENS whose key is KEY, joined by spaces; NULL when there
+ * are none (or on ENOMEM: check errno). */
+char *halo_cmdline_values_of(char *const *tokens, const char *key);
+
+/* True if TOKENS holds exactly the SET tokens with key KEY, in order. */
+bool halo_cmdline_has_group(char *const *tokens, char *const *set,
+			    const char *key);
+
+/* True if some token of TOKENS matches removal spec SPEC. */
+bool halo_cmdline_has_removable(char *const *tokens, const char *spec);
+
+/* True if TOKENS satisfies every SET group and no REMOVE spec matches. */
+bool halo_cmdline_satisfies(char *const *tokens, char *const *set,
+			    char *const *remove);
+
+/* The merge above. CUR, SET, REMOVE may be NULL (empty). 0 or -ENOMEM. */
+int halo_cmdline_merge(char *const *cur, char *const *set,
+		       char *const *remove, char ***ret_tokens);
+
+/* True if both vectors hold the same tokens in the same order. */
+bool halo_cmdline_equal(char *const *a, char *const *b);

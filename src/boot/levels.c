@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* levels.c: the generated and active command lines (see bootint.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "boot/bootint.h"
+#include "boot/cmdline.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+int boot_read_active(struct halo_ctx *ctx, char ***ret_tokens)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	int r = halo_read_file(ctx, "/proc/cmdline", &text, &len);
+
+	if (r < 0)
+		return r;
+	return halo_cmdline_split(text, ret_tokens);
+}
+
+/* Text after the first word W of a line in TEXT whose first word is one
+ * of WORDS; NULL if none. Caller frees. */
+static char *line_after(const char *text, const char *const *words,
+			size_t n_words)
+{
+	for (const char *p = text; *p;) {
+		const char *eol = strchrnul(p, '\n');
+		const char *q = p + strspn(p, " \t");
+		size_t n = strcspn(q, " \t\n");
+
+		for (size_t i = 0; i < n_words; i++)
+			if (n == strlen(words[i]) && memcmp(q, words[i], n) == 0)
+				return strndup(q + n, (size_t)(eol - q - n));
+		p = *eol ? eol + 1 : eol;
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
+int boot_read_grub_cfg(struct halo_ctx *ctx, char ***ret_tokens,
+		       char **ret_where)
+{
+	static const char *const cfgs[] = { "/boot/grub/grub.cfg",
+					    "/boot/grub2/grub.cfg" };
+	static const char *const linux_cmds[] = { "linux", "linuxefi",
+						  "linux16" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(cfgs); i++) {
+		_cleanup_free_ char *text = NULL, *line = NULL;
+		_cleanup_strv_free_ char **tok = NULL;
+		size_t len;
+		int r = halo_read_file(ctx, cfgs[i], &text, &len);
+
+		if (r == -ENOENT)
+			continue;
+		if (r < 0)
+			return r;
+		line = line_after(text, linux_cmds, ARRAY_SIZE(linux_cmds));
+		if (!line)
+			return errno == ENOENT ? -ENOENT : -ENOMEM;
+		r = halo_cmdline_split(line, &tok);
+		if (r < 0)
+			return r;
+		/* The first word is the kernel image. */
+		if (tok[0]) {
+			free(tok[0]);
+			memmove(tok, tok + 1, halo_strv_len(tok) * sizeof(*tok));
+		}
+		*ret_where = strdup(cfgs[i]);
+		if (!*ret_where)
+			return -ENOMEM;
+		*ret_tokens = TAKE_PTR(tok);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int boot_read_bls_default(struct halo_ctx *ctx, char ***ret_tokens,
+			  char **ret_where)
+{
+	static const char *const version_kw[] = { "version" };
+	static const char *const options_kw[] = { "options" };
+	_cleanup_strv_free_ char **names = NULL;
+	_cleanup_free_ char *pick = NULL, *options = NULL;
+	int r = halo_root_list_dir(ctx, BOOT_BLS_ENTRIES, &names);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; names[i]; i++) {
+		_cleanup_free_ char *path = NULL, *text = NULL, *ver = NULL;
+		size_t n = strlen(names[i]), len;
+
+		if (n <= 5 || strcmp(names[i] + n - 5, ".conf") != 0)
+			continue;
+		path = halo_strdup_printf("%s/%s", BOOT_BLS_ENTRIES, names[i]);
+		if (!path)
+			return -ENOMEM;
+		r = halo_read_file(ctx, path, &text, &len);
+		if (r < 0)
+			return r;
+		ver = line_after(text, version_kw, 1);
+		/* Later entries win unless the running kernel's is found. */
+		free(options);
+		options = line_after(text, options_kw, 1);
+		free(pick);
+		pick = TAKE_PTR(path);
+		if (ver && ctx->kernel_release) {
+			char *v = ver + strspn(ver, " \t");
+
+			v[strcspn(v, " \t")] = '\0';
+			if (strcmp(v, ctx->kernel_release) == 0)
+				break;
+		}
+	}
+	if (!pick)
+		return -ENOENT;
+	r = halo_cmdline_split(options ? options : "", ret_tokens);
+	if (r < 0)
+		return r;
+	*ret_where = TAKE_PTR(pick);
+	return 0;
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests: kernel command line tokenizer and merge (src/boot/cmdline.c). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "boot/cmdline.h"
+#include "util/strv.h"
+
+static char *split_join(const char *s, const char *sep)
+{
+	_cleanup_strv_free_ char **v = NULL;
+	struct halo_buf b = { 0 };
+
+	assert_int_equal(halo_cmdline_split(s, &v), 0);
+	halo_buf_puts(&b, "");
+	for (size_t i = 0; v[i]; i++)
+		halo_buf_printf(&b, "%s%s", i ? sep : "", v[i]);
+	return halo_buf_steal(&b);
+}
+
+#define assert_split(in, want)                                                 \
+	do {                                                                   \
+		char *got_ = split_join(in, "|");                              \
+		assert_string_equal(got_, want);                               \
+		free(got_);                                                    \
+	} while (0)
+
+static void test_split_spaces(void **state)
+{
+	assert_split("", "");
+	assert_split("   \t\n ", "");
+	assert_split("quiet", "quiet");
+	assert_split("  ro   quiet\tsplash\n", "ro|quiet|splash");
+	assert_split("a\r\nb", "a|b");
+}
+
+static void test_split_quotes(void **state)
+{
+	/* Kernel-style double quotes keep spaces inside one token, verbatim. */
+	assert_split("dyndbg=\"file x.c +p\" quiet", "dyndbg=\"file x.c +p\"|quiet");
+	assert_split("\"foo=a b\" c", "\"foo=a b\"|c");
+	assert_split("x='a b' y", "x='a b'|y");
+	/* A double quote inside single quotes does not open anything. */
+	assert_split("x='a\"b' y", "x='a\"b'|y");
+	/* Unterminated: runs to the end. */
+	assert_split("a=\"b c", "a=\"b c");
+}
+
+static void test_split_escapes(void **state)
+{
+	assert_split("a\\ b c", "a\\ b|c");
+	assert_split("x=\"a\\\" b\" c", "x=\"a\\\" b\"|c");
+	/* In single quotes a backslash is literal and does not escape. */
+	assert_split("x='a\\' b", "x='a\\'|b");
+	assert_split("trailing\\", "trailing\\");
+}
+
+static void test_key(void **state)
+{
+	const char *k;
+
+	assert_int_equal(halo_cmdline_key("iommu=pt", &k), 5);
+	assert_memory_equal(k, "iommu", 5);
+	assert_int_equal(halo_cmdline_key("quiet", &k), 5);
+	assert_int_equal(halo_cmdline_key("\"quiet\"", &k), 5);
+	assert_memory_equal(k, "quiet", 5);
+	assert_int_equal(halo_cmdline_key("\"foo=a b\"", &k), 3);
+	assert_true(halo_cmdline_has_key("ttm.pages_limit=1", "ttm.pages_limit"));
+	assert_false(halo_cmdline_has_key("ttm.pages_limit2=1", "ttm.pages_limit"));
+	/* parameq(): dashes and underscores are the same. */
+	assert_true(halo_cmdline_has_key("pcie-aspm=off", "pcie_aspm"));
+	assert_true(halo_cmdline_remove_matches("quiet", "quiet"));
+	assert_true(halo_cmdline_remove_matches("pci=realloc", "pci=realloc"));
+	assert_false(halo_cmdline_remove_matches("pci=realloc", "pci=nocrs"));
+	assert_true(halo_cmdline_remove_matches("pci", "pci=nocrs"));
+}
+
+static char *merge(const char *cur, const char *set, const char *rm)
+{
+	_cleanup_strv_free_ char **c = NULL, **s = NULL, **r = NULL, **out = NULL;
+
+	assert_int_equal(halo_cmdline_split(cur, &c), 0);
+	assert_int_equal(halo_cmdline_split(set, &s), 0);
+	assert_int_equal(halo_cmdline_split(rm, &r), 0);
+	assert_int_equal(halo_cmdline_merge(c, s, r, &out), 0);
+	return halo_cmdline_join(out);
+}
+
+#define assert_merge(cur, set, rm, want)                                       \
+	do {                                                                   \
+		char *got_ = merge(cur, set, rm);                              \
+		assert_string_equal(got_, want);                               \
+		free(got_);                                                    \
+	} while (0)
+
+static void test_merge(void **state)
+{
+	/* Append new ones at the end, in order. */
+	assert_merge("ro quiet", "iommu=pt ttm.pages_limit=32505856", "",
+		     "ro quiet iommu=pt ttm.pages_limit=32505856");
+	/* Replace same-key params in place. */
+	assert_merge("ro iommu=soft quiet", "iommu=pt", "", "ro iommu=pt quiet");
+	/* Later duplicates of a managed key go (they would win). */
+	assert_merge("iommu=soft ro iommu=off", "iommu=pt", "", "iommu=pt ro");
+	/* Remove by key and by exact key=value. */
+	assert_merge("ro quiet splash pci=nocrs", "", "quiet pci=realloc",
+		     "ro splash pci=nocrs");
+	assert_merge("ro pci=realloc", "", "pci=realloc", "ro");
+	/* A repeated key in SET is one group. */
+	assert_merge("console=tty0 ro", "console=tty0 console=ttyS0,115200", "",
+		     "console=tty0 console=ttyS0,115200 ro");
+	/* Quoted tokens stay intact. */
+	assert_merge("dyndbg=\"a b\" ro", "iommu=pt", "ro",
+		     "dyndbg=\"a b\" iommu=pt");
+	/* Idempotent. */
+	assert_merge("ro iommu=pt quiet", "iommu=pt", "splash", "ro iommu=pt quiet");
+	assert_merge("", "", "", "");
+}
+
+static void test_satisfies(void **state)
+{
+	_cleanup_strv_free_ char **t = NULL, **set = NULL, **rm = NULL;
+
+	assert_int_equal(halo_cmdline_split("ro iommu=pt console=a console=b", &t), 0);
+	assert_int_equal(halo_cmdline_split("iommu=pt console=a console=b", &set), 0);
+	assert_int_equal(halo_cmdline_split("quiet", &rm), 0);
+	assert_true(halo_cmdline_satisfies(t, set, rm));
+	assert_true(halo_cmdline_has_group(t, set, "console"));
+	halo_strv_free(rm);
+	assert_int_equal(halo_cmdline_split("ro", &rm), 0);
+	assert_false(halo_cmdline_satisfies(t, set, rm));
+	halo_strv_free(set);
+	assert_int_equal(halo_cmdline_split("iommu=pt console=b", &set), 0);
+	assert_false(halo_cmdline_has_group(t, set, "console"));
+	assert_true(halo_cmdline_has_group(t, set, "iommu"));
+	{
+		_cleanup_free_ char *v = halo_cmdline_values_of(t, "console");
+
+		assert_string_equal(v, "console=a console=b");
+		assert_null(halo_cmdline_values_of(t, "nope"));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_split_spaces),
+		cmocka_unit_test(test_split_quotes),
+		cmocka_unit_test(test_split_escapes),
+		cmocka_unit_test(test_key),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_satisfies),
+	};
+
+	return cmocka_run_group_tests_name("boot-cmdline", tests, NULL, NULL);
+}
