@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "engine/item.h"
+#include "engine/report.h"
 #include "util/strv.h"
 
 enum {
@@ -46,15 +47,6 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ 0 },
-};
-
-/* The mode options, for "did you mean" and for conflicts. */
-static const char *const mode_words[] = {
-	[HALO_MODE_APPLY] = "apply",
-	[HALO_MODE_CHECK] = "check",
-	[HALO_MODE_DRY_RUN] = "dry-run",
-	[HALO_MODE_VALIDATE] = "validate",
-	[HALO_MODE_STATUS] = "status",
 };
 
 void halo_cli_usage(FILE *out)
@@ -100,7 +92,7 @@ static int set_mode(struct halo_cli *cli, enum halo_mode mode, char **ret_error)
 {
 	if (cli->mode != HALO_MODE_APPLY && cli->mode != mode) {
 		*ret_error = halo_strdup_printf("--%s and --%s cannot be used together",
-						mode_words[cli->mode], mode_words[mode]);
+						halo_mode_name(cli->mode), halo_mode_name(mode));
 		return -EINVAL;
 	}
 	cli->mode = mode;
@@ -139,8 +131,8 @@ static bool valid_name(const char *s)
 /* The error for a positional argument: there are no verbs. */
 static char *positional_error(const char *arg)
 {
-	for (size_t m = 0; m < ARRAY_SIZE(mode_words); m++)
-		if (strcmp(arg, mode_words[m]) == 0)
+	for (enum halo_mode m = HALO_MODE_APPLY; m <= HALO_MODE_STATUS; m++)
+		if (strcmp(arg, halo_mode_name(m)) == 0)
 			return m == HALO_MODE_APPLY ?
 				halo_strdup_printf("unknown command '%s' (apply is the default: run without a command)", arg) :
 				halo_strdup_printf("unknown command '%s' (did you mean --%s?)", arg, arg);

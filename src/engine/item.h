@@ -21,6 +21,8 @@ enum halo_outcome {
 	HALO_OUTCOME_UNSUPPORTED,    /* the hardware has no such knob */
 	HALO_OUTCOME_FAILED,
 };
+/* Outcomes are listed (summaries, JSON, Prometheus) in enum order. */
+#define HALO_N_OUTCOMES (HALO_OUTCOME_FAILED + 1)
 
 /* What an observation found; returned by ops->observe (>= 0). */
 enum halo_sync {

@@ -77,6 +77,15 @@ int halo_plan_add(struct halo_plan *plan, const char *key,
 	return 0;
 }
 
+size_t halo_plan_count(const struct halo_plan *plan, enum halo_outcome o)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n; i++)
+		n += plan->items[i]->outcome == o;
+	return n;
+}
+
 int halo_plan_warn(struct halo_plan *plan, const char *fmt, ...)
 {
 	char *msg, **v;

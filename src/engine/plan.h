@@ -26,6 +26,9 @@ int halo_plan_add(struct halo_plan *plan, const char *key,
 
 struct halo_item *halo_plan_find(const struct halo_plan *plan, const char *key);
 
+/* How many items of PLAN have outcome O. */
+size_t halo_plan_count(const struct halo_plan *plan, enum halo_outcome o);
+
 int halo_plan_warn(struct halo_plan *plan, const char *fmt, ...) _printf_(2, 3);
 
 /*

@@ -35,11 +35,6 @@ char *halo_prometheus_render(const struct halo_ctx *ctx,
 			     const struct halo_plan *plan, int exit_bits,
 			     double now)
 {
-	static const enum halo_outcome outcomes[] = {
-		HALO_OUTCOME_OK,	  HALO_OUTCOME_CHANGED,
-		HALO_OUTCOME_DRIFT,	  HALO_OUTCOME_PENDING_REBOOT,
-		HALO_OUTCOME_UNSUPPORTED, HALO_OUTCOME_FAILED,
-	};
 	struct halo_buf b = { 0 };
 
 	halo_buf_puts(&b,
@@ -58,14 +53,9 @@ char *halo_prometheus_render(const struct halo_ctx *ctx,
 	halo_buf_puts(&b,
 		"# HELP halo_items Items of the last run by outcome.\n"
 		"# TYPE halo_items gauge\n");
-	for (size_t k = 0; k < ARRAY_SIZE(outcomes); k++) {
-		size_t n = 0;
-
-		for (size_t i = 0; i < plan->n; i++)
-			n += plan->items[i]->outcome == outcomes[k];
+	for (enum halo_outcome k = 0; k < HALO_N_OUTCOMES; k++)
 		halo_buf_printf(&b, "halo_items{outcome=\"%s\"} %zu\n",
-				halo_outcome_name(outcomes[k]), n);
-	}
+				halo_outcome_name(k), halo_plan_count(plan, k));
 	halo_buf_printf(&b,
 		"# HELP halo_last_run_timestamp_seconds Unix time of the last run.\n"
 		"# TYPE halo_last_run_timestamp_seconds gauge\n"

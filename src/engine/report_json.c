@@ -79,11 +79,6 @@ struct json_object *halo_report_json(const struct halo_ctx *ctx,
 				     const struct halo_config *cfg,
 				     const struct halo_plan *plan, int exit_bits)
 {
-	static const enum halo_outcome outcomes[] = {
-		HALO_OUTCOME_OK,	  HALO_OUTCOME_CHANGED,
-		HALO_OUTCOME_DRIFT,	  HALO_OUTCOME_PENDING_REBOOT,
-		HALO_OUTCOME_UNSUPPORTED, HALO_OUTCOME_FAILED,
-	};
 	struct json_object *o, *summary, *items, *warnings;
 	_cleanup_free_ char *msg = NULL;
 
@@ -94,14 +89,9 @@ struct json_object *halo_report_json(const struct halo_ctx *ctx,
 	json_object_object_add(o, "msg", jstr(msg));
 
 	summary = json_object_new_object();
-	for (size_t k = 0; k < ARRAY_SIZE(outcomes); k++) {
-		int n = 0;
-
-		for (size_t i = 0; i < plan->n; i++)
-			n += plan->items[i]->outcome == outcomes[k];
-		json_object_object_add(summary, halo_outcome_name(outcomes[k]),
-				       json_object_new_int(n));
-	}
+	for (enum halo_outcome k = 0; k < HALO_N_OUTCOMES; k++)
+		json_object_object_add(summary, halo_outcome_name(k),
+				       json_object_new_int64((int64_t)halo_plan_count(plan, k)));
 	json_object_object_add(o, "summary", summary);
 
 	items = json_object_new_array();

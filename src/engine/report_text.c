@@ -28,22 +28,15 @@ const char *halo_mode_name(enum halo_mode mode)
 char *halo_report_summary(const struct halo_ctx *ctx,
 			  const struct halo_plan *plan, int exit_bits)
 {
-	static const enum halo_outcome order[] = {
-		HALO_OUTCOME_OK,	  HALO_OUTCOME_CHANGED,
-		HALO_OUTCOME_DRIFT,	  HALO_OUTCOME_PENDING_REBOOT,
-		HALO_OUTCOME_UNSUPPORTED, HALO_OUTCOME_FAILED,
-	};
 	struct halo_buf b = { 0 };
 
 	halo_buf_printf(&b, "%s: %zu item%s", halo_mode_name(ctx->mode), plan->n,
 			plan->n == 1 ? "" : "s");
-	for (size_t o = 0; o < ARRAY_SIZE(order); o++) {
-		size_t n = 0;
+	for (enum halo_outcome o = 0; o < HALO_N_OUTCOMES; o++) {
+		size_t n = halo_plan_count(plan, o);
 
-		for (size_t i = 0; i < plan->n; i++)
-			n += plan->items[i]->outcome == order[o];
 		if (n)
-			halo_buf_printf(&b, ", %zu %s", n, halo_outcome_name(order[o]));
+			halo_buf_printf(&b, ", %zu %s", n, halo_outcome_name(o));
 	}
 	if (exit_bits & HALO_EXIT_REBOOT)
 		halo_buf_puts(&b, ctx->mode == HALO_MODE_DRY_RUN ?
