@@ -266,9 +266,9 @@ static int deps_collect(struct halo_kmod *k, struct kmod_module *mod,
 	struct kmod_list *deps = kmod_module_get_dependencies(mod), *l;
 	int r = 0;
 
-	/* modules.dep lists a module's whole closure with the deepest last;
-	 * libkmod loads them from the end, so reverse. */
-	kmod_list_foreach_reverse(l, deps) {
+	/* The whole closure from modules.dep, already in load order (libkmod
+	 * reverses the line, whose deepest dependency comes last). */
+	kmod_list_foreach(l, deps) {
 		struct kmod_module *d = kmod_module_get_module(l);
 		const char *cmd = kmod_module_get_install_commands(d);
 
