@@ -24,7 +24,7 @@ static const char *const subsys_names[] = {
 };
 
 /* Replaces *FIELD with the formatted string; NULL FMT clears it. */
-static int set_field(char **field, const char *fmt, va_list ap)
+_printf_(2, 0) static int set_field(char **field, const char *fmt, va_list ap)
 {
 	char *s = NULL;
 
