@@ -21,5 +21,11 @@ int halo_rootfs_split(const char *path, char **ret_dir, const char **ret_base);
 int halo_rootfs_open_parent(const struct halo_ctx *ctx, const char *path,
 			    bool create, int *ret_dfd, const char **ret_base);
 
+/* halo_root_openat with the symlink rule chosen by the caller instead of
+ * by FLAGS: NOFOLLOW refuses every symlink, otherwise links are followed
+ * inside the root. */
+int halo_rootfs_open(const struct halo_ctx *ctx, const char *path, int flags,
+		     mode_t mode, bool nofollow, int *ret_fd);
+
 /* Test hook: force the component walk even where openat2 exists. */
 void halo_rootfs_force_walk(bool on);

@@ -99,7 +99,8 @@ static bool is_write(int flags)
 }
 
 #if defined(HAVE_LINUX_OPENAT2_H) && defined(SYS_openat2)
-static int open_openat2(int root_fd, const char *path, int flags, mode_t mode)
+static int open_openat2(int root_fd, const char *path, int flags, mode_t mode,
+			bool nofollow)
 {
 	struct open_how how = {
 		.flags = (uint64_t)(flags | O_CLOEXEC),
@@ -110,7 +111,7 @@ static int open_openat2(int root_fd, const char *path, int flags, mode_t mode)
 
 	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
 		how.mode = mode;
-	if (is_write(flags))
+	if (nofollow)
 		how.resolve |= RESOLVE_NO_SYMLINKS;
 	/* EAGAIN: RESOLVE_IN_ROOT raced a rename; the man page says retry. */
 	do
@@ -119,7 +120,8 @@ static int open_openat2(int root_fd, const char *path, int flags, mode_t mode)
 	return fd < 0 ? -errno : (int)fd;
 }
 #else
-static int open_openat2(int root_fd, const char *path, int flags, mode_t mode)
+static int open_openat2(int root_fd, const char *path, int flags, mode_t mode,
+			bool nofollow)
 {
 	return -ENOSYS;
 }
@@ -172,9 +174,9 @@ static int move_to(int *cur, int dfd, const char *name)
  * does (the user's own ".." were checked lexically already; only symlink
  * targets can reach here with ".." at the root).
  */
-static int open_walk(int root_fd, const char *path, int flags, mode_t mode)
+static int open_walk(int root_fd, const char *path, int flags, mode_t mode,
+		     bool nofollow)
 {
-	bool nofollow = is_write(flags);
 	char *buf = NULL; /* the remaining path after symlink expansion */
 	const char *rest = path;
 	char name[NAME_MAX + 1];
@@ -305,14 +307,15 @@ out:
 
 /* O_DIRECTORY|O_NOFOLLOW on a trailing symlink fails with ENOTDIR; say
  * ELOOP like every other refused symlink, so callers see one error. */
-static int enotdir_or_eloop(int root_fd, const char *path, int flags)
+static int enotdir_or_eloop(int root_fd, const char *path, int flags,
+			    bool nofollow)
 {
 	struct stat st;
 	int fd, r = -ENOTDIR;
 
-	if (!is_write(flags) || !(flags & O_DIRECTORY))
+	if (!nofollow || !(flags & O_DIRECTORY))
 		return r;
-	fd = open_openat2(root_fd, path, O_PATH | O_NOFOLLOW, 0);
+	fd = open_openat2(root_fd, path, O_PATH | O_NOFOLLOW, 0, true);
 	if (fd < 0)
 		return r;
 	if (fstat(fd, &st) == 0 && S_ISLNK(st.st_mode))
@@ -321,19 +324,21 @@ static int enotdir_or_eloop(int root_fd, const char *path, int flags)
 	return r;
 }
 
-static int root_open(int root_fd, const char *path, int flags, mode_t mode)
+static int root_open(int root_fd, const char *path, int flags, mode_t mode,
+		     bool nofollow)
 {
 	int r;
 
 	if (atomic_load(&have_openat2) != 0) {
-		r = open_openat2(root_fd, path, flags, mode);
+		r = open_openat2(root_fd, path, flags, mode, nofollow);
 		if (r != -ENOSYS) {
 			atomic_store(&have_openat2, 1);
-			return r == -ENOTDIR ? enotdir_or_eloop(root_fd, path, flags) : r;
+			return r == -ENOTDIR ?
+				enotdir_or_eloop(root_fd, path, flags, nofollow) : r;
 		}
 		atomic_store(&have_openat2, 0);
 	}
-	return open_walk(root_fd, path, flags, mode);
+	return open_walk(root_fd, path, flags, mode, nofollow);
 }
 
 int halo_root_open(const char *dir, int *ret_fd)
@@ -349,6 +354,21 @@ int halo_root_open(const char *dir, int *ret_fd)
 	return 0;
 }
 
+int halo_rootfs_open(const struct halo_ctx *ctx, const char *path, int flags,
+		     mode_t mode, bool nofollow, int *ret_fd)
+{
+	int r;
+
+	r = halo_rootfs_check_path(path);
+	if (r < 0)
+		return r;
+	r = root_open(ctx->root_fd, path, flags, mode, nofollow);
+	if (r < 0)
+		return r;
+	*ret_fd = r;
+	return 0;
+}
+
 int halo_root_openat(const struct halo_ctx *ctx, const char *path, int flags,
 		     mode_t mode, int *ret_fd)
 {
@@ -357,7 +377,7 @@ int halo_root_openat(const struct halo_ctx *ctx, const char *path, int flags,
 	r = halo_rootfs_check_path(path);
 	if (r < 0)
 		return r;
-	r = root_open(ctx->root_fd, path, flags, mode);
+	r = root_open(ctx->root_fd, path, flags, mode, is_write(flags));
 	if (r < 0)
 		return r;
 	*ret_fd = r;

@@ -56,6 +56,19 @@ int halo_root_exists(const struct halo_ctx *ctx, const char *path);
 int halo_write_file_atomic(struct halo_ctx *ctx, const char *path,
 			   const char *buf, size_t len, mode_t mode);
 
+/*
+ * Writes BUF to a kernel attribute (a file under /sys or /proc, configfs
+ * included) in one write(2), as sysfs wants. Unlike every other write,
+ * symlinks inside the root are followed (/sys/class/net/X is one), but
+ * the path must start with /sys/ or /proc/ (-EINVAL otherwise) and the
+ * file must exist: nothing is created. When the file is not on a kernel
+ * filesystem (a --root fixture), it is truncated first so the result
+ * reads back like an attribute. Not counted in ctx->files_written.
+ * A short write is -EIO; the driver's refusal comes back as its -errno.
+ */
+int halo_root_write_attr(const struct halo_ctx *ctx, const char *path,
+			 const char *buf, size_t len);
+
 /* Removes PATH; 0 if it did not exist, 1 if removed (counted as written).
  * A symlink is removed itself; its parents must not be symlinks. */
 int halo_root_unlink(struct halo_ctx *ctx, const char *path);

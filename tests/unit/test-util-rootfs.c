@@ -552,6 +552,54 @@ static void test_mkdir_unlink_lstat_exists(void **state)
 	assert_int_equal(halo_root_unlink(&f->ctx, "/varlink/lib"), -ELOOP);
 }
 
+static void test_write_attr(void **state)
+{
+	struct fx *f = *state;
+	struct halo_ctx host = { .root = "/", .root_fd = -1 };
+	char target[256], *buf;
+	struct stat st;
+
+	mkd(f, "root/sys");
+	mkd(f, "root/sys/devices");
+	mkd(f, "root/sys/devices/x");
+	mkd(f, "root/sys/class");
+	mkd(f, "root/sys/class/net");
+	put(f, "root/sys/devices/x/mtu", "1500\n", 0644);
+	put(f, "secret", "SECRET\n", 0600);
+	lnk(f, "../../devices/x", "root/sys/class/net/eth0");
+	snprintf(target, sizeof(target), "%s", f->outer);
+	lnk(f, target, "root/sys/class/net/evil");
+
+	/* Through the sysfs-style link; a fixture file is truncated first. */
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/sys/class/net/eth0/mtu", "900", 3), 0);
+	buf = slurp(f, "root/sys/devices/x/mtu");
+	assert_string_equal(buf, "900");
+	free(buf);
+	/* Never creates, never leaves the root, only /sys and /proc. */
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/sys/class/net/eth0/new", "1", 1), -ENOENT);
+	assert_int_equal(hstat(f, "root/sys/devices/x/new", &st), -1);
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/sys/class/net/evil/secret", "x", 1), -ENOENT);
+	buf = slurp(f, "secret");
+	assert_string_equal(buf, "SECRET\n");
+	free(buf);
+	put(f, "root/sysx", "", 0644);
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/sysx", "x", 1), -EINVAL);
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/etc/x", "x", 1), -EINVAL);
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/sys/", "x", 1), -EINVAL);
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/sys/../secret", "x", 1), -EINVAL);
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/sys/./devices/x/mtu", "x", 1), -EINVAL);
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/sys/devices", "x", 1), -EISDIR);
+	assert_int_equal(f->ctx.files_written, 0);
+
+	/* A real procfs attribute: our own name, through the /proc/self link. */
+	assert_int_equal(halo_root_open("/", &host.root_fd), 0);
+	assert_int_equal(halo_root_write_attr(&host, "/proc/self/comm", "halo-attr", 9), 0);
+	assert_int_equal(halo_read_file(&host, "/proc/self/comm", &buf, NULL), 0);
+	assert_string_equal(buf, "halo-attr\n");
+	free(buf);
+	close(host.root_fd);
+}
+
 static void test_display_path(void **state)
 {
 	struct halo_ctx a = { .root = "/srv/img/" }, b = { .root = "/" };
@@ -584,6 +632,7 @@ int main(void)
 		T(test_read_proc),
 		T(test_list_dir_sorted),
 		T(test_mkdir_unlink_lstat_exists),
+		T(test_write_attr),
 		T(test_display_path),
 	};
 
