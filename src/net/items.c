@@ -390,36 +390,30 @@ static int route_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
 	const struct halo_nl_route *routes;
-	const struct halo_nl_route *seen = NULL;
+	struct halo_nl_route seen;
+	bool found = false, good = false;
 	char buf[200];
 	size_t n;
 	int err = halo_nl_routes(ctx, &routes, &n);
 
 	if (err < 0)
 		return halo_item_fail(item, err, "reading routes");
-	for (size_t i = 0; i < n; i++) {
-		if (!route_dst_equal(&routes[i], &w->dst))
+	/* The matching route if there is one, else another to the same
+	 * destination (shown as what differs). */
+	for (size_t i = 0; i < n && !good; i++) {
+		if (!route_dst_equal(&routes[i], &w->dst) || (found && !route_ok(&routes[i], w)))
 			continue;
-		if (route_ok(&routes[i], w)) {
-			seen = &routes[i];
-			break;
-		}
-		if (!seen)
-			seen = &routes[i];
+		seen = routes[i];
+		found = true;
+		good = route_ok(&seen, w);
 	}
-	if (!seen) {
+	if (!found) {
 		clear_observed(item);
 		return HALO_SYNC_DIFFERS;
 	}
-	/* Copy before route_describe: it may dump links and must not race
-	 * the routes array (separate arrays, but keep the order explicit). */
-	{
-		struct halo_nl_route r = *seen;
-
-		route_describe(ctx, &r, buf, sizeof(buf));
-		halo_item_set_observed(item, "%s", buf);
-		return route_ok(&r, w) ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
-	}
+	route_describe(ctx, &seen, buf, sizeof(buf));
+	halo_item_set_observed(item, "%s", buf);
+	return good ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
 }
 
 static int route_apply(struct halo_ctx *ctx, struct halo_item *item)

@@ -30,26 +30,60 @@
 #define SOL_NETLINK 270
 #endif
 
+/* The three snapshots, each filled by one dump. */
+enum snap_kind { SNAP_LINKS, SNAP_ADDRS, SNAP_ROUTES, SNAP_N };
+
+struct snapshot {
+	void *items;
+	size_t n;
+	bool ok; /* false: not loaded yet, or stale after a change */
+};
+
 struct halo_nl {
 	struct nl_sock *sk;
-	struct halo_nl_link *links;
-	size_t n_links;
-	bool links_ok;
-	struct halo_nl_addr *addrs;
-	size_t n_addrs;
-	bool addrs_ok;
-	struct halo_nl_route *routes;
-	size_t n_routes;
-	bool routes_ok;
+	struct snapshot snap[SNAP_N];
 	int kernel_err;   /* errno (negative) from the last NLMSG_ERROR */
 	char extack[256]; /* "" when the kernel said nothing */
+};
+
+typedef int (*parse_fn)(const void *nlh, size_t len, void *ret);
+
+/* Type-exact adapters: calling through a cast function pointer is
+ * undefined (and clang's -fsanitize=function says so). */
+static int parse_link_any(const void *nlh, size_t len, void *ret)
+{
+	return halo_nl_parse_link(nlh, len, ret);
+}
+
+static int parse_addr_any(const void *nlh, size_t len, void *ret)
+{
+	return halo_nl_parse_addr(nlh, len, ret);
+}
+
+static int parse_route_any(const void *nlh, size_t len, void *ret)
+{
+	return halo_nl_parse_route(nlh, len, ret);
+}
+
+static const struct {
+	int type;      /* dump request */
+	size_t hdrlen; /* its family header, zeroed: AF_UNSPEC, all families */
+	size_t size;   /* one record */
+	parse_fn parse;
+} snap_kinds[SNAP_N] = {
+	[SNAP_LINKS] = { RTM_GETLINK, sizeof(struct ifinfomsg),
+			 sizeof(struct halo_nl_link), parse_link_any },
+	[SNAP_ADDRS] = { RTM_GETADDR, sizeof(struct ifaddrmsg),
+			 sizeof(struct halo_nl_addr), parse_addr_any },
+	[SNAP_ROUTES] = { RTM_GETROUTE, sizeof(struct rtmsg),
+			  sizeof(struct halo_nl_route), parse_route_any },
 };
 
 /* A growable array of fixed-size records collected by a dump. */
 struct collect {
 	void *items;
 	size_t n, cap, size;
-	int (*parse)(const void *nlh, size_t len, void *ret);
+	parse_fn parse;
 	int err;
 };
 
@@ -338,9 +372,8 @@ void halo_nl_close(struct halo_ctx *ctx)
 	if (!nl)
 		return;
 	nl_socket_free(nl->sk);
-	free(nl->links);
-	free(nl->addrs);
-	free(nl->routes);
+	for (size_t k = 0; k < SNAP_N; k++)
+		free(nl->snap[k].items);
 	free(nl);
 	ctx->nl = NULL;
 }
@@ -438,75 +471,51 @@ static int dump(struct halo_ctx *ctx, int type, size_t hdrlen,
 	return -EAGAIN;
 }
 
-#define DUMP_INTO(ctx, type, hdrtype, parser, field, nfield, okfield)          \
-	({                                                                     \
-		struct collect c_ = { .size = sizeof(*(ctx)->nl->field),       \
-				      .parse = (int (*)(const void *, size_t,  \
-							void *))(parser) };    \
-		int r_ = dump(ctx, type, sizeof(hdrtype), &c_);                \
-		if (r_ < 0) {                                                  \
-			free(c_.items);                                        \
-		} else {                                                       \
-			free((ctx)->nl->field);                                \
-			(ctx)->nl->field = c_.items;                           \
-			(ctx)->nl->nfield = c_.n;                              \
-			(ctx)->nl->okfield = true;                             \
-		}                                                              \
-		r_;                                                            \
-	})
-
-int halo_nl_links(struct halo_ctx *ctx, const struct halo_nl_link **ret,
-		  size_t *ret_n)
+/* The snapshot of KIND, dumped (one request) when not loaded or stale. */
+static int snapshot_get(struct halo_ctx *ctx, enum snap_kind kind,
+			const void **ret, size_t *ret_n)
 {
+	struct snapshot *snap;
 	int err = halo_nl_open(ctx);
 
 	if (err < 0)
 		return err;
-	if (!ctx->nl->links_ok) {
-		err = DUMP_INTO(ctx, RTM_GETLINK, struct ifinfomsg,
-				halo_nl_parse_link, links, n_links, links_ok);
-		if (err < 0)
+	snap = &ctx->nl->snap[kind];
+	if (!snap->ok) {
+		struct collect c = { .size = snap_kinds[kind].size,
+				     .parse = snap_kinds[kind].parse };
+
+		err = dump(ctx, snap_kinds[kind].type, snap_kinds[kind].hdrlen, &c);
+		if (err < 0) {
+			free(c.items);
 			return err;
+		}
+		free(snap->items);
+		snap->items = c.items;
+		snap->n = c.n;
+		snap->ok = true;
 	}
-	*ret = ctx->nl->links;
-	*ret_n = ctx->nl->n_links;
+	*ret = snap->items;
+	*ret_n = snap->n;
 	return 0;
+}
+
+int halo_nl_links(struct halo_ctx *ctx, const struct halo_nl_link **ret,
+		  size_t *ret_n)
+{
+	return snapshot_get(ctx, SNAP_LINKS, (const void **)ret, ret_n);
 }
 
 int halo_nl_addrs(struct halo_ctx *ctx, const struct halo_nl_addr **ret,
 		  size_t *ret_n)
 {
-	int err = halo_nl_open(ctx);
-
-	if (err < 0)
-		return err;
-	if (!ctx->nl->addrs_ok) {
-		err = DUMP_INTO(ctx, RTM_GETADDR, struct ifaddrmsg,
-				halo_nl_parse_addr, addrs, n_addrs, addrs_ok);
-		if (err < 0)
-			return err;
-	}
-	*ret = ctx->nl->addrs;
-	*ret_n = ctx->nl->n_addrs;
-	return 0;
+	return snapshot_get(ctx, SNAP_ADDRS, (const void **)ret, ret_n);
 }
 
 int halo_nl_routes(struct halo_ctx *ctx, const struct halo_nl_route **ret,
 		   size_t *ret_n)
 {
-	int err = halo_nl_open(ctx);
-
-	if (err < 0)
-		return err;
-	if (!ctx->nl->routes_ok) {
-		err = DUMP_INTO(ctx, RTM_GETROUTE, struct rtmsg,
-				halo_nl_parse_route, routes, n_routes, routes_ok);
-		if (err < 0)
-			return err;
-	}
-	*ret = ctx->nl->routes;
-	*ret_n = ctx->nl->n_routes;
-	return 0;
+	return snapshot_get(ctx, SNAP_ROUTES, (const void **)ret, ret_n);
 }
 
 /* Sends a change request and waits for its ACK. */
@@ -549,7 +558,7 @@ int halo_nl_set_mtu(struct halo_ctx *ctx, int ifindex, uint32_t mtu)
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
-	ctx->nl->links_ok = false;
+	ctx->nl->snap[SNAP_LINKS].ok = false;
 	return change(ctx, msg);
 }
 
@@ -563,7 +572,7 @@ int halo_nl_set_up(struct halo_ctx *ctx, int ifindex)
 	msg = link_msg(ifindex, IFF_UP, IFF_UP);
 	if (!msg)
 		return -ENOMEM;
-	ctx->nl->links_ok = false;
+	ctx->nl->snap[SNAP_LINKS].ok = false;
 	return change(ctx, msg);
 }
 
@@ -591,9 +600,9 @@ static int addr_change(struct halo_ctx *ctx, int type, int flags, int ifindex,
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
-	ctx->nl->addrs_ok = false;
+	ctx->nl->snap[SNAP_ADDRS].ok = false;
 	/* Addresses bring connected routes with them. */
-	ctx->nl->routes_ok = false;
+	ctx->nl->snap[SNAP_ROUTES].ok = false;
 	return change(ctx, msg);
 }
 
@@ -636,6 +645,6 @@ int halo_nl_route_replace(struct halo_ctx *ctx, int ifindex,
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
-	ctx->nl->routes_ok = false;
+	ctx->nl->snap[SNAP_ROUTES].ok = false;
 	return change(ctx, msg);
 }
