@@ -42,3 +42,11 @@ tests_unit_test_boot_gtt_LDADD = $(unit_ldadd)
 tests_unit_test_boot_detect_SOURCES = tests/unit/test-boot-detect.c
 tests_unit_test_boot_detect_CFLAGS = $(unit_cflags)
 tests_unit_test_boot_detect_LDADD = $(unit_ldadd)
+
+# Integration tests on --root sandboxes (bash TAP).
+boot_integration_tests = \
+	tests/integration/boot-debian.sh \
+	tests/integration/boot-fedora.sh
+TESTS += $(boot_integration_tests)
+EXTRA_DIST += $(boot_integration_tests) \
+	tests/fixtures/boot

@@ -1,0 +1,89 @@
+#!/bin/bash
+# boot-fedora: the BLS backend on a Fedora-like root: /etc/kernel/cmdline and
+# GRUB_CMDLINE_LINUX edited, grubby reported (not run) under --root, the
+# default entry's options line as the generated level, root=UUID= resolved
+# through the root's libblkid cache to a real ext4 image.
+source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/fixtures/boot/lib.sh"
+
+R=$(boot_root fedora fed)
+boot_image "$R"
+ENTRY=$(ls "$R"/boot/loader/entries/*.conf)
+write_conf "$TEST_TMP/halo.conf" <<'CONF'
+version = 1;
+boot = {
+  iommu = "pt";
+  gtt_mib = "auto";
+  gtt_params = "ttm+gttsize";
+  remove = [ "rhgb" ];
+};
+CONF
+# auto on 128 GiB: 120 GiB = 122880 MiB = 31457280 pages.
+WANT=(iommu=pt ttm.pages_limit=31457280 amdgpu.gttsize=122880)
+
+before=$(tree_snapshot "$R")
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --dry-run
+is "$rc" 10 "dry-run: 10"
+is "$(tree_snapshot "$R")" "$before" "dry-run changed nothing"
+
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --json
+is "$rc" 10 "first apply: 10 (root=UUID= resolved through the cache)"
+kc=$(cat "$R/etc/kernel/cmdline")
+is "$kc" "root=UUID=$ROOT_UUID ro quiet ${WANT[*]}" "/etc/kernel/cmdline merged (rhgb removed, new ones appended)"
+is "$(bash -c '. "$1/etc/default/grub"; echo "$GRUB_CMDLINE_LINUX"' _ "$R")" "quiet ${WANT[*]}" \
+	"GRUB_CMDLINE_LINUX gets the same edit"
+is "$(item_outcome "$out" boot/regenerate)" pending-reboot "grubby not run under --root: pending"
+like "$(printf '%s' "$out" | jq -r '.items[] | select(.key == "boot/regenerate") | .message')" \
+	'not run under --root; run grubby --update-kernel=ALL --args=iommu=pt ttm.pages_limit=31457280 amdgpu.gttsize=122880 --remove-args=rhgb in the image' \
+	"regenerate message names the grubby command"
+is "$(printf '%s' "$out" | jq -r .stats.spawned)" 0 "nothing spawned under --root"
+like "$(item_outcome "$out" boot/param/iommu)" pending-reboot "param pending"
+like "$(printf '%s' "$out" | jq -r '.items[] | select(.key == "boot/param/iommu") | .message')" \
+	'not yet in /boot/loader/entries/' "param says the BLS entry lacks it"
+
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check
+is "$rc" 8 "check while pending: 8"
+
+# What grubby would do in the image, then the reboot.
+sed -i "s|^options .*|options $kc|" "$ENTRY"
+reboot_into "$R" "$kc"
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check
+is "$rc" 0 "check after grubby + reboot: 0"
+run_halo --root "$R" -c "$TEST_TMP/halo.conf"
+is "$rc" 0 "second apply: 0"
+snap=$(tree_snapshot "$R")
+st=$(state_sum "$R")
+run_halo --root "$R" -c "$TEST_TMP/halo.conf"
+is "$rc" 0 "third apply: 0"
+is "$(tree_snapshot "$R")" "$snap" "no-op apply: tree identical"
+is "$(state_sum "$R")" "$st" "no-op apply: state file byte-identical"
+
+# Drift: someone puts a conflicting gttsize back and a modprobe.d option.
+sed -i 's/amdgpu.gttsize=122880/amdgpu.gttsize=4096/' "$R/etc/kernel/cmdline"
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check --json
+is "$rc" 2 "edited /etc/kernel/cmdline is drift (2)"
+is "$(item_outcome "$out" boot/param/amdgpu.gttsize)" drift "gttsize item drifts"
+sed -i 's/amdgpu.gttsize=4096/amdgpu.gttsize=122880/' "$R/etc/kernel/cmdline"
+mkdir -p "$R/etc/modprobe.d"
+echo "options ttm pages_limit=1000" >"$R/etc/modprobe.d/ttm.conf"
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check --json
+is "$rc" 2 "a disagreeing modprobe.d option is drift (2)"
+like "$(printf '%s' "$out" | jq -r '.items[] | select(.key == "boot/param/ttm.pages_limit") | .message')" \
+	'etc/modprobe.d/ttm.conf:1: options ttm pages_limit=1000 disagrees' "message names file:line"
+rm "$R/etc/modprobe.d/ttm.conf"
+
+# amdgpu card after boot: mem_info_gtt_total compared in bytes.
+mkdir -p "$R/sys/devices/pci0000:00/0000:c3:00.0/drm/card1" "$R/sys/class/drm"
+printf 'DRIVER=amdgpu\nPCI_CLASS=38000\n' >"$R/sys/devices/pci0000:00/0000:c3:00.0/uevent"
+echo $((122880 * 1048576)) >"$R/sys/devices/pci0000:00/0000:c3:00.0/mem_info_gtt_total"
+ln -s ../.. "$R/sys/devices/pci0000:00/0000:c3:00.0/drm/card1/device"
+ln -s ../../devices/pci0000:00/0000:c3:00.0/drm/card1 "$R/sys/class/drm/card1"
+ln -s ../../devices/pci0000:00/0000:c3:00.0/drm/card1 "$R/sys/class/drm/card1-eDP-1"
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check --json
+is "$(item_outcome "$out" boot/gtt)" ok "mem_info_gtt_total matches: boot/gtt ok"
+echo $((65536 * 1048576)) >"$R/sys/devices/pci0000:00/0000:c3:00.0/mem_info_gtt_total"
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check --json
+is "$(item_outcome "$out" boot/gtt)" drift "active param but 64 GiB GTT: drift"
+is "$rc" 2 "check exit 2"
+
+done_testing
