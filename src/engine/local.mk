@@ -52,6 +52,7 @@ tests_unit_test_engine_cli_LDADD = $(unit_ldadd)
 # Integration tests of the command line.
 engine_integration_tests = \
 	tests/integration/cli-usage.sh \
-	tests/integration/cli-run.sh
+	tests/integration/cli-run.sh \
+	tests/integration/cli-reboot.sh
 TESTS += $(engine_integration_tests)
 EXTRA_DIST += $(engine_integration_tests)

@@ -3,7 +3,7 @@
 # subsystem: apply writes exactly the state file once and then nothing;
 # check and dry-run write nothing; --status; --validate; the run lock; a
 # world-writable config; the --json document; the Prometheus textfile.
-source "$top_srcdir/tests/lib/tap.sh"
+source "${top_srcdir:?}/tests/lib/tap.sh" || exit 1
 
 root="$TEST_TMP/root"
 conf="$root/etc/halo-provision/halo.conf"

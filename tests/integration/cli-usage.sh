@@ -1,7 +1,7 @@
 #!/bin/bash
 # Usage errors: exactly one "halo-provision: " line on stderr, nothing on
 # stdout (or one JSON document with --json), exit 1, nothing written.
-source "$top_srcdir/tests/lib/tap.sh"
+source "${top_srcdir:?}/tests/lib/tap.sh" || exit 1
 
 root="$TEST_TMP/root"
 mkdir -p "$root/etc/halo-provision"
