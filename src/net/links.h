@@ -11,6 +11,12 @@
  * One link dump and one address dump (plus one route dump if routes are
  * configured) per run. Matching problems and MTU out of the device's range
  * go to ERRS. */
+/* Returns 0, or -EINVAL after adding validation errors to ERRS (no match,
+ * ambiguous match, MTU outside the device's range, an address on another
+ * link), or another -errno with its line in ERRS. With ctx->netns set the
+ * process has entered that namespace when this returns (it stays there:
+ * later netlink sockets of any subsystem land in it too). No interfaces
+ * configured: no netlink at all, no items. */
 int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		    struct halo_plan *plan, struct halo_errors *errs);
 

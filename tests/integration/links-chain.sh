@@ -28,6 +28,15 @@ halo_node() { # halo_node N ARGS...
 		--root "$TEST_TMP/root$n" --netns "$(ns_of "$n")" --only links "$@"
 }
 
+# Dry run first: the differences, and nothing touched.
+before=$(ip -n "$N1" -j addr show)
+halo_node 1 --dry-run --json
+is "$rc" 2 "node1: --dry-run finds the differences (exit 2)"
+is "$(jq -c '[.items[] | select(.outcome == "drift") | .key]' <<<"$out")" \
+	'["link/rdma0/mtu","link/rdma0/up","link/rdma0/addr/192.168.100.1/30"]' \
+	"node1: --dry-run lists mtu, up and the address"
+is "$(ip -n "$N1" -j addr show)" "$before" "node1: --dry-run changed nothing (ip -j)"
+
 for n in 1 2 3; do
 	halo_node "$n"
 	is "$rc" 2 "node$n: first apply changes the links (exit 2)"
