@@ -80,8 +80,9 @@ ip netns exec "$n1" ping -M do -s 8972 -c 1 -W 2 192.168.100.2 | sed -n '2p' ||
 	{ echo "<-- UNEXPECTED: ping failed"; failures=$((failures + 1)); }
 "$here/reboot.sh" "$box/debian"
 echo
-echo "(simulated reboot: $(cat "$box/debian/proc/cmdline"))"
+echo "(simulated update-grub and reboot: $(cat "$box/debian/proc/cmdline"))"
 step 0 "audit after reboot: in sync" --check "${R[@]}"
+step 0 "apply after reboot: nothing to change (the state file records it)" "${R[@]}"
 before=$(snapshot "$box/debian")
 step 0 "apply again: changes nothing" "${R[@]}"
 after=$(snapshot "$box/debian")
@@ -102,8 +103,9 @@ step 10 "what would change" --dry-run --diff "${R[@]}"
 step 10 "apply" "${R[@]}"
 "$here/reboot.sh" "$box/fedora"
 echo
-echo "(simulated reboot: $(cat "$box/fedora/proc/cmdline"))"
+echo "(simulated grubby and reboot: $(cat "$box/fedora/proc/cmdline"))"
 step 0 "audit after reboot" --check "${R[@]}"
+step 0 "apply after reboot: nothing to change" -q "${R[@]}"
 before=$(snapshot "$box/fedora")
 step 0 "apply again: changes nothing" "${R[@]}"
 after=$(snapshot "$box/fedora")

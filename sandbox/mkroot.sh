@@ -17,6 +17,13 @@ SwapTotal:             0 kB
 SwapFree:              0 kB
 MEM
 
+# The Radeon 8060S iGPU is card1 (card0 is the EFI framebuffer: never
+# assume card0); amdgpu reports GTT in bytes, by default half of RAM.
+mkdir -p "$R/sys/class/drm/card0/device" "$R/sys/class/drm/card1/device"
+printf 'DRIVER=simple-framebuffer\n' >"$R/sys/class/drm/card0/device/uevent"
+printf 'DRIVER=amdgpu\nPCI_CLASS=38000\nPCI_ID=1002:1586\n' >"$R/sys/class/drm/card1/device/uevent"
+echo $((133693440 * 1024 / 2)) >"$R/sys/class/drm/card1/device/mem_info_gtt_total"
+
 case "$kind" in
 debian)
 	kver=6.12.48+deb12-amd64
