@@ -260,14 +260,9 @@ static int plan_interface(struct halo_plan *plan, const struct halo_config *cfg,
 	return 0;
 }
 
-static int netlink_error(struct halo_ctx *ctx, struct halo_errors *errs,
-			 const char *what, int err)
+static int netlink_error(struct halo_errors *errs, const char *what, int err)
 {
-	if (ctx->netns && (err == -ENOENT || err == -EINVAL))
-		halo_errors_add(errs, "--netns %s: /run/netns/%s: %s", ctx->netns,
-				ctx->netns, strerror(-err));
-	else
-		halo_errors_add(errs, "links: %s: %s", what, strerror(-err));
+	halo_errors_add(errs, "links: %s: %s", what, strerror(-err));
 	return err;
 }
 
@@ -285,15 +280,23 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 	if (!(ctx->only & HALO_SUB_LINKS) || cfg->n_interfaces == 0)
 		return 0;
+	/* Entered here first so its failure is told as such; halo_nl_open
+	 * entering it again is a no-op. */
+	err = halo_netns_enter(ctx);
+	if (err < 0) {
+		halo_errors_add(errs, "--netns %s: /run/netns/%s: %s", ctx->netns,
+				ctx->netns, strerror(-err));
+		return err;
+	}
 	err = halo_nl_open(ctx);
 	if (err < 0)
-		return netlink_error(ctx, errs, "opening netlink", err);
+		return netlink_error(errs, "opening netlink", err);
 	err = halo_nl_links(ctx, &links, &n_links);
 	if (err < 0)
-		return netlink_error(ctx, errs, "dumping links", err);
+		return netlink_error(errs, "dumping links", err);
 	err = halo_nl_addrs(ctx, &addrs, &n_addrs);
 	if (err < 0)
-		return netlink_error(ctx, errs, "dumping addresses", err);
+		return netlink_error(errs, "dumping addresses", err);
 
 	idx = calloc(cfg->n_interfaces, sizeof(*idx));
 	matched = calloc(cfg->n_interfaces, sizeof(*matched));
@@ -312,7 +315,7 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (err == -EINVAL)
 		bad = true;
 	else if (err < 0)
-		return netlink_error(ctx, errs, "reading sysfs", err);
+		return netlink_error(errs, "reading sysfs", err);
 
 	for (size_t i = 0; i < cfg->n_interfaces; i++) {
 		if (idx[i] < 0)
