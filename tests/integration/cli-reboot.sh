@@ -61,4 +61,32 @@ like "$(head -n1 <<<"$out")" "^pending-reboot  boot/param/iommu  iommu=pt \(obse
 	"check: the pending line, aligned, with the boot subsystem's message"
 is "$(tail -n1 <<<"$out")" "check: 2 items, 1 ok, 1 pending-reboot; reboot required" "check: summary"
 
+# A host fact that makes the config impossible (a symlinked target) stops
+# the run with exit 1 before anything changes; the Prometheus textfile
+# still tells monitoring (halo_exit_code 1).
+bad="$TEST_TMP/bad"
+mkdir -p "$bad/etc/halo-provision" "$bad/etc/kernel" "$bad/proc"
+write_conf "$bad/etc/halo-provision/halo.conf" <<'CONF'
+version = 1;
+boot = { loader = "kernel-cmdline"; iommu = "pt"; };
+state = { prometheus = "/var/lib/node_exporter/halo.prom"; };
+CONF
+echo "root=/dev/sda1 ro quiet" >"$TEST_TMP/outside"
+ln -s "$TEST_TMP/outside" "$bad/etc/kernel/cmdline"
+cp "$root/proc/cmdline" "$root/proc/meminfo" "$bad/proc/"
+snap2=$(tree_snapshot "$bad")
+run_halo --root "$bad" --check --json
+is "$rc" 1 "symlinked target: exit 1"
+like "$err" "^halo-provision: .*symlink" "symlinked target: says why"
+is "$(jq -r '.failed, .exit_code' <<<"$out" | tr '\n' ' ')" "true 1 " "symlinked target --json: error document"
+is "$(cat "$TEST_TMP/outside")" "root=/dev/sda1 ro quiet" "symlinked target: the outside file is intact"
+like "$(cat "$bad/var/lib/node_exporter/halo.prom" 2>&1)" "halo_exit_code 1" \
+	"symlinked target: the textfile reports exit 1"
+rm -f "$bad/var/lib/node_exporter/halo.prom"
+is "$(tree_snapshot "$bad")" "$snap2" "symlinked target: nothing else changed"
+run_halo --root "$bad"
+is "$rc" 1 "symlinked target, apply: exit 1"
+ok "$([ ! -e "$bad/var/lib/halo-provision/state.json" ]; echo $?)" "symlinked target, apply: no state file"
+is "$(cat "$TEST_TMP/outside")" "root=/dev/sda1 ro quiet" "symlinked target, apply: the outside file is intact"
+
 done_testing
