@@ -49,3 +49,4 @@ tests_unit_test_modules_kmod_SOURCES = tests/unit/test-modules-kmod.c
 tests_unit_test_modules_kmod_CFLAGS = $(unit_cflags) \
 	-DHALO_TOP_SRCDIR=\"$(abs_top_srcdir)\"
 tests_unit_test_modules_kmod_LDADD = $(unit_ldadd)
+EXTRA_DIST += bench/modules-check.sh
