@@ -329,13 +329,20 @@ static int root_open(int root_fd, const char *path, int flags, mode_t mode,
 {
 	int r;
 
-	if (atomic_load(&have_openat2) != 0) {
+	if (atomic_load(&have_openat2) < 0) {
+		/* Probe once on the root itself: a seccomp filter may answer
+		 * EPERM instead of ENOSYS for a syscall it does not know, and
+		 * EPERM on a real path would be ambiguous. */
+		r = open_openat2(root_fd, "/", O_PATH, 0, false);
+		if (r >= 0)
+			close(r);
+		atomic_store(&have_openat2, r == -ENOSYS || r == -EPERM ? 0 : 1);
+	}
+	if (atomic_load(&have_openat2) > 0) {
 		r = open_openat2(root_fd, path, flags, mode, nofollow);
-		if (r != -ENOSYS) {
-			atomic_store(&have_openat2, 1);
+		if (r != -ENOSYS)
 			return r == -ENOTDIR ?
 				enotdir_or_eloop(root_fd, path, flags, nofollow) : r;
-		}
 		atomic_store(&have_openat2, 0);
 	}
 	return open_walk(root_fd, path, flags, mode, nofollow);

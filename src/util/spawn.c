@@ -9,6 +9,7 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "util/spawn.h"
@@ -21,15 +22,30 @@
  * The program is looked up in SPAWN_PATH ourselves: posix_spawnp would
  * search the caller's PATH, which is not part of our contract.
  */
+/* An executable regular file (root's access(X_OK) also passes for a
+ * directory or a file with any x bit). */
+static int executable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EACCES;
+	return access(path, X_OK) < 0 ? -errno : 0;
+}
+
 static int find_program(const char *name, char **ret_path)
 {
 	const char *p = SPAWN_PATH;
+	int r;
 
 	if (!name || !*name)
 		return -EINVAL;
 	if (strchr(name, '/')) {
-		if (access(name, X_OK) < 0)
-			return -errno;
+		r = executable(name);
+		if (r < 0)
+			return r;
 		*ret_path = strdup(name);
 		return *ret_path ? 0 : -ENOMEM;
 	}
@@ -39,7 +55,7 @@ static int find_program(const char *name, char **ret_path)
 
 		if (!cand)
 			return -ENOMEM;
-		if (access(cand, X_OK) == 0) {
+		if (executable(cand) == 0) {
 			*ret_path = cand;
 			return 0;
 		}

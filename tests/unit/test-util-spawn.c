@@ -51,12 +51,21 @@ static void test_missing_program(void **state)
 	const char *a[] = { "halo-no-such-program-xyz", NULL };
 	const char *b[] = { "/nonexistent/bin/tool", NULL };
 	const char *none[] = { NULL };
+	const char *dir[] = { "/tmp", NULL };
+	char plain[] = "/tmp/halo-spawn.XXXXXX";
+	const char *noexec[] = { plain, NULL };
+	int fd = mkstemp(plain);
 	char *out = (char *)"untouched";
 	int status = 77;
 
 	assert_int_equal(halo_spawn(&ctx, a, &status, &out, NULL), -ENOENT);
 	assert_int_equal(halo_spawn(&ctx, b, &status, &out, NULL), -ENOENT);
 	assert_int_equal(halo_spawn(&ctx, none, &status, &out, NULL), -EINVAL);
+	assert_int_equal(halo_spawn(&ctx, dir, &status, &out, NULL), -EACCES);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(halo_spawn(&ctx, noexec, &status, &out, NULL), -EACCES);
+	unlink(plain);
 	assert_int_equal(status, 77);
 	assert_string_equal(out, "untouched");
 	assert_int_equal(ctx.spawned, 0);
