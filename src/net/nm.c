@@ -107,7 +107,10 @@ int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 		return err;
 	halo_buf_puts(&b, HALO_MANAGED_HEADER);
 	halo_buf_puts(&b, "# NetworkManager would reset the MTU and addresses of these links.\n");
-	halo_buf_puts(&b, "[keyfile]\nunmanaged-devices=");
+	/* "+=" appends to the list set by earlier files (Ubuntu ships
+	 * unmanaged-devices=*,except:type:wifi,...): a plain "=" in a later
+	 * conf.d file would replace it and hand every other device to NM. */
+	halo_buf_puts(&b, "[keyfile]\nunmanaged-devices+=");
 	for (size_t i = 0; i < n; i++) {
 		int st_managed = halo_nm_device_state(ctx, links[i]->ifindex);
 

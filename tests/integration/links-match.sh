@@ -96,12 +96,13 @@ is "$(item link/rdma1/up .message)" "no carrier (cable unplugged or peer down)" 
 is "$(item link/rdma1/up .outcome)" changed "... and the up item did not fail"
 is "$(jq -r '.failed' <<<"$out")" false "nothing failed"
 
-# The drop-in names exactly the link NetworkManager manages.
-is "$(grep -v '^#' "$DROPIN")" $'[keyfile]\nunmanaged-devices=interface-name:eth-a' \
+# The drop-in names exactly the link NetworkManager manages, appending
+# ("+=") to any list the distribution's own conf.d files set.
+is "$(grep -v '^#' "$DROPIN")" $'[keyfile]\nunmanaged-devices+=interface-name:eth-a' \
 	"NetworkManager drop-in lists exactly eth-a"
 head -1 "$DROPIN" | grep -q 'Managed by halo-provision'
 ok $? "the drop-in carries the managed header"
-is "$(python3 -c 'import configparser,sys; c=configparser.ConfigParser(); c.read(sys.argv[1]); print(c["keyfile"]["unmanaged-devices"])' "$DROPIN")" \
+is "$(python3 -c 'import configparser,sys; c=configparser.ConfigParser(); c.read(sys.argv[1]); print(c["keyfile"]["unmanaged-devices+"])' "$DROPIN")" \
 	"interface-name:eth-a" "a keyfile parser reads the unmanaged-devices list"
 like "$(item file/etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf .message)" \
 	'NetworkManager manages eth-a' "the drop-in item says why"

@@ -30,7 +30,7 @@ static void parse_state(void **state)
 
 static void dropin_lists(void **state)
 {
-	const char *t = "[keyfile]\nunmanaged-devices=interface-name:a;interface-name:rdma10\n";
+	const char *t = "[keyfile]\nunmanaged-devices+=interface-name:a;interface-name:rdma10\n";
 
 	assert_true(halo_nm_dropin_lists(t, "a"));
 	assert_true(halo_nm_dropin_lists(t, "rdma10"));
@@ -134,7 +134,7 @@ static void plan_managed(void **state)
 		assert_int_equal(halo_read_file(&fx->ctx, HALO_NM_DROPIN, &text, NULL), 0);
 		assert_string_equal(text, HALO_MANAGED_HEADER
 				    "# NetworkManager would reset the MTU and addresses of these links.\n"
-				    "[keyfile]\nunmanaged-devices=interface-name:rdma0\n");
+				    "[keyfile]\nunmanaged-devices+=interface-name:rdma0\n");
 		free(text);
 	}
 
