@@ -13,7 +13,9 @@
  * its content changes: a run that changes nothing leaves it byte-identical
  * (so it carries no timestamp, and records the host's state, not this run's
  * history: "changed" items are "ok", the exit bits lack +2). cfg->state.path
- * NULL: HALO_STATE_DEFAULT_PATH. Returns 0/1 like halo_write_file_atomic. */
+ * NULL: HALO_STATE_DEFAULT_PATH. With --only, the items of the other
+ * subsystems are kept from the previous file (the file describes the whole
+ * host). Returns 0/1 like halo_write_file_atomic. */
 int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     const struct halo_plan *plan, int exit_bits);
 

@@ -54,6 +54,15 @@ like "$out" "^ok +file/etc/kernel/cmdline" "-v: the ok item is shown"
 is "$(tail -n1 <<<"$out")" "apply: 2 items, 1 ok, 1 pending-reboot; reboot required" "second apply: summary"
 is "$(tree_snapshot "$root")" "$snap1" "second apply wrote nothing (state file and flags untouched)"
 
+# An apply limited to another subsystem keeps the boot items in the state
+# file: here it has nothing to do, so nothing is rewritten.
+run_halo --root "$root" --only links,modules --json
+is "$(jq -r '.exit_code, (.items | length), .stats.files_written' <<<"$out" | tr '\n' ' ')" "0 0 0 " \
+	"--only links,modules: no items, nothing written"
+is "$(tree_snapshot "$root")" "$snap1" "--only links,modules: state file untouched (boot items kept)"
+is "$(jq -r '[.items[].key] | join(" ")' "$state")" "file/etc/kernel/cmdline boot/param/iommu" \
+	"state file: still every item"
+
 run_halo --root "$root" --check
 is "$rc" 8 "check: reboot pending"
 is "$(wc -l <<<"$out")" 2 "check: one line for the item not ok, one summary"

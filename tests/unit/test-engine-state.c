@@ -43,6 +43,7 @@ static int setup(void **state)
 	fx->ctx.root = fx->dir;
 	fx->ctx.under_root = true;
 	fx->ctx.mode = HALO_MODE_APPLY;
+	fx->ctx.only = HALO_SUB_ALL;
 	fx->ctx.kernel_release = "6.1.0-test";
 	if (halo_root_open(fx->dir, &fx->ctx.root_fd) < 0)
 		return -1;
@@ -171,6 +172,53 @@ static void test_state_configured_path(void **state)
 	free(text);
 }
 
+/* --only: the other subsystems' items stay as the last apply left them. */
+static void test_state_only_keeps_others(void **state)
+{
+	struct fixture *fx = *state;
+	struct json_object *o, *v, *items;
+	struct halo_item *boot, *link;
+	char *text;
+
+	fx->ctx.only = HALO_SUB_ALL;
+	link = add(fx, "link/a/mtu", HALO_OUTCOME_FAILED, false, "EPERM");
+	assert_int_equal(halo_plan_add(&fx->plan, "boot/param/iommu", HALO_SUB_BOOT,
+				       HALO_PHASE_BOOT, &ops, NULL, &boot), 0);
+	boot->outcome = HALO_OUTCOME_OK;
+	halo_item_set_wanted(boot, "iommu=pt");
+	assert_int_equal(halo_state_write(&fx->ctx, &fx->cfg, &fx->plan, HALO_EXIT_FAILED), 1);
+	(void)link;
+
+	/* An --only boot run: its plan has only the boot item, now pending. */
+	halo_plan_free(&fx->plan);
+	fx->ctx.only = HALO_SUB_BOOT;
+	assert_int_equal(halo_plan_add(&fx->plan, "boot/param/iommu", HALO_SUB_BOOT,
+				       HALO_PHASE_BOOT, &ops, NULL, &boot), 0);
+	boot->outcome = HALO_OUTCOME_PENDING_REBOOT;
+	halo_item_set_wanted(boot, "iommu=pt");
+	assert_int_equal(halo_state_write(&fx->ctx, &fx->cfg, &fx->plan, HALO_EXIT_REBOOT), 1);
+
+	text = slurp(fx, HALO_STATE_DEFAULT_PATH);
+	o = json_tokener_parse(text);
+	assert_non_null(o);
+	json_object_object_get_ex(o, "exit_bits", &v);
+	/* The kept failed link item still counts. */
+	assert_int_equal(json_object_get_int(v), HALO_EXIT_REBOOT | HALO_EXIT_FAILED);
+	json_object_object_get_ex(o, "items", &items);
+	assert_int_equal(json_object_array_length(items), 2);
+	json_object_object_get_ex(json_object_array_get_idx(items, 0), "outcome", &v);
+	assert_string_equal(json_object_get_string(v), "pending-reboot");
+	json_object_object_get_ex(json_object_array_get_idx(items, 1), "key", &v);
+	assert_string_equal(json_object_get_string(v), "link/a/mtu");
+	json_object_object_get_ex(json_object_array_get_idx(items, 1), "message", &v);
+	assert_string_equal(json_object_get_string(v), "EPERM");
+	json_object_put(o);
+	free(text);
+
+	/* The same --only run again: byte-identical, not rewritten. */
+	assert_int_equal(halo_state_write(&fx->ctx, &fx->cfg, &fx->plan, HALO_EXIT_REBOOT), 0);
+}
+
 static void test_reboot_required(void **state)
 {
 	struct fixture *fx = *state;
@@ -230,6 +278,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_state_is_the_host_not_the_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_state_configured_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_state_only_keeps_others, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reboot_required, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus, setup, teardown),
 	};
