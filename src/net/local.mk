@@ -14,7 +14,8 @@ libhalo_la_SOURCES += \
 	src/net/nm.c
 
 # Unit tests (cmocka, TAP)
-net_unit_tests = tests/unit/test-net-nl tests/unit/test-net-match tests/unit/test-net-nm
+net_unit_tests = tests/unit/test-net-nl tests/unit/test-net-match tests/unit/test-net-nm \
+	tests/unit/test-net-items
 check_PROGRAMS += $(net_unit_tests)
 TESTS += $(net_unit_tests)
 tests_unit_test_net_nl_SOURCES = tests/unit/test-net-nl.c
@@ -26,6 +27,9 @@ tests_unit_test_net_match_LDADD = $(unit_ldadd)
 tests_unit_test_net_nm_SOURCES = tests/unit/test-net-nm.c
 tests_unit_test_net_nm_CFLAGS = $(unit_cflags)
 tests_unit_test_net_nm_LDADD = $(unit_ldadd)
+tests_unit_test_net_items_SOURCES = tests/unit/test-net-items.c
+tests_unit_test_net_items_CFLAGS = $(unit_cflags)
+tests_unit_test_net_items_LDADD = $(unit_ldadd)
 
 # Integration tests: real kernel netlink in private namespaces.
 net_integration_tests = \
