@@ -46,7 +46,10 @@ tests_unit_test_boot_detect_LDADD = $(unit_ldadd)
 # Integration tests on --root sandboxes (bash TAP).
 boot_integration_tests = \
 	tests/integration/boot-debian.sh \
-	tests/integration/boot-fedora.sh
+	tests/integration/boot-fedora.sh \
+	tests/integration/boot-grub.sh \
+	tests/integration/boot-bad-input.sh \
+	tests/integration/boot-unwritable.sh
 TESTS += $(boot_integration_tests)
 EXTRA_DIST += $(boot_integration_tests) \
 	tests/fixtures/boot

@@ -1,0 +1,90 @@
+#!/bin/bash
+# boot-bad-input: every host-side bad input of the boot subsystem is a
+# one-line error, exit 1, and nothing in the tree changes.
+source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/fixtures/boot/lib.sh"
+
+write_conf "$TEST_TMP/halo.conf" <<'CONF'
+version = 1;
+boot = { iommu = "pt"; gtt_mib = 126976; };
+CONF
+
+# The snapshot without the run lock: main.c takes /run/halo-provision.lock
+# before validating (an empty lock file, not a change of the host's config).
+snapshot() {
+	tree_snapshot "$1" | grep -v '\./run/halo-provision\.lock$'
+}
+
+# refuses ROOT REGEX DESCRIPTION [CONF]: apply must exit 1 with exactly one
+# stderr line matching REGEX and leave the tree as it was.
+refuses() {
+	local root=$1 re=$2 what=$3 conf=${4:-$TEST_TMP/halo.conf} before
+	before=$(snapshot "$root")
+	run_halo --root "$root" -c "$conf"
+	is "$rc" 1 "$what: exit 1"
+	is "$(printf '%s\n' "$err" | wc -l)" 1 "$what: one line"
+	like "$err" "$re" "$what: says why"
+	is "$(snapshot "$root")" "$before" "$what: nothing changed"
+}
+
+plain_grub() {	# plain_grub NAME CONTENT
+	local r
+	r=$(boot_root grub "$1")
+	printf '%b' "$2" >"$r/etc/default/grub"
+	echo "$r"
+}
+
+R=$(plain_grub q 'GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX="quiet\nGRUB_TIMEOUT=5\n')
+refuses "$R" '/etc/default/grub:2: unterminated quote$' "unterminated quote"
+
+R=$(plain_grub twice 'GRUB_CMDLINE_LINUX="quiet"\n# again\nGRUB_CMDLINE_LINUX="splash"\n')
+refuses "$R" '/etc/default/grub:3: GRUB_CMDLINE_LINUX assigned twice \(first at line 1\)' "assigned twice"
+
+R=$(plain_grub cont 'GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX="quiet \\\n  splash"\n')
+refuses "$R" '/etc/default/grub:2: GRUB_CMDLINE_LINUX spans lines \(backslash line continuation\)' "line continuation"
+
+# A symlink at the drop-in's path, pointing outside the root.
+R=$(boot_root debian link)
+echo "outside" >"$TEST_TMP/outside.cfg"
+ln -s "$TEST_TMP/outside.cfg" "$R/etc/default/grub.d/zz-halo-provision.cfg"
+refuses "$R" 'zz-halo-provision.cfg: is a symlink; refusing to manage it' "symlink at the managed path"
+is "$(cat "$TEST_TMP/outside.cfg")" "outside" "symlink target outside the root untouched"
+
+R=$(boot_root debian nomem)
+rm "$R/proc/meminfo"
+refuses "$R" '/proc/meminfo: missing \(needed for boot.gtt_mib\)' "missing /proc/meminfo"
+
+R=$(boot_root debian badmem)
+echo "garbage" >"$R/proc/meminfo"
+refuses "$R" '/proc/meminfo: no MemTotal' "unparseable /proc/meminfo"
+
+R=$(boot_root debian big)
+write_conf "$TEST_TMP/big.conf" <<'CONF'
+version = 1;
+boot = { gtt_mib = 130000; reserve_mib = 2048; };
+CONF
+refuses "$R" 'big.conf:2: boot.gtt_mib 130000 MiB does not fit MemTotal 131072 MiB minus reserve_mib 2048 MiB \(at most 129024 MiB\)' \
+	"GTT larger than RAM minus reserve" "$TEST_TMP/big.conf"
+
+R=$(boot_root debian amdiommu)
+write_conf "$TEST_TMP/amd.conf" <<'CONF'
+version = 1;
+boot = { extra = [ "amd_iommu=pt" ]; };
+CONF
+refuses "$R" 'amd.conf:2: boot.extra: amd_iommu=pt is not a kernel option' "amd_iommu=pt" "$TEST_TMP/amd.conf"
+
+# root=UUID= that nothing in the root's libblkid cache resolves.
+R=$(boot_root fedora noroot)
+boot_image "$R"
+sed -i "s/$ROOT_UUID/0badbad0-0000-4000-8000-000000000000/" "$R/etc/kernel/cmdline"
+refuses "$R" '/etc/kernel/cmdline: root=UUID=0badbad0-0000-4000-8000-000000000000 does not resolve to a block device' \
+	"unresolvable root=UUID="
+
+# A stale cache entry: the image now has another UUID (libblkid re-probes).
+R=$(boot_root fedora stale)
+boot_image "$R"
+img=$(sed 's/.*>\(.*\)<.*/\1/' "$R/run/blkid/blkid.tab")
+tune2fs -q -U random "$img" 2>/dev/null || mkfs.ext4 -q -F "$img"
+refuses "$R" "root=UUID=$ROOT_UUID does not resolve" "stale libblkid cache entry"
+
+done_testing
