@@ -114,4 +114,16 @@ is "$rc" 0 "ice-helper is ice_helper (loaded): in sync"
 is "$(item module/ice_helper observed)" live "item keyed module/ice_helper"
 is "$(item module/mlx5_core/options wanted)" prof_sel=1 "option names normalized too (prof-sel is prof_sel)"
 
+# Soft dependencies from the root's modprobe.d are honoured (probe path).
+mkfx
+echo "softdep mlx5_ib pre: rdma_cm post: amdgpu" >"$FX/etc/modprobe.d/rdma.conf"
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "mlx5_ib" ]; persist = false; };
+CONF
+run_trap --only modules
+is "$rc" 2 "softdep: apply changed"
+is "$(loads)" "ib_core ib_uverbs mlx5_core rdma_cm mlx5_ib amdgpu" \
+	"hard dependencies, then softdep pre (rdma_cm), mlx5_ib, softdep post (amdgpu)"
+
 done_testing
