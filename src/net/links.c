@@ -280,6 +280,13 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 	if (!(ctx->only & HALO_SUB_LINKS) || cfg->n_interfaces == 0)
 		return 0;
+	/* Links are live kernel state, not files of the tree: under --root
+	 * (image builds, tests) they would be this machine's own links. */
+	if (ctx->under_root && !ctx->netns) {
+		halo_errors_add(errs, "links: --root %s is a tree, not this machine's network: add --netns NAME for a namespace's links, or leave links out with --only",
+				ctx->root);
+		return -EINVAL;
+	}
 	/* Entered here first so its failure is told as such; halo_nl_open
 	 * entering it again is a no-op. */
 	err = halo_netns_enter(ctx);

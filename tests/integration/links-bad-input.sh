@@ -85,6 +85,15 @@ bad_case "an address already on another link of the host" \
 	'interface "rdma0": address 10\.9\.9\.1/24 is already on link other0' \
 	'{ name = "rdma0"; mtu = 9000; addresses = [ "10.9.9.1/24" ]; }'
 
+# --root without --netns would mean this machine's own links: refused.
+host_before=$(ip -j link show)
+write_conf "$CONF" <<<'version = 1; interfaces = ( { name = "lo"; mtu = 1500; } );'
+run_halo -c "$CONF" --root "$ROOT" --only links
+is "$rc" 1 "--root without --netns: exit 1"
+like "$err" "links: --root $ROOT is a tree, not this machine's network: add --netns NAME" \
+	"--root without --netns: says why"
+is "$(ip -j link show)" "$host_before" "--root without --netns: the host's links untouched"
+
 # --netns naming a namespace that does not exist.
 write_conf "$CONF" <<<'version = 1; interfaces = ( { name = "rdma0"; mtu = 9000; } );'
 run_halo -c "$CONF" --root "$ROOT" --netns "halo-no-such-ns-$$" --only links
