@@ -149,6 +149,17 @@ run_halo --root "$root" -c "$conf2" --status
 is "$rc" 0 "--status -c: exit 0"
 is "$out" "$(cat "$root/srv/halo/state.json")" "--status reads the configured state path"
 
+# a state file that cannot be written: the run reports and fails (+4)
+conf3="$TEST_TMP/unwritable.conf"
+write_conf "$conf3" <<<'version = 1; state = { path = "/srv/plain/state.json"; };'
+mkdir -p "$root/srv" && echo plain >"$root/srv/plain"
+run_halo --root "$root" -c "$conf3" --json
+is "$rc" 4 "unwritable state file: exit 4"
+like "$err" "^halo-provision: writing the state file: Not a directory$" "unwritable state file: one line why"
+is "$(jq -r '.failed, .exit_code, .warnings[0]' <<<"$out" | tr '\n' ' ')" \
+	"true 4 writing the state file: Not a directory " "unwritable state file --json: failed, with a warning"
+is "$(cat "$root/srv/plain")" plain "unwritable state file: the file in the way is intact"
+
 # --only keeps the run to the named subsystems
 run_halo --root "$root" --check --only boot,modules --json
 is "$(jq -r '.exit_code, (.items | length)' <<<"$out" | tr '\n' ' ')" "0 0 " "--only boot,modules: runs"
