@@ -9,7 +9,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -223,6 +226,81 @@ static void test_bad_paths(void **state)
 	assert_string_equal(slurp(fx, "/plain"), "file\n");
 }
 
+/*
+ * A target that cannot be written is a failed item with the errno text
+ * (exit +4), and the old file stays. Real EROFS: a tmpfs remounted
+ * read-only inside the root, in a private mount namespace of a child (the
+ * parent's mounts are untouched). Returns the line that failed, 0 if all
+ * held, 77 if mount namespaces are not available.
+ */
+static int erofs_child(const char *dir)
+{
+	struct halo_ctx ctx = { .root = dir, .under_root = true, .only = HALO_SUB_ALL,
+				.mode = HALO_MODE_APPLY };
+	struct halo_errors errs = { 0 };
+	struct halo_plan plan;
+	struct halo_item *it = NULL;
+	char mnt[128], old[16] = "";
+	FILE *f;
+	int bits;
+
+	snprintf(mnt, sizeof(mnt), "%s/ro", dir);
+	if (unshare(CLONE_NEWNS) < 0)
+		return 77;
+	if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mkdir(mnt, 0755) < 0 ||
+	    mount("tmpfs", mnt, "tmpfs", 0, "size=16k,mode=0755") < 0)
+		return __LINE__;
+	snprintf(mnt, sizeof(mnt), "%s/ro/f.conf", dir);
+	f = fopen(mnt, "w");
+	if (!f || fputs("old\n", f) < 0 || fclose(f) != 0)
+		return __LINE__;
+	snprintf(mnt, sizeof(mnt), "%s/ro", dir);
+	if (mount("none", mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL) < 0)
+		return __LINE__;
+	if (halo_root_open(dir, &ctx.root_fd) < 0)
+		return __LINE__;
+	halo_plan_init(&plan);
+	if (halo_plan_add_file(&plan, HALO_SUB_FILES, HALO_PHASE_FILES, "/ro/f.conf",
+			       "new\n", 0644, &it) < 0)
+		return __LINE__;
+	if (halo_plan_add_file(&plan, HALO_SUB_FILES, HALO_PHASE_BOOT, "/ok.conf",
+			       "fine\n", 0644, NULL) < 0)
+		return __LINE__;
+	bits = halo_engine_run(&ctx, &plan, &errs);
+	/* The other file (a later phase) is still written. */
+	if (bits != (HALO_EXIT_FAILED | HALO_EXIT_CHANGED))
+		return __LINE__;
+	if (it->outcome != HALO_OUTCOME_FAILED || !it->message ||
+	    strcmp(it->message, "writing /ro/f.conf: Read-only file system") != 0)
+		return __LINE__;
+	snprintf(mnt, sizeof(mnt), "%s/ro/f.conf", dir);
+	f = fopen(mnt, "r");
+	if (!f || !fgets(old, sizeof(old), f) || strcmp(old, "old\n") != 0)
+		return __LINE__;
+	fclose(f);
+	halo_plan_free(&plan);
+	close(ctx.root_fd);
+	return 0;
+}
+
+static void test_unwritable_target_fails(void **state)
+{
+	struct fixture *fx = *state;
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(erofs_child(fx->dir));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		skip();
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_string_equal(slurp(fx, "/ok.conf"), "fine\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +310,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_symlinks_are_invalid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_directory_is_invalid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_paths, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unwritable_target_fails, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("engine-file-item", tests, NULL, NULL);
