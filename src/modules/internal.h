@@ -36,6 +36,9 @@ void halo_kmod_free(struct halo_kmod *k);
 int halo_kmod_lookup(struct halo_kmod *k, const char *name,
 		     struct halo_modinfo **ret);
 void halo_modinfo_free(struct halo_modinfo *mi);
+/* The first module NAME is an alias of (modules.alias or modprobe.d), for
+ * a hint when a config lists an alias; -ENOENT if none. */
+int halo_kmod_alias_target(struct halo_kmod *k, const char *name, char **ret_module);
 static inline void halo_modinfo_freep(struct halo_modinfo **mi) { halo_modinfo_free(*mi); }
 #define _cleanup_modinfo_ _cleanup_(halo_modinfo_freep)
 

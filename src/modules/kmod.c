@@ -355,6 +355,28 @@ int halo_kmod_lookup(struct halo_kmod *k, const char *name,
 	return 0;
 }
 
+int halo_kmod_alias_target(struct halo_kmod *k, const char *name, char **ret_module)
+{
+	struct kmod_list *list = NULL;
+	struct kmod_module *m;
+	char *s;
+	int r;
+
+	r = kmod_module_new_from_lookup(k->kctx, name, &list);
+	if (r < 0)
+		return r;
+	if (!list)
+		return -ENOENT;
+	m = kmod_module_get_module(list);
+	s = strdup(kmod_module_get_name(m));
+	kmod_module_unref(m);
+	kmod_module_unref_list(list);
+	if (!s)
+		return -ENOMEM;
+	*ret_module = s;
+	return 0;
+}
+
 struct refusal {
 	char *what;
 };

@@ -143,9 +143,16 @@ static int check_load(struct planner *p, struct halo_plan *plan, size_t i)
 	if (r < 0)
 		return r;
 	if (!l->info) {
-		halo_errors_add(p->errs,
-			"%s:%d: modules.load: unknown module '%s' (not in the module index of kernel %s, nor built in)",
-			file, line, p->mc->load.v[i], p->ctx->kernel_release);
+		_cleanup_free_ char *target = NULL;
+
+		if (halo_kmod_alias_target(p->k, p->mc->load.v[i], &target) == 0)
+			halo_errors_add(p->errs,
+				"%s:%d: modules.load: '%s' is an alias of module '%s'; list the module's name",
+				file, line, p->mc->load.v[i], target);
+		else
+			halo_errors_add(p->errs,
+				"%s:%d: modules.load: unknown module '%s' (not in the module index of kernel %s, nor built in)",
+				file, line, p->mc->load.v[i], p->ctx->kernel_release);
 		return 0;
 	}
 	mi = l->info;

@@ -74,6 +74,14 @@ is "$rc" 1 "no module tree for the kernel: exit 1"
 like "$err" "no module index for kernel 9.9.9-none in $FX/lib/modules/9.9.9-none" "names the missing directory"
 is "$(tree_snapshot "$FX")" "$before" "no module tree: nothing written"
 
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "connectx" ]; };
+CONF
+echo "alias connectx mlx5_core" >"$FX/etc/modprobe.d/alias.conf"
+refused "an alias" "modules.load: 'connectx' is an alias of module 'mlx5_core'; list the module's name"
+rm "$FX/etc/modprobe.d/alias.conf"
+
 # A blacklist line from our own earlier drop-in is not the host's: apply
 # rewrites that file, so loading the module is fine.
 write_conf "$CONF" <<'CONF'
