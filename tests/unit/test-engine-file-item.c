@@ -247,7 +247,7 @@ static int erofs_child(const char *dir)
 	snprintf(mnt, sizeof(mnt), "%s/ro", dir);
 	if (unshare(CLONE_NEWNS) < 0)
 		return 77;
-	if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0 ||
 	    mkdir(mnt, 0755) < 0 ||
 	    mount("tmpfs", mnt, "tmpfs", 0, "size=16k,mode=0755") < 0)
 		return __LINE__;
@@ -256,7 +256,7 @@ static int erofs_child(const char *dir)
 	if (!f || fputs("old\n", f) < 0 || fclose(f) != 0)
 		return __LINE__;
 	snprintf(mnt, sizeof(mnt), "%s/ro", dir);
-	if (mount("none", mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL) < 0)
+	if (mount("none", mnt, "none", MS_REMOUNT | MS_RDONLY, NULL) < 0)
 		return __LINE__;
 	if (halo_root_open(dir, &ctx.root_fd) < 0)
 		return __LINE__;
