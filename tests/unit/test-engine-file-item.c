@@ -18,6 +18,7 @@
 
 #include "engine/engine.h"
 #include "engine/plan.h"
+#include "engine-test.h"
 #include "util/rootfs.h"
 
 struct fixture {
@@ -33,15 +34,9 @@ static int setup(void **state)
 
 	if (!fx)
 		return -1;
-	strcpy(fx->dir, "/tmp/test-file-item.XXXXXX");
-	if (!mkdtemp(fx->dir))
+	if (scratch_root_open(&fx->ctx, fx->dir, "file-item") < 0)
 		return -1;
-	fx->ctx.root = fx->dir;
-	fx->ctx.under_root = true;
-	fx->ctx.only = HALO_SUB_ALL;
 	fx->ctx.diff = true;
-	if (halo_root_open(fx->dir, &fx->ctx.root_fd) < 0)
-		return -1;
 	halo_plan_init(&fx->plan);
 	*state = fx;
 	return 0;
@@ -50,13 +45,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *fx = *state;
-	char cmd[128];
 
 	halo_plan_free(&fx->plan);
 	halo_errors_free(&fx->errs);
-	close(fx->ctx.root_fd);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx->dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(scratch_root_remove(&fx->ctx), 0);
 	free(fx);
 	return 0;
 }

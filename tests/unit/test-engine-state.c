@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "engine-test.h"
 #include "engine/state.h"
 #include "util/rootfs.h"
 
@@ -37,16 +38,10 @@ static int setup(void **state)
 
 	if (!fx)
 		return -1;
-	strcpy(fx->dir, "/tmp/test-state.XXXXXX");
-	if (!mkdtemp(fx->dir))
+	if (scratch_root_open(&fx->ctx, fx->dir, "state") < 0)
 		return -1;
-	fx->ctx.root = fx->dir;
-	fx->ctx.under_root = true;
 	fx->ctx.mode = HALO_MODE_APPLY;
-	fx->ctx.only = HALO_SUB_ALL;
 	fx->ctx.kernel_release = "6.1.0-test";
-	if (halo_root_open(fx->dir, &fx->ctx.root_fd) < 0)
-		return -1;
 	fx->cfg.path = (char *)"/etc/halo-provision/halo.conf";
 	strcpy(fx->cfg.digest, "0123abcd");
 	halo_plan_init(&fx->plan);
@@ -57,12 +52,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *fx = *state;
-	char cmd[128];
 
 	halo_plan_free(&fx->plan);
-	close(fx->ctx.root_fd);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx->dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(scratch_root_remove(&fx->ctx), 0);
 	free(fx);
 	return 0;
 }
