@@ -39,3 +39,6 @@ net_integration_tests = \
 	tests/integration/links-match.sh
 TESTS += $(net_integration_tests)
 EXTRA_DIST += $(net_integration_tests)
+
+# Benchmark: links --check against an ip -j + jq audit (figures only).
+EXTRA_DIST += bench/links-check.sh
