@@ -54,9 +54,19 @@ static void clear_observed(struct halo_item *item)
 	item->observed = NULL;
 }
 
-/* The link of W in the current snapshot, or NULL (with a failure set). */
+/* Fails an item whose link vanished after plan time (hot-unplug, rename
+ * races): its other items cannot be judged. */
+static int link_gone(struct halo_item *item, const struct halo_link_want *w)
+{
+	clear_observed(item);
+	return halo_item_fail(item, -ENODEV, "link %s (ifindex %d) is gone",
+			      w->link, w->ifindex);
+}
+
+/* The link of W in the current snapshot. Absent: *RET is NULL, or with
+ * MUST_EXIST the item fails. */
 static int find_link(struct halo_ctx *ctx, struct halo_item *item,
-		     const struct halo_link_want *w,
+		     const struct halo_link_want *w, bool must_exist,
 		     const struct halo_nl_link **ret)
 {
 	const struct halo_nl_link *links;
@@ -72,16 +82,7 @@ static int find_link(struct halo_ctx *ctx, struct halo_item *item,
 		}
 	}
 	*ret = NULL;
-	return 0;
-}
-
-/* Fails an item whose link vanished after plan time (hot-unplug, rename
- * races): its other items cannot be judged. */
-static int link_gone(struct halo_item *item, const struct halo_link_want *w)
-{
-	clear_observed(item);
-	return halo_item_fail(item, -ENODEV, "link %s (ifindex %d) is gone",
-			      w->link, w->ifindex);
+	return must_exist ? link_gone(item, w) : 0;
 }
 
 /* Adds the kernel's extended-ack text to a failure message. */
@@ -101,7 +102,7 @@ static int present_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
 	const struct halo_nl_link *l;
-	int err = find_link(ctx, item, w, &l);
+	int err = find_link(ctx, item, w, false, &l);
 
 	if (err < 0)
 		return err;
@@ -135,12 +136,10 @@ static int mtu_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
 	const struct halo_nl_link *l;
-	int err = find_link(ctx, item, w, &l);
+	int err = find_link(ctx, item, w, true, &l);
 
 	if (err < 0)
 		return err;
-	if (!l)
-		return link_gone(item, w);
 	halo_item_set_observed(item, "%u", l->mtu);
 	return l->mtu == w->mtu ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
 }
@@ -164,13 +163,11 @@ static int up_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
 	const struct halo_nl_link *l;
-	int err = find_link(ctx, item, w, &l);
+	int err = find_link(ctx, item, w, true, &l);
 	bool up;
 
 	if (err < 0)
 		return err;
-	if (!l)
-		return link_gone(item, w);
 	up = l->flags & IFF_UP;
 	halo_item_set_observed(item, "%s", up ? "up" : "down");
 	/* Carrier is the cable and the peer: a fact to report, never a
