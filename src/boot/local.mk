@@ -53,3 +53,7 @@ boot_integration_tests = \
 TESTS += $(boot_integration_tests)
 EXTRA_DIST += $(boot_integration_tests) \
 	tests/fixtures/boot
+
+# The drop-in as shipped documentation (grub/README explains the backends).
+grubexampledir = $(docdir)/examples/grub
+dist_grubexample_DATA = grub/README grub/zz-halo-provision.cfg.example

@@ -43,6 +43,8 @@ got=$(grub_cmdline "$R")
 has_all "$got" "${WANT[@]}" console=tty1 console=ttyS0
 ok $? "bash reads every wanted parameter and keeps the cloud image's ($got)"
 is "$(grep -c . "$R/etc/default/grub.d/50-cloudimg-settings.cfg")" 8 "other drop-in untouched"
+is "$(cat "$DROPIN")" "$(head -5 "$top_srcdir/grub/zz-halo-provision.cfg.example")" \
+	"the shipped example is what the code writes"
 
 # check while pending
 run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check
