@@ -600,6 +600,22 @@ static int addr_change(struct halo_ctx *ctx, int type, int flags, int ifindex,
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
+	/* The broadcast address, as networkd and NetworkManager set it (a
+	 * bare `ip addr add` leaves it 0.0.0.0); none on /31 and /32. */
+	if (type == RTM_NEWADDR && c->family == AF_INET && c->prefixlen < 31) {
+		uint8_t brd[4];
+
+		for (int i = 0; i < 4; i++) {
+			int bits = (int)c->prefixlen - 8 * i;
+			uint8_t host = bits >= 8 ? 0 : bits <= 0 ? 0xff : (uint8_t)(0xff >> bits);
+
+			brd[i] = c->addr[i] | host;
+		}
+		if (nla_put(msg, IFA_BROADCAST, 4, brd) < 0) {
+			nlmsg_free(msg);
+			return -ENOMEM;
+		}
+	}
 	ctx->nl->snap[SNAP_ADDRS].ok = false;
 	/* Addresses bring connected routes with them. */
 	ctx->nl->snap[SNAP_ROUTES].ok = false;

@@ -24,6 +24,8 @@ requests() { halo --check --json; n=$(jq -r '.stats.netlink_requests' <<<"$out")
 
 halo
 is "$rc" 2 "apply converges the two links"
+is "$(ip -n "$NS" -j addr show dev rdma0 | jq -r '.[0].addr_info[] | select(.family=="inet") | .broadcast')" \
+	192.168.100.3 "the /30 gets its broadcast address (ip -j)"
 requests; few=$n
 is "$rc" 0 "check is clean"
 is "$few" 2 "check with 2 links: one link dump + one address dump"
