@@ -81,6 +81,12 @@ typedef const char *(*halo_str_check_fn)(const char *s);
 int halo_pget_strlist(struct halo_pctx *p, const struct halo_cset *g, const char *path,
 		      const char *key, halo_str_check_fn check,
 		      void (*normalize)(char *s), struct halo_strlist *ret);
+/* The sequence KEY and a zeroed table for its elements (one spare slot);
+ * NULL when absent, of the wrong type (reported) or out of memory (p->oom).
+ * *RET_N: the number of elements. */
+void *halo_pget_table(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		      const char *key, size_t elem_size, const struct halo_cset **ret_seq,
+		      size_t *ret_n);
 /* A string checked by CHECK (reported and *RET left NULL when bad);
  * REQUIRED: absence is reported at GROUP_LINE. */
 void halo_pget_checked(struct halo_pctx *p, const struct halo_cset *g, const char *path,

@@ -34,13 +34,14 @@ const char *halo_pquote(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;
 
-	if (len < 8) {
+	if (len < 10) {
 		if (len)
 			buf[0] = '\0';
 		return buf;
 	}
 	buf[o++] = '"';
-	for (; *s && o + 6 < len; s++) {
+	/* Room for the longest escape (4), "...", the quote and the NUL. */
+	for (; *s && o + 9 <= len; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\') {
@@ -307,6 +308,25 @@ int halo_pget_seq(struct halo_pctx *p, const struct halo_cset *g, const char *pa
 		return -1;
 	*ret = s;
 	return 1;
+}
+
+void *halo_pget_table(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		      const char *key, size_t elem_size, const struct halo_cset **ret_seq,
+		      size_t *ret_n)
+{
+	const struct halo_cset *seq;
+	void *t;
+
+	if (halo_pget_seq(p, g, path, key, &seq) <= 0)
+		return NULL;
+	t = calloc(halo_cset_len(seq) + 1, elem_size);
+	if (!t) {
+		p->oom = true;
+		return NULL;
+	}
+	*ret_seq = seq;
+	*ret_n = halo_cset_len(seq);
+	return t;
 }
 
 static int strlist_push(struct halo_strlist *l, const char *s, int line)

@@ -45,14 +45,9 @@ void halo_parse_storage(struct halo_pctx *p, const struct halo_cset *root, struc
 	size_t n;
 	char path[64];
 
-	if (halo_pget_seq(p, root, "", "storage", &seq) <= 0)
+	c->storage = halo_pget_table(p, root, "", "storage", sizeof(*c->storage), &seq, &n);
+	if (!c->storage)
 		return;
-	n = halo_cset_len(seq);
-	c->storage = calloc(n + 1, sizeof(*c->storage));
-	if (!c->storage) {
-		p->oom = true;
-		return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct halo_cset *g = halo_cset_elem(seq, i);
 		struct halo_storage *s = &c->storage[c->n_storage];

@@ -92,15 +92,10 @@ static void parse_routes(struct halo_pctx *p, const struct halo_cset *ig, const 
 	char k[64], rk[80];
 	size_t n;
 
-	if (halo_pget_seq(p, ig, path, "routes", &seq) <= 0)
+	it->routes = halo_pget_table(p, ig, path, "routes", sizeof(*it->routes), &seq, &n);
+	if (!it->routes)
 		return;
 	halo_pkey(k, sizeof(k), path, "routes", 0);
-	n = halo_cset_len(seq);
-	it->routes = calloc(n + 1, sizeof(*it->routes));
-	if (!it->routes) {
-		p->oom = true;
-		return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct halo_cset *g = halo_cset_elem(seq, i);
 		struct halo_route *r = &it->routes[it->n_routes];
@@ -146,15 +141,10 @@ static void parse_dscp_prio(struct halo_pctx *p, const struct halo_cset *g, cons
 	char k[80], ek[96], pk[112];
 	size_t n;
 
-	if (halo_pget_seq(p, g, path, "dscp_prio", &seq) <= 0)
+	rc->dscp_prio = halo_pget_table(p, g, path, "dscp_prio", sizeof(*rc->dscp_prio), &seq, &n);
+	if (!rc->dscp_prio)
 		return;
 	halo_pkey(k, sizeof(k), path, "dscp_prio", 0);
-	n = halo_cset_len(seq);
-	rc->dscp_prio = calloc(n + 1, sizeof(*rc->dscp_prio));
-	if (!rc->dscp_prio) {
-		p->oom = true;
-		return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct halo_cset *e = halo_cset_elem(seq, i);
 		const struct halo_cset *pair[2];
@@ -261,14 +251,9 @@ void halo_parse_interfaces(struct halo_pctx *p, const struct halo_cset *root, st
 	char path[32];
 	size_t n;
 
-	if (halo_pget_seq(p, root, "", "interfaces", &seq) <= 0)
+	c->interfaces = halo_pget_table(p, root, "", "interfaces", sizeof(*c->interfaces), &seq, &n);
+	if (!c->interfaces)
 		return;
-	n = halo_cset_len(seq);
-	c->interfaces = calloc(n + 1, sizeof(*c->interfaces));
-	if (!c->interfaces) {
-		p->oom = true;
-		return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct halo_cset *g = halo_cset_elem(seq, i);
 

@@ -239,6 +239,23 @@ static void message_stays_one_line(void **state)
 			     "bls, kernel-cmdline, none (did you mean \"grub\"?)");
 }
 
+static void message_truncated(void **state)
+{
+	char text[256], want[256];
+	size_t o;
+
+	/* Control characters escaped, long values cut with "...". */
+	o = (size_t)snprintf(text, sizeof(text), "boot = { loader = \"");
+	memset(text + o, 1, 100);
+	snprintf(text + o + 100, sizeof(text) - o - 100, "\"; };\n");
+	o = (size_t)snprintf(want, sizeof(want), "halo.conf:1: boot.loader: \"");
+	for (int i = 0; i < 22; i++)
+		o += (size_t)snprintf(want + o, sizeof(want) - o, "\\x01");
+	snprintf(want + o, sizeof(want) - o, "...\" is not one of auto, grub, grub-dropin, "
+		 "bls, kernel-cmdline, none");
+	assert_config_errors(text, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +278,7 @@ int main(void)
 		cmocka_unit_test(include_refused),
 		cmocka_unit_test(all_errors_at_once),
 		cmocka_unit_test(message_stays_one_line),
+		cmocka_unit_test(message_truncated),
 	};
 
 	return cmocka_run_group_tests_name("config-errors", tests, NULL, NULL);

@@ -287,6 +287,22 @@ static void not_regular_refused(void **state)
 			  "%s: refusing a config file that is not a regular file");
 }
 
+/* -c is a path as given: a symlink is followed, and the mode checked is
+ * that of the file actually opened. */
+static void symlink_followed(void **state)
+{
+	char link[256], target[256];
+	const char *p = write_file("target.conf", good, strlen(good), 0644);
+
+	snprintf(target, sizeof(target), "%s", p);
+	snprintf(link, sizeof(link), "%s/link.conf", dir);
+	assert_int_equal(symlink(target, link), 0);
+	assert_null(load_one(link, true, 0));
+	assert_int_equal(chmod(target, 0666), 0);
+	assert_load_error(link, true, -EPERM,
+			  "%s: refusing a config file writable by group or others (mode 0666)");
+}
+
 static void missing_file(void **state)
 {
 	char p[256];
@@ -345,6 +361,7 @@ int main(void)
 		cmocka_unit_test(group_writable_refused),
 		cmocka_unit_test(owner_checked),
 		cmocka_unit_test(not_regular_refused),
+		cmocka_unit_test(symlink_followed),
 		cmocka_unit_test(missing_file),
 		cmocka_unit_test(include_refused),
 		cmocka_unit_test(nul_byte_refused),
