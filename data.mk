@@ -36,7 +36,7 @@ VALGRIND = valgrind
 check-valgrind: $(check_PROGRAMS) $(check_LTLIBRARIES)
 	$(MAKE) $(AM_MAKEFLAGS) check \
 		TESTS="$(filter tests/unit/%,$(check_PROGRAMS))" \
-		LOG_COMPILER="$(VALGRIND) --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect"
+		LOG_COMPILER="$(UNSHARE_NET) $(VALGRIND) --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect"
 .PHONY: check-valgrind
 
 # distcheck installs units and rules under its own prefix.
