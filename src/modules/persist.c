@@ -12,6 +12,7 @@
 
 #include "modules/internal.h"
 #include "util/strv.h"
+#include "util/template.h"
 
 static void put_name(struct halo_buf *b, const char *prefix, const char *name)
 {
@@ -50,50 +51,65 @@ static int put_options(struct halo_buf *b, const struct halo_module_option *o)
 	return 0;
 }
 
+/* Renders TEMPLATE with the lines in B as its one variable; NULL when B is
+ * empty (the drop-in must then not exist). */
+static int render_lines(const char *template, const char *var,
+			struct halo_buf *b, char **ret)
+{
+	_cleanup_free_ char *lines = NULL;
+	size_t len;
+
+	if (b->len == 0 && !b->oom) {
+		halo_buf_free(b);
+		*ret = NULL;
+		return 0;
+	}
+	lines = halo_buf_steal(b);
+	if (!lines)
+		return -ENOMEM;
+	/* The template ends the last line itself. */
+	len = strlen(lines);
+	if (len > 0 && lines[len - 1] == '\n')
+		lines[len - 1] = '\0';
+	return halo_template_render(template, (const char *const[]){ var, lines, NULL }, ret);
+}
+
 int halo_modules_render(const struct halo_modules_config *mc,
 			char **ret_load, char **ret_modprobe)
 {
 	struct halo_buf load = { 0 }, mp = { 0 };
-	char *l = NULL, *m = NULL;
-	int r = -ENOMEM;
+	_cleanup_free_ char *l = NULL;
+	char *m = NULL;
+	int r;
 
 	if (!mc->persist) {
 		*ret_load = *ret_modprobe = NULL;
 		return 0;
 	}
-	if (mc->load.n > 0) {
-		halo_buf_puts(&load, HALO_MANAGED_HEADER);
-		halo_buf_puts(&load, "# Kernel modules loaded at boot (systemd-modules-load).\n");
-		for (size_t i = 0; i < mc->load.n; i++) {
-			put_name(&load, "", mc->load.v[i]);
-			halo_buf_puts(&load, "\n");
-		}
-		l = halo_buf_steal(&load);
-		if (!l)
+	for (size_t i = 0; i < mc->load.n; i++) {
+		put_name(&load, "", mc->load.v[i]);
+		halo_buf_puts(&load, "\n");
+	}
+	for (size_t i = 0; i < mc->n_options; i++) {
+		r = put_options(&mp, &mc->options[i]);
+		if (r < 0)
 			goto fail;
 	}
-	if (mc->n_options > 0 || mc->blacklist.n > 0) {
-		halo_buf_puts(&mp, HALO_MANAGED_HEADER);
-		for (size_t i = 0; i < mc->n_options; i++) {
-			r = put_options(&mp, &mc->options[i]);
-			if (r < 0)
-				goto fail;
-			r = -ENOMEM;
-		}
-		for (size_t i = 0; i < mc->blacklist.n; i++) {
-			put_name(&mp, "blacklist ", mc->blacklist.v[i]);
-			halo_buf_puts(&mp, "\n");
-		}
-		m = halo_buf_steal(&mp);
-		if (!m)
-			goto fail;
+	for (size_t i = 0; i < mc->blacklist.n; i++) {
+		put_name(&mp, "blacklist ", mc->blacklist.v[i]);
+		halo_buf_puts(&mp, "\n");
 	}
-	*ret_load = l;
+	r = render_lines("modules-load.conf", "MODULES", &load, &l);
+	if (r < 0)
+		goto fail;
+	r = render_lines("modprobe.conf", "LINES", &mp, &m);
+	if (r < 0)
+		goto fail;
+	*ret_load = TAKE_PTR(l);
 	*ret_modprobe = m;
 	return 0;
 fail:
 	halo_buf_free(&load);
 	halo_buf_free(&mp);
-	free(l);
 	return r;
 }

@@ -15,14 +15,29 @@ libhalo_la_SOURCES += \
 	src/util/diff.h \
 	src/util/diff.c \
 	src/util/errors.h \
-	src/util/errors.c
+	src/util/errors.c \
+	src/util/template.h \
+	src/util/template.c
+
+# Every file halo-provision owns is rendered from templates/, embedded in
+# the binary at build time.
+halo_templates = \
+	templates/modules-load.conf \
+	templates/modprobe.conf
+nodist_libhalo_la_SOURCES = templates.c
+BUILT_SOURCES += templates.c
+CLEANFILES += templates.c
+EXTRA_DIST += templates/embed.sh $(halo_templates)
+templates.c: $(halo_templates) templates/embed.sh
+	$(AM_V_GEN)$(BASH) $(srcdir)/templates/embed.sh $(addprefix $(srcdir)/,$(halo_templates)) > $@.tmp && mv $@.tmp $@
 
 util_unit_tests = \
 	tests/unit/test-util-strv \
 	tests/unit/test-util-rootfs \
 	tests/unit/test-util-spawn \
 	tests/unit/test-util-lock \
-	tests/unit/test-util-diff
+	tests/unit/test-util-diff \
+	tests/unit/test-util-template
 check_PROGRAMS += $(util_unit_tests)
 TESTS += $(util_unit_tests)
 
@@ -45,3 +60,7 @@ tests_unit_test_util_lock_LDADD = $(unit_ldadd)
 tests_unit_test_util_diff_SOURCES = tests/unit/test-util-diff.c
 tests_unit_test_util_diff_CFLAGS = $(unit_cflags)
 tests_unit_test_util_diff_LDADD = $(unit_ldadd)
+
+tests_unit_test_util_template_SOURCES = tests/unit/test-util-template.c
+tests_unit_test_util_template_CFLAGS = $(unit_cflags)
+tests_unit_test_util_template_LDADD = $(unit_ldadd)
