@@ -20,6 +20,7 @@
 #include "net/nm.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
+#include "util/template.h"
 
 static const char *skip_ws(const char *s)
 {
@@ -95,7 +96,7 @@ bool halo_nm_dropin_lists(const char *text, const char *name)
 int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 		 const struct halo_nl_link *const *links, size_t n)
 {
-	_cleanup_free_ char *old = NULL, *content = NULL, *names = NULL;
+	_cleanup_free_ char *old = NULL, *content = NULL, *names = NULL, *devices = NULL;
 	struct halo_buf b = { 0 }, nb = { 0 };
 	struct halo_item *item;
 	size_t n_managed = 0;
@@ -105,12 +106,10 @@ int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 	err = halo_read_file(ctx, HALO_NM_DROPIN, &old, NULL);
 	if (err < 0 && err != -ENOENT)
 		return err;
-	halo_buf_puts(&b, HALO_MANAGED_HEADER);
-	halo_buf_puts(&b, "# NetworkManager would reset the MTU and addresses of these links.\n");
-	/* "+=" appends to the list set by earlier files (Ubuntu ships
-	 * unmanaged-devices=*,except:type:wifi,...): a plain "=" in a later
-	 * conf.d file would replace it and hand every other device to NM. */
-	halo_buf_puts(&b, "[keyfile]\nunmanaged-devices+=");
+	/* templates/nm-unmanaged.conf uses "+=": it appends to the list set by
+	 * earlier files (Ubuntu ships unmanaged-devices=*,except:type:wifi,...);
+	 * a plain "=" in a later conf.d file would replace it and hand every
+	 * other device to NM. */
 	for (size_t i = 0; i < n; i++) {
 		int st_managed = halo_nm_device_state(ctx, links[i]->ifindex);
 
@@ -128,11 +127,14 @@ int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 		halo_buf_printf(&nb, "%s%s", n_managed ? ", " : "", links[i]->name);
 		n_managed++;
 	}
-	halo_buf_puts(&b, "\n");
-	content = halo_buf_steal(&b);
+	devices = halo_buf_steal(&b);
 	names = halo_buf_steal(&nb);
-	if (!content || (n_managed && !names))
+	if (!devices || (n_managed && !names))
 		return -ENOMEM;
+	err = halo_template_render("nm-unmanaged.conf",
+				   (const char *const[]){ "DEVICES", devices, NULL }, &content);
+	if (err < 0)
+		return err;
 	if (n_managed == 0) {
 		/* Remove a stale drop-in of ours; otherwise stay out of it. */
 		if (halo_root_lstat(ctx, HALO_NM_DROPIN, &st) < 0)

@@ -23,7 +23,8 @@ libhalo_la_SOURCES += \
 # the binary at build time.
 halo_templates = \
 	templates/modules-load.conf \
-	templates/modprobe.conf
+	templates/modprobe.conf \
+	templates/nm-unmanaged.conf
 nodist_libhalo_la_SOURCES = templates.c
 BUILT_SOURCES += templates.c
 CLEANFILES += templates.c
