@@ -109,6 +109,33 @@ static void check_addresses(struct halo_pctx *p, const struct halo_config *c)
 	}
 }
 
+/* A gateway outside every subnet the entry configures would be refused by
+ * the kernel ("Nexthop has invalid gateway"); only checked when the entry
+ * lists addresses of that family (otherwise they come from elsewhere). */
+static void check_gateways(struct halo_pctx *p, size_t idx, const struct halo_interface *it)
+{
+	for (size_t r = 0; r < it->n_routes; r++) {
+		struct halo_cidr via, a, na, nv;
+		bool same_family = false, on_link = false;
+
+		if (!it->routes[r].via || halo_cidr_parse(it->routes[r].via, false, &via) < 0)
+			continue;
+		for (size_t k = 0; k < it->addresses.n && !on_link; k++) {
+			if (halo_cidr_parse(it->addresses.v[k], true, &a) < 0 || a.family != via.family)
+				continue;
+			same_family = true;
+			via.prefixlen = a.prefixlen;
+			halo_cidr_network(&a, &na);
+			halo_cidr_network(&via, &nv);
+			on_link = halo_cidr_same_addr(&na, &nv);
+		}
+		if (same_family && !on_link)
+			halo_perr(p, it->routes[r].line, "interfaces[%zu].routes[%zu]: via %s is "
+				  "not within any of the interface's addresses", idx, r,
+				  it->routes[r].via);
+	}
+}
+
 static void check_same(struct halo_pctx *p, size_t i, size_t j, const char *what,
 		       const char *a, const char *b, int line, int other_line)
 {
@@ -132,6 +159,7 @@ static void check_interfaces(struct halo_pctx *p, const struct halo_config *c)
 				   a->pci_line, b->pci_line);
 		}
 		check_roce(p, i, &a->roce);
+		check_gateways(p, i, a);
 	}
 	check_addresses(p, c);
 }

@@ -79,6 +79,21 @@ static void duplicate_storage(void **state)
 			     "halo.conf:4: storage[1].where: /models is already mounted by storage[0] (line 2)");
 }
 
+static void gateway_on_link(void **state)
+{
+	assert_config_ok("interfaces = ( { name = \"rdma0\"; addresses = [ \"192.168.100.1/30\", \"fd00::1/64\" ];\n"
+			 "  routes = ( { to = \"10.0.2.0/24\"; via = \"192.168.100.2\"; },\n"
+			 "             { to = \"default\"; via = \"fd00::fe\"; } ); },\n"
+			 /* No addresses listed: they come from elsewhere. */
+			 "  { name = \"eth0\"; routes = ( { to = \"default\"; via = \"10.9.9.9\"; } ); } );\n",
+			 NULL);
+	assert_config_errors("interfaces = ( { name = \"rdma0\"; addresses = [ \"192.168.100.1/30\" ];\n"
+			     "  routes = ( { to = \"10.0.2.0/24\"; via = \"192.168.100.5\"; },\n"
+			     "             { to = \"fd00:2::/64\"; via = \"fd00::fe\"; } ); } );\n",
+			     "halo.conf:2: interfaces[0].routes[0]: via 192.168.100.5 is not within any "
+			     "of the interface's addresses");
+}
+
 static void index_survives_bad_entry(void **state)
 {
 	/* interfaces[1] is not a group; interfaces[2] keeps its index. */
@@ -97,6 +112,7 @@ int main(void)
 		cmocka_unit_test(duplicate_addresses),
 		cmocka_unit_test(duplicate_links),
 		cmocka_unit_test(duplicate_storage),
+		cmocka_unit_test(gateway_on_link),
 		cmocka_unit_test(index_survives_bad_entry),
 	};
 
