@@ -50,6 +50,14 @@ ln -s "$TEST_TMP/outside.cfg" "$R/etc/default/grub.d/zz-halo-provision.cfg"
 refuses "$R" 'zz-halo-provision.cfg: is a symlink; refusing to manage it' "symlink at the managed path"
 is "$(cat "$TEST_TMP/outside.cfg")" "outside" "symlink target outside the root untouched"
 
+# The drop-in directory itself a symlink out of the root.
+R=$(boot_root debian linkdir)
+mkdir -p "$TEST_TMP/outdir"
+rm -r "$R/etc/default/grub.d"
+ln -s "$TEST_TMP/outdir" "$R/etc/default/grub.d"
+refuses "$R" 'refusing to write through a symlink: .*/etc/default/grub.d$' "symlinked drop-in directory"
+is "$(ls -A "$TEST_TMP/outdir")" "" "nothing written outside the root"
+
 R=$(boot_root debian nomem)
 rm "$R/proc/meminfo"
 refuses "$R" '/proc/meminfo: missing \(needed for boot.gtt_mib\)' "missing /proc/meminfo"
