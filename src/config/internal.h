@@ -125,5 +125,8 @@ void halo_config_validate(struct halo_pctx *p, const struct halo_config *c);
 /* Text prescan (lex.c): @include lines and integer literals libconfig 1.5
  * would silently wrap. Adds errors; fills *ret_bad_lines (caller frees).
  * Returns the number of @include lines (the file must then not be parsed). */
+/* The setting name assigned on LINE of TEXT into BUF; returns how many
+ * names that line assigns (a message can only name it when exactly 1). */
+int halo_config_line_setting(const char *text, int line, char *buf, size_t len);
 size_t halo_config_prescan(struct halo_pctx *p, const char *text, size_t len,
 			   int **ret_bad_lines, size_t *ret_n);

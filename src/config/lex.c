@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,4 +197,53 @@ size_t halo_config_prescan(struct halo_pctx *p, const char *text, size_t len,
 	*ret_bad_lines = bad;
 	*ret_n = nbad;
 	return includes;
+}
+
+static bool name_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '*';
+}
+
+int halo_config_line_setting(const char *text, int line, char *buf, size_t len)
+{
+	const char *s = text, *eol;
+	int found = 0;
+
+	for (int l = 1; l < line && s; l++) {
+		s = strchr(s, '\n');
+		s = s ? s + 1 : NULL;
+	}
+	if (!s)
+		return 0;
+	eol = strchr(s, '\n');
+	if (!eol)
+		eol = s + strlen(s);
+	while (s < eol) {
+		const char *start, *q;
+
+		if (*s == '"') { /* skip strings: "a = b" is not a setting */
+			for (s++; s < eol && *s != '"'; s++)
+				if (*s == '\\' && s + 1 < eol)
+					s++;
+			s++;
+			continue;
+		}
+		if (*s == '#' || (*s == '/' && (s[1] == '/' || s[1] == '*')))
+			break;
+		if (!name_start(*s) || (s > text && name_char(s[-1]))) {
+			s++;
+			continue;
+		}
+		start = s;
+		while (s < eol && name_char(*s) && *s != '.')
+			s++;
+		q = s;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < eol && (*q == '=' || *q == ':')) {
+			if (found++ == 0)
+				snprintf(buf, len, "%.*s", (int)(s - start), start);
+		}
+	}
+	return found;
 }

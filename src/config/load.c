@@ -114,8 +114,17 @@ static int load_text(const char *name, const char *text, size_t len,
 	 * is a type error. */
 	config_set_options(&cf, 0);
 	if (config_read_string(&cf, text) != CONFIG_TRUE) {
-		halo_errors_add(errs, "%s:%d: %s", name, config_error_line(&cf),
-				config_error_text(&cf) ? config_error_text(&cf) : "syntax error");
+		const char *what = config_error_text(&cf) ? config_error_text(&cf) : "syntax error";
+		int line = config_error_line(&cf);
+		char key[64];
+
+		/* libconfig does not say which name; the line usually does. */
+		if (strcmp(what, "duplicate setting name") == 0 &&
+		    halo_config_line_setting(text, line, key, sizeof(key)) == 1)
+			halo_errors_add(errs, "%s:%d: \"%s\" is set twice in the same group",
+					name, line, key);
+		else
+			halo_errors_add(errs, "%s:%d: %s", name, line, what);
 		config_destroy(&cf);
 		return -EINVAL;
 	}

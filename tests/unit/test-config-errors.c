@@ -11,6 +11,14 @@ static void syntax_error(void **state)
 			     "halo.conf:5: syntax error");
 }
 
+static void duplicate_setting(void **state)
+{
+	assert_config_errors("interfaces = ( {\n  name = \"rdma0\";\n  mtu = 9000;\n  mtu = 1500;\n} );\n",
+			     "halo.conf:4: \"mtu\" is set twice in the same group");
+	assert_config_errors("boot = { loader = \"x=1\"; extra = []; loader = \"grub\"; };\n",
+			     "halo.conf:1: duplicate setting name");
+}
+
 static void unknown_key_suggested(void **state)
 {
 	assert_config_errors("version = 1;\nboot = {\n  gtt_mb = 1024;\n};\n",
@@ -260,6 +268,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(syntax_error),
+		cmocka_unit_test(duplicate_setting),
 		cmocka_unit_test(unknown_key_suggested),
 		cmocka_unit_test(unknown_key_everywhere),
 		cmocka_unit_test(wrong_type),
