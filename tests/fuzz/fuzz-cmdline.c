@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fuzz-cmdline.c: the kernel command line tokenizer and merge
+ * (src/boot/cmdline.h). Input: CURRENT \0 SET \0 REMOVE, each a command
+ * line text (SET and REMOVE split with the same tokenizer, as the config's
+ * extra/remove lists end up as tokens).
+ *
+ * Properties: a merge is idempotent, and its result satisfies SET and
+ * REMOVE unless the two contradict each other (a SET token a REMOVE spec
+ * matches); tokens are never empty, and joining then splitting them gives
+ * the same tokens when none has an unterminated quote or a trailing
+ * backslash (both swallow the joining space).
+ */
+#include "config.h"
+
+#include "boot/cmdline.h"
+#include "fuzz/fuzz.h"
+#include "util/strv.h"
+
+static bool conflict(char *const *set, char *const *remove)
+{
+	for (size_t i = 0; set[i]; i++)
+		for (size_t r = 0; remove[r]; r++)
+			if (halo_cmdline_remove_matches(remove[r], set[i]))
+				return true;
+	return false;
+}
+
+/* Quotes of TOK all closed (the tokenizer's view: \ escapes outside
+ * quotes and inside double quotes). */
+static bool balanced(const char *t)
+{
+	char q = 0;
+
+	for (; *t; t++) {
+		if (q) {
+			if (*t == q)
+				q = 0;
+			else if (*t == '\\' && q == '"' && t[1])
+				t++;
+		} else if (*t == '"' || *t == '\'') {
+			q = *t;
+		} else if (*t == '\\') {
+			/* A trailing backslash escapes the joining space. */
+			if (!t[1])
+				return false;
+			t++;
+		}
+	}
+	return !q;
+}
+
+static void check_tokens(char *const *tok)
+{
+	_cleanup_strv_free_ char **again = NULL;
+	_cleanup_free_ char *joined = NULL;
+	bool all_balanced = true;
+
+	for (size_t i = 0; tok[i]; i++) {
+		FUZZ_CHECK(tok[i][0] != '\0');
+		all_balanced &= balanced(tok[i]);
+	}
+	joined = halo_cmdline_join(tok);
+	FUZZ_CHECK(joined);
+	FUZZ_CHECK(halo_cmdline_split(joined, &again) == 0);
+	if (all_balanced)
+		FUZZ_CHECK(halo_cmdline_equal(tok, again));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *part[3];
+	_cleanup_strv_free_ char **cur = NULL, **set = NULL, **remove = NULL;
+	_cleanup_strv_free_ char **merged = NULL, **twice = NULL;
+
+	fuzz_split(data, size, part, 3);
+	if (halo_cmdline_split(part[0], &cur) < 0 ||
+	    halo_cmdline_split(part[1] ? part[1] : "", &set) < 0 ||
+	    halo_cmdline_split(part[2] ? part[2] : "", &remove) < 0)
+		abort();
+	fuzz_parts_free(part, 3);
+	check_tokens(cur);
+
+	FUZZ_CHECK(halo_cmdline_merge(cur, set, remove, &merged) == 0);
+	FUZZ_CHECK(halo_cmdline_merge(merged, set, remove, &twice) == 0);
+	if (!conflict(set, remove)) {
+		FUZZ_CHECK(halo_cmdline_satisfies(merged, set, remove));
+		FUZZ_CHECK(halo_cmdline_equal(merged, twice));
+	}
+	for (size_t i = 0; cur[i]; i++) {
+		const char *k;
+		size_t n = halo_cmdline_key(cur[i], &k);
+		_cleanup_free_ char *key = strndup(k, n);
+		_cleanup_free_ char *vals = NULL;
+
+		FUZZ_CHECK(key);
+		FUZZ_CHECK(halo_cmdline_has_key(cur[i], key));
+		vals = halo_cmdline_values_of(cur, key);
+		FUZZ_CHECK(vals);
+		FUZZ_CHECK(halo_cmdline_has_removable(cur, key));
+	}
+	return 0;
+}

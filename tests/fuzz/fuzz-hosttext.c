@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fuzz-hosttext.c: the parsers of the text files the host and its kernel
+ * provide, read under --root:
+ *  - /proc/meminfo MemTotal (src/boot/gtt.c),
+ *  - modprobe.d `options` lines (src/boot/gtt.c),
+ *  - /etc/os-release ID / ID_LIKE (src/boot/detect.c),
+ *  - NetworkManager's /run/NetworkManager/devices/<ifindex> keyfile and
+ *    our unmanaged-devices drop-in (src/net/nm.c),
+ *  - the `linux` line of grub.cfg and the `options` line of a BLS entry
+ *    (src/boot/levels.c: line_after is static, so levels.c is compiled
+ *    into this target; the code under test is unchanged), then tokenized.
+ * Input: one file text; every parser gets the same bytes.
+ */
+#include "../../src/boot/levels.c"
+
+#include "boot/detect.h"
+#include "boot/gtt.h"
+#include "fuzz/fuzz.h"
+#include "net/nm.h"
+
+static unsigned count_lines(const char *t)
+{
+	unsigned n = 1;
+
+	for (; *t; t++)
+		n += *t == '\n';
+	return n;
+}
+
+static void check_option(const char *text, const char *module,
+			 const char *param)
+{
+	char *value = NULL;
+	int r = halo_modprobe_find_option(text, module, param, &value);
+
+	FUZZ_CHECK(r >= 0 && (unsigned)r <= count_lines(text));
+	FUZZ_CHECK(r == 0 ? value == NULL : value != NULL);
+	if (value)
+		FUZZ_CHECK(!strpbrk(value, " \t\n"));
+	free(value);
+}
+
+static void check_line(const char *text, const char *const *words, size_t n)
+{
+	char *line = line_after(text, words, n);
+	char **tok = NULL;
+
+	if (!line)
+		return;
+	FUZZ_CHECK(!strchr(line, '\n'));
+	FUZZ_CHECK(halo_cmdline_split(line, &tok) == 0);
+	halo_strv_free(tok);
+	free(line);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const linux_cmds[] = { "linux", "linuxefi", "linux16" };
+	static const char *const options_kw[] = { "options" };
+	char *text = fuzz_string(data, size);
+	uint64_t kib = 0;
+	bool fedora, debian;
+	int r;
+
+	if (halo_meminfo_memtotal_kib(text, &kib) == 0)
+		FUZZ_CHECK(kib > 0);
+	check_option(text, "amdgpu", "gttsize");
+	check_option(text, "ttm", "pages_limit");
+	check_option(text, "amdttm", "pages_limit");
+	halo_os_release_family(text, &fedora, &debian);
+	r = halo_nm_parse_device_state(text);
+	FUZZ_CHECK(r == 0 || r == 1);
+	(void)halo_nm_dropin_lists(text, "rdma0");
+	check_line(text, linux_cmds, ARRAY_SIZE(linux_cmds));
+	check_line(text, options_kw, 1);
+	free(text);
+	return 0;
+}

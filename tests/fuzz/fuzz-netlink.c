@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fuzz-netlink.c: the route-netlink reply parsers of src/net/nl.c
+ * (halo_nl_parse_link/_addr/_route). libnl only walks the attributes
+ * (nla_parse); the checks on lengths, families, prefixes, names and
+ * addresses are the project's own. Input: a dump reply as the kernel sends
+ * it, one or more messages back to back; each is given to all three
+ * parsers, with its own nlmsg_len as the length (as the dump callback
+ * does) and with the rest of the buffer.
+ *
+ * Properties: results 1, 0 or -EBADMSG; a parsed name is NUL-terminated
+ * inside IF_NAMESIZE; lengths and prefixes in range; formatting the parsed
+ * values never overflows.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/netlink.h>
+#include <sys/socket.h>
+
+#include "config/cidr.h"
+#include "fuzz/fuzz.h"
+#include "net/match.h"
+#include "net/nl.h"
+
+static void check_cidr(const struct halo_cidr *c)
+{
+	char buf[64];
+
+	FUZZ_CHECK(c->family == AF_INET || c->family == AF_INET6);
+	FUZZ_CHECK(c->prefixlen <= (c->family == AF_INET ? 32 : 128));
+	halo_cidr_format(c, buf, sizeof(buf));
+	FUZZ_CHECK(memchr(buf, '\0', sizeof(buf)));
+}
+
+static void parse_all(const void *msg, size_t len)
+{
+	struct halo_nl_link l;
+	struct halo_nl_addr a;
+	struct halo_nl_route rt;
+	char mac[3 * HALO_NL_HWADDR_MAX + 1];
+	int r;
+
+	r = halo_nl_parse_link(msg, len, &l);
+	FUZZ_CHECK(r == 1 || r == 0 || r == -EBADMSG);
+	if (r == 1) {
+		FUZZ_CHECK(l.ifindex > 0);
+		/* NUL-terminated; an embedded NUL ("\0x\0", an empty name)
+		 * passes the parser: the kernel never sends one. */
+		FUZZ_CHECK(memchr(l.name, '\0', sizeof(l.name)));
+		FUZZ_CHECK(l.mac_len <= HALO_NL_HWADDR_MAX);
+		FUZZ_CHECK(l.perm_mac_len <= HALO_NL_HWADDR_MAX);
+		FUZZ_CHECK(l.carrier >= -1 && l.carrier <= 1);
+		halo_hwaddr_format(l.mac, l.mac_len, mac, sizeof(mac));
+		FUZZ_CHECK(strlen(mac) == (l.mac_len ? 3 * l.mac_len - 1 : 0));
+		halo_hwaddr_format(l.perm_mac, l.perm_mac_len, mac, sizeof(mac));
+	}
+	r = halo_nl_parse_addr(msg, len, &a);
+	FUZZ_CHECK(r == 1 || r == 0 || r == -EBADMSG);
+	if (r == 1)
+		check_cidr(&a.cidr);
+	r = halo_nl_parse_route(msg, len, &rt);
+	FUZZ_CHECK(r == 1 || r == 0 || r == -EBADMSG);
+	if (r == 1) {
+		check_cidr(&rt.dst);
+		if (rt.has_gateway)
+			check_cidr(&rt.gateway);
+		FUZZ_CHECK(rt.table == 254);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* The kernel's messages are 4-byte aligned in the receive buffer. */
+	uint8_t *buf = malloc(size ? size : 1);
+	size_t off = 0;
+
+	if (!buf)
+		abort();
+	memcpy(buf, data, size);
+	while (off < size) {
+		const struct nlmsghdr *nlh = (const void *)(buf + off);
+		size_t rest = size - off;
+
+		parse_all(nlh, rest);
+		if (rest < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
+		    nlh->nlmsg_len > rest)
+			break;
+		/* Exactly the message, in its own allocation (overreads). */
+		{
+			uint8_t *one = malloc(nlh->nlmsg_len);
+
+			if (!one)
+				abort();
+			memcpy(one, nlh, nlh->nlmsg_len);
+			parse_all(one, nlh->nlmsg_len);
+			free(one);
+		}
+		off += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	if (size == 0)
+		parse_all(buf, 0);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,142 @@
+# tests/fuzz: libFuzzer targets (DESIGN.md "Testing": config loader, cmdline
+# tokenizer and merge, grub file editor, netlink reply parsers, and the
+# other parsers of host-provided text).
+#
+# Always: each target is linked with replay.c and runs its seed corpus and
+# regression inputs as a TAP test in `make check` (gcc, ASan, valgrind:
+# `make check-valgrind` runs them too, with the libconfig 1.5 suppression).
+# With --enable-fuzz (CC=clang, whole build instrumented): real libFuzzer
+# binaries tests/fuzz/fuzz-<target>, and `make fuzz` runs each for
+# FUZZ_SECONDS through tests/fuzz/run.sh.
+
+fuzz_targets = config cmdline grubfile netlink modopts modinfo hosttext
+
+# Seeds of each target: its own corpus directory (regression inputs
+# included) and the fixtures it reads. Directories or files.
+fuzz_src = $(abs_top_srcdir)/tests/fuzz/corpus
+fuzz_fix = $(abs_top_srcdir)/tests/fixtures
+fuzz_seeds_config = $(fuzz_src)/config $(fuzz_fix)/config/good \
+	$(fuzz_fix)/config/bad $(abs_top_srcdir)/halo.conf.example
+fuzz_seeds_cmdline = $(fuzz_src)/cmdline
+fuzz_seeds_grubfile = $(fuzz_src)/grubfile \
+	$(fuzz_fix)/boot/debian/etc/default/grub \
+	$(fuzz_fix)/boot/debian/etc/default/grub.d/50-cloudimg-settings.cfg \
+	$(fuzz_fix)/boot/fedora/etc/default/grub
+fuzz_seeds_netlink = $(fuzz_src)/netlink
+fuzz_seeds_modopts = $(fuzz_src)/modopts
+fuzz_seeds_modinfo = $(fuzz_src)/modinfo
+fuzz_seeds_hosttext = $(fuzz_src)/hosttext \
+	$(fuzz_fix)/boot/debian/proc/meminfo \
+	$(fuzz_fix)/boot/debian/etc/os-release \
+	$(fuzz_fix)/boot/fedora/etc/os-release \
+	$(fuzz_fix)/boot/fedora/boot/loader/entries/0123456789abcdef0123456789abcdef-6.17.1-300.fc43.x86_64.conf
+
+# The LeakSanitizer suppression of the config part, reused as is.
+fuzz_lsan_supp = $(fuzz_fix)/config/lsan-libconfig-1.5.supp
+fuzz_valgrind_supp = $(fuzz_fix)/config/libconfig-1.5.supp
+
+fuzz_cflags = $(unit_cflags) -I$(top_srcdir)/tests \
+	-DFUZZ_LSAN_SUPP='"$(fuzz_lsan_supp)"'
+fuzz_replay = \
+	tests/fuzz/replay-config \
+	tests/fuzz/replay-cmdline \
+	tests/fuzz/replay-grubfile \
+	tests/fuzz/replay-netlink \
+	tests/fuzz/replay-modopts \
+	tests/fuzz/replay-modinfo \
+	tests/fuzz/replay-hosttext
+check_PROGRAMS += $(fuzz_replay)
+TESTS += $(fuzz_replay)
+
+tests_fuzz_replay_config_SOURCES = tests/fuzz/fuzz-config.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_config_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_config)"'
+tests_fuzz_replay_config_LDADD = libhalo.la
+tests_fuzz_replay_cmdline_SOURCES = tests/fuzz/fuzz-cmdline.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_cmdline_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_cmdline)"'
+tests_fuzz_replay_cmdline_LDADD = libhalo.la
+tests_fuzz_replay_grubfile_SOURCES = tests/fuzz/fuzz-grubfile.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_grubfile_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_grubfile)"'
+tests_fuzz_replay_grubfile_LDADD = libhalo.la
+tests_fuzz_replay_netlink_SOURCES = tests/fuzz/fuzz-netlink.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_netlink_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_netlink)"'
+tests_fuzz_replay_netlink_LDADD = libhalo.la
+tests_fuzz_replay_modopts_SOURCES = tests/fuzz/fuzz-modopts.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_modopts_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_modopts)"'
+tests_fuzz_replay_modopts_LDADD = libhalo.la
+tests_fuzz_replay_modinfo_SOURCES = tests/fuzz/fuzz-modinfo.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_modinfo_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_modinfo)"'
+tests_fuzz_replay_modinfo_LDADD = libhalo.la
+tests_fuzz_replay_hosttext_SOURCES = tests/fuzz/fuzz-hosttext.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_hosttext_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_hosttext)"'
+tests_fuzz_replay_hosttext_LDADD = libhalo.la
+
+EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus
+
+# The replays under valgrind, added to the suite's check-valgrind.
+check-valgrind: check-valgrind-fuzz
+check-valgrind-fuzz: $(fuzz_replay)
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(fuzz_replay)" \
+		LOG_COMPILER="$(VALGRIND) --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --suppressions=$(fuzz_valgrind_supp)"
+.PHONY: check-valgrind-fuzz
+
+FUZZ_SECONDS = 60
+if ENABLE_FUZZ
+fuzz_bin = \
+	tests/fuzz/fuzz-config \
+	tests/fuzz/fuzz-cmdline \
+	tests/fuzz/fuzz-grubfile \
+	tests/fuzz/fuzz-netlink \
+	tests/fuzz/fuzz-modopts \
+	tests/fuzz/fuzz-modinfo \
+	tests/fuzz/fuzz-hosttext
+check_PROGRAMS += $(fuzz_bin)
+fuzz_ldflags = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz-config.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_config_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_config_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_config_LDADD = libhalo.la
+tests_fuzz_fuzz_cmdline_SOURCES = tests/fuzz/fuzz-cmdline.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_cmdline_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_cmdline_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_cmdline_LDADD = libhalo.la
+tests_fuzz_fuzz_grubfile_SOURCES = tests/fuzz/fuzz-grubfile.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_grubfile_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_grubfile_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_grubfile_LDADD = libhalo.la
+tests_fuzz_fuzz_netlink_SOURCES = tests/fuzz/fuzz-netlink.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_netlink_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_netlink_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_netlink_LDADD = libhalo.la
+tests_fuzz_fuzz_modopts_SOURCES = tests/fuzz/fuzz-modopts.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_modopts_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_modopts_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_modopts_LDADD = libhalo.la
+tests_fuzz_fuzz_modinfo_SOURCES = tests/fuzz/fuzz-modinfo.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_modinfo_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_modinfo_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_modinfo_LDADD = libhalo.la
+tests_fuzz_fuzz_hosttext_SOURCES = tests/fuzz/fuzz-hosttext.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_hosttext_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_hosttext_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_hosttext_LDADD = libhalo.la
+
+# Each target for FUZZ_SECONDS; new corpus and crashes under tests/fuzz/work.
+fuzz: $(fuzz_bin)
+	@fail=0; for t in $(fuzz_targets); do \
+		case $$t in \
+		config) seeds="$(fuzz_seeds_config)";; \
+		cmdline) seeds="$(fuzz_seeds_cmdline)";; \
+		grubfile) seeds="$(fuzz_seeds_grubfile)";; \
+		netlink) seeds="$(fuzz_seeds_netlink)";; \
+		modopts) seeds="$(fuzz_seeds_modopts)";; \
+		modinfo) seeds="$(fuzz_seeds_modinfo)";; \
+		hosttext) seeds="$(fuzz_seeds_hosttext)";; \
+		esac; \
+		LSAN_SUPP="$(fuzz_lsan_supp)" $(SHELL) $(top_srcdir)/tests/fuzz/run.sh \
+			tests/fuzz/fuzz-$$t $(FUZZ_SECONDS) tests/fuzz/work/$$t $$seeds || fail=1; \
+	done; exit $$fail
+else
+fuzz:
+	@echo "make fuzz: configure with CC=clang --enable-fuzz" >&2; exit 1
+endif
+.PHONY: fuzz
