@@ -10,28 +10,32 @@
 
 int halo_meminfo_memtotal_kib(const char *text, uint64_t *ret_kib)
 {
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
-		uint64_t v = 0;
-		int digits = 0;
+	const char *p = text;
 
-		if (strncmp(p, "MemTotal:", 9) != 0)
-			continue;
-		p += 9;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		for (; *p >= '0' && *p <= '9'; p++, digits++) {
-			if (v > (UINT64_MAX - 9) / 10)
-				return -EINVAL;
-			v = v * 10 + (uint64_t)(*p - '0');
-		}
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!digits || v == 0 || strncmp(p, "kB", 2) != 0)
+	/* The line starting with "MemTotal:", at the start or after a \n. */
+	while (strncmp(p, "MemTotal:", 9) != 0) {
+		p = strchr(p, '\n');
+		if (!p)
 			return -EINVAL;
-		*ret_kib = v;
-		return 0;
+		p++;
 	}
-	return -EINVAL;
+	p += 9;
+	p += strspn(p, " \t");
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+
+	uint64_t v = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	p += strspn(p, " \t");
+	if (v == 0 || strncmp(p, "kB", 2) != 0)
+		return -EINVAL;
+	*ret_kib = v;
+	return 0;
 }
 
 uint64_t halo_gtt_ceiling_mib(uint64_t ram_mib)

@@ -35,6 +35,7 @@ struct item_data {
 	char *key;    /* param key or removal spec */
 	char **group; /* KIND_PARAM: the wanted tokens with that key */
 	char **argv;  /* KIND_REGEN */
+	const char *note; /* static: said when nothing else needs saying */
 };
 
 void boot_run_unref(struct boot_run *run)
@@ -176,7 +177,8 @@ static int cmdline_observe(struct halo_ctx *ctx, struct halo_item *item)
 		r = halo_item_set_message(item, "configured; active after reboot") < 0 ?
 			    -ENOMEM : HALO_SYNC_PENDING;
 	else
-		r = HALO_SYNC_OK;
+		r = d->note && halo_item_set_message(item, "%s", d->note) < 0 ?
+			    -ENOMEM : HALO_SYNC_OK;
 	/* A modprobe.d setting that disagrees: the host cannot match. */
 	if (r >= 0 && d->kind == KIND_PARAM && d->run->gtt_conflict &&
 	    d->run->gtt_key && strcmp(d->key, d->run->gtt_key) == 0) {
@@ -397,6 +399,10 @@ static int add_param(struct halo_plan *plan, struct boot_run *run,
 		if (halo_cmdline_has_key(run->want.set[i], key) &&
 		    halo_strv_push(&d->group, run->want.set[i]) < 0)
 			return -ENOMEM;
+	/* FACTS.md 9: a common misreading of this parameter. */
+	if (halo_strv_contains(d->group, "pcie_aspm=off"))
+		d->note = "pcie_aspm=off leaves the firmware's ASPM setup as it is; "
+			  "pcie_aspm.policy=performance disables ASPM";
 	wanted = halo_cmdline_join(d->group);
 	if (!wanted)
 		return -ENOMEM;
