@@ -44,7 +44,7 @@ tests_unit_test_config_validate_CFLAGS = $(unit_cflags)
 tests_unit_test_config_validate_LDADD = $(unit_ldadd)
 
 TESTS += tests/integration/config-errors.sh
+# halo.conf.example is distributed by data.mk (dist_doc_DATA).
 EXTRA_DIST += \
-	halo.conf.example \
 	tests/integration/config-errors.sh \
 	tests/fixtures/config
