@@ -210,31 +210,41 @@ int halo_pget_int(struct halo_pctx *p, const struct halo_cset *g, const char *pa
 	return r;
 }
 
-int halo_pget_bool(struct halo_pctx *p, const struct halo_cset *g, const char *path,
-		   const char *key, bool *ret)
+/* Member KEY of G if it has KIND: 1 (*RET set), 0 absent, -1 reported. */
+static int typed_member(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+			const char *key, enum halo_cset_kind kind, const struct halo_cset **ret)
 {
 	const struct halo_cset *s = halo_cset_member(g, key);
 	char k[256];
 
 	if (!s)
 		return 0;
-	if (!halo_pwant(p, s, halo_pkey(k, sizeof(k), path, key, 0), HALO_CSET_BOOL))
+	if (!halo_pwant(p, s, halo_pkey(k, sizeof(k), path, key, 0), kind))
 		return -1;
-	*ret = halo_cset_bool(s);
+	*ret = s;
 	return 1;
+}
+
+int halo_pget_bool(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		   const char *key, bool *ret)
+{
+	const struct halo_cset *s;
+	int r = typed_member(p, g, path, key, HALO_CSET_BOOL, &s);
+
+	if (r > 0)
+		*ret = halo_cset_bool(s);
+	return r;
 }
 
 int halo_pget_string(struct halo_pctx *p, const struct halo_cset *g, const char *path,
 		     const char *key, char **ret, int *ret_line)
 {
-	const struct halo_cset *s = halo_cset_member(g, key);
-	char k[256];
+	const struct halo_cset *s;
+	int r = typed_member(p, g, path, key, HALO_CSET_STRING, &s);
 	char *v;
 
-	if (!s)
-		return 0;
-	if (!halo_pwant(p, s, halo_pkey(k, sizeof(k), path, key, 0), HALO_CSET_STRING))
-		return -1;
+	if (r <= 0)
+		return r;
 	v = strdup(halo_cset_string(s));
 	if (!v) {
 		p->oom = true;
@@ -283,31 +293,18 @@ int halo_pget_keyword(struct halo_pctx *p, const struct halo_cset *g, const char
 int halo_pget_group(struct halo_pctx *p, const struct halo_cset *g, const char *path,
 		    const char *key, const char *const *keys, const struct halo_cset **ret)
 {
-	const struct halo_cset *s = halo_cset_member(g, key);
 	char k[256];
+	int r = typed_member(p, g, path, key, HALO_CSET_GROUP, ret);
 
-	if (!s)
-		return 0;
-	halo_pkey(k, sizeof(k), path, key, 0);
-	if (!halo_pwant(p, s, k, HALO_CSET_GROUP))
-		return -1;
-	halo_pcheck_keys(p, s, k, keys);
-	*ret = s;
-	return 1;
+	if (r > 0)
+		halo_pcheck_keys(p, *ret, halo_pkey(k, sizeof(k), path, key, 0), keys);
+	return r;
 }
 
 int halo_pget_seq(struct halo_pctx *p, const struct halo_cset *g, const char *path,
 		  const char *key, const struct halo_cset **ret)
 {
-	const struct halo_cset *s = halo_cset_member(g, key);
-	char k[256];
-
-	if (!s)
-		return 0;
-	if (!halo_pwant(p, s, halo_pkey(k, sizeof(k), path, key, 0), HALO_CSET_LIST))
-		return -1;
-	*ret = s;
-	return 1;
+	return typed_member(p, g, path, key, HALO_CSET_LIST, ret);
 }
 
 void *halo_pget_table(struct halo_pctx *p, const struct halo_cset *g, const char *path,
