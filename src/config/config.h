@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * config.h: the typed, validated form of halo.conf (DESIGN.md pins the key
+ * names). Every section is optional: `present == false` means "leave that
+ * part of the host alone". Every value remembers its source line so later
+ * checks (against the host) can still say FILE:LINE.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "halo.h"
+#include "util/errors.h"
+
+/* A string list with the line of each element. */
+struct halo_strlist {
+	char **v; /* NULL-terminated */
+	int *line;
+	size_t n;
+};
+
+enum halo_tristate { HALO_UNSET = -1, HALO_FALSE = 0, HALO_TRUE = 1 };
+
+enum halo_boot_loader {
+	HALO_LOADER_AUTO,
+	HALO_LOADER_GRUB,        /* edit GRUB_CMDLINE_LINUX in /etc/default/grub */
+	HALO_LOADER_GRUB_DROPIN, /* /etc/default/grub.d/zz-halo-provision.cfg */
+	HALO_LOADER_BLS,         /* grubby + /etc/kernel/cmdline */
+	HALO_LOADER_KERNEL_CMDLINE, /* /etc/kernel/cmdline only */
+	HALO_LOADER_NONE,
+};
+
+enum halo_gtt_params {
+	HALO_GTT_PARAMS_AUTO,        /* ttm. or amdttm. by detection */
+	HALO_GTT_PARAMS_TTM,         /* ttm.pages_limit */
+	HALO_GTT_PARAMS_AMDTTM,      /* amdttm.pages_limit */
+	HALO_GTT_PARAMS_TTM_GTTSIZE, /* ttm.pages_limit + amdgpu.gttsize */
+};
+
+struct halo_boot_config {
+	bool present;
+	int line;
+	enum halo_boot_loader loader;
+	char *iommu;             /* "pt" etc., NULL: leave alone */
+	bool gtt_set;            /* gtt_mib given */
+	bool gtt_auto;           /* gtt_mib = "auto" */
+	uint64_t gtt_mib;        /* when gtt_set && !gtt_auto */
+	int gtt_line;
+	uint64_t reserve_mib;    /* default 2048 */
+	enum halo_gtt_params gtt_params;
+	enum halo_tristate pci_realloc; /* true: add pci=realloc; false: remove it */
+	char *pcie_aspm;         /* "off", "force", NULL */
+	struct halo_strlist extra;  /* "key=value" or "flag" */
+	struct halo_strlist remove; /* keys (or key=value) to take out */
+	bool regenerate;         /* default true */
+};
+
+struct halo_module_option {
+	char *module;
+	char *options; /* "key=value key2=value2" */
+	int line;
+};
+
+struct halo_modules_config {
+	bool present;
+	int line;
+	struct halo_strlist load;
+	struct halo_module_option *options;
+	size_t n_options;
+	struct halo_strlist blacklist;
+	bool persist; /* default true */
+};
+
+struct halo_route {
+	char *to;  /* CIDR, or "default" */
+	char *via; /* gateway address, may be NULL */
+	uint32_t metric; /* 0: unset */
+	int line;
+};
+
+struct halo_dscp_prio {
+	uint8_t dscp; /* 0..63 */
+	uint8_t prio; /* 0..7 */
+	int line;
+};
+
+struct halo_roce_config {
+	bool present;
+	int line;
+	enum halo_tristate enable;
+	char *dcbx;      /* "host" | "firmware", NULL unset */
+	bool pfc_set;
+	uint8_t pfc_mask; /* bit p: PFC on priority p */
+	char *trust;     /* "dscp" | "pcp", NULL unset */
+	struct halo_dscp_prio *dscp_prio;
+	size_t n_dscp_prio;
+	bool ecn_set;
+	uint8_t ecn_mask;
+	int tos;         /* 0..255, -1 unset */
+	bool required;
+	int tos_line;    /* lines of tos and pfc, for cross-field messages */
+	int pfc_line;
+};
+
+struct halo_interface {
+	char *name;
+	int line;
+	char *match_mac;    /* lower-case aa:bb:.., NULL unset */
+	char *match_driver;
+	char *match_pci;    /* 0000:c2:00.0 */
+	uint32_t mtu;       /* 0: leave alone */
+	struct halo_strlist addresses; /* CIDRs as written (validated) */
+	bool exclusive_addresses;
+	struct halo_route *routes;
+	size_t n_routes;
+	struct halo_roce_config roce;
+	int name_line;      /* lines of name, match.mac, match.pci */
+	int mac_line;
+	int pci_line;
+};
+
+enum halo_fw_backend {
+	HALO_FW_AUTO,
+	HALO_FW_FIREWALLD,
+	HALO_FW_NFTABLES,
+	HALO_FW_NONE,
+};
+
+struct halo_firewall_config {
+	bool present;
+	int line;
+	enum halo_fw_backend backend;
+	bool trusted_interfaces; /* default true */
+	uint16_t *allow_udp;
+	size_t n_allow_udp;
+	uint16_t *allow_tcp;
+	size_t n_allow_tcp;
+};
+
+struct halo_access_config {
+	bool present;
+	int line;
+	char *rdma_group; /* NULL unset */
+	char *gpu_group;
+	bool memlock_set;
+	bool memlock_unlimited;
+	uint64_t memlock_kib; /* when set and not unlimited */
+};
+
+struct halo_storage {
+	char *what;    /* LABEL=x, UUID=x, or /dev/... */
+	char *where;   /* absolute path */
+	char *type;    /* fs type, NULL: any */
+	char *options; /* NULL: defaults */
+	int line;
+	int where_line;
+};
+
+struct halo_state_config {
+	char *path;       /* default /var/lib/halo-provision/state.json */
+	char *env_file;   /* NULL: none */
+	char *prometheus; /* NULL or "": none */
+	int line;
+};
+
+struct halo_config {
+	char *path; /* the file as given, for messages */
+	int version;
+	struct halo_boot_config boot;
+	struct halo_modules_config modules;
+	struct halo_interface *interfaces;
+	size_t n_interfaces;
+	struct halo_firewall_config firewall;
+	struct halo_access_config access;
+	struct halo_storage *storage;
+	size_t n_storage;
+	struct halo_state_config state;
+	char digest[65]; /* sha256 hex of the file's bytes */
+};
+
+/*
+ * Parses and validates the file at PATH (a path as given, not inside the
+ * root). Every problem is added to ERRS as "PATH:LINE: message", all of them
+ * in one pass. CHECK_OWNER: refuse a file not owned by root (outside --root
+ * runs); a file writable by group or others is always refused.
+ * Returns 0 with *ret set when ERRS is empty; -EINVAL when there were
+ * validation errors (*ret NULL); -EPERM when the file is refused (mode,
+ * owner, not a regular file); other -errno for I/O failures (also in ERRS).
+ * The file is opened once and read once: the checks, the parse and
+ * cfg->digest all see the same bytes. @include is refused.
+ */
+int halo_config_load(const char *path, bool check_owner,
+		     struct halo_config **ret, struct halo_errors *errs);
+
+/* The same from a memory buffer (tests, fuzzing, Ansible args). NAME is
+ * used in messages. No ownership check. */
+int halo_config_load_string(const char *name, const char *text,
+			    struct halo_config **ret, struct halo_errors *errs);
+
+void halo_config_free(struct halo_config *cfg);
+static inline void halo_config_freep(struct halo_config **c) { halo_config_free(*c); }
+#define _cleanup_config_ _cleanup_(halo_config_freep)
