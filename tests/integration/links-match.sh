@@ -130,16 +130,18 @@ halo
 is "$rc" 1 "pci key that no link has: exit 1"
 like "$err" 'interface "rdma0": no link matches driver ice, pci 0000:c2:00.7' "... naming the entry and keys"
 
-# A route the kernel refuses (gateway on no connected network) fails its
-# item at apply time, with the kernel's own reason; the rest is applied.
-sed -i -e 's/0000:c2:00.7/0000:c2:00.0/' -e 's/via = "192.168.50.254"/via = "10.99.0.1"/' \
+# A route the kernel refuses fails its item at apply time, with the
+# kernel's own reason; the rest is applied. The gateway is the subnet's
+# broadcast address: inside the listed subnet, so the config loader
+# accepts it, but no nexthop for the kernel.
+sed -i -e 's/0000:c2:00.7/0000:c2:00.0/' -e 's/via = "192.168.50.254"/via = "192.168.50.255"/' \
 	-e 's/mtu = 4200/mtu = 4300/' "$CONF"
 halo --json
-is "$rc" 6 "unreachable gateway: exit 6 (changed + failed)"
+is "$rc" 6 "invalid gateway: exit 6 (changed + failed)"
 is "$(jq -c '[.items[] | select(.outcome=="failed") | .key]' <<<"$out")" \
 	'["link/rdma0/route/10.20.0.0/16"]' "only the route item failed"
 like "$(item link/rdma0/route/10.20.0.0/16 .message)" \
-	'route to 10\.20\.0\.0/16 on eth-a \(kernel: .+\): Network is unreachable' \
+	'route to 10\.20\.0\.0/16 on eth-a \(kernel: Nexthop has invalid gateway\): Invalid argument' \
 	"the failure carries the kernel's extended ack"
 is "$(ip -n "$NS" -j link show eth-c | jq -r '.[0].mtu')" 4300 "the other changes were applied"
 
