@@ -364,8 +364,20 @@ int halo_grubfile_set(const char *text, const struct halo_grub_file *f,
 		halo_buf_puts(&b, encoded);
 		halo_buf_puts(&b, text + a->end);
 	} else {
+		size_t n = strlen(text), bs = 0;
+
 		halo_buf_puts(&b, text);
+		/* A bare \r at the end must stay part of the last word, not
+		 * become half of a CRLF. */
 		if (!f->final_newline)
+			halo_buf_puts(&b, n && text[n - 1] == '\r' ? "\r\n" : eol);
+		/* A last line ending in a continuation would swallow ours:
+		 * an empty line ends that command first. */
+		if (n && text[n - 1] == '\n')
+			n -= n > 1 && text[n - 2] == '\r' ? 2 : 1;
+		while (bs < n && text[n - 1 - bs] == '\\')
+			bs++;
+		if (bs % 2)
 			halo_buf_puts(&b, eol);
 		halo_buf_printf(&b, "%s=%s%s", name, encoded, eol);
 	}

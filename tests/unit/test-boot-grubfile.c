@@ -198,6 +198,16 @@ static void test_edit_preserves_bytes(void **state)
 	assert_edit("A=1\r\nB=2", "iommu=pt",
 		    "A=1\r\nB=2\r\nGRUB_CMDLINE_LINUX=\"iommu=pt\"\r\n");
 	assert_edit("", "iommu=pt", "GRUB_CMDLINE_LINUX=\"iommu=pt\"\n");
+	/* A continued last line must not swallow the appended assignment. */
+	assert_edit("true \\\n", "iommu=pt",
+		    "true \\\n\nGRUB_CMDLINE_LINUX=\"iommu=pt\"\n");
+	assert_edit("true \\", "iommu=pt",
+		    "true \\\n\nGRUB_CMDLINE_LINUX=\"iommu=pt\"\n");
+	/* A bare CR at the end stays in the value (fuzzer find). */
+	assert_edit("X=5\r", "iommu=pt", "X=5\r\r\nGRUB_CMDLINE_LINUX=\"iommu=pt\"\n");
+	/* An escaped backslash is no continuation. */
+	assert_edit("X=a\\\\\n", "iommu=pt",
+		    "X=a\\\\\nGRUB_CMDLINE_LINUX=\"iommu=pt\"\n");
 }
 
 static void test_expand(void **state)
