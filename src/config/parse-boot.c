@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "config/internal.h"
+#include "util/strv.h"
 
 static const char *const boot_keys[] = {
 	"loader", "iommu", "gtt_mib", "reserve_mib", "gtt_params", "pci_realloc",
@@ -42,6 +43,16 @@ static const char *managed_by(const struct halo_boot_config *b, const char *key)
 	return NULL;
 }
 
+/* Parameters the kernel takes several times, each adding to the last:
+ * consoles, hugepage pools (hugepagesz=1G hugepages=4 hugepagesz=2M ...),
+ * memory map entries. Any other key given twice is a mistake. */
+static bool param_repeatable(const char *key)
+{
+	static const char *const keys[] = { "console", "hugepagesz", "hugepages", "memmap", NULL };
+
+	return halo_keyword_index(keys, key) >= 0;
+}
+
 static void check_params(struct halo_pctx *p, const struct halo_boot_config *b)
 {
 	char k[128], k2[128], q[96];
@@ -57,7 +68,8 @@ static void check_params(struct halo_pctx *p, const struct halo_boot_config *b)
 				  halo_pquote(b->extra.v[i], q, sizeof(q)), owner);
 		for (size_t j = 0; j < i; j++) {
 			param_key(b->extra.v[j], k2, sizeof(k2));
-			if (strcmp(k, k2) == 0) {
+			if (strcmp(k, k2) == 0 &&
+			    (!param_repeatable(k) || strcmp(b->extra.v[i], b->extra.v[j]) == 0)) {
 				halo_perr(p, b->extra.line[i], "boot.extra: parameter \"%s\" "
 					  "is already given at line %d", k, b->extra.line[j]);
 				break;

@@ -159,6 +159,17 @@ static void bad_kernel_params(void **state)
 			     "halo.conf:5: boot.remove: \"iommu\" is set by boot.iommu");
 }
 
+/* console= and hugepage pools are taken several times by the kernel;
+ * only the same token twice is a mistake for them. */
+static void repeatable_params(void **state)
+{
+	assert_config_ok("boot = { extra = [ \"console=tty0\", \"console=ttyS0,115200\",\n"
+			 "  \"hugepagesz=1G\", \"hugepages=4\", \"hugepagesz=2M\", \"hugepages=512\" ]; };\n",
+			 NULL);
+	assert_config_errors("boot = { extra = [ \"console=tty0\",\n \"console=tty0\" ]; };\n",
+			     "halo.conf:2: boot.extra[1]: \"console=tty0\" is listed twice (first at line 1)");
+}
+
 static void bad_roce(void **state)
 {
 	assert_config_errors("interfaces = ( { name = \"rdma0\"; roce = {\n"
@@ -280,6 +291,7 @@ int main(void)
 		cmocka_unit_test(bad_ifname),
 		cmocka_unit_test(bad_modules),
 		cmocka_unit_test(bad_kernel_params),
+		cmocka_unit_test(repeatable_params),
 		cmocka_unit_test(bad_roce),
 		cmocka_unit_test(bad_access_storage_state),
 		cmocka_unit_test(bad_version),
