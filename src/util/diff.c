@@ -296,7 +296,9 @@ char *halo_unified_diff(const char *path, const char *old_text,
 		goto out;
 	for (i = 0; i < pre; i++)
 		push(&sc, OP_EQ, i, i);
-	r = myers(a + pre, n - pre - suf, b + pre, m - pre - suf, pre, pre, &sc);
+	/* a or b is NULL for a file that does not exist (no lines): no
+	 * pointer arithmetic on it (UB even when adding 0). */
+	r = myers(a ? a + pre : a, n - pre - suf, b ? b + pre : b, m - pre - suf, pre, pre, &sc);
 	if (r == -E2BIG) {
 		sc.n = pre;
 		for (i = pre; i < n - suf; i++)
