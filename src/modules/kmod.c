@@ -182,7 +182,9 @@ static int parm_add(struct halo_modinfo *mi, const char *value, bool typed)
 		if (strncmp(*p, name, n) == 0 && (*p)[n] == ':')
 			break;
 	if (p && *p) {
-		if (typed && (*p)[n + 1] == '\0') {
+		/* A parmtype without ':' has no type to add (and nothing
+		 * after its name to read). */
+		if (typed && value[n] == ':' && (*p)[n + 1] == '\0') {
 			char *t = halo_strdup_printf("%s:%s", name, value + n + 1);
 
 			if (!t)
