@@ -8,7 +8,9 @@
  * bytes lie inside the text; when GRUB_CMDLINE_LINUX is editable, setting
  * it (in place, or appended when absent) to the quoted new value gives a
  * text whose rescan shows exactly the new value for it and every other
- * assignment unchanged, with either quoting preference.
+ * assignment unchanged, with either quoting preference; a backslash line
+ * continuation in front of the text ("A=1 \\<newline>") adds assignment
+ * A and changes no other, as in the shell.
  */
 #include "config.h"
 
@@ -28,18 +30,6 @@ static unsigned count_lines(const char *t)
 	return n;
 }
 
-/* The last line ends in a backslash (before its line end, if any). */
-static bool ends_in_backslash(const char *t)
-{
-	size_t n = strlen(t);
-
-	if (n && t[n - 1] == '\n')
-		n--;
-	if (n && t[n - 1] == '\r')
-		n--;
-	return n && t[n - 1] == '\\';
-}
-
 static void check_edit(const char *text, const struct halo_grub_file *f,
 		       const char *value, char prefer)
 {
@@ -50,10 +40,6 @@ static void check_edit(const char *text, const struct halo_grub_file *f,
 	int r;
 
 	halo_grubfile_count(f, VAR, &a, NULL);
-	/* Known: an assignment appended after a backslash line continuation
-	 * joins that line (corpus/grubfile/regress-append-after-continuation). */
-	if (!a && fuzz_skip_known() && ends_in_backslash(text))
-		return;
 	enc = halo_grubfile_quote(value, prefer);
 	FUZZ_CHECK(enc);
 	FUZZ_CHECK(halo_grubfile_set(text, f, a, VAR, enc, &out) == 0);
@@ -81,6 +67,37 @@ static void check_edit(const char *text, const struct halo_grub_file *f,
 	halo_grubfile_free(&g);
 	free(out);
 	free(enc);
+}
+
+/*
+ * The shell removes a backslash-newline before it splits words, so
+ * "A=1 \<newline>" in front of TEXT makes A an assignment of TEXT's first
+ * command and changes nothing else: the assignments are A, then TEXT's.
+ */
+static void check_continued_prefix(const char *text,
+				   const struct halo_grub_file *f)
+{
+	static const char prefix[] = "HALO_FUZZ_A=1 \\\n";
+	struct halo_grub_file g = { 0 };
+	char *t;
+
+	/* Known: a continuation between words starts a word in the scanner
+	 * (corpus/grubfile/regress-continuation-between-words.grub). */
+	if (fuzz_skip_known())
+		return;
+	t = malloc(strlen(prefix) + strlen(text) + 1);
+	FUZZ_CHECK(t);
+	strcpy(t, prefix);
+	strcat(t, text);
+	FUZZ_CHECK(halo_grubfile_scan(t, &g, NULL) == 0);
+	FUZZ_CHECK(g.n == f->n + 1);
+	FUZZ_CHECK(strcmp(g.assigns[0].name, "HALO_FUZZ_A") == 0);
+	for (size_t i = 0; i < f->n; i++) {
+		FUZZ_CHECK(strcmp(g.assigns[i + 1].name, f->assigns[i].name) == 0);
+		FUZZ_CHECK(strcmp(g.assigns[i + 1].value, f->assigns[i].value) == 0);
+	}
+	halo_grubfile_free(&g);
+	free(t);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -119,6 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   !strchr(x, HALO_GRUB_BACKQUOTE));
 		free(x);
 	}
+	check_continued_prefix(part[0], &f);
 	if (halo_grubfile_check_editable(&f, VAR, &msg, &line) == 0) {
 		const char *value = part[1] ? part[1] : "quiet iommu=pt";
 

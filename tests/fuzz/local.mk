@@ -70,7 +70,7 @@ tests_fuzz_replay_hosttext_SOURCES = tests/fuzz/fuzz-hosttext.c tests/fuzz/repla
 tests_fuzz_replay_hosttext_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_hosttext)"'
 tests_fuzz_replay_hosttext_LDADD = libhalo.la
 
-EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus
+EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/config.dict tests/fuzz/corpus
 
 # The replays under valgrind, added to the suite's check-valgrind.
 check-valgrind: check-valgrind-fuzz

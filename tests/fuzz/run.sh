@@ -37,9 +37,13 @@ if [ -n "${LSAN_SUPP:-}" ]; then
 fi
 
 name=${fuzzer##*/}
+# A dictionary tests/fuzz/<target>.dict next to this script, if any.
+dict="$(dirname "$0")/${name#fuzz-}.dict"
+[ -f "$dict" ] || dict=
 echo "== $name: ${seconds}s, corpus $work/corpus"
 "$fuzzer" -max_total_time="$seconds" -print_final_stats=1 \
 	-artifact_prefix="$work/" -max_len="${FUZZ_MAX_LEN:-8192}" \
+	${dict:+-dict="$dict"} \
 	${FUZZ_JOBS:+-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS"} \
 	"$work/corpus" "$work/seeds" "${dirs[@]}" >"$work/log" 2>&1
 rc=$?
