@@ -30,18 +30,6 @@ boot_unit_tests = \
 	tests/unit/test-boot-detect
 check_PROGRAMS += $(boot_unit_tests)
 TESTS += $(boot_unit_tests)
-tests_unit_test_boot_cmdline_SOURCES = tests/unit/test-boot-cmdline.c
-tests_unit_test_boot_cmdline_CFLAGS = $(unit_cflags)
-tests_unit_test_boot_cmdline_LDADD = $(unit_ldadd)
-tests_unit_test_boot_grubfile_SOURCES = tests/unit/test-boot-grubfile.c
-tests_unit_test_boot_grubfile_CFLAGS = $(unit_cflags)
-tests_unit_test_boot_grubfile_LDADD = $(unit_ldadd)
-tests_unit_test_boot_gtt_SOURCES = tests/unit/test-boot-gtt.c
-tests_unit_test_boot_gtt_CFLAGS = $(unit_cflags)
-tests_unit_test_boot_gtt_LDADD = $(unit_ldadd)
-tests_unit_test_boot_detect_SOURCES = tests/unit/test-boot-detect.c
-tests_unit_test_boot_detect_CFLAGS = $(unit_cflags)
-tests_unit_test_boot_detect_LDADD = $(unit_ldadd)
 
 # Integration tests on --root sandboxes (bash TAP).
 boot_integration_tests = \

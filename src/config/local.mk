@@ -27,21 +27,10 @@ config_unit_tests = \
 check_PROGRAMS += $(config_unit_tests)
 TESTS += $(config_unit_tests)
 
-tests_unit_test_config_cidr_SOURCES = tests/unit/test-config-cidr.c
-tests_unit_test_config_cidr_CFLAGS = $(unit_cflags)
-tests_unit_test_config_cidr_LDADD = $(unit_ldadd)
-tests_unit_test_config_digest_SOURCES = tests/unit/test-config-digest.c
-tests_unit_test_config_digest_CFLAGS = $(unit_cflags)
-tests_unit_test_config_digest_LDADD = $(unit_ldadd)
 tests_unit_test_config_load_SOURCES = tests/unit/test-config-load.c tests/unit/config-test.h
 tests_unit_test_config_load_CFLAGS = $(unit_cflags) -DTOP_SRCDIR=\"$(abs_top_srcdir)\"
-tests_unit_test_config_load_LDADD = $(unit_ldadd)
 tests_unit_test_config_errors_SOURCES = tests/unit/test-config-errors.c tests/unit/config-test.h
-tests_unit_test_config_errors_CFLAGS = $(unit_cflags)
-tests_unit_test_config_errors_LDADD = $(unit_ldadd)
 tests_unit_test_config_validate_SOURCES = tests/unit/test-config-validate.c tests/unit/config-test.h
-tests_unit_test_config_validate_CFLAGS = $(unit_cflags)
-tests_unit_test_config_validate_LDADD = $(unit_ldadd)
 
 TESTS += tests/integration/config-errors.sh
 # halo.conf.example is distributed by data.mk (dist_doc_DATA).

@@ -30,24 +30,8 @@ engine_unit_tests = \
 	tests/unit/test-engine-cli
 check_PROGRAMS += $(engine_unit_tests)
 TESTS += $(engine_unit_tests)
-tests_unit_test_engine_plan_SOURCES = tests/unit/test-engine-plan.c
-tests_unit_test_engine_plan_CFLAGS = $(unit_cflags)
-tests_unit_test_engine_plan_LDADD = $(unit_ldadd)
-tests_unit_test_engine_engine_SOURCES = tests/unit/test-engine-engine.c
-tests_unit_test_engine_engine_CFLAGS = $(unit_cflags)
-tests_unit_test_engine_engine_LDADD = $(unit_ldadd)
 tests_unit_test_engine_file_item_SOURCES = tests/unit/test-engine-file-item.c tests/unit/engine-test.h
-tests_unit_test_engine_file_item_CFLAGS = $(unit_cflags)
-tests_unit_test_engine_file_item_LDADD = $(unit_ldadd)
-tests_unit_test_engine_report_SOURCES = tests/unit/test-engine-report.c
-tests_unit_test_engine_report_CFLAGS = $(unit_cflags)
-tests_unit_test_engine_report_LDADD = $(unit_ldadd)
 tests_unit_test_engine_state_SOURCES = tests/unit/test-engine-state.c tests/unit/engine-test.h
-tests_unit_test_engine_state_CFLAGS = $(unit_cflags)
-tests_unit_test_engine_state_LDADD = $(unit_ldadd)
-tests_unit_test_engine_cli_SOURCES = tests/unit/test-engine-cli.c
-tests_unit_test_engine_cli_CFLAGS = $(unit_cflags)
-tests_unit_test_engine_cli_LDADD = $(unit_ldadd)
 
 # Integration tests of the command line.
 engine_integration_tests = \

@@ -39,14 +39,6 @@ TESTS += \
 	tests/unit/test-modules-options \
 	tests/unit/test-modules-persist \
 	tests/unit/test-modules-kmod
-tests_unit_test_modules_options_SOURCES = tests/unit/test-modules-options.c
-tests_unit_test_modules_options_CFLAGS = $(unit_cflags)
-tests_unit_test_modules_options_LDADD = $(unit_ldadd)
-tests_unit_test_modules_persist_SOURCES = tests/unit/test-modules-persist.c
-tests_unit_test_modules_persist_CFLAGS = $(unit_cflags)
-tests_unit_test_modules_persist_LDADD = $(unit_ldadd)
-tests_unit_test_modules_kmod_SOURCES = tests/unit/test-modules-kmod.c
 tests_unit_test_modules_kmod_CFLAGS = $(unit_cflags) \
 	-DHALO_TOP_SRCDIR=\"$(abs_top_srcdir)\"
-tests_unit_test_modules_kmod_LDADD = $(unit_ldadd)
 EXTRA_DIST += bench/modules-check.sh

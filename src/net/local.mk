@@ -18,18 +18,6 @@ net_unit_tests = tests/unit/test-net-nl tests/unit/test-net-match tests/unit/tes
 	tests/unit/test-net-items
 check_PROGRAMS += $(net_unit_tests)
 TESTS += $(net_unit_tests)
-tests_unit_test_net_nl_SOURCES = tests/unit/test-net-nl.c
-tests_unit_test_net_nl_CFLAGS = $(unit_cflags)
-tests_unit_test_net_nl_LDADD = $(unit_ldadd)
-tests_unit_test_net_match_SOURCES = tests/unit/test-net-match.c
-tests_unit_test_net_match_CFLAGS = $(unit_cflags)
-tests_unit_test_net_match_LDADD = $(unit_ldadd)
-tests_unit_test_net_nm_SOURCES = tests/unit/test-net-nm.c
-tests_unit_test_net_nm_CFLAGS = $(unit_cflags)
-tests_unit_test_net_nm_LDADD = $(unit_ldadd)
-tests_unit_test_net_items_SOURCES = tests/unit/test-net-items.c
-tests_unit_test_net_items_CFLAGS = $(unit_cflags)
-tests_unit_test_net_items_LDADD = $(unit_ldadd)
 
 # Integration tests: real kernel netlink in private namespaces.
 net_integration_tests = \

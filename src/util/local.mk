@@ -42,26 +42,3 @@ util_unit_tests = \
 check_PROGRAMS += $(util_unit_tests)
 TESTS += $(util_unit_tests)
 
-tests_unit_test_util_strv_SOURCES = tests/unit/test-util-strv.c
-tests_unit_test_util_strv_CFLAGS = $(unit_cflags)
-tests_unit_test_util_strv_LDADD = $(unit_ldadd)
-
-tests_unit_test_util_rootfs_SOURCES = tests/unit/test-util-rootfs.c
-tests_unit_test_util_rootfs_CFLAGS = $(unit_cflags)
-tests_unit_test_util_rootfs_LDADD = $(unit_ldadd)
-
-tests_unit_test_util_spawn_SOURCES = tests/unit/test-util-spawn.c
-tests_unit_test_util_spawn_CFLAGS = $(unit_cflags)
-tests_unit_test_util_spawn_LDADD = $(unit_ldadd)
-
-tests_unit_test_util_lock_SOURCES = tests/unit/test-util-lock.c
-tests_unit_test_util_lock_CFLAGS = $(unit_cflags)
-tests_unit_test_util_lock_LDADD = $(unit_ldadd)
-
-tests_unit_test_util_diff_SOURCES = tests/unit/test-util-diff.c
-tests_unit_test_util_diff_CFLAGS = $(unit_cflags)
-tests_unit_test_util_diff_LDADD = $(unit_ldadd)
-
-tests_unit_test_util_template_SOURCES = tests/unit/test-util-template.c
-tests_unit_test_util_template_CFLAGS = $(unit_cflags)
-tests_unit_test_util_template_LDADD = $(unit_ldadd)
