@@ -27,11 +27,7 @@
 #include "boot/cmdline.h"
 #include "boot/grubfile.h"
 #include "util/strv.h"
-
-#define DROPIN_INTRO                                                          \
-	"# Kernel parameters for this node. grub-mkconfig sources this file\n" \
-	"# after /etc/default/grub and the other grub.d *.cfg files (the name\n" \
-	"# sorts last); run update-grub after changing it.\n"
+#include "util/template.h"
 
 /* True if A is a prefix of B. */
 static bool is_prefix(char *const *a, char *const *b)
@@ -55,6 +51,25 @@ static void put_assign(struct halo_buf *b, const char *name, const char *value)
 	halo_buf_printf(b, "%s=%s\n", name, q);
 }
 
+/* templates/grub-dropin.cfg with the assignment lines in B (its last
+ * newline is the template's). NULL on ENOMEM. */
+static char *render_template(struct halo_buf *b)
+{
+	_cleanup_free_ char *lines = halo_buf_steal(b);
+	char *out = NULL;
+	size_t len;
+
+	if (!lines)
+		return NULL;
+	len = strlen(lines);
+	if (len > 0 && lines[len - 1] == '\n')
+		lines[len - 1] = '\0';
+	if (halo_template_render("grub-dropin.cfg",
+				 (const char *const[]){ "ASSIGNMENTS", lines, NULL }, &out) < 0)
+		return NULL;
+	return out;
+}
+
 static char *render(char *const *l, char *const *d, char *const *l2,
 		    char *const *d2)
 {
@@ -63,7 +78,6 @@ static char *render(char *const *l, char *const *d, char *const *l2,
 
 	if (same_l && halo_cmdline_equal(d, d2))
 		return NULL;
-	halo_buf_puts(&b, HALO_MANAGED_HEADER DROPIN_INTRO);
 	if (same_l && is_prefix(d, d2)) {
 		_cleanup_free_ char *tail = halo_cmdline_join(d2 + halo_strv_len((char **)d));
 		_cleanup_free_ char *v = tail ? halo_strdup_printf(
@@ -73,7 +87,7 @@ static char *render(char *const *l, char *const *d, char *const *l2,
 			b.oom = true;
 		else
 			put_assign(&b, BOOT_VAR_DEFAULT, v);
-		return halo_buf_steal(&b);
+		return render_template(&b);
 	}
 	halo_buf_puts(&b, "# Parameters had to be removed or replaced, so the values below\n"
 			  "# were computed from the files sourced before this one.\n");
@@ -93,7 +107,7 @@ static char *render(char *const *l, char *const *d, char *const *l2,
 		else
 			put_assign(&b, BOOT_VAR_DEFAULT, v);
 	}
-	return halo_buf_steal(&b);
+	return render_template(&b);
 }
 
 int boot_dropin_plan(struct halo_ctx *ctx, struct boot_run *run,

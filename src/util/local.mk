@@ -24,7 +24,8 @@ libhalo_la_SOURCES += \
 halo_templates = \
 	templates/modules-load.conf \
 	templates/modprobe.conf \
-	templates/nm-unmanaged.conf
+	templates/nm-unmanaged.conf \
+	templates/grub-dropin.cfg
 nodist_libhalo_la_SOURCES = templates.c
 BUILT_SOURCES += templates.c
 CLEANFILES += templates.c
