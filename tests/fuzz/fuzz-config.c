@@ -35,11 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = fuzz_string(data, size);
 	struct halo_config *cfg = NULL;
 	struct halo_errors errs = { 0 };
-	unsigned lines = 1;
+	unsigned lines = fuzz_count_lines(text);
 	int r;
 
-	for (const char *p = text; *p; p++)
-		lines += *p == '\n';
 	r = halo_config_load_string(NAME, text, &cfg, &errs);
 	if (r == 0) {
 		FUZZ_CHECK(cfg && errs.n == 0);

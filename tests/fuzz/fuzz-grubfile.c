@@ -21,15 +21,6 @@
 
 #define VAR "GRUB_CMDLINE_LINUX"
 
-static unsigned count_lines(const char *t)
-{
-	unsigned n = 1;
-
-	for (; *t; t++)
-		n += *t == '\n';
-	return n;
-}
-
 static void check_edit(const char *text, const struct halo_grub_file *f,
 		       const char *value, char prefer)
 {
@@ -114,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int r;
 
 	fuzz_split(data, size, part, 2);
-	lines = count_lines(part[0]);
+	lines = fuzz_count_lines(part[0]);
 	len = strlen(part[0]);
 	r = halo_grubfile_scan(part[0], &f, &err_line);
 	if (r < 0) {

@@ -19,22 +19,13 @@
 #include "fuzz/fuzz.h"
 #include "net/nm.h"
 
-static unsigned count_lines(const char *t)
-{
-	unsigned n = 1;
-
-	for (; *t; t++)
-		n += *t == '\n';
-	return n;
-}
-
 static void check_option(const char *text, const char *module,
 			 const char *param)
 {
 	char *value = NULL;
 	int r = halo_modprobe_find_option(text, module, param, &value);
 
-	FUZZ_CHECK(r >= 0 && (unsigned)r <= count_lines(text));
+	FUZZ_CHECK(r >= 0 && (unsigned)r <= fuzz_count_lines(text));
 	FUZZ_CHECK(r == 0 ? value == NULL : value != NULL);
 	if (value)
 		FUZZ_CHECK(!strpbrk(value, " \t\n"));

@@ -60,6 +60,16 @@ static inline void fuzz_parts_free(char **parts, size_t n)
 		free(parts[k]);
 }
 
+/* Lines of T as an editor counts them (the last one may lack '\n'). */
+static inline unsigned fuzz_count_lines(const char *t)
+{
+	unsigned n = 1;
+
+	for (; *t; t++)
+		n += *t == '\n';
+	return n;
+}
+
 /* The whole input as one string (up to its first NUL). */
 static inline char *fuzz_string(const uint8_t *data, size_t size)
 {
