@@ -144,8 +144,24 @@ static int read_word(struct scan *s, struct halo_buf *out, char *quoted_only,
 /* Skips blanks and, at a word start, a comment. */
 static void skip_blanks(struct scan *s)
 {
-	while (s->i < s->len && is_blank(s->t[s->i]))
-		s->i++;
+	/* The shell removes backslash-newline before it splits words: a
+	 * continuation between words is a blank, and the next line's
+	 * assignment is still on this command (found by the grubfile fuzz
+	 * target: tests/fuzz/corpus/grubfile/regress-continuation-between-words.grub). */
+	for (;;) {
+		if (s->i < s->len && is_blank(s->t[s->i])) {
+			s->i++;
+		} else if (s->i + 1 < s->len && s->t[s->i] == '\\' && s->t[s->i + 1] == '\n') {
+			s->i += 2;
+			s->line++;
+		} else if (s->i + 2 < s->len && s->t[s->i] == '\\' && s->t[s->i + 1] == '\r' &&
+			   s->t[s->i + 2] == '\n') {
+			s->i += 3;
+			s->line++;
+		} else {
+			break;
+		}
+	}
 	if (s->i < s->len && s->t[s->i] == '#')
 		while (s->i < s->len && s->t[s->i] != '\n')
 			s->i++;

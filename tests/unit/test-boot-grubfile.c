@@ -56,6 +56,10 @@ static void test_scan_quoting(void **state)
 	assert_value("  export GRUB_CMDLINE_LINUX=\"a\"'b c'd\n", "GRUB_CMDLINE_LINUX",
 		     "ab cd");
 	assert_value("X=1 GRUB_CMDLINE_LINUX=\"v\"; Y=2\n", "GRUB_CMDLINE_LINUX", "v");
+	/* A continuation between words is a blank to the shell: the next
+	 * line's assignment belongs to the same command, and bash sets it. */
+	assert_value("A=1 \\\nGRUB_CMDLINE_LINUX=\"x y\"\n", "GRUB_CMDLINE_LINUX", "x y");
+	assert_value("A=1 \\\r\nGRUB_CMDLINE_LINUX=z\n", "GRUB_CMDLINE_LINUX", "z");
 }
 
 static void test_scan_comments_and_vars(void **state)
