@@ -194,8 +194,9 @@ int halo_nl_parse_link(const void *buf, size_t len, struct halo_nl_link *ret)
 	if (!tb[IFLA_IFNAME] || ifi->ifi_index <= 0)
 		return -EBADMSG;
 	n = nla_len(tb[IFLA_IFNAME]);
+	/* One NUL, at the end: no empty or truncated names. */
 	if (n < 2 || n > IF_NAMESIZE ||
-	    ((const char *)nla_data(tb[IFLA_IFNAME]))[n - 1] != '\0')
+	    strnlen(nla_data(tb[IFLA_IFNAME]), (size_t)n) != (size_t)n - 1)
 		return -EBADMSG;
 	memcpy(l.name, nla_data(tb[IFLA_IFNAME]), (size_t)n);
 	l.ifindex = ifi->ifi_index;

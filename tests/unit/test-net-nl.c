@@ -115,6 +115,10 @@ static void parse_link_malformed(void **state)
 	/* name without NUL */
 	put(&m, IFLA_IFNAME, "abc", 3);
 	assert_int_equal(halo_nl_parse_link(m.b, m.len, &l), -EBADMSG);
+	/* an empty name (NUL first) */
+	msg_start(&m, RTM_NEWLINK, &ifi, sizeof(ifi));
+	put(&m, IFLA_IFNAME, "\0bc", 4);
+	assert_int_equal(halo_nl_parse_link(m.b, m.len, &l), -EBADMSG);
 	/* name longer than IFNAMSIZ */
 	msg_start(&m, RTM_NEWLINK, &ifi, sizeof(ifi));
 	put(&m, IFLA_IFNAME, "0123456789abcdefXYZ", 20);
