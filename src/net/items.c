@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/rtnetlink.h>
+
 #include "net/items.h"
 #include "util/strv.h"
 
@@ -403,6 +405,19 @@ static int route_observe(struct halo_ctx *ctx, struct halo_item *item)
 		seen = routes[i];
 		found = true;
 		good = route_ok(&seen, w);
+	}
+	/* The kernel replaces by destination and metric: a route with both on
+	 * another link is not ours to take over (apply would delete it). */
+	for (size_t i = 0; i < n && !good; i++) {
+		if (!route_dst_equal(&routes[i], &w->dst) || routes[i].oif == w->ifindex ||
+		    routes[i].priority != w->metric || routes[i].table != RT_TABLE_MAIN)
+			continue;
+		route_describe(ctx, &routes[i], buf, sizeof(buf));
+		halo_item_set_observed(item, "%s", buf);
+		return halo_item_set_message(item,
+			"another route to the same destination and metric exists (%s): "
+			"applying would replace it; remove it or give this route a metric", buf) < 0 ?
+			       -ENOMEM : HALO_SYNC_INVALID;
 	}
 	if (!found) {
 		clear_observed(item);

@@ -93,12 +93,22 @@ bool halo_nm_dropin_lists(const char *text, const char *name)
 	return false;
 }
 
+/* NetworkManager is installed in the root: without runtime state it may
+ * just not have started yet (after a reboot /run is empty, and the boot
+ * units run before it). */
+static bool nm_installed(const struct halo_ctx *ctx)
+{
+	return halo_root_exists(ctx, "/usr/sbin/NetworkManager") > 0 ||
+	       halo_root_exists(ctx, "/sbin/NetworkManager") > 0;
+}
+
 int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 		 const struct halo_nl_link *const *links, size_t n)
 {
 	_cleanup_free_ char *old = NULL, *content = NULL, *names = NULL, *devices = NULL;
 	struct halo_buf b = { 0 }, nb = { 0 };
 	struct halo_item *item;
+	bool installed = nm_installed(ctx);
 	size_t n_managed = 0;
 	struct stat st;
 	int err;
@@ -113,9 +123,13 @@ int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 	for (size_t i = 0; i < n; i++) {
 		int st_managed = halo_nm_device_state(ctx, links[i]->ifindex);
 
-		if (st_managed == -ENOENT)
+		/* No state for it, but NetworkManager is installed: keep a link
+		 * our drop-in already lists, or the file would come and go
+		 * with every boot. */
+		if (st_managed == -ENOENT &&
+		    !(old && installed && halo_nm_dropin_lists(old, links[i]->name)))
 			continue;
-		if (st_managed < 0) {
+		if (st_managed < 0 && st_managed != -ENOENT) {
 			halo_buf_free(&b);
 			halo_buf_free(&nb);
 			return st_managed;

@@ -12,6 +12,9 @@ ip -n "$NS" link add twin0 address 02:00:00:00:00:77 type veth peer name twin1 \
 	address 02:00:00:00:00:77
 ip -n "$NS" link add other0 type veth peer name other1
 ip -n "$NS" addr add 10.9.9.1/24 dev other0
+ip -n "$NS" link set other0 up && ip -n "$NS" link set other1 up
+# Another link's route, which applying a configured one must never replace.
+ip -n "$NS" route add 10.0.2.0/24 via 10.9.9.254
 # A tap's own maximum MTU is 65521 (veth, bridge, macvlan: 65535, and the
 # config already stops at 65535).
 ip -n "$NS" tuntap add tap0 mode tap
@@ -32,6 +35,7 @@ net_state() {
 	for ns in "$NS" "$OTHER"; do
 		ip -n "$ns" -j link show | jq -S -c 'map(del(.operstate, .linkmode))'
 		ip -n "$ns" -j addr show | jq -S -c '[.[] | {ifname, mtu, flags, addr_info: [.addr_info[] | {local, prefixlen}]}]'
+		ip -n "$ns" -j route show | jq -S -c .
 	done
 }
 
@@ -84,6 +88,13 @@ bad_case "an address duplicated across interfaces" \
 bad_case "an address already on another link of the host" \
 	'interface "rdma0": address 10\.9\.9\.1/24 is already on link other0' \
 	'{ name = "rdma0"; mtu = 9000; addresses = [ "10.9.9.1/24" ]; }'
+
+bad_case "a route that would replace another link's route" \
+	'link/rdma0/route/10\.0\.2\.0/24: another route to the same destination and metric exists \(10\.0\.2\.0/24 via 10\.9\.9\.254 dev other0\)' \
+	'{ name = "rdma0"; addresses = [ "192.168.60.1/24" ];
+	   routes = ( { to = "10.0.2.0/24"; via = "192.168.60.2"; } ); }'
+is "$(ip -n "$NS" -j route show 10.0.2.0/24 | jq -r '.[0].dev')" other0 \
+	"the other link's route is still there"
 
 # --root without --netns would mean this machine's own links: refused.
 host_before=$(ip -j link show)

@@ -115,8 +115,17 @@ halo --check
 is "$rc" 0 "check: clean"
 [ "$rc" = 0 ] || diag "$out"
 
-# Without NetworkManager the stale drop-in goes.
+# After a reboot NetworkManager, installed, has no state yet: the drop-in
+# must stay, or NetworkManager would take the link back.
 rm -rf "$ROOT/run/NetworkManager"
+mkdir -p "$ROOT/usr/sbin" && touch "$ROOT/usr/sbin/NetworkManager"
+halo
+is "$rc" 0 "NetworkManager without runtime state: the drop-in stays (exit 0)"
+test -e "$DROPIN"
+ok $? "the drop-in is still there"
+
+# NetworkManager uninstalled: the stale drop-in goes.
+rm -f "$ROOT/usr/sbin/NetworkManager"
 halo
 is "$rc" 2 "NetworkManager gone: apply removes the drop-in (exit 2)"
 test ! -e "$DROPIN"

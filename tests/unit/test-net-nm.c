@@ -147,8 +147,17 @@ static void plan_managed(void **state)
 	assert_int_equal(plan.items[0]->ops->observe(&fx->ctx, plan.items[0]), HALO_SYNC_OK);
 	halo_plan_free(&plan);
 
-	/* NetworkManager gone: the stale drop-in is removed. */
-	sh(fx->root, "rm -rf run/NetworkManager");
+	/* After a reboot NetworkManager has no state yet (/run is empty) but
+	 * is installed: the drop-in stays as it is. */
+	sh(fx->root, "rm -rf run/NetworkManager && mkdir -p usr/sbin && touch usr/sbin/NetworkManager");
+	halo_plan_init(&plan);
+	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3), 0);
+	assert_int_equal(plan.n, 1);
+	assert_int_equal(plan.items[0]->ops->observe(&fx->ctx, plan.items[0]), HALO_SYNC_OK);
+	halo_plan_free(&plan);
+
+	/* NetworkManager uninstalled: the stale drop-in is removed. */
+	sh(fx->root, "rm -f usr/sbin/NetworkManager");
 	halo_plan_init(&plan);
 	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3), 0);
 	assert_int_equal(plan.n, 1);
