@@ -6,7 +6,9 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -30,6 +32,7 @@
 struct run {
 	struct halo_ctx ctx;
 	const char *config_path;
+	bool config_in_root; /* no -c: the default path, opened inside the root */
 	struct halo_config *cfg;
 	struct halo_plan plan;
 	struct halo_errors errs;
@@ -47,13 +50,23 @@ static const struct {
 	{ HALO_SUB_BOOT, halo_boot_plan },
 };
 
+/* One line whatever the message holds (a path given with -c or --root may
+ * contain a newline). */
+static void print_line(FILE *out, const char *msg)
+{
+	fputs(PROG ": ", out);
+	for (const char *p = msg; *p; p++)
+		fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, out);
+	fputc('\n', out);
+}
+
 /* Prints every collected error and, with --json, the one document. */
 static int fail(struct run *run)
 {
 	if (run->errs.n == 0)
 		halo_errors_add(&run->errs, "out of memory");
 	for (size_t i = 0; i < run->errs.n; i++)
-		fprintf(stderr, PROG ": %s\n", run->errs.msgs[i]);
+		print_line(stderr, run->errs.msgs[i]);
 	if (run->errs.oom)
 		fprintf(stderr, PROG ": out of memory (some errors were not recorded)\n");
 	if (run->ctx.json)
@@ -63,10 +76,26 @@ static int fail(struct run *run)
 	return HALO_EXIT_USAGE;
 }
 
+/* -c is a path as given; the default config is resolved inside the root
+ * like every other file (an image's absolute symlink stays in the image). */
+static int config_load(struct run *run, struct halo_errors *errs)
+{
+	int fd, r;
+
+	if (!run->config_in_root)
+		return halo_config_load(run->config_path, !run->ctx.under_root, &run->cfg, errs);
+	r = halo_root_openat(&run->ctx, DEFAULT_CONFIG, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0, &fd);
+	if (r < 0) {
+		halo_errors_add(errs, "%s: cannot open the config file: %s", run->config_path,
+				strerror(-r));
+		return r;
+	}
+	return halo_config_load_fd(fd, run->config_path, !run->ctx.under_root, &run->cfg, errs);
+}
+
 static int load_config(struct run *run)
 {
-	int r = halo_config_load(run->config_path, !run->ctx.under_root,
-				 &run->cfg, &run->errs);
+	int r = config_load(run, &run->errs);
 
 	if (r < 0 && run->errs.n == 0)
 		halo_errors_add(&run->errs, "%s: %s", run->config_path, strerror(-r));
@@ -98,8 +127,7 @@ static int do_status(struct run *run)
 	size_t len;
 	int r;
 
-	if (halo_config_load(run->config_path, !run->ctx.under_root, &run->cfg,
-			     &ignored) == 0 && run->cfg && run->cfg->state.path)
+	if (config_load(run, &ignored) == 0 && run->cfg && run->cfg->state.path)
 		path = run->cfg->state.path;
 	halo_errors_free(&ignored);
 
@@ -195,6 +223,33 @@ static int fail_after_config(struct run *run)
 	return fail(run);
 }
 
+/* The run's own outputs must be writable before anything changes, or an
+ * apply would stop half-way through its report (DESIGN: all validation
+ * before the first mutation). */
+static int check_outputs(struct run *run)
+{
+	const char *paths[4] = { NULL };
+	size_t n = 0;
+
+	if (run->ctx.mode == HALO_MODE_APPLY) {
+		paths[n++] = run->cfg->state.path ? run->cfg->state.path : HALO_STATE_DEFAULT_PATH;
+		paths[n++] = "/run/reboot-required";
+		paths[n++] = "/run/reboot-required.pkgs";
+	}
+	if (run->ctx.mode != HALO_MODE_DRY_RUN && run->cfg->state.prometheus)
+		paths[n++] = run->cfg->state.prometheus;
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *why = NULL;
+		int r = halo_file_target_check(&run->ctx, paths[i], &why);
+
+		if (r < 0)
+			halo_errors_add(&run->errs, "%s: %s", paths[i], strerror(-r));
+		else if (r > 0)
+			halo_errors_add(&run->errs, "%s", why ? why : paths[i]);
+	}
+	return run->errs.n > 0 ? -EINVAL : 0;
+}
+
 static int do_run(struct run *run)
 {
 	int bits;
@@ -206,7 +261,7 @@ static int do_run(struct run *run)
 	 * reported to monitoring: the other run will. */
 	if (run->ctx.mode == HALO_MODE_APPLY && take_lock(run) < 0)
 		return fail(run);
-	if (build_plan(run) < 0)
+	if (build_plan(run) < 0 || check_outputs(run) < 0)
 		return fail_after_config(run);
 	bits = halo_engine_run(&run->ctx, &run->plan, &run->errs);
 	if (bits < 0) {
@@ -248,6 +303,9 @@ int main(int argc, char *argv[])
 	struct utsname uts;
 	int r, rc;
 
+	/* Directories and files are created with the modes asked for, whatever
+	 * umask the caller (a unit, an Ansible shell) has. */
+	umask(022);
 	halo_plan_init(&run.plan);
 	run.ctx.json = halo_cli_wants_json(argc, argv);
 	r = halo_cli_parse(argc, argv, &cli, &error);
@@ -296,6 +354,7 @@ int main(int argc, char *argv[])
 			goto out;
 		}
 		run.config_path = config_alloc;
+		run.config_in_root = true;
 	}
 
 	switch (run.ctx.mode) {

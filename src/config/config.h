@@ -194,6 +194,11 @@ struct halo_config {
 int halo_config_load(const char *path, bool check_owner,
 		     struct halo_config **ret, struct halo_errors *errs);
 
+/* The same from an open descriptor (taken over and closed), e.g. the
+ * default config opened inside --root; PATH is for messages. */
+int halo_config_load_fd(int fd, const char *path, bool check_owner,
+			struct halo_config **ret, struct halo_errors *errs);
+
 /* The same from a memory buffer (tests, fuzzing, Ansible args). NAME is
  * used in messages. No ownership check. */
 int halo_config_load_string(const char *name, const char *text,

@@ -198,19 +198,26 @@ static int read_all(int fd, char **ret, size_t *ret_len)
 int halo_config_load(const char *path, bool check_owner,
 		     struct halo_config **ret, struct halo_errors *errs)
 {
-	_cleanup_free_ char *text = NULL;
-	struct stat st;
-	size_t len = 0;
-	int fd, r;
-
 	/* O_NONBLOCK: a FIFO given as -c must not hang us before fstat
 	 * refuses it. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), r;
+
 	if (fd < 0) {
 		r = -errno;
 		halo_errors_add(errs, "%s: cannot open the config file: %s", path, strerror(-r));
 		return r;
 	}
+	return halo_config_load_fd(fd, path, check_owner, ret, errs);
+}
+
+int halo_config_load_fd(int fd, const char *path, bool check_owner,
+			struct halo_config **ret, struct halo_errors *errs)
+{
+	_cleanup_free_ char *text = NULL;
+	struct stat st;
+	size_t len = 0;
+	int r;
+
 	if (fstat(fd, &st) < 0) {
 		r = -errno;
 		close(fd);

@@ -82,6 +82,21 @@ static int check_path(struct halo_ctx *ctx, struct halo_item *item,
 	return 1;
 }
 
+int halo_file_target_check(struct halo_ctx *ctx, const char *path, char **ret_why)
+{
+	struct halo_item probe = { 0 };
+	struct stat st;
+	int r = check_path(ctx, &probe, path, &st);
+
+	if (r == HALO_SYNC_INVALID) {
+		*ret_why = TAKE_PTR(probe.message);
+		return 1;
+	}
+	free(probe.message);
+	free(probe.observed);
+	return r < 0 ? r : 0;
+}
+
 static int file_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct file_data *d = item->data;

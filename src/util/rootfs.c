@@ -23,13 +23,19 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 	struct stat st;
 	int r;
 
-	r = halo_root_openat(ctx, path, O_RDONLY, 0, &fd);
+	/* O_NONBLOCK until fstat: a FIFO planted in a tree must not hang
+	 * the run (procfs and sysfs attributes are regular files). */
+	r = halo_root_openat(ctx, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0, &fd);
 	if (r < 0)
 		return r;
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if (fcntl(fd, F_SETFL, 0) < 0)
+		return -errno;
 	/* st_size is only a hint: /proc and /sys report 0 or 4096. */
 	cap = S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < READ_CAP ?
 		      (size_t)st.st_size + 1 : 4096;

@@ -149,16 +149,53 @@ run_halo --root "$root" -c "$conf2" --status
 is "$rc" 0 "--status -c: exit 0"
 is "$out" "$(cat "$root/srv/halo/state.json")" "--status reads the configured state path"
 
-# a state file that cannot be written: the run reports and fails (+4)
+# a state file that cannot be written is found before anything changes:
+# exit 1, one line, nothing written
 conf3="$TEST_TMP/unwritable.conf"
 write_conf "$conf3" <<<'version = 1; state = { path = "/srv/plain/state.json"; };'
 mkdir -p "$root/srv" && echo plain >"$root/srv/plain"
+before=$(tree_snapshot "$root")
 run_halo --root "$root" -c "$conf3" --json
-is "$rc" 4 "unwritable state file: exit 4"
-like "$err" "^halo-provision: writing the state file: Not a directory$" "unwritable state file: one line why"
-is "$(jq -r '.failed, .exit_code, .warnings[0]' <<<"$out" | tr '\n' ' ')" \
-	"true 4 writing the state file: Not a directory " "unwritable state file --json: failed, with a warning"
-is "$(cat "$root/srv/plain")" plain "unwritable state file: the file in the way is intact"
+is "$rc" 1 "state file under a plain file: exit 1 before any change"
+like "$err" "^halo-provision: $root/srv/plain is not a directory$" "... one line why"
+is "$(jq -r '.failed, .exit_code' <<<"$out" | tr '\n' ' ')" "true 1 " "... --json: failed, exit 1"
+is "$(tree_snapshot "$root")" "$before" "... nothing written"
+
+# the same for a symlink on the way to the state file
+write_conf "$conf3" <<<'version = 1; state = { path = "/srv/link/state.json"; };'
+ln -s /tmp "$root/srv/link"
+before=$(tree_snapshot "$root")
+run_halo --root "$root" -c "$conf3"
+is "$rc" 1 "state file behind a symlink: exit 1"
+like "$err" "^halo-provision: refusing to write through a symlink: $root/srv/link$" "... one line why"
+is "$(tree_snapshot "$root")" "$before" "... nothing written"
+
+# the default config is resolved inside the root: an image's absolute
+# symlink points into the image, never at the build host
+r2="$TEST_TMP/r2"
+mkdir -p "$r2/etc/halo-provision"
+write_conf "$r2/halo-image.conf" <<<'version = 1;'
+ln -s /halo-image.conf "$r2/etc/halo-provision/halo.conf"
+run_halo --root "$r2" --validate
+is "$rc" 0 "default config behind an absolute symlink: read inside the root"
+
+# a FIFO where a file is read does not hang the run
+mkdir -p "$r2/var/lib/halo-provision"
+mkfifo "$r2/var/lib/halo-provision/state.json"
+out=$(timeout 10 "$HALO" --root "$r2" --status 2>&1)
+rc=$?
+is "$rc" 1 "a FIFO as the state file: --status fails at once (exit 1)"
+like "$out" 'cannot read state file .*: Invalid argument' "... saying so"
+rm "$r2/var/lib/halo-provision/state.json"
+
+# directories are created 0755 whatever the caller's umask
+(umask 077; "$HALO" --root "$r2" -q >/dev/null 2>&1)
+is "$(stat -c %a "$r2/var/lib/halo-provision" "$r2/run" | tr '\n' ' ')" "755 755 " \
+	"umask 077: created directories are still 0755"
+
+# a path with a newline still gives a one-line error
+run_halo -c "$(printf '%s/no\nsuch' "$TEST_TMP")" --validate
+is "$(printf '%s\n' "$err" | wc -l) $rc" "1 1" "a newline in -c: one error line, exit 1"
 
 # --only keeps the run to the named subsystems
 run_halo --root "$root" --check --only boot,modules --json
