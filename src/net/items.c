@@ -238,7 +238,7 @@ static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 	struct halo_cidr stale[8];
 	size_t n, n_stale = 0;
 	char what[128], buf[64];
-	int err = halo_nl_addrs(ctx, &addrs, &n);
+	int err = halo_nl_addrs_observed(ctx, &addrs, &n);
 
 	if (err < 0)
 		return halo_item_fail(item, err, "reading addresses");
@@ -315,7 +315,7 @@ static int extra_apply(struct halo_ctx *ctx, struct halo_item *item)
 	struct halo_cidr *gone = NULL;
 	char what[128], buf[64];
 	size_t n, n_gone = 0;
-	int err = halo_nl_addrs(ctx, &addrs, &n);
+	int err = halo_nl_addrs_observed(ctx, &addrs, &n);
 
 	if (err < 0)
 		return halo_item_fail(item, err, "reading addresses");

@@ -513,6 +513,18 @@ int halo_nl_addrs(struct halo_ctx *ctx, const struct halo_nl_addr **ret,
 	return snapshot_get(ctx, SNAP_ADDRS, (const void **)ret, ret_n);
 }
 
+int halo_nl_addrs_observed(struct halo_ctx *ctx, const struct halo_nl_addr **ret,
+			   size_t *ret_n)
+{
+	struct snapshot *snap = ctx->nl ? &ctx->nl->snap[SNAP_ADDRS] : NULL;
+
+	if (!snap || !snap->items)
+		return halo_nl_addrs(ctx, ret, ret_n);
+	*ret = snap->items;
+	*ret_n = snap->n;
+	return 0;
+}
+
 int halo_nl_routes(struct halo_ctx *ctx, const struct halo_nl_route **ret,
 		   size_t *ret_n)
 {

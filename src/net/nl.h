@@ -60,6 +60,11 @@ void halo_nl_close(struct halo_ctx *ctx);
  * kind after a change, or until close. */
 int halo_nl_links(struct halo_ctx *ctx, const struct halo_nl_link **ret,
 		  size_t *ret_n);
+/* The address snapshot as last dumped, even if a change made since has
+ * marked it stale: what apply acts on is what observe saw, so applying N
+ * addresses costs no extra dump (the verify pass dumps once). */
+int halo_nl_addrs_observed(struct halo_ctx *ctx, const struct halo_nl_addr **ret,
+			   size_t *ret_n);
 int halo_nl_addrs(struct halo_ctx *ctx, const struct halo_nl_addr **ret,
 		  size_t *ret_n);
 /* Main table only, unicast routes of both families. */

@@ -22,8 +22,12 @@ halo() { run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only links "$@"; }
 # requests: runs --check --json, sets $rc and $n (requests sent).
 requests() { halo --check --json; n=$(jq -r '.stats.netlink_requests' <<<"$out"); }
 
-halo
+halo --json
 is "$rc" 2 "apply converges the two links"
+# Apply: the two dumps, one request per change (2 x mtu, up, address), and
+# one dump per changed kind to verify -- not one address dump per address.
+is "$(jq -r '.stats.netlink_requests' <<<"$out")" $((2 + 6 + 2)) \
+	"apply: 2 dumps + 6 changes + 2 verifying dumps"
 is "$(ip -n "$NS" -j addr show dev rdma0 | jq -r '.[0].addr_info[] | select(.family=="inet") | .broadcast')" \
 	192.168.100.3 "the /30 gets its broadcast address (ip -j)"
 requests; few=$n
