@@ -144,9 +144,36 @@ out:
 	return r;
 }
 
+/* A grub.d drop-in that changes the variables after /etc/default/grub
+ * (cloud images replace GRUB_CMDLINE_LINUX_DEFAULT) would undo the edit:
+ * every apply would then fail verification. Refuse up front. */
+static int check_no_override(struct halo_ctx *ctx, struct halo_errors *errs)
+{
+	_cleanup_free_ char *l0 = NULL, *d0 = NULL, *l1 = NULL, *d1 = NULL;
+	int r;
+
+	r = boot_grub_eval(ctx, true, "", &l0, &d0, errs, NULL);
+	if (r < 0)
+		return r;
+	r = boot_grub_eval(ctx, true, NULL, &l1, &d1, errs, NULL);
+	if (r < 0)
+		return r;
+	if (strcmp(l0, l1) == 0 && strcmp(d0, d1) == 0)
+		return 0;
+	halo_errors_add(errs, "boot.loader = \"grub\": files in /etc/default/grub.d change %s "
+			"after /etc/default/grub and would undo the edit; use loader "
+			"\"grub-dropin\" (or \"auto\")",
+			strcmp(l0, l1) != 0 ? BOOT_VAR_LINUX : BOOT_VAR_DEFAULT);
+	return -EINVAL;
+}
+
 static int grub_plan(struct halo_ctx *ctx, struct boot_run *run,
 		     struct boot_edits *edits, struct halo_errors *errs)
 {
+	int r = check_no_override(ctx, errs);
+
+	if (r < 0)
+		return r;
 	return boot_grub_edit_default(ctx, &run->want, true, edits, errs);
 }
 
