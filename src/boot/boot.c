@@ -200,20 +200,12 @@ static bool gtt_token_pages(const char *tok, uint64_t *ret)
 	return true;
 }
 
-/* Existing GTT parameters that disagree with the wanted size go. */
-static int plan_gtt_conflicts(struct halo_ctx *ctx, struct boot_run *run)
+/* Tokens of TOKS that carry a GTT size other than the wanted one go. */
+static int remove_gtt_conflicts(struct boot_run *run, char *const *toks)
 {
-	_cleanup_strv_free_ char **conf = NULL;
-	_cleanup_free_ char *msg = NULL;
 	uint64_t want = halo_gtt_pages(run->gtt_mib);
-	int r;
 
-	if (!run->gtt_mib)
-		return 0;
-	r = run->backend->configured(ctx, &conf, &msg);
-	if (r < 0)
-		return 0; /* the backend's own plan reports unreadable files */
-	for (size_t i = 0; conf[i]; i++) {
+	for (size_t i = 0; toks && toks[i]; i++) {
 		uint64_t pages;
 		bool managed = false;
 
@@ -224,18 +216,42 @@ static int plan_gtt_conflicts(struct halo_ctx *ctx, struct boot_run *run)
 
 			if (!key)
 				return -ENOMEM;
-			managed = managed || halo_cmdline_has_key(conf[i], key);
+			managed = managed || halo_cmdline_has_key(toks[i], key);
 		}
 		if (managed)
 			continue;
 		for (size_t g = 0; gtt_keys[g]; g++)
-			if (halo_cmdline_has_key(conf[i], gtt_keys[g]) &&
-			    (!gtt_token_pages(conf[i], &pages) || pages != want) &&
-			    !halo_strv_contains(run->want.remove, conf[i]) &&
-			    halo_strv_push(&run->want.remove, conf[i]) < 0)
+			if (halo_cmdline_has_key(toks[i], gtt_keys[g]) &&
+			    (!gtt_token_pages(toks[i], &pages) || pages != want) &&
+			    !halo_strv_contains(run->want.remove, toks[i]) &&
+			    halo_strv_push(&run->want.remove, toks[i]) < 0)
 				return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * Existing GTT parameters that disagree with the wanted size go, from the
+ * configured level and from the generated one too: once the files are
+ * fixed, a boot entry that was never regenerated (grubby failed, an image
+ * build) must still get its stale amdgpu.gttsize= removed.
+ */
+static int plan_gtt_conflicts(struct halo_ctx *ctx, struct boot_run *run)
+{
+	_cleanup_strv_free_ char **conf = NULL, **gen = NULL;
+	_cleanup_free_ char *msg = NULL, *where = NULL;
+	int r;
+
+	if (!run->gtt_mib)
+		return 0;
+	r = run->backend->configured(ctx, &conf, &msg);
+	if (r < 0)
+		return 0; /* the backend's own plan reports unreadable files */
+	r = remove_gtt_conflicts(run, conf);
+	if (r < 0 || !run->backend->generated ||
+	    run->backend->generated(ctx, &gen, &where) < 0)
+		return r;
+	return remove_gtt_conflicts(run, gen);
 }
 
 /*

@@ -52,4 +52,20 @@ run_halo --root "$R" -c "$TEST_TMP/g.conf"
 is "$(bash -c '. "$1/etc/default/grub"; echo "$GRUB_CMDLINE_LINUX"' _ "$R")" \
 	"quiet amdgpu.gttsize=126976 ttm.pages_limit=32505856" "a consistent gttsize stays"
 
+# BLS: a stale gttsize in a boot entry that was never regenerated (grubby
+# failed, an image build) keeps its removal on the next run, once the
+# files no longer carry it.
+R=$(boot_root fedora stale)
+boot_image "$R"
+sed -i 's/$/ amdgpu.gttsize=2000/' "$R/etc/kernel/cmdline"
+sed -i 's/^options .*/& amdgpu.gttsize=2000/' "$R"/boot/loader/entries/*.conf
+write_conf "$TEST_TMP/s.conf" <<<'version = 1; boot = { gtt_mib = 65536; };'
+run_halo --root "$R" -c "$TEST_TMP/s.conf"
+run_halo --root "$R" -c "$TEST_TMP/s.conf" --json
+is "$(grep -c gttsize "$R/etc/kernel/cmdline")" 0 "/etc/kernel/cmdline no longer has it"
+like "$(jq -r '.items[] | select(.key == "boot/regenerate") | .wanted' <<<"$out")" \
+	'--remove-args=amdgpu\.gttsize=2000' "second run: grubby still removes it from the entries"
+is "$(item_outcome "$out" boot/remove/amdgpu.gttsize=2000)" pending-reboot \
+	"second run: the removal is pending, not forgotten"
+
 done_testing
