@@ -1,3 +1,3 @@
 # Tests of the shipped data (units, rules) and shared test helpers.
-TESTS += tests/integration/units.sh
-EXTRA_DIST += tests/integration/units.sh
+TESTS += tests/integration/units.sh tests/integration/sandbox.sh
+EXTRA_DIST += tests/integration/units.sh tests/integration/sandbox.sh
