@@ -11,13 +11,17 @@ set -u
 tap_n=0
 tap_failed=0
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/halo-test.XXXXXX")
-TEST_NETNS=()
+# Namespaces made by new_netns, one name a line. A file, not an array:
+# new_netns runs in a command substitution (NS=$(new_netns x)), a subshell.
+TEST_NETNS_LIST=$TEST_TMP/netns.list
 
 tap_cleanup() {
 	local ns
-	for ns in "${TEST_NETNS[@]}"; do
-		ip netns del "$ns" 2>/dev/null
-	done
+	if [ -f "$TEST_NETNS_LIST" ]; then
+		while IFS= read -r ns; do
+			ip netns del "$ns" 2>/dev/null
+		done <"$TEST_NETNS_LIST"
+	fi
 	rm -rf "$TEST_TMP"
 }
 trap tap_cleanup EXIT
@@ -77,7 +81,7 @@ tree_snapshot() {
 new_netns() {
 	local name="halo-$1-$$-$RANDOM"
 	ip netns add "$name" || return 1
-	TEST_NETNS+=("$name")
+	echo "$name" >>"$TEST_NETNS_LIST"
 	ip -n "$name" link set lo up
 	echo "$name"
 }
