@@ -238,20 +238,19 @@ static int remove_gtt_conflicts(struct boot_run *run, char *const *toks)
  */
 static int plan_gtt_conflicts(struct halo_ctx *ctx, struct boot_run *run)
 {
-	_cleanup_strv_free_ char **conf = NULL, **gen = NULL;
-	_cleanup_free_ char *msg = NULL, *where = NULL;
+	const struct boot_levels *lv;
 	int r;
 
 	if (!run->gtt_mib)
 		return 0;
-	r = run->backend->configured(ctx, &conf, &msg);
-	if (r < 0)
-		return 0; /* the backend's own plan reports unreadable files */
-	r = remove_gtt_conflicts(run, conf);
-	if (r < 0 || !run->backend->generated ||
-	    run->backend->generated(ctx, &gen, &where) < 0)
+	r = boot_levels_get(ctx, run, &lv);
+	/* Unreadable files: the backend's own plan reports them. */
+	if (r < 0 || lv->conf_err < 0)
 		return r;
-	return remove_gtt_conflicts(run, gen);
+	r = remove_gtt_conflicts(run, lv->conf);
+	if (r < 0 || lv->gen_err < 0)
+		return r;
+	return remove_gtt_conflicts(run, lv->gen);
 }
 
 /*
@@ -264,15 +263,21 @@ static int plan_gtt_conflicts(struct halo_ctx *ctx, struct boot_run *run)
 static int plan_pci(struct halo_ctx *ctx, const struct halo_boot_config *b,
 		    struct boot_run *run)
 {
-	_cleanup_strv_free_ char **conf = NULL, **opts = NULL;
-	_cleanup_free_ char *msg = NULL, *tok = NULL;
+	_cleanup_strv_free_ char **opts = NULL;
+	_cleanup_free_ char *tok = NULL;
+	const struct boot_levels *lv;
 	struct halo_buf list = { 0 };
+	char *const *conf;
 	char **slot = NULL;
+	int r;
 
 	if (b->pci_realloc == HALO_UNSET)
 		return 0;
-	if (run->backend->configured(ctx, &conf, &msg) < 0)
-		return 0; /* the backend's own plan reports unreadable files */
+	r = boot_levels_get(ctx, run, &lv);
+	/* Unreadable files: the backend's own plan reports them. */
+	if (r < 0 || lv->conf_err < 0)
+		return r;
+	conf = lv->conf;
 	for (size_t i = 0; conf[i]; i++) {
 		_cleanup_free_ char *v = NULL;
 		char *save = NULL;

@@ -70,9 +70,29 @@ struct boot_backend {
 			  char ***ret_argv);
 };
 
+/*
+ * The three command-line levels, read once and shared by every boot item
+ * and the planner. Valid while this process has written no file and run
+ * no program since (ctx->files_written + ctx->spawned): an apply of the
+ * boot files or a regeneration makes the next observation read again.
+ */
+struct boot_levels {
+	bool valid;
+	unsigned long stamp;
+	int conf_err;       /* 0 or -errno; conf_msg may say why */
+	char *conf_msg;
+	char **conf;
+	int gen_err;        /* -ENOENT/-ENOTDIR: no generated level here */
+	char **gen;
+	char *gen_where;
+	int act_err;        /* -ENOENT: no /proc/cmdline */
+	char **act;
+};
+
 /* One run of the boot subsystem; shared by its items (refcounted). */
 struct boot_run {
 	unsigned refs;
+	struct boot_levels levels;
 	const struct boot_backend *backend;
 	struct boot_want want;
 	uint64_t gtt_mib;      /* 0: GTT not managed */
@@ -80,6 +100,12 @@ struct boot_run {
 	char *gtt_conflict;    /* a modprobe.d setting that disagrees */
 	bool regenerate;
 };
+
+/* The levels of RUN, read now if this process changed anything since
+ * (see struct boot_levels). -ENOMEM only; read errors are in the struct. */
+int boot_levels_get(struct halo_ctx *ctx, struct boot_run *run,
+		    const struct boot_levels **ret);
+void boot_levels_free(struct boot_levels *lv);
 
 extern const struct boot_backend halo_boot_backend_grub;
 extern const struct boot_backend halo_boot_backend_dropin;

@@ -42,6 +42,7 @@ void boot_run_unref(struct boot_run *run)
 {
 	if (!run || --run->refs > 0)
 		return;
+	boot_levels_free(&run->levels);
 	halo_strv_free(run->want.set);
 	halo_strv_free(run->want.remove);
 	free(run->gtt_key);
@@ -62,37 +63,23 @@ static void item_data_free(void *p)
 	free(d);
 }
 
-struct levels {
-	char **conf;
-	char **gen;  /* NULL: no generated level here */
-	char *gen_where;
-	char **act;  /* NULL: no /proc/cmdline */
-};
-
-static void levels_free(struct levels *lv)
-{
-	halo_strv_free(lv->conf);
-	halo_strv_free(lv->gen);
-	free(lv->gen_where);
-	halo_strv_free(lv->act);
-}
-
+/* The levels for an observation, or a failed item. */
 static int levels_read(struct halo_ctx *ctx, struct halo_item *item,
-		       const struct boot_run *run, struct levels *lv)
+		       struct boot_run *run, const struct boot_levels **ret)
 {
-	_cleanup_free_ char *msg = NULL;
-	int r;
+	const struct boot_levels *lv;
+	int r = boot_levels_get(ctx, run, &lv);
 
-	*lv = (struct levels){ 0 };
-	r = run->backend->configured(ctx, &lv->conf, &msg);
 	if (r < 0)
-		return halo_item_fail(item, r, "%s", msg ? msg : "reading the configured command line");
-	r = run->backend->generated(ctx, &lv->gen, &lv->gen_where);
-	if (r < 0 && r != -ENOENT && r != -ENOTDIR)
-		return halo_item_fail(item, r, "reading the generated boot entry");
-	r = boot_read_active(ctx, &lv->act);
-	if (r < 0 && r != -ENOENT)
-		return halo_item_fail(item, r, "reading /proc/cmdline");
+		return r;
+	if (lv->conf_err < 0)
+		return halo_item_fail(item, lv->conf_err, "%s",
+				      lv->conf_msg ? lv->conf_msg : "reading the configured command line");
+	if (lv->gen_err < 0 && lv->gen_err != -ENOENT && lv->gen_err != -ENOTDIR)
+		return halo_item_fail(item, lv->gen_err, "reading the generated boot entry");
+	if (lv->act_err < 0 && lv->act_err != -ENOENT)
+		return halo_item_fail(item, lv->act_err, "reading /proc/cmdline");
+	*ret = lv;
 	return 0;
 }
 
@@ -132,7 +119,7 @@ static bool same_str(const char *a, const char *b)
 
 /* "iommu=pt" when every level agrees, else each level's value. */
 static int set_observed(struct halo_item *item, const struct item_data *d,
-			const struct levels *lv)
+			const struct boot_levels *lv)
 {
 	_cleanup_free_ char *c = shown(d, lv->conf);
 	_cleanup_free_ char *g = lv->gen ? shown(d, lv->gen) : NULL;
@@ -151,29 +138,25 @@ static int set_observed(struct halo_item *item, const struct item_data *d,
 static int cmdline_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct item_data *d = item->data;
-	struct levels lv;
+	const struct boot_levels *lv = NULL;
 	int r = levels_read(ctx, item, d->run, &lv);
 
-	if (r < 0) {
-		levels_free(&lv);
+	if (r < 0)
 		return r;
-	}
-	r = set_observed(item, d, &lv);
+	r = set_observed(item, d, lv);
 	if (r >= 0)
 		r = halo_item_set_message(item, NULL);
-	if (r < 0) {
-		levels_free(&lv);
+	if (r < 0)
 		return r;
-	}
-	if (!holds(d, lv.conf))
+	if (!holds(d, lv->conf))
 		r = HALO_SYNC_DIFFERS;
-	else if (lv.gen && !holds(d, lv.gen))
+	else if (lv->gen && !holds(d, lv->gen))
 		r = halo_item_set_message(item, "configured; not yet in %s (regenerate, then reboot)",
-					  lv.gen_where) < 0 ? -ENOMEM : HALO_SYNC_PENDING;
-	else if (!lv.act)
+					  lv->gen_where) < 0 ? -ENOMEM : HALO_SYNC_PENDING;
+	else if (!lv->act)
 		r = halo_item_set_message(item, "configured; no /proc/cmdline to compare") < 0 ?
 			    -ENOMEM : HALO_SYNC_PENDING;
-	else if (!holds(d, lv.act))
+	else if (!holds(d, lv->act))
 		r = halo_item_set_message(item, "configured; active after reboot") < 0 ?
 			    -ENOMEM : HALO_SYNC_PENDING;
 	else
@@ -187,7 +170,6 @@ static int cmdline_observe(struct halo_ctx *ctx, struct halo_item *item)
 		else
 			r = HALO_SYNC_DIFFERS;
 	}
-	levels_free(&lv);
 	return r;
 }
 
@@ -206,12 +188,13 @@ static int regen_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct item_data *d = item->data;
 	const struct boot_want *w = &d->run->want;
-	_cleanup_strv_free_ char **gen = NULL;
-	_cleanup_free_ char *where = NULL, *shown_gen = NULL, *cmd = NULL;
-	int r = d->run->backend->generated(ctx, &gen, &where);
+	const struct boot_levels *lv;
+	_cleanup_free_ char *shown_gen = NULL, *cmd = NULL;
+	int r = boot_levels_get(ctx, d->run, &lv);
 
-	if (halo_item_set_message(item, NULL) < 0)
+	if (r < 0 || halo_item_set_message(item, NULL) < 0)
 		return -ENOMEM;
+	r = lv->gen_err;
 	if (r == -ENOENT || r == -ENOTDIR) {
 		if (halo_item_set_observed(item, NULL) < 0)
 			return -ENOMEM;
@@ -220,10 +203,10 @@ static int regen_observe(struct halo_ctx *ctx, struct halo_item *item)
 	}
 	if (r < 0)
 		return halo_item_fail(item, r, "reading the generated boot entry");
-	shown_gen = halo_cmdline_join(gen);
-	if (!shown_gen || halo_item_set_observed(item, "%s: %s", where, shown_gen) < 0)
+	shown_gen = halo_cmdline_join(lv->gen);
+	if (!shown_gen || halo_item_set_observed(item, "%s: %s", lv->gen_where, shown_gen) < 0)
 		return -ENOMEM;
-	if (halo_cmdline_satisfies(gen, w->set, w->remove))
+	if (halo_cmdline_satisfies(lv->gen, w->set, w->remove))
 		return HALO_SYNC_OK;
 	if (!ctx->under_root)
 		return HALO_SYNC_DIFFERS;
@@ -296,9 +279,9 @@ static int find_amdgpu_card(struct halo_ctx *ctx, char **ret_dir)
 static int gtt_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct item_data *d = item->data;
+	const struct boot_levels *lv;
 	uint64_t want = d->run->gtt_mib * 1024 * 1024, have = 0;
 	_cleanup_free_ char *dir = NULL, *path = NULL, *text = NULL;
-	_cleanup_strv_free_ char **act = NULL;
 	char *end;
 	size_t len;
 	int r;
@@ -327,10 +310,12 @@ static int gtt_observe(struct halo_ctx *ctx, struct halo_item *item)
 		return -ENOMEM;
 	if (have == want)
 		return HALO_SYNC_OK;
-	r = boot_read_active(ctx, &act);
-	if (r < 0 && r != -ENOENT)
-		return halo_item_fail(item, r, "reading /proc/cmdline");
-	if (act && halo_cmdline_has_group(act, d->run->want.set, d->run->gtt_key)) {
+	r = boot_levels_get(ctx, d->run, &lv);
+	if (r < 0)
+		return r;
+	if (lv->act_err < 0 && lv->act_err != -ENOENT)
+		return halo_item_fail(item, lv->act_err, "reading /proc/cmdline");
+	if (lv->act && halo_cmdline_has_group(lv->act, d->run->want.set, d->run->gtt_key)) {
 		/* Booted with it, yet the driver did not take it. */
 		return halo_item_set_message(item,
 			"%s is active but amdgpu reports %" PRIu64 " MiB (amdgpu-dkms reads amdttm., "

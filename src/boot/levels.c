@@ -21,6 +21,45 @@ int boot_read_active(struct halo_ctx *ctx, char ***ret_tokens)
 	return halo_cmdline_split(text, ret_tokens);
 }
 
+static void levels_clear(struct boot_levels *lv)
+{
+	free(lv->conf_msg);
+	halo_strv_free(lv->conf);
+	halo_strv_free(lv->gen);
+	free(lv->gen_where);
+	halo_strv_free(lv->act);
+	*lv = (struct boot_levels){ 0 };
+}
+
+void boot_levels_free(struct boot_levels *lv)
+{
+	levels_clear(lv);
+}
+
+int boot_levels_get(struct halo_ctx *ctx, struct boot_run *run,
+		    const struct boot_levels **ret)
+{
+	struct boot_levels *lv = &run->levels;
+	unsigned long stamp = ctx->files_written + ctx->spawned;
+
+	if (!lv->valid || lv->stamp != stamp) {
+		levels_clear(lv);
+		lv->conf_err = run->backend->configured(ctx, &lv->conf, &lv->conf_msg);
+		lv->gen_err = run->backend->generated ?
+				      run->backend->generated(ctx, &lv->gen, &lv->gen_where) :
+				      -ENOENT;
+		lv->act_err = boot_read_active(ctx, &lv->act);
+		if (lv->conf_err == -ENOMEM || lv->gen_err == -ENOMEM || lv->act_err == -ENOMEM) {
+			levels_clear(lv);
+			return -ENOMEM;
+		}
+		lv->valid = true;
+		lv->stamp = stamp;
+	}
+	*ret = lv;
+	return 0;
+}
+
 /* Text after the first word W of a line in TEXT whose first word is one
  * of WORDS; NULL if none. Caller frees. */
 static char *line_after(const char *text, const char *const *words,
