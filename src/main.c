@@ -286,15 +286,6 @@ static bool is_host_root(int fd)
 	       a.st_ino == b.st_ino;
 }
 
-static char *default_config_path(const char *root)
-{
-	size_t len = strlen(root);
-
-	while (len > 0 && root[len - 1] == '/')
-		len--;
-	return halo_strdup_printf("%.*s%s", (int)len, root, DEFAULT_CONFIG);
-}
-
 int main(int argc, char *argv[])
 {
 	struct run run = { .lock_fd = -1, .ctx = { .root = "/", .root_fd = -1 } };
@@ -348,7 +339,8 @@ int main(int argc, char *argv[])
 	run.ctx.under_root = !is_host_root(run.ctx.root_fd);
 	run.config_path = cli.config;
 	if (!run.config_path) {
-		config_alloc = default_config_path(cli.root);
+		/* Only shown in messages: it is opened inside the root. */
+		config_alloc = halo_root_display_path(&run.ctx, DEFAULT_CONFIG);
 		if (!config_alloc) {
 			rc = fail(&run);
 			goto out;
