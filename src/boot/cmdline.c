@@ -85,21 +85,12 @@ size_t halo_cmdline_key(const char *tok, const char **ret_key)
 	return n;
 }
 
-/* The kernel's parameq(): '-' and '_' are the same in parameter names. */
-static bool key_eq(const char *a, const char *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if ((a[i] == '-' ? '_' : a[i]) != (b[i] == '-' ? '_' : b[i]))
-			return false;
-	return true;
-}
-
 bool halo_cmdline_has_key(const char *tok, const char *key)
 {
 	const char *k;
 	size_t n = halo_cmdline_key(tok, &k);
 
-	return strlen(key) == n && key_eq(k, key, n);
+	return strlen(key) == n && halo_name_eq(k, key, n);
 }
 
 bool halo_cmdline_remove_matches(const char *spec, const char *tok)
@@ -190,7 +181,7 @@ static bool key_in(char *const *v, const char *tok)
 		const char *k2;
 		size_t n2 = halo_cmdline_key(v[i], &k2);
 
-		if (n == n2 && key_eq(k, k2, n))
+		if (n == n2 && halo_name_eq(k, k2, n))
 			return true;
 	}
 	return false;

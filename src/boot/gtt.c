@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "boot/gtt.h"
+#include "util/strv.h"
 
 int halo_meminfo_memtotal_kib(const char *text, uint64_t *ret_kib)
 {
@@ -88,12 +89,7 @@ int halo_modprobe_find_option(const char *text, const char *module,
 			q = skip_ws(q + n);
 			n = strcspn(q, " \t\n");
 			/* modprobe treats - and _ alike in module names. */
-			bool same = n == strlen(module);
-
-			for (size_t i = 0; same && i < n; i++)
-				same = (q[i] == '-' ? '_' : q[i]) ==
-				       (module[i] == '-' ? '_' : module[i]);
-			if (same) {
+			if (n == strlen(module) && halo_name_eq(q, module, n)) {
 				q += n;
 				for (;;) {
 					q = skip_ws(q);

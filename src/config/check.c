@@ -169,9 +169,3 @@ void halo_lowercase(char *s)
 			*s = (char)(*s - 'A' + 'a');
 }
 
-void halo_module_normalize(char *s)
-{
-	for (; *s; s++)
-		if (*s == '-')
-			*s = '_';
-}

@@ -107,7 +107,6 @@ const char *halo_check_mac(const char *s);   /* "aa:bb:cc:dd:ee:ff" any case */
 const char *halo_check_pci(const char *s);   /* "dddd:bb:dd.f" any case */
 const char *halo_check_word(const char *s);  /* non-empty, no space/quote/ctl */
 void halo_lowercase(char *s);
-void halo_module_normalize(char *s); /* '-' -> '_' as the kernel does */
 
 /* Sections (parse-*.c). */
 void halo_parse_boot(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);

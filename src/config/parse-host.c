@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "config/internal.h"
+#include "util/strv.h"
 
 static const char *const modules_keys[] = { "load", "options", "blacklist", "persist", NULL };
 static const char *const firewall_keys[] = {
@@ -67,7 +68,7 @@ static void parse_module_options(struct halo_pctx *p, const struct halo_cset *m,
 			p->oom = true;
 			return;
 		}
-		halo_module_normalize(o->module);
+		halo_name_normalize(o->module);
 		for (size_t j = 0; j < mc->n_options; j++)
 			if (strcmp(mc->options[j].module, o->module) == 0) {
 				halo_perr(p, line, "%s: module %s already has options at line %d",
@@ -94,10 +95,10 @@ void halo_parse_modules(struct halo_pctx *p, const struct halo_cset *root, struc
 	m->present = true;
 	m->line = halo_cset_line(g);
 	halo_pget_strlist(p, g, "modules", "load", halo_check_module_name,
-			  halo_module_normalize, &m->load);
+			  halo_name_normalize, &m->load);
 	parse_module_options(p, g, m);
 	halo_pget_strlist(p, g, "modules", "blacklist", halo_check_module_name,
-			  halo_module_normalize, &m->blacklist);
+			  halo_name_normalize, &m->blacklist);
 	halo_pget_bool(p, g, "modules", "persist", &m->persist);
 	for (size_t i = 0; i < m->blacklist.n; i++)
 		for (size_t j = 0; j < m->load.n; j++)

@@ -89,9 +89,7 @@ int halo_modopts_parse(const char *s, struct halo_modopt **ret, size_t *ret_n);
 void halo_modopts_free(struct halo_modopt *o, size_t n);
 /* Does the live sysfs value LIVE show WANTED for a parameter of TYPE? */
 bool halo_modopt_matches(const char *type, const char *wanted, const char *live);
-/* '-' to '_', as the kernel treats module and parameter names. */
-void halo_modname_normalize(char *s);
-/* A copy of S, normalized; NULL on OOM. */
+/* A copy of S with '-' read as '_' (halo_name_normalize); NULL on OOM. */
 char *halo_modname_dup(const char *s);
 
 /* --- persist.c: the drop-ins (pure) ------------------------------------ */

@@ -177,7 +177,7 @@ static int parm_add(struct halo_modinfo *mi, const char *value, bool typed)
 
 	if (!name)
 		return -ENOMEM;
-	halo_modname_normalize(name);
+	halo_name_normalize(name);
 	for (p = mi->parms; p && *p; p++)
 		if (strncmp(*p, name, n) == 0 && (*p)[n] == ':')
 			break;

@@ -113,7 +113,7 @@ static int read_stale_blacklist(struct planner *p)
 		char name[128];
 
 		if (sscanf(line, "blacklist %127s", name) == 1) {
-			halo_modname_normalize(name);
+			halo_name_normalize(name);
 			r = halo_strv_push(&p->stale_blacklist, name);
 			if (r < 0)
 				return r;

@@ -10,20 +10,14 @@
 #include <string.h>
 
 #include "modules/internal.h"
-
-void halo_modname_normalize(char *s)
-{
-	for (; *s; s++)
-		if (*s == '-')
-			*s = '_';
-}
+#include "util/strv.h"
 
 char *halo_modname_dup(const char *s)
 {
 	char *d = strdup(s);
 
 	if (d)
-		halo_modname_normalize(d);
+		halo_name_normalize(d);
 	return d;
 }
 
@@ -62,7 +56,7 @@ static int next_word(const char **p, struct halo_modopt *o)
 	o->key = strndup(s, eq ? (size_t)(eq - s) : n);
 	if (!o->key)
 		return -ENOMEM;
-	halo_modname_normalize(o->key);
+	halo_name_normalize(o->key);
 	if (!o->key[0] || strchr(o->key, '"'))
 		return -EINVAL;
 	if (eq) {

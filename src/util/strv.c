@@ -162,6 +162,21 @@ char *halo_strdup_printf(const char *fmt, ...)
 	return r < 0 ? NULL : s;
 }
 
+void halo_name_normalize(char *s)
+{
+	for (; *s; s++)
+		if (*s == '-')
+			*s = '_';
+}
+
+bool halo_name_eq(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((a[i] == '-' ? '_' : a[i]) != (b[i] == '-' ? '_' : b[i]))
+			return false;
+	return true;
+}
+
 int halo_keyword_index(const char *const *table, const char *word)
 {
 	if (!table || !word)

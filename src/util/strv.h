@@ -34,5 +34,10 @@ void halo_buf_free(struct halo_buf *b);
 /* asprintf that returns NULL on failure. */
 char *halo_strdup_printf(const char *fmt, ...) _printf_(1, 2);
 
+/* The kernel's rule for module and parameter names (parameq()): '-' and
+ * '_' are the same character. */
+void halo_name_normalize(char *s);
+bool halo_name_eq(const char *a, const char *b, size_t n);
+
 /* Exact-match keyword lookup: index in TABLE (NULL-terminated) or -1. */
 int halo_keyword_index(const char *const *table, const char *word);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "modules/internal.h"
+#include "util/strv.h"
 
 static void test_parse_words(void **state)
 {
@@ -93,7 +94,7 @@ static void test_normalize(void **state)
 	char s[] = "ice-helper_x-";
 	char *d;
 
-	halo_modname_normalize(s);
+	halo_name_normalize(s);
 	assert_string_equal(s, "ice_helper_x_");
 	d = halo_modname_dup("mlx5-core");
 	assert_string_equal(d, "mlx5_core");

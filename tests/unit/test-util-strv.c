@@ -80,6 +80,18 @@ static void test_strdup_printf(void **state)
 	free(s);
 }
 
+/* The kernel's parameq(): '-' and '_' alike, nothing else. */
+static void test_name_rule(void **state)
+{
+	char s[] = "mlx5-core-x_y";
+
+	halo_name_normalize(s);
+	assert_string_equal(s, "mlx5_core_x_y");
+	assert_true(halo_name_eq("amd-pstate", "amd_pstate", 10));
+	assert_false(halo_name_eq("amd-pstate", "amd.pstate", 10));
+	assert_false(halo_name_eq("Ice", "ice", 3));
+}
+
 static void test_keyword_index(void **state)
 {
 	static const char *const loaders[] = { "auto", "grub", "grub-dropin",
@@ -118,6 +130,7 @@ int main(void)
 		cmocka_unit_test(test_buf),
 		cmocka_unit_test(test_strdup_printf),
 		cmocka_unit_test(test_keyword_index),
+		cmocka_unit_test(test_name_rule),
 		cmocka_unit_test(test_errors),
 	};
 
