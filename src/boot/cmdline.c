@@ -108,27 +108,6 @@ static char *key_dup(const char *tok)
 	return strndup(k, n);
 }
 
-char *halo_cmdline_values_of(char *const *tokens, const char *key)
-{
-	struct halo_buf b = { 0 };
-	bool any = false;
-
-	for (size_t i = 0; tokens && tokens[i]; i++) {
-		if (!halo_cmdline_has_key(tokens[i], key))
-			continue;
-		if (any)
-			halo_buf_puts(&b, " ");
-		halo_buf_puts(&b, tokens[i]);
-		any = true;
-	}
-	if (!any) {
-		halo_buf_free(&b);
-		errno = 0;
-		return NULL;
-	}
-	return halo_buf_steal(&b);
-}
-
 bool halo_cmdline_has_group(char *const *tokens, char *const *set,
 			    const char *key)
 {

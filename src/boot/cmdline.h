@@ -45,10 +45,6 @@ bool halo_cmdline_has_key(const char *tok, const char *key);
 /* True if removal spec SPEC ("key" or "key=value") matches TOK. */
 bool halo_cmdline_remove_matches(const char *spec, const char *tok);
 
-/* The tokens of TOKENS whose key is KEY, joined by spaces; NULL when there
- * are none (or on ENOMEM: check errno). */
-char *halo_cmdline_values_of(char *const *tokens, const char *key);
-
 /* True if TOKENS holds exactly the SET tokens with key KEY, in order. */
 bool halo_cmdline_has_group(char *const *tokens, char *const *set,
 			    const char *key);

@@ -117,22 +117,3 @@ int halo_boot_gather_facts(struct halo_ctx *ctx, struct halo_boot_facts *ret)
 	*ret = f;
 	return 0;
 }
-
-const char *halo_boot_loader_name(enum halo_boot_loader l)
-{
-	switch (l) {
-	case HALO_LOADER_AUTO:
-		return "auto";
-	case HALO_LOADER_GRUB:
-		return "grub";
-	case HALO_LOADER_GRUB_DROPIN:
-		return "grub-dropin";
-	case HALO_LOADER_BLS:
-		return "bls";
-	case HALO_LOADER_KERNEL_CMDLINE:
-		return "kernel-cmdline";
-	case HALO_LOADER_NONE:
-		return "none";
-	}
-	return "?";
-}

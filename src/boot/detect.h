@@ -42,5 +42,3 @@ void halo_os_release_family(const char *text, bool *ret_fedora_like,
 /* Gathers the facts under ctx->root. 0 or -errno. */
 int halo_boot_gather_facts(struct halo_ctx *ctx, struct halo_boot_facts *ret);
 
-/* "grub-dropin" etc., as in the config file. */
-const char *halo_boot_loader_name(enum halo_boot_loader l);
