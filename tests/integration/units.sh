@@ -21,9 +21,7 @@ rm "$TEST_TMP/units/halo-provision@.service"
 
 for f in "$TEST_TMP"/units/*; do
 	out=$(cd "$TEST_TMP/units" && SYSTEMD_LOG_LEVEL=warning \
-		systemd-analyze verify --man=no "$f" 2>&1 |
-		grep -v -e 'sys-subsystem-net-devices' -e 'Failed to prepare filename' \
-			-e 'halo-provision-check.service: Unit is not' || true)
+		systemd-analyze verify --man=no "$f" 2>&1)
 	is "$out" "" "systemd-analyze verify $(basename "$f")"
 done
 
