@@ -32,11 +32,16 @@ EXTRA_DIST += quickstart .ci/run tests/lib/tap.sh \
 
 # Unit tests again under valgrind (the integration scripts run the binary,
 # which ASan covers).
+# Each run keeps its own summary log (quickstart counts them).
 VALGRIND = valgrind
+VALGRIND_CHECK = $(UNSHARE_NET) $(VALGRIND) --quiet --error-exitcode=99 \
+	--leak-check=full --errors-for-leak-kinds=definite,indirect \
+	--show-leak-kinds=definite,indirect
 check-valgrind: $(check_PROGRAMS) $(check_LTLIBRARIES)
-	$(MAKE) $(AM_MAKEFLAGS) check \
+	$(MAKE) $(AM_MAKEFLAGS) check TEST_SUITE_LOG=test-suite-valgrind.log \
 		TESTS="$(filter tests/unit/%,$(check_PROGRAMS))" \
-		LOG_COMPILER="$(UNSHARE_NET) $(VALGRIND) --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect"
+		LOG_COMPILER="$(VALGRIND_CHECK)"
+CLEANFILES += test-suite-valgrind.log test-suite-valgrind-fuzz.log
 .PHONY: check-valgrind
 
 # distcheck installs units and rules under its own prefix.

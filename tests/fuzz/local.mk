@@ -75,8 +75,9 @@ EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/config.dict tests/fuzz/corpus
 # The replays under valgrind, added to the suite's check-valgrind.
 check-valgrind: check-valgrind-fuzz
 check-valgrind-fuzz: $(fuzz_replay)
-	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(fuzz_replay)" \
-		LOG_COMPILER="$(VALGRIND) --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --suppressions=$(fuzz_valgrind_supp)"
+	$(MAKE) $(AM_MAKEFLAGS) check TEST_SUITE_LOG=test-suite-valgrind-fuzz.log \
+		TESTS="$(fuzz_replay)" \
+		LOG_COMPILER="$(VALGRIND_CHECK) --suppressions=$(fuzz_valgrind_supp)"
 .PHONY: check-valgrind-fuzz
 
 FUZZ_SECONDS = 60
