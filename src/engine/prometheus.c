@@ -30,7 +30,24 @@ static void put_label(struct halo_buf *b, const char *s)
 	}
 }
 
-/* The textfile for PLAN at time NOW; caller frees (NULL on ENOMEM). */
+/* Reported, not failed: an unsupported knob the config does not require
+ * is as in sync as the hardware allows (DESIGN "unsupported"). */
+static bool item_in_sync(const struct halo_item *item)
+{
+	switch (item->outcome) {
+	case HALO_OUTCOME_OK:
+	case HALO_OUTCOME_CHANGED:
+		return true;
+	case HALO_OUTCOME_UNSUPPORTED:
+		return !item->required;
+	default:
+		return false;
+	}
+}
+
+/* The textfile for PLAN at time NOW; caller frees (NULL on ENOMEM). The
+ * mode is a label of halo_last_run_info only: per-item series keep the
+ * same labels whether apply or check wrote them, so alerts do not churn. */
 char *halo_prometheus_render(const struct halo_ctx *ctx,
 			     const struct halo_plan *plan, int exit_bits,
 			     double now)
@@ -38,17 +55,15 @@ char *halo_prometheus_render(const struct halo_ctx *ctx,
 	struct halo_buf b = { 0 };
 
 	halo_buf_puts(&b,
-		"# HELP halo_item_in_sync 1 if the item matched the config after the last run.\n"
+		"# HELP halo_item_in_sync 1 if the item matched the config after the last run (an unsupported knob that is not required counts as in sync).\n"
 		"# TYPE halo_item_in_sync gauge\n");
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct halo_item *item = plan->items[i];
-		bool in_sync = item->outcome == HALO_OUTCOME_OK ||
-			       item->outcome == HALO_OUTCOME_CHANGED;
 
 		halo_buf_puts(&b, "halo_item_in_sync{key=\"");
 		put_label(&b, item->key);
 		halo_buf_printf(&b, "\",subsystem=\"%s\"} %d\n",
-				halo_subsys_name(item->subsys), in_sync);
+				halo_subsys_name(item->subsys), item_in_sync(item));
 	}
 	halo_buf_puts(&b,
 		"# HELP halo_items Items of the last run by outcome.\n"
@@ -57,23 +72,44 @@ char *halo_prometheus_render(const struct halo_ctx *ctx,
 		halo_buf_printf(&b, "halo_items{outcome=\"%s\"} %zu\n",
 				halo_outcome_name(k), halo_plan_count(plan, k));
 	halo_buf_printf(&b,
+		"# HELP halo_warnings Warnings of the last run (text and --json list them).\n"
+		"# TYPE halo_warnings gauge\n"
+		"halo_warnings %zu\n"
 		"# HELP halo_last_run_timestamp_seconds Unix time of the last run.\n"
 		"# TYPE halo_last_run_timestamp_seconds gauge\n"
 		"halo_last_run_timestamp_seconds %.3f\n"
+		"# HELP halo_last_run_info The mode of the last run that wrote this file.\n"
+		"# TYPE halo_last_run_info gauge\n"
+		"halo_last_run_info{mode=\"%s\"} 1\n"
 		"# HELP halo_exit_code Exit status of the last run (a bitmask: 2 changed or drift, 4 failed, 8 reboot required).\n"
 		"# TYPE halo_exit_code gauge\n"
 		"halo_exit_code %d\n",
-		now, exit_bits);
+		plan->n_warnings, now, halo_mode_name(ctx->mode), exit_bits);
+	halo_buf_puts(&b,
+		"# HELP halo_build_info The halo-provision version that wrote this file.\n"
+		"# TYPE halo_build_info gauge\n"
+		"halo_build_info{version=\"");
+	put_label(&b, PACKAGE_VERSION);
+	halo_buf_puts(&b, "\"} 1\n");
 	return halo_buf_steal(&b);
 }
 
+/* A run that ends with exit 1 writes nothing: the previous series stay
+ * (alerts on them do not resolve by themselves) and the timestamp goes
+ * stale, which is how monitoring sees a broken config. Every other apply
+ * or check rewrites the file, since the timestamp is the liveness signal;
+ * that write is not one of the run's changes, so files_written leaves it
+ * out (a converged apply still reports 0 files written). */
 int halo_prometheus_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 			  const struct halo_plan *plan, int exit_bits)
 {
 	_cleanup_free_ char *text = NULL;
+	unsigned long written = ctx->files_written;
 	struct timespec ts;
+	int r;
 
-	if (!cfg->state.prometheus || !cfg->state.prometheus[0])
+	if (exit_bits == HALO_EXIT_USAGE || !cfg || !cfg->state.prometheus ||
+	    !cfg->state.prometheus[0])
 		return 0;
 	if (clock_gettime(CLOCK_REALTIME, &ts) < 0)
 		return -errno;
@@ -81,6 +117,8 @@ int halo_prometheus_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 				      (double)ts.tv_sec + ts.tv_nsec / 1e9);
 	if (!text)
 		return -ENOMEM;
-	return halo_write_file_atomic(ctx, cfg->state.prometheus, text,
-				      strlen(text), 0644);
+	r = halo_write_file_atomic(ctx, cfg->state.prometheus, text,
+				   strlen(text), 0644);
+	ctx->files_written = written;
+	return r;
 }

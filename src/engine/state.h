@@ -25,7 +25,10 @@ char *halo_prometheus_render(const struct halo_ctx *ctx,
 			     double now);
 
 /* node_exporter textfile at cfg->state.prometheus under the root (nothing
- * when unset or ""), written atomically (it carries the run time). */
+ * when unset or "", nothing when EXIT_BITS is HALO_EXIT_USAGE: a run that
+ * ends with exit 1 leaves the previous file), written atomically. It
+ * carries the run time, so every other run rewrites it; that write is not
+ * counted in ctx->files_written. Returns 0/1 like halo_write_file_atomic. */
 int halo_prometheus_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 			  const struct halo_plan *plan, int exit_bits);
 

@@ -265,6 +265,111 @@ static void test_prometheus(void **state)
 	free(text);
 }
 
+/* An unsupported knob that is not required is reported, not failed: it is
+ * in sync. A required one is failed (the engine makes it so), and an
+ * unsupported outcome on a required item is never shown as in sync. */
+static void test_prometheus_unsupported(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_item *it;
+	char *text;
+
+	add(fx, "roce/a/ecn", HALO_OUTCOME_UNSUPPORTED, false, "no ECN knob");
+	it = add(fx, "roce/a/pfc", HALO_OUTCOME_UNSUPPORTED, false, "no PFC knob");
+	it->required = true;
+	add(fx, "roce/a/tos", HALO_OUTCOME_FAILED, false, "required, unsupported");
+	text = halo_prometheus_render(&fx->ctx, &fx->plan, HALO_EXIT_FAILED, 1700000000.0);
+	assert_non_null(strstr(text, "halo_item_in_sync{key=\"roce/a/ecn\",subsystem=\"links\"} 1\n"));
+	assert_non_null(strstr(text, "halo_item_in_sync{key=\"roce/a/pfc\",subsystem=\"links\"} 0\n"));
+	assert_non_null(strstr(text, "halo_item_in_sync{key=\"roce/a/tos\",subsystem=\"links\"} 0\n"));
+	free(text);
+}
+
+/* The run-level series: the build, the mode (only here, so the per-item
+ * series keep the same labels in apply and check), the warnings. */
+static void test_prometheus_run_series(void **state)
+{
+	struct fixture *fx = *state;
+	char *text;
+
+	add(fx, "link/a/mtu", HALO_OUTCOME_OK, false, NULL);
+	assert_int_equal(halo_plan_warn(&fx->plan, "one"), 0);
+	assert_int_equal(halo_plan_warn(&fx->plan, "two"), 0);
+	text = halo_prometheus_render(&fx->ctx, &fx->plan, 0, 1700000000.0);
+	assert_non_null(strstr(text, "# TYPE halo_build_info gauge\n"
+				     "halo_build_info{version=\"" PACKAGE_VERSION "\"} 1\n"));
+	assert_non_null(strstr(text, "# TYPE halo_last_run_info gauge\n"
+				     "halo_last_run_info{mode=\"apply\"} 1\n"));
+	assert_non_null(strstr(text, "# TYPE halo_warnings gauge\nhalo_warnings 2\n"));
+	assert_null(strstr(text, "halo_item_in_sync{mode"));
+	free(text);
+
+	fx->ctx.mode = HALO_MODE_CHECK;
+	text = halo_prometheus_render(&fx->ctx, &fx->plan, 0, 1700000000.0);
+	assert_non_null(strstr(text, "halo_last_run_info{mode=\"check\"} 1\n"));
+	assert_non_null(strstr(text, "halo_item_in_sync{key=\"link/a/mtu\",subsystem=\"links\"} 1\n"));
+	free(text);
+}
+
+/* Every series has HELP and TYPE before its first sample, once. */
+static void test_prometheus_help_type(void **state)
+{
+	struct fixture *fx = *state;
+	char *text, *line, *save = NULL;
+	char seen[16][64];
+	size_t n = 0;
+
+	add(fx, "link/a/mtu", HALO_OUTCOME_OK, false, NULL);
+	text = halo_prometheus_render(&fx->ctx, &fx->plan, 0, 1700000000.0);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[64];
+		bool known = false;
+
+		if (strncmp(line, "# HELP ", 7) == 0) {
+			assert_true(n < 16);
+			assert_int_equal(sscanf(line + 7, "%63s", seen[n]), 1);
+			for (size_t i = 0; i < n; i++)
+				assert_string_not_equal(seen[i], seen[n]);
+			n++;
+			continue;
+		}
+		if (strncmp(line, "# TYPE ", 7) == 0) {
+			assert_true(n > 0);
+			assert_int_equal(strncmp(line + 7, seen[n - 1], strlen(seen[n - 1])), 0);
+			continue;
+		}
+		assert_int_equal(sscanf(line, "%63[a-z_]", name), 1);
+		for (size_t i = 0; i < n; i++)
+			known |= strcmp(seen[i], name) == 0;
+		assert_true(known);
+	}
+	assert_true(n >= 7);
+	free(text);
+}
+
+/* A run that ends with exit 1 writes nothing: the previous series stay,
+ * so alerts do not resolve, and staleness shows the broken run. The
+ * textfile is rewritten by every other run but is not counted in
+ * files_written (a converged apply still reports 0 files written). */
+static void test_prometheus_write_rules(void **state)
+{
+	struct fixture *fx = *state;
+	char *text;
+
+	add(fx, "link/a/mtu", HALO_OUTCOME_OK, false, NULL);
+	fx->cfg.state.prometheus = (char *)"/var/lib/prometheus/node-exporter/halo-provision.prom";
+	assert_int_equal(halo_prometheus_write(&fx->ctx, &fx->cfg, &fx->plan, 0), 1);
+	assert_int_equal(fx->ctx.files_written, 0);
+	assert_int_equal(halo_prometheus_write(&fx->ctx, &fx->cfg, &fx->plan, HALO_EXIT_USAGE), 0);
+	text = slurp(fx, "/var/lib/prometheus/node-exporter/halo-provision.prom");
+	assert_non_null(text);
+	assert_non_null(strstr(text, "halo_exit_code 0\n"));
+	free(text);
+	/* Same plan, later time: rewritten (the timestamp is the liveness). */
+	assert_int_equal(halo_prometheus_write(&fx->ctx, &fx->cfg, &fx->plan, 0), 1);
+	assert_int_equal(fx->ctx.files_written, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +378,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_state_only_keeps_others, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reboot_required, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prometheus_unsupported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prometheus_run_series, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prometheus_help_type, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prometheus_write_rules, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("engine-state", tests, NULL, NULL);
