@@ -13,6 +13,9 @@ struct json_object;
 
 #define HALO_JSON_SCHEMA_VERSION 1
 
+/* The config read without -c, inside the root (DESIGN "Command line"). */
+#define HALO_CONFIG_DEFAULT_PATH "/etc/halo-provision/halo.conf"
+
 /* Text for people: one aligned line per item that is not ok (all with -v),
  * warnings, the diffs with --diff, a summary line last. */
 void halo_report_text(FILE *out, const struct halo_ctx *ctx,
@@ -38,8 +41,9 @@ int halo_report_json_print(FILE *out, const struct halo_ctx *ctx,
 			   const struct halo_plan *plan, int exit_bits);
 
 /* The one document of a run that ends before (or without) a plan: errors
- * (exit 1) or --validate. CONFIG_PATH as given; CFG NULL when it did not
- * load. MSG NULL: the first error. */
+ * (exit 1) or --validate. CONFIG_PATH as given, NULL before the options
+ * are known (then the default config inside ctx->root is shown); CFG NULL
+ * when it did not load. MSG NULL: the first error. */
 int halo_report_json_result(FILE *out, const struct halo_ctx *ctx,
 			    const char *config_path,
 			    const struct halo_config *cfg,

@@ -11,19 +11,32 @@
 #include <json-c/json.h>
 
 #include "engine/report.h"
+#include "util/rootfs.h"
 
 static struct json_object *jstr(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL; /* NULL is JSON null */
 }
 
-/* The fields every document starts with. */
+/* The fields every document starts with. config.path is never null: with
+ * no path given (a usage error comes before the options are parsed) it is
+ * the default config inside the root, the file the run would have read. */
 static struct json_object *json_head(const struct halo_ctx *ctx,
 				     const char *config_path,
 				     const struct halo_config *cfg, int exit_code)
 {
-	struct json_object *o = json_object_new_object(), *c;
+	_cleanup_free_ char *default_path = NULL;
+	struct json_object *o, *c;
 
+	if (cfg && cfg->path)
+		config_path = cfg->path;
+	if (!config_path) {
+		default_path = halo_root_display_path(ctx, HALO_CONFIG_DEFAULT_PATH);
+		if (!default_path)
+			return NULL;
+		config_path = default_path;
+	}
+	o = json_object_new_object();
 	if (!o)
 		return NULL;
 	json_object_object_add(o, "schema_version",
@@ -33,7 +46,7 @@ static struct json_object *json_head(const struct halo_ctx *ctx,
 	json_object_object_add(o, "mode", json_object_new_string(halo_mode_name(ctx->mode)));
 	json_object_object_add(o, "root", jstr(ctx->root));
 	c = json_object_new_object();
-	json_object_object_add(c, "path", jstr(cfg ? cfg->path : config_path));
+	json_object_object_add(c, "path", jstr(config_path));
 	json_object_object_add(c, "digest", jstr(cfg ? cfg->digest : NULL));
 	json_object_object_add(o, "config", c);
 	json_object_object_add(o, "changed",

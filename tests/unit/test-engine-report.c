@@ -246,6 +246,55 @@ static void test_json_errors(void **state)
 	halo_errors_free(&errs);
 }
 
+/* config.path of the document JSON of RESULT (caller frees). */
+static char *result_config_path(const struct halo_ctx *ctx, const char *config_path)
+{
+	struct json_object *o, *c, *v;
+	char *buf = NULL, *path;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(halo_report_json_result(f, ctx, config_path, NULL, NULL,
+						 "unknown option '--bogus'", 1), 0);
+	fclose(f);
+	o = json_tokener_parse(buf);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "config", &c));
+	assert_true(json_object_object_get_ex(c, "path", &v));
+	assert_true(json_object_is_type(v, json_type_string));
+	path = strdup(json_object_get_string(v));
+	json_object_put(o);
+	free(buf);
+	return path;
+}
+
+/* A usage error comes before the options are parsed: no config path yet.
+ * The document still names the file the run would have read, the default
+ * one inside the root (the schema has no null path). */
+static void test_json_default_config_path(void **state)
+{
+	struct halo_ctx ctx = { .mode = HALO_MODE_APPLY, .root = "/" };
+	char *path;
+
+	path = result_config_path(&ctx, NULL);
+	assert_string_equal(path, "/etc/halo-provision/halo.conf");
+	free(path);
+	ctx.root = "/tmp/r/";
+	path = result_config_path(&ctx, NULL);
+	assert_string_equal(path, "/tmp/r/etc/halo-provision/halo.conf");
+	free(path);
+	ctx.root = NULL;
+	path = result_config_path(&ctx, NULL);
+	assert_string_equal(path, "/etc/halo-provision/halo.conf");
+	free(path);
+	/* A path the CLI got is shown as given. */
+	ctx.root = "/tmp/r";
+	path = result_config_path(&ctx, "my.conf");
+	assert_string_equal(path, "my.conf");
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_text_drift),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_json_default_config_path),
 	};
 
 	return cmocka_run_group_tests_name("engine-report", tests, NULL, NULL);
