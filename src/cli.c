@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -28,6 +29,8 @@ enum {
 	OPT_JSON,
 	OPT_DIFF,
 	OPT_VERSION,
+	OPT_INTERFACE,
+	OPT_WAIT,
 };
 
 static const struct option long_options[] = {
@@ -46,12 +49,14 @@ static const struct option long_options[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "interface", required_argument, NULL, OPT_INTERFACE },
+	{ "wait", required_argument, NULL, OPT_WAIT },
 	{ 0 },
 };
 
 void halo_cli_usage(FILE *out)
 {
-	fputs("Usage: halo-provision [OPTIONS]            converge the host to the config (apply)\n"
+	fprintf(out, "Usage: halo-provision [OPTIONS]            converge the host to the config (apply)\n"
 	      "       halo-provision --check [OPTIONS]    read-only drift audit\n"
 	      "       halo-provision --dry-run [OPTIONS]  show what apply would change, change nothing\n"
 	      "       halo-provision --validate           check the config file only\n"
@@ -65,6 +70,10 @@ void halo_cli_usage(FILE *out)
 	      "                      (default: the running one)\n"
 	      "  --only LIST         comma list of subsystems:\n"
 	      "                      boot,modules,links,roce,rdma,files,storage\n"
+	      "  --interface NAME    limit link, RoCE and RDMA items to the managed\n"
+	      "                      interface NAME (the per-interface hotplug unit)\n"
+	      "  --wait SECONDS      wait up to SECONDS for another run's lock, then\n"
+	      "                      exit 4 (default %d; 0: do not wait)\n"
 	      "  --json              one JSON document on stdout\n"
 	      "  --diff              unified diff of every file change\n"
 	      "  -q, --quiet         only the summary line and failures\n"
@@ -74,7 +83,7 @@ void halo_cli_usage(FILE *out)
 	      "\n"
 	      "Exit status (a bitmask): 0 in sync, 1 usage or config error (nothing changed),\n"
 	      "+2 changed or drift found, +4 an item failed, +8 reboot required.\n",
-	      out);
+	      HALO_WAIT_DEFAULT_SECONDS);
 }
 
 bool halo_cli_wants_json(int argc, char *argv[])
@@ -128,6 +137,36 @@ static bool valid_name(const char *s)
 	return s[0] && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
 }
 
+/* A kernel interface name (IFNAMSIZ - 1 bytes, no '/', no blank, not "."
+ * or ".."): what dev_valid_name() accepts. */
+static bool valid_ifname(const char *s)
+{
+	if (!valid_name(s) || strlen(s) > 15)
+		return false;
+	for (; *s; s++)
+		if (*s == ':' || (unsigned char)*s <= ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/* Whole seconds, 0 to a day: a lock wait beyond that is a hung host. */
+static int parse_wait(const char *arg, unsigned *ret, char **ret_error)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (!arg[0] || *end || errno || arg[0] == '-' || arg[0] == '+' ||
+	    v > HALO_WAIT_MAX_SECONDS) {
+		*ret_error = halo_strdup_printf("--wait needs whole seconds from 0 to %u, not '%s'",
+						HALO_WAIT_MAX_SECONDS, arg);
+		return -EINVAL;
+	}
+	*ret = (unsigned)v;
+	return 0;
+}
+
 /* The error for a positional argument: there are no verbs. */
 static char *positional_error(const char *arg)
 {
@@ -168,6 +207,7 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 		.mode = HALO_MODE_APPLY,
 		.root = "/",
 		.only = HALO_SUB_ALL,
+		.wait_seconds = HALO_WAIT_DEFAULT_SECONDS,
 	};
 	bool quiet = false, verbose = false;
 	int c, r;
@@ -236,6 +276,17 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 				r = -EINVAL;
 			}
 			cli.kernel_release = optarg;
+			break;
+		case OPT_INTERFACE:
+			r = 0;
+			if (!valid_ifname(optarg)) {
+				*ret_error = halo_strdup_printf("invalid interface name '%s'", optarg);
+				r = -EINVAL;
+			}
+			cli.interface = optarg;
+			break;
+		case OPT_WAIT:
+			r = parse_wait(optarg, &cli.wait_seconds, ret_error);
 			break;
 		case OPT_ONLY:
 			r = parse_only(optarg, &cli.only, ret_error);

@@ -8,6 +8,12 @@
 
 #include "halo.h"
 
+/* How long a run waits for another run's lock. The default covers a
+ * hotplug run queued behind the boot run (modules, links, a grub
+ * regeneration); a day is the most that makes sense. */
+#define HALO_WAIT_DEFAULT_SECONDS 120
+#define HALO_WAIT_MAX_SECONDS 86400
+
 struct halo_cli {
 	enum halo_mode mode;        /* HALO_MODE_APPLY unless a mode option */
 	const char *config;         /* -c, or NULL: the default inside the root */
@@ -15,6 +21,8 @@ struct halo_cli {
 	const char *netns;          /* NULL unless --netns */
 	const char *kernel_release; /* NULL unless --kernel-release */
 	unsigned only;              /* enum halo_subsys mask */
+	const char *interface;      /* NULL unless --interface */
+	unsigned wait_seconds;      /* --wait, HALO_WAIT_DEFAULT_SECONDS */
 	int verbosity;              /* -1, 0, 1 */
 	bool json, diff, help, version;
 };

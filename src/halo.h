@@ -82,6 +82,8 @@ struct halo_ctx {
 	const char *kernel_release; /* --kernel-release or uname -r */
 	enum halo_mode mode;
 	unsigned only;              /* enum halo_subsys mask, HALO_SUB_ALL by default */
+	const char *interface;      /* --interface NAME: only that managed link's items */
+	unsigned wait_seconds;      /* --wait: how long to wait for the run lock */
 	int verbosity;              /* -1 quiet, 0 normal, 1 verbose */
 	bool json;
 	bool diff;

@@ -75,26 +75,34 @@ is "$rc" 0 "--status after apply: exit 0"
 is "$out" "$(cat "$state")" "--status prints the state file"
 is "$(jq -r '.tool' <<<"$out")" halo-provision "--status output parses as JSON"
 
-# the run lock: apply refuses, check and dry-run do not lock
-# The holder marks when it has the lock (probing with flock ourselves
-# could make the holder's own flock -n fail). -o: only flock itself holds
-# the lock, so killing it releases the lock; its child records its pid.
-flock -o -n "$root/run/halo-provision.lock" bash -c "echo \$\$ >'$TEST_TMP/held'; exec sleep 5" &
+# the run lock: every mode waits for it (--wait), then gives up with exit 4
+# (the host is busy; the config is fine). The holder marks when it has the
+# lock (probing with flock ourselves could make the holder's own flock -n
+# fail). -o: only flock itself holds the lock, so killing it releases the
+# lock; its child records its pid.
+flock -o -n "$root/run/halo-provision.lock" bash -c "echo \$\$ >'$TEST_TMP/held'; exec sleep 30" &
 holder=$!
 for _ in $(seq 50); do
 	[ -s "$TEST_TMP/held" ] && break
 	sleep 0.1
 done
-run_halo --root "$root"
-is "$rc" 1 "apply while the lock is held: exit 1"
+run_halo --root "$root" --wait 0
+is "$rc" 4 "apply while the lock is held, --wait 0: exit 4"
 is "$err" "halo-provision: another halo-provision run holds $root/run/halo-provision.lock" \
 	"lock held: one line naming the lock"
-run_halo --root "$root" --json
+run_halo --root "$root" --wait 1
+is "$rc" 4 "apply while the lock is held, --wait 1: exit 4 after waiting"
+is "$err" "halo-provision: another halo-provision run held $root/run/halo-provision.lock for 1 s (--wait); nothing was changed" \
+	"lock held: says how long it waited"
+run_halo --root "$root" --json --wait 0
 is "$(jq -r '.failed, .exit_code, .msg' <<<"$out" | tr '\n' ' ')" \
-	"true 1 another halo-provision run holds $root/run/halo-provision.lock " "lock held --json: the error document"
-run_halo --root "$root" --check
-is "$rc" 0 "check while the lock is held: runs"
-kill "$(cat "$TEST_TMP/held")" "$holder" 2>/dev/null
+	"true 4 another halo-provision run holds $root/run/halo-provision.lock " "lock held --json: the error document"
+run_halo --root "$root" --check --wait 0
+is "$rc" 4 "check while the lock is held: waits too (exit 4 with --wait 0)"
+# a run queued behind the holder goes on once it is released
+( sleep 1; kill "$(cat "$TEST_TMP/held")" "$holder" 2>/dev/null ) &
+run_halo --root "$root" --wait 20
+is "$rc" 0 "apply queued behind a run: runs when the lock is released"
 wait "$holder" 2>/dev/null
 is "$(tree_snapshot "$root")" "$snap1" "refused runs wrote nothing"
 

@@ -65,14 +65,14 @@ static void test_lock_twice(void **state)
 	int a = -1, b = -1, c = -1;
 
 	/* /run does not exist yet: created inside the root. */
-	assert_int_equal(halo_lock_acquire(&f->ctx, &a), 0);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &a), 0);
 	assert_true(a > 2);
 	snprintf(p, sizeof(p), "%s/run/halo-provision.lock", f->root);
 	assert_int_equal(lstat(p, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
 	assert_true(fcntl(a, F_GETFD) & FD_CLOEXEC);
 
-	assert_int_equal(halo_lock_acquire(&f->ctx, &b), -EWOULDBLOCK);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &b), -EWOULDBLOCK);
 	assert_int_equal(b, -1);
 
 	/* Another process sees it held too. */
@@ -80,7 +80,7 @@ static void test_lock_twice(void **state)
 	if (pid == 0) {
 		int fd = -1;
 
-		_exit(halo_lock_acquire(&f->ctx, &fd) == -EWOULDBLOCK ? 0 : 1);
+		_exit(halo_lock_acquire(&f->ctx, 0, true, &fd) == -EWOULDBLOCK ? 0 : 1);
 	}
 	int ws;
 	assert_int_equal(waitpid(pid, &ws, 0), pid);
@@ -88,8 +88,48 @@ static void test_lock_twice(void **state)
 
 	/* Released with the descriptor. */
 	close(a);
-	assert_int_equal(halo_lock_acquire(&f->ctx, &c), 0);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &c), 0);
 	close(c);
+}
+
+/* --wait: a held lock times out with -ETIMEDOUT after the wait; one that
+ * is released while we wait is taken. */
+static void test_lock_wait(void **state)
+{
+	struct fx *f = *state;
+	int held = -1, fd = -1, ws;
+	int pipefd[2];
+	pid_t pid;
+
+	/* Without create, an absent lock is -ENOENT (a check creates none). */
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, false, &fd), -ENOENT);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &held), 0);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 1, false, &fd), -ETIMEDOUT);
+	assert_int_equal(fd, -1);
+
+	/* A child takes over the lock and releases it 200 ms later; we wait. */
+	close(held);
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	if (pid == 0) {
+		int c = -1;
+
+		if (halo_lock_acquire(&f->ctx, 0, true, &c) < 0)
+			_exit(1);
+		(void)write(pipefd[1], "x", 1);
+		usleep(200000);
+		_exit(0);
+	}
+	char ch;
+	assert_int_equal(read(pipefd[0], &ch, 1), 1);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &fd), -EWOULDBLOCK);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 30, true, &fd), 0);
+	assert_true(fd > 2);
+	close(fd);
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+	close(pipefd[0]);
+	close(pipefd[1]);
 }
 
 static void test_lock_symlink_refused(void **state)
@@ -104,7 +144,7 @@ static void test_lock_symlink_refused(void **state)
 	snprintf(p, sizeof(p), "%s/run/halo-provision.lock", f->root);
 	snprintf(t, sizeof(t), "%s/victim", f->outer);
 	assert_int_equal(symlink(t, p), 0);
-	assert_int_equal(halo_lock_acquire(&f->ctx, &fd), -ELOOP);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &fd), -ELOOP);
 	assert_int_equal(fd, -1);
 	assert_int_equal(lstat(t, &st), -1);
 
@@ -113,7 +153,7 @@ static void test_lock_symlink_refused(void **state)
 	snprintf(p, sizeof(p), "%s/run", f->root);
 	assert_int_equal(rmdir(p), 0);
 	assert_int_equal(symlink(f->outer, p), 0);
-	assert_int_equal(halo_lock_acquire(&f->ctx, &fd), -ELOOP);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &fd), -ELOOP);
 	snprintf(t, sizeof(t), "%s/halo-provision.lock", f->outer);
 	assert_int_equal(lstat(t, &st), -1);
 }
@@ -122,6 +162,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_lock_twice, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_wait, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_symlink_refused, setup, teardown),
 	};
 
