@@ -19,6 +19,7 @@
 #include "engine/engine.h"
 #include "engine/report.h"
 #include "engine/state.h"
+#include "engine/unimplemented.h"
 #include "modules/modules.h"
 #include "net/links.h"
 #include "util/errors.h"
@@ -48,6 +49,7 @@ static const struct {
 	{ HALO_SUB_MODULES, halo_modules_plan },
 	{ HALO_SUB_LINKS, halo_links_plan },
 	{ HALO_SUB_BOOT, halo_boot_plan },
+	{ HALO_SUB_ALL, halo_unimplemented_plan },
 };
 
 /* One line whatever the message holds (a path given with -c or --root may
@@ -60,8 +62,9 @@ static void print_line(FILE *out, const char *msg)
 	fputc('\n', out);
 }
 
-/* Prints every collected error and, with --json, the one document. */
-static int fail(struct run *run)
+/* Prints every collected error and, with --json, the one document; the
+ * run ends with CODE before anything changed. */
+static int stop_with(struct run *run, int code)
 {
 	if (run->errs.n == 0)
 		halo_errors_add(&run->errs, "out of memory");
@@ -71,9 +74,22 @@ static int fail(struct run *run)
 		fprintf(stderr, PROG ": out of memory (some errors were not recorded)\n");
 	if (run->ctx.json)
 		(void)halo_report_json_result(stdout, &run->ctx, run->config_path,
-					      run->cfg, &run->errs, NULL,
-					      HALO_EXIT_USAGE);
-	return HALO_EXIT_USAGE;
+					      run->cfg, &run->errs, NULL, code);
+	return code;
+}
+
+/* Usage, config or validation error: exit 1, nothing was changed. */
+static int fail(struct run *run)
+{
+	return stop_with(run, HALO_EXIT_USAGE);
+}
+
+/* The host, not the config, stopped the run before any change (the lock
+ * was not released in time, a read-only output): exit 4, since fixing
+ * the config would not help and an Ansible or unit retry may. */
+static int fail_operational(struct run *run)
+{
+	return stop_with(run, HALO_EXIT_FAILED);
 }
 
 /* -c is a path as given; the default config is resolved inside the root
@@ -162,18 +178,36 @@ static int build_plan(struct run *run)
 	return run->errs.n > 0 || run->errs.oom ? -EINVAL : 0;
 }
 
+/* Every mode that observes holds the lock, so a check never reads a
+ * half-applied host and two runs never write the same textfile. Apply
+ * cannot run without it; a check or dry-run on a root where the lock
+ * does not exist or cannot be created (read-only) goes on without one. */
 static int take_lock(struct run *run)
 {
 	_cleanup_free_ char *shown = halo_root_display_path(&run->ctx, HALO_LOCK_PATH);
-	int r = halo_lock_acquire(&run->ctx, &run->lock_fd);
+	const char *lock = shown ? shown : HALO_LOCK_PATH;
+	/* Only a run that writes creates the lock file: a plain check or
+	 * dry-run leaves a pristine root as it found it. */
+	bool writes = run->ctx.mode == HALO_MODE_APPLY ||
+		      (run->ctx.mode == HALO_MODE_CHECK && run->cfg->state.prometheus &&
+		       run->cfg->state.prometheus[0]);
+	int r = halo_lock_acquire(&run->ctx, run->ctx.wait_seconds, writes, &run->lock_fd);
 
-	if (r == -EWOULDBLOCK)
-		halo_errors_add(&run->errs, "another halo-provision run holds %s",
-				shown ? shown : HALO_LOCK_PATH);
-	else if (r < 0)
-		halo_errors_add(&run->errs, "cannot take the run lock %s: %s",
-				shown ? shown : HALO_LOCK_PATH, strerror(-r));
-	return r < 0 ? -EINVAL : 0;
+	if (r == -ETIMEDOUT || r == -EWOULDBLOCK) {
+		if (run->ctx.wait_seconds)
+			halo_errors_add(&run->errs,
+					"another halo-provision run held %s for %u s (--wait); nothing was changed",
+					lock, run->ctx.wait_seconds);
+		else
+			halo_errors_add(&run->errs, "another halo-provision run holds %s", lock);
+		return -EBUSY;
+	}
+	if (r < 0 && run->ctx.mode != HALO_MODE_APPLY && r != -ELOOP)
+		return 0;
+	if (r < 0)
+		halo_errors_add(&run->errs, "cannot take the run lock %s: %s", lock,
+				strerror(-r));
+	return r;
 }
 
 /* A write after the run that failed: the run still reports, but failed. */
@@ -209,20 +243,6 @@ static int write_results(struct run *run, int bits)
 	return extra;
 }
 
-/* A check or apply that stopped with exit 1 after the config loaded still
- * tells monitoring (halo_exit_code 1, no items): a timer-driven audit
- * must not go silent when the host makes the config impossible. */
-static int fail_after_config(struct run *run)
-{
-	struct halo_plan empty;
-
-	if (run->ctx.mode == HALO_MODE_APPLY || run->ctx.mode == HALO_MODE_CHECK) {
-		halo_plan_init(&empty);
-		(void)halo_prometheus_write(&run->ctx, run->cfg, &empty, HALO_EXIT_USAGE);
-	}
-	return fail(run);
-}
-
 /* The run's own outputs must be writable before anything changes, or an
  * apply would stop half-way through its report (DESIGN: all validation
  * before the first mutation). */
@@ -247,27 +267,52 @@ static int check_outputs(struct run *run)
 		else if (r > 0)
 			halo_errors_add(&run->errs, "%s", why ? why : paths[i]);
 	}
-	return run->errs.n > 0 ? -EINVAL : 0;
+	if (run->errs.n > 0)
+		return -EINVAL;
+	/* An apply that could change the host but not record it would leave
+	 * a half-told story: every output must be writable first (a
+	 * read-only or immutable state directory is the host's fault, exit
+	 * 4). A check only writes its textfile, and reports that failure
+	 * after the audit. */
+	for (size_t i = 0; run->ctx.mode == HALO_MODE_APPLY && i < n; i++) {
+		_cleanup_free_ char *shown = halo_root_display_path(&run->ctx, paths[i]);
+		int r = halo_root_check_writable(&run->ctx, paths[i]);
+
+		if (r < 0)
+			halo_errors_add(&run->errs, "%s cannot be written: %s; nothing was changed",
+					shown ? shown : paths[i], strerror(-r));
+	}
+	return run->errs.n > 0 ? -EROFS : 0;
 }
 
 static int do_run(struct run *run)
 {
 	int bits;
 
+	int r;
+
 	if (load_config(run) < 0)
 		return fail(run);
-	/* Apply holds the lock from before the first observation to the end,
-	 * so nothing changes between observe and apply. A held lock is not
-	 * reported to monitoring: the other run will. */
-	if (run->ctx.mode == HALO_MODE_APPLY && take_lock(run) < 0)
+	/* The lock is held from before the first observation to the end, so
+	 * nothing changes between observe and apply. Until the plan and the
+	 * outputs are validated, the lock is the only file a run may create:
+	 * an exit-1 run writes nothing, not even the textfile (monitoring
+	 * keeps the last run's series and sees their timestamp age). */
+	r = take_lock(run);
+	if (r == -EBUSY || (r < 0 && r != -ELOOP))
+		return fail_operational(run);
+	if (r < 0 || build_plan(run) < 0)
 		return fail(run);
-	if (build_plan(run) < 0 || check_outputs(run) < 0)
-		return fail_after_config(run);
+	r = check_outputs(run);
+	if (r == -EROFS)
+		return fail_operational(run);
+	if (r < 0)
+		return fail(run);
 	bits = halo_engine_run(&run->ctx, &run->plan, &run->errs);
 	if (bits < 0) {
 		if (run->errs.n == 0)
 			halo_errors_add(&run->errs, "%s", strerror(-bits));
-		return fail_after_config(run);
+		return fail(run);
 	}
 	bits |= write_results(run, bits);
 	if (run->ctx.json)
@@ -317,6 +362,8 @@ int main(int argc, char *argv[])
 	run.ctx.root = cli.root;
 	run.ctx.mode = cli.mode;
 	run.ctx.only = cli.only;
+	run.ctx.interface = cli.interface;
+	run.ctx.wait_seconds = cli.wait_seconds;
 	run.ctx.verbosity = cli.verbosity;
 	run.ctx.json = cli.json;
 	run.ctx.diff = cli.diff;

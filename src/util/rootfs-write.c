@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -98,6 +99,104 @@ static int open_temp(int dfd, const char *base, char *ret_name, size_t size)
 	return -EEXIST;
 }
 
+/* Whether NAME is a temp file open_temp() made for BASE: ".#" BASE (cut
+ * at 200 bytes) "." and six letters or digits. */
+static bool is_our_temp(const char *name, const char *base)
+{
+	size_t blen = strnlen(base, 200), nlen = strlen(name);
+
+	if (nlen != 2 + blen + 7 || strncmp(name, ".#", 2) != 0 ||
+	    strncmp(name + 2, base, blen) != 0 || name[2 + blen] != '.')
+		return false;
+	for (const char *p = name + 3 + blen; *p; p++)
+		if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
+		    !(*p >= '0' && *p <= '9'))
+			return false;
+	return true;
+}
+
+/* Removes the temp files a killed run left beside BASE in DFD. Only ours:
+ * the exact name pattern and a regular file; the run lock keeps another
+ * run from writing the same target meanwhile. */
+static int clean_stale_temps(struct halo_ctx *ctx, int dfd, const char *base)
+{
+	DIR *dir;
+	struct dirent *de;
+	int fd, r = 0;
+
+	fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		struct stat st;
+
+		if (!is_our_temp(de->d_name, base) ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (unlinkat(dfd, de->d_name, 0) < 0) {
+			r = -errno;
+			break;
+		}
+		ctx->files_written++;
+	}
+	closedir(dir);
+	return r;
+}
+
+int halo_root_clean_temps(struct halo_ctx *ctx, const char *path)
+{
+	_cleanup_close_ int dfd = -1;
+	const char *base;
+	int r;
+
+	r = halo_rootfs_open_parent(ctx, path, false, &dfd, &base);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	return clean_stale_temps(ctx, dfd, base);
+}
+
+int halo_root_check_writable(const struct halo_ctx *ctx, const char *path)
+{
+	_cleanup_free_ char *dir = strdup(path);
+	char proc[64];
+	int r;
+
+	if (!dir)
+		return -ENOMEM;
+	/* The file itself when it exists (an immutable file cannot be
+	 * renamed over), else the deepest directory that exists (mkdir -p
+	 * and the temp file need it writable). access() through the
+	 * descriptor: EROFS and EPERM (immutable) come from the kernel's own
+	 * permission check, without writing anything. */
+	for (;;) {
+		_cleanup_close_ int fd = -1;
+
+		r = halo_rootfs_open(ctx, dir, O_PATH, 0, true, &fd);
+		if (r == 0) {
+			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+			if (access(proc, W_OK) < 0 && errno != ENOENT)
+				return -errno;
+			return 0;
+		}
+		if (r != -ENOENT)
+			return r;
+		char *slash = strrchr(dir, '/');
+
+		if (!slash || (slash == dir && !dir[1]))
+			return 0;
+		slash[slash == dir] = '\0'; /* "/var" goes up to "/" */
+	}
+}
+
 int halo_write_file_atomic(struct halo_ctx *ctx, const char *path,
 			   const char *buf, size_t len, mode_t mode)
 {
@@ -110,6 +209,9 @@ int halo_write_file_atomic(struct halo_ctx *ctx, const char *path,
 
 	mode &= MODE_BITS;
 	r = halo_rootfs_open_parent(ctx, path, true, &dfd, &base);
+	if (r < 0)
+		return r;
+	r = clean_stale_temps(ctx, dfd, base);
 	if (r < 0)
 		return r;
 

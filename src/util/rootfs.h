@@ -56,6 +56,17 @@ int halo_root_exists(const struct halo_ctx *ctx, const char *path);
 int halo_write_file_atomic(struct halo_ctx *ctx, const char *path,
 			   const char *buf, size_t len, mode_t mode);
 
+/* Removes the temp files (".#NAME.XXXXXX") that a run killed between
+ * creating and renaming them left beside PATH; halo_write_file_atomic does
+ * it too. Each removal counts in ctx->files_written. 0 or -errno. */
+int halo_root_clean_temps(struct halo_ctx *ctx, const char *path);
+
+/* Whether PATH could be written now, without writing anything: the file
+ * when it exists, else its deepest existing directory, must pass the
+ * kernel's write permission check. 0, or -EROFS, -EPERM (immutable),
+ * -EACCES, -ELOOP (a symlink on the way), -errno. */
+int halo_root_check_writable(const struct halo_ctx *ctx, const char *path);
+
 /*
  * Writes BUF to a kernel attribute (a file under /sys or /proc, configfs
  * included) in one write(2), as sysfs wants. Unlike every other write,
