@@ -105,3 +105,81 @@ void halo_cidr_network(const struct halo_cidr *c, struct halo_cidr *ret)
 		n.addr[i / 8] &= (uint8_t)~(0x80u >> (i % 8));
 	*ret = n;
 }
+
+/* The first N bits of C's address equal those of PREFIX (N <= 32). */
+static bool in_v4(const struct halo_cidr *c, uint32_t prefix, unsigned n)
+{
+	uint32_t a = (uint32_t)c->addr[0] << 24 | (uint32_t)c->addr[1] << 16 |
+		     (uint32_t)c->addr[2] << 8 | c->addr[3];
+
+	return n == 0 || (a >> (32 - n)) == (prefix >> (32 - n));
+}
+
+static const char *special_v4(const struct halo_cidr *c)
+{
+	static const uint8_t zero[4], ones[4] = { 255, 255, 255, 255 };
+
+	if (memcmp(c->addr, zero, 4) == 0)
+		return "is the unspecified address 0.0.0.0, not a host address";
+	if (memcmp(c->addr, ones, 4) == 0)
+		return "is the limited broadcast address, not a host address";
+	/* "This network" (RFC 1122 3.2.1.3): a source during bootstrap only. */
+	if (in_v4(c, 0x00000000u, 8))
+		return "is in 0.0.0.0/8 (\"this network\", RFC 1122), not a host address";
+	if (in_v4(c, 0x7f000000u, 8))
+		return "is a loopback address (127.0.0.0/8), not a host address on a network";
+	if (in_v4(c, 0xe0000000u, 4))
+		return "is a multicast address (224.0.0.0/4), not a host address";
+	/* Linux would configure class E, but it is reserved (RFC 1112 4),
+	 * and switches, NIC firmware and other stacks drop or refuse it: a
+	 * cluster addressed there half works. */
+	if (in_v4(c, 0xf0000000u, 4))
+		return "is in the reserved class E range (240.0.0.0/4), not a host address";
+	return NULL;
+}
+
+static const char *special_v6(const struct halo_cidr *c)
+{
+	static const uint8_t zero[16];
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (memcmp(c->addr, zero, 16) == 0)
+		return "is the unspecified address ::, not a host address";
+	if (memcmp(c->addr, zero, 15) == 0 && c->addr[15] == 1)
+		return "is the loopback address ::1, not a host address on a network";
+	if (c->addr[0] == 0xff)
+		return "is a multicast address (ff00::/8), not a host address";
+	if (memcmp(c->addr, mapped, 12) == 0)
+		return "is an IPv4-mapped address (::ffff:0:0/96); write the IPv4 address itself";
+	return NULL;
+}
+
+const char *halo_cidr_special(const struct halo_cidr *c)
+{
+	return c->family == AF_INET ? special_v4(c) : special_v6(c);
+}
+
+/* All host bits of C equal to BIT. */
+static bool host_bits_all(const struct halo_cidr *c, unsigned bits, bool bit)
+{
+	for (unsigned i = c->prefixlen; i < bits; i++)
+		if (!!(c->addr[i / 8] & (0x80u >> (i % 8))) != bit)
+			return false;
+	return true;
+}
+
+const char *halo_cidr_subnet_role(const struct halo_cidr *c)
+{
+	if (c->family == AF_INET) {
+		if (c->prefixlen >= 31)
+			return NULL;
+		if (host_bits_all(c, 32, false))
+			return "network address";
+		if (host_bits_all(c, 32, true))
+			return "broadcast address";
+		return NULL;
+	}
+	if (c->prefixlen >= 127)
+		return NULL;
+	return host_bits_all(c, 128, false) ? "subnet-router anycast address" : NULL;
+}

@@ -23,3 +23,19 @@ bool halo_cidr_same_addr(const struct halo_cidr *a, const struct halo_cidr *b);
 
 /* Network address (host bits cleared). */
 void halo_cidr_network(const struct halo_cidr *c, struct halo_cidr *ret);
+
+/*
+ * Why the address of C is never a host's address, whatever its prefix
+ * (unspecified, loopback, multicast, broadcast, reserved, IPv4-mapped): the
+ * rest of a sentence ("is ..."), or NULL.
+ */
+const char *halo_cidr_special(const struct halo_cidr *c);
+
+/*
+ * What the address of C is within its own prefix when it is no host there:
+ * "network address" (IPv4, host bits zero), "broadcast address" (IPv4, host
+ * bits one) or "subnet-router anycast address" (IPv6, host bits zero); NULL
+ * otherwise, and always for IPv4 /31 and /32 (RFC 3021) and IPv6 /127 and
+ * /128 (RFC 6164), where every address is a host's.
+ */
+const char *halo_cidr_subnet_role(const struct halo_cidr *c);

@@ -33,6 +33,32 @@ static const char *check_cidr(const char *s)
 	       "prefix up to 32 or 128)";
 }
 
+/* An interface address: a host's address within its prefix. Anything else
+ * the kernel mostly accepts, and it fails later and far away (a network
+ * address as source, 0.0.0.0/0 making every destination on-link). */
+static const char *check_address(const char *s)
+{
+	struct halo_cidr c;
+	const char *why = check_cidr(s), *role;
+
+	if (why)
+		return why;
+	halo_cidr_parse(s, true, &c);
+	why = halo_cidr_special(&c);
+	if (why)
+		return why;
+	if (c.prefixlen == 0)
+		return "has prefix length 0, which would put every destination on this link";
+	role = halo_cidr_subnet_role(&c);
+	if (!role)
+		return NULL;
+	if (strcmp(role, "network address") == 0)
+		return "is the network address of its prefix, not a host address";
+	if (strcmp(role, "broadcast address") == 0)
+		return "is the broadcast address of its prefix, not a host address";
+	return "is the subnet-router anycast address of its prefix (RFC 4291), not a host address";
+}
+
 static const char *check_route_to(const char *s)
 {
 	struct halo_cidr c, net;
@@ -54,7 +80,8 @@ static const char *check_gateway(const char *s)
 
 	if (strchr(s, '/') || halo_cidr_parse(s, false, &c) < 0)
 		return "is not an IPv4 or IPv6 address (no prefix length)";
-	return NULL;
+	/* Within the interface's subnet (network, broadcast) in validate.c. */
+	return halo_cidr_special(&c);
 }
 
 static const char *check_mac(const char *s) { return halo_check_mac(s); }
@@ -83,6 +110,31 @@ static int family_of(const char *s)
 	struct halo_cidr c;
 
 	return halo_cidr_parse(s, false, &c) == 0 ? c.family : AF_UNSPEC;
+}
+
+/* The destination of R as a network: "default" is the /0 of its gateway's
+ * family, IPv4 without a gateway (as links.c installs it), so "default" and
+ * "0.0.0.0/0" are the same route. False when R has no usable "to". */
+static bool route_dst(const struct halo_route *r, struct halo_cidr *ret)
+{
+	struct halo_cidr via;
+
+	if (!r->to)
+		return false;
+	if (strcmp(r->to, "default") != 0)
+		return halo_cidr_parse(r->to, true, ret) == 0;
+	*ret = (struct halo_cidr){ .family = AF_INET };
+	if (r->via && halo_cidr_parse(r->via, false, &via) == 0)
+		ret->family = via.family;
+	return true;
+}
+
+static bool same_route(const struct halo_route *a, const struct halo_route *b)
+{
+	struct halo_cidr x, y;
+
+	return a->metric == b->metric && route_dst(a, &x) && route_dst(b, &y) &&
+	       x.prefixlen == y.prefixlen && halo_cidr_same_addr(&x, &y);
 }
 
 static void parse_routes(struct halo_pctx *p, const struct halo_cset *ig, const char *path,
@@ -115,13 +167,12 @@ static void parse_routes(struct halo_pctx *p, const struct halo_cset *ig, const 
 		    family_of(r->to) != family_of(r->via))
 			halo_perr(p, r->line, "%s: via %s is not of the same address family as %s",
 				  rk, r->via, r->to);
-		for (size_t j = 0; r->to && j + 1 < it->n_routes; j++)
-			if (it->routes[j].to && strcmp(it->routes[j].to, r->to) == 0 &&
-			    it->routes[j].metric == r->metric &&
-			    (strcmp(r->to, "default") != 0 || !r->via || !it->routes[j].via ||
-			     family_of(r->via) == family_of(it->routes[j].via)))
+		for (size_t j = 0; j + 1 < it->n_routes; j++)
+			if (same_route(r, &it->routes[j])) {
 				halo_perr(p, r->line, "%s: a route to %s is already given at line %d",
 					  rk, r->to, it->routes[j].line);
+				break;
+			}
 	}
 }
 
@@ -239,7 +290,7 @@ static void parse_interface(struct halo_pctx *p, const struct halo_cset *g, cons
 	parse_match(p, g, path, it);
 	if (halo_pget_int(p, g, path, "mtu", 68, 65535, &v, NULL) > 0)
 		it->mtu = (uint32_t)v;
-	halo_pget_strlist(p, g, path, "addresses", check_cidr, NULL, &it->addresses);
+	halo_pget_strlist(p, g, path, "addresses", check_address, NULL, &it->addresses);
 	halo_pget_bool(p, g, path, "exclusive_addresses", &it->exclusive_addresses);
 	parse_routes(p, g, path, it);
 	parse_roce(p, g, path, &it->roce);

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "config/cidr.h"
 #include "config/internal.h"
@@ -109,31 +110,58 @@ static void check_addresses(struct halo_pctx *p, const struct halo_config *c)
 	}
 }
 
-/* A gateway outside every subnet the entry configures would be refused by
- * the kernel ("Nexthop has invalid gateway"); only checked when the entry
- * lists addresses of that family (otherwise they come from elsewhere). */
-static void check_gateways(struct halo_pctx *p, size_t idx, const struct halo_interface *it)
+static bool is_link_local6(const struct halo_cidr *c)
 {
-	for (size_t r = 0; r < it->n_routes; r++) {
-		struct halo_cidr via, a, na, nv;
-		bool same_family = false, on_link = false;
+	return c->family == AF_INET6 && c->addr[0] == 0xfe && (c->addr[1] & 0xc0) == 0x80;
+}
 
-		if (!it->routes[r].via || halo_cidr_parse(it->routes[r].via, false, &via) < 0)
-			continue;
-		for (size_t k = 0; k < it->addresses.n && !on_link; k++) {
-			if (halo_cidr_parse(it->addresses.v[k], true, &a) < 0 || a.family != via.family)
-				continue;
-			same_family = true;
-			via.prefixlen = a.prefixlen;
-			halo_cidr_network(&a, &na);
-			halo_cidr_network(&via, &nv);
-			on_link = halo_cidr_same_addr(&na, &nv);
+/* A gateway must be a host on one of the entry's subnets: outside every one
+ * the kernel refuses it ("Nexthop has invalid gateway"), the subnet's
+ * broadcast too, and the network address or the interface's own address is
+ * never a router. Only checked when the entry lists addresses of that family
+ * (otherwise they come from elsewhere); IPv6 link-local gateways are on-link
+ * on every interface. */
+static void check_gateway(struct halo_pctx *p, size_t idx, size_t r,
+			  const struct halo_interface *it)
+{
+	const struct halo_route *rt = &it->routes[r];
+	struct halo_cidr via, a, na, nv;
+	bool same_family = false;
+	char net[64];
+
+	if (!rt->via || halo_cidr_parse(rt->via, false, &via) < 0)
+		return;
+	for (size_t k = 0; k < it->addresses.n; k++)
+		if (halo_cidr_parse(it->addresses.v[k], true, &a) == 0 &&
+		    halo_cidr_same_addr(&a, &via)) {
+			halo_perr(p, rt->line, "interfaces[%zu].routes[%zu]: via %s is the "
+				  "interface's own address (line %d), not a router", idx, r,
+				  rt->via, it->addresses.line[k]);
+			return;
 		}
-		if (same_family && !on_link)
-			halo_perr(p, it->routes[r].line, "interfaces[%zu].routes[%zu]: via %s is "
-				  "not within any of the interface's addresses", idx, r,
-				  it->routes[r].via);
+	for (size_t k = 0; k < it->addresses.n; k++) {
+		const char *role;
+
+		if (halo_cidr_parse(it->addresses.v[k], true, &a) < 0 || a.family != via.family)
+			continue;
+		same_family = true;
+		via.prefixlen = a.prefixlen;
+		halo_cidr_network(&a, &na);
+		halo_cidr_network(&via, &nv);
+		if (!halo_cidr_same_addr(&na, &nv))
+			continue;
+		role = halo_cidr_subnet_role(&via);
+		if (role) {
+			halo_cidr_format(&na, net, sizeof(net));
+			halo_perr(p, rt->line, "interfaces[%zu].routes[%zu]: via %s is the %s of "
+				  "%s (line %d), not a host address", idx, r, rt->via, role, net,
+				  it->addresses.line[k]);
+		}
+		return;
 	}
+	if (same_family && !is_link_local6(&via))
+		halo_perr(p, rt->line, "interfaces[%zu].routes[%zu]: via %s is not within any "
+			  "of the interface's addresses", idx, r, rt->via);
 }
 
 static void check_same(struct halo_pctx *p, size_t i, size_t j, const char *what,
@@ -159,7 +187,8 @@ static void check_interfaces(struct halo_pctx *p, const struct halo_config *c)
 				   a->pci_line, b->pci_line);
 		}
 		check_roce(p, i, &a->roce);
-		check_gateways(p, i, a);
+		for (size_t r = 0; r < a->n_routes; r++)
+			check_gateway(p, i, r, a);
 	}
 	check_addresses(p, c);
 }

@@ -99,12 +99,75 @@ static void same_and_network(void **state)
 	assert_string_equal(buf, "0.0.0.0/0");
 }
 
+/* What halo_cidr_special() / halo_cidr_subnet_role() say about IN: a
+ * word of the reason, or "" for a host address. */
+static void host(const char *in, const char *want)
+{
+	struct halo_cidr c;
+	const char *got;
+
+	assert_int_equal(halo_cidr_parse(in, false, &c), 0);
+	got = halo_cidr_special(&c);
+	if (!got)
+		got = halo_cidr_subnet_role(&c);
+	if (!got)
+		got = "";
+	if (!*want ? *got != '\0' : !strstr(got, want))
+		fail_msg("%s: got \"%s\", want \"%s\"", in, got, want);
+}
+
+static void host_addresses(void **state)
+{
+	host("192.168.1.1/24", "");
+	host("192.168.1.254/24", "");
+	host("192.168.1.0/24", "network address");
+	host("192.168.1.255/24", "broadcast address");
+	host("192.168.100.0/30", "network address");
+	host("192.168.100.3/30", "broadcast address");
+	/* RFC 3021: both addresses of a /31 are hosts; a /32 is one. */
+	host("192.168.100.0/31", "");
+	host("192.168.100.1/31", "");
+	host("10.0.0.0/32", "");
+	host("10.255.255.255/32", "");
+	host("10.0.0.0/8", "network address");
+	host("0.0.0.0/0", "unspecified");
+	host("0.0.0.0", "unspecified");
+	host("0.1.2.3/8", "this network");
+	host("255.255.255.255/32", "limited broadcast");
+	host("127.0.0.1/8", "loopback");
+	host("127.1.2.3/32", "loopback");
+	host("224.0.0.1/4", "multicast");
+	host("239.255.255.250/32", "multicast");
+	host("240.0.0.1/4", "class E");
+	host("254.1.1.1/24", "class E");
+	host("223.255.255.1/24", "");
+	host("169.254.1.1/16", "");
+	host("11.0.0.1/1", "");
+
+	host("fd00::1/64", "");
+	host("fe80::1/64", "");
+	host("2001:db8::/64", "subnet-router anycast");
+	host("2001:db8::/126", "subnet-router anycast");
+	host("2001:db8::/127", ""); /* RFC 6164 */
+	host("2001:db8::/128", "");
+	host("2001:db8::ffff/64", ""); /* no broadcast in IPv6 */
+	host("::/0", "unspecified");
+	host("::", "unspecified");
+	host("::1/128", "loopback");
+	host("::1", "loopback");
+	host("ff02::1/64", "multicast");
+	host("ff00::", "multicast");
+	host("::ffff:192.168.1.1/128", "IPv4-mapped");
+	host("::ffff:0:0/96", "IPv4-mapped");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(good),
 		cmocka_unit_test(bad),
 		cmocka_unit_test(same_and_network),
+		cmocka_unit_test(host_addresses),
 	};
 
 	return cmocka_run_group_tests_name("config-cidr", tests, NULL, NULL);

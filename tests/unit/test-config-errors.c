@@ -99,6 +99,70 @@ static void bad_cidr(void **state)
 			     "halo.conf:5: interfaces[0].routes[1]: via 192.168.100.2 is not of the same address family as fd00::/8");
 }
 
+/* Issue 7: 0.0.0.0/0 on an interface was accepted and failed only on the
+ * host, after other changes. */
+static void non_host_addresses(void **state)
+{
+	assert_config_errors("interfaces = ( { name = \"rdma0\";\n"
+			     "  addresses = [ \"0.0.0.0/0\", \"192.168.1.0/24\", \"192.168.1.255/24\",\n"
+			     "    \"127.0.0.1/8\", \"224.0.0.1/24\", \"255.255.255.255/32\", \"240.0.0.1/24\",\n"
+			     "    \"10.1.2.3/0\", \"0.0.0.7/8\" ];\n"
+			     "}, { name = \"rdma1\";\n"
+			     "  addresses = [ \"::/64\", \"::1/128\", \"ff02::1/64\", \"fd00::/64\",\n"
+			     "    \"::ffff:192.168.1.1/128\" ];\n"
+			     "} );\n",
+			     "halo.conf:2: interfaces[0].addresses[0]: \"0.0.0.0/0\" is the unspecified address "
+			     "0.0.0.0, not a host address\n"
+			     "halo.conf:2: interfaces[0].addresses[1]: \"192.168.1.0/24\" is the network address "
+			     "of its prefix, not a host address\n"
+			     "halo.conf:2: interfaces[0].addresses[2]: \"192.168.1.255/24\" is the broadcast "
+			     "address of its prefix, not a host address\n"
+			     "halo.conf:3: interfaces[0].addresses[3]: \"127.0.0.1/8\" is a loopback address "
+			     "(127.0.0.0/8), not a host address on a network\n"
+			     "halo.conf:3: interfaces[0].addresses[4]: \"224.0.0.1/24\" is a multicast address "
+			     "(224.0.0.0/4), not a host address\n"
+			     "halo.conf:3: interfaces[0].addresses[5]: \"255.255.255.255/32\" is the limited "
+			     "broadcast address, not a host address\n"
+			     "halo.conf:3: interfaces[0].addresses[6]: \"240.0.0.1/24\" is in the reserved "
+			     "class E range (240.0.0.0/4), not a host address\n"
+			     "halo.conf:4: interfaces[0].addresses[7]: \"10.1.2.3/0\" has prefix length 0, "
+			     "which would put every destination on this link\n"
+			     "halo.conf:4: interfaces[0].addresses[8]: \"0.0.0.7/8\" is in 0.0.0.0/8 "
+			     "(\"this network\", RFC 1122), not a host address\n"
+			     "halo.conf:6: interfaces[1].addresses[0]: \"::/64\" is the unspecified address ::, "
+			     "not a host address\n"
+			     "halo.conf:6: interfaces[1].addresses[1]: \"::1/128\" is the loopback address ::1, "
+			     "not a host address on a network\n"
+			     "halo.conf:6: interfaces[1].addresses[2]: \"ff02::1/64\" is a multicast address "
+			     "(ff00::/8), not a host address\n"
+			     "halo.conf:6: interfaces[1].addresses[3]: \"fd00::/64\" is the subnet-router anycast "
+			     "address of its prefix (RFC 4291), not a host address\n"
+			     "halo.conf:7: interfaces[1].addresses[4]: \"::ffff:192.168.1.1/128\" is an "
+			     "IPv4-mapped address (::ffff:0:0/96); write the IPv4 address itself");
+	/* Point-to-point prefixes: every address is a host's (RFC 3021, 6164). */
+	assert_config_ok("interfaces = ( { name = \"rdma0\"; addresses = [ \"192.168.100.0/31\",\n"
+			 "  \"10.0.0.255/32\", \"fd00::/127\", \"fd00:1::/128\", \"169.254.1.1/16\" ]; } );\n",
+			 NULL);
+}
+
+static void non_host_gateways(void **state)
+{
+	assert_config_errors("interfaces = ( { name = \"rdma0\";\n"
+			     "  routes = ( { to = \"10.0.2.0/24\"; via = \"0.0.0.0\"; },\n"
+			     "    { to = \"10.0.3.0/24\"; via = \"224.0.0.1\"; },\n"
+			     "    { to = \"fd00:2::/64\"; via = \"::1\"; },\n"
+			     "    { to = \"fd00:3::/64\"; via = \"ff02::2\"; } );\n"
+			     "} );\n",
+			     "halo.conf:2: interfaces[0].routes[0].via: \"0.0.0.0\" is the unspecified address "
+			     "0.0.0.0, not a host address\n"
+			     "halo.conf:3: interfaces[0].routes[1].via: \"224.0.0.1\" is a multicast address "
+			     "(224.0.0.0/4), not a host address\n"
+			     "halo.conf:4: interfaces[0].routes[2].via: \"::1\" is the loopback address ::1, "
+			     "not a host address on a network\n"
+			     "halo.conf:5: interfaces[0].routes[3].via: \"ff02::2\" is a multicast address "
+			     "(ff00::/8), not a host address");
+}
+
 static void bad_match(void **state)
 {
 	assert_config_errors("interfaces = ( {\n  name = \"rdma0\";\n"
@@ -287,6 +351,8 @@ int main(void)
 		cmocka_unit_test(inexact_keyword),
 		cmocka_unit_test(bad_gtt_and_memlock),
 		cmocka_unit_test(bad_cidr),
+		cmocka_unit_test(non_host_addresses),
+		cmocka_unit_test(non_host_gateways),
 		cmocka_unit_test(bad_match),
 		cmocka_unit_test(bad_ifname),
 		cmocka_unit_test(bad_modules),

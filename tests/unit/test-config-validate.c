@@ -94,6 +94,56 @@ static void gateway_on_link(void **state)
 			     "of the interface's addresses");
 }
 
+/* A gateway is a host of the subnet it is reached on: not the subnet's
+ * broadcast (the kernel: "Nexthop has invalid gateway"), network address
+ * or the interface's own address. */
+static void gateway_is_a_host(void **state)
+{
+	assert_config_errors("interfaces = ( { name = \"rdma0\";\n"
+			     "  addresses = [ \"192.168.50.1/24\", \"fd00::1/64\", \"10.0.0.1/31\" ];\n"
+			     "  routes = ( { to = \"10.20.0.0/16\"; via = \"192.168.50.255\"; },\n"
+			     "    { to = \"10.21.0.0/16\"; via = \"192.168.50.0\"; },\n"
+			     "    { to = \"10.22.0.0/16\"; via = \"192.168.50.1\"; },\n"
+			     "    { to = \"fd00:2::/64\"; via = \"fd00::\"; },\n"
+			     "    { to = \"fd00:3::/64\"; via = \"fd00::1\"; } ); } );\n",
+			     "halo.conf:3: interfaces[0].routes[0]: via 192.168.50.255 is the broadcast address "
+			     "of 192.168.50.0/24 (line 2), not a host address\n"
+			     "halo.conf:4: interfaces[0].routes[1]: via 192.168.50.0 is the network address "
+			     "of 192.168.50.0/24 (line 2), not a host address\n"
+			     "halo.conf:5: interfaces[0].routes[2]: via 192.168.50.1 is the interface's own "
+			     "address (line 2), not a router\n"
+			     "halo.conf:6: interfaces[0].routes[3]: via fd00:: is the subnet-router anycast "
+			     "address of fd00::/64 (line 2), not a host address\n"
+			     "halo.conf:7: interfaces[0].routes[4]: via fd00::1 is the interface's own "
+			     "address (line 2), not a router");
+	/* Both ends of a /31 are hosts; IPv6 link-local routers are on-link
+	 * on every interface. */
+	assert_config_ok("interfaces = ( { name = \"rdma0\"; addresses = [ \"10.0.0.1/31\", \"fd00::1/64\" ];\n"
+			 "  routes = ( { to = \"10.20.0.0/16\"; via = \"10.0.0.0\"; },\n"
+			 "    { to = \"default\"; via = \"fe80::1\"; } ); } );\n", NULL);
+}
+
+/* "default" is 0.0.0.0/0 (or ::/0 with an IPv6 gateway), and an IPv6
+ * network has more than one spelling. */
+static void duplicate_routes(void **state)
+{
+	assert_config_errors("interfaces = ( { name = \"rdma0\";\n"
+			     "  routes = ( { to = \"default\"; via = \"10.0.0.254\"; },\n"
+			     "    { to = \"0.0.0.0/0\"; via = \"10.0.0.253\"; },\n"
+			     "    { to = \"fd00:2::/64\"; },\n"
+			     "    { to = \"FD00:2:0::/64\"; },\n"
+			     "    { to = \"default\"; via = \"fd00::fe\"; },\n"
+			     "    { to = \"::/0\"; } ); } );\n",
+			     "halo.conf:3: interfaces[0].routes[1]: a route to 0.0.0.0/0 is already given at line 2\n"
+			     "halo.conf:5: interfaces[0].routes[3]: a route to FD00:2:0::/64 is already given at line 4\n"
+			     "halo.conf:7: interfaces[0].routes[5]: a route to ::/0 is already given at line 6");
+	/* Another metric, another family: other routes. */
+	assert_config_ok("interfaces = ( { name = \"rdma0\";\n"
+			 "  routes = ( { to = \"default\"; via = \"10.0.0.254\"; },\n"
+			 "    { to = \"default\"; via = \"10.0.0.253\"; metric = 10; },\n"
+			 "    { to = \"default\"; via = \"fd00::fe\"; } ); } );\n", NULL);
+}
+
 static void index_survives_bad_entry(void **state)
 {
 	/* interfaces[1] is not a group; interfaces[2] keeps its index. */
@@ -113,6 +163,8 @@ int main(void)
 		cmocka_unit_test(duplicate_links),
 		cmocka_unit_test(duplicate_storage),
 		cmocka_unit_test(gateway_on_link),
+		cmocka_unit_test(gateway_is_a_host),
+		cmocka_unit_test(duplicate_routes),
 		cmocka_unit_test(index_survives_bad_entry),
 	};
 
