@@ -101,6 +101,9 @@ const char *halo_check_abs_path(const char *s)
 	for (const char *c = s; (c = strstr(c, "..")); c += 2)
 		if (c[-1] == '/' && (c[2] == '/' || c[2] == '\0'))
 			return "is not a usable path (contains \"..\")";
+	for (const char *c = s; (c = strchr(c, '.')); c++)
+		if (c[-1] == '/' && (c[1] == '/' || c[1] == '\0'))
+			return "is not a usable path (contains a \".\" component)";
 	if (strlen(s) > 1 && s[strlen(s) - 1] == '/')
 		return "is not a usable path (trailing '/')";
 	if (strstr(s, "//"))

@@ -163,6 +163,9 @@ struct halo_state_config {
 	char *env_file;   /* NULL: none */
 	char *prometheus; /* NULL or "": none */
 	int line;
+	int path_line;    /* lines of the keys; 0 when absent */
+	int env_file_line;
+	int prometheus_line;
 };
 
 struct halo_config {

@@ -102,7 +102,11 @@ const char *halo_check_module_name(const char *s);
 const char *halo_check_ifname(const char *s);
 const char *halo_check_kernel_param(const char *s);
 const char *halo_check_group_name(const char *s);
-const char *halo_check_abs_path(const char *s);
+const char *halo_check_abs_path(const char *s); /* absolute and normalized */
+/* paths.c: a file halo-provision writes (not under /proc, /sys, /dev, not
+ * its own lock, flag or managed files); a mount point. */
+const char *halo_check_output_path(const char *s);
+const char *halo_check_mount_point(const char *s);
 const char *halo_check_mac(const char *s);   /* "aa:bb:cc:dd:ee:ff" any case */
 const char *halo_check_pci(const char *s);   /* "dddd:bb:dd.f" any case */
 const char *halo_check_word(const char *s);  /* non-empty, no space/quote/ctl */
@@ -120,6 +124,8 @@ void halo_parse_state(struct halo_pctx *p, const struct halo_cset *root, struct 
 void halo_parse_root(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
 /* Cross-field checks (validate.c). */
 void halo_config_validate(struct halo_pctx *p, const struct halo_config *c);
+/* The outputs against each other and the config file (paths.c). */
+void halo_validate_outputs(struct halo_pctx *p, const struct halo_config *c);
 
 /* Text prescan (lex.c): @include lines and integer literals libconfig 1.5
  * would silently wrap. Adds errors; fills *ret_bad_lines (caller frees).

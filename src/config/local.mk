@@ -15,6 +15,7 @@ libhalo_la_SOURCES += \
 	src/config/parse-host.c \
 	src/config/parse-iface.c \
 	src/config/parse-files.c \
+	src/config/paths.c \
 	src/config/validate.c \
 	src/config/free.c
 
@@ -32,8 +33,9 @@ tests_unit_test_config_load_CFLAGS = $(unit_cflags) -DTOP_SRCDIR=\"$(abs_top_src
 tests_unit_test_config_errors_SOURCES = tests/unit/test-config-errors.c tests/unit/config-test.h
 tests_unit_test_config_validate_SOURCES = tests/unit/test-config-validate.c tests/unit/config-test.h
 
-TESTS += tests/integration/config-errors.sh
+TESTS += tests/integration/config-errors.sh tests/integration/config-outputs.sh
 # halo.conf.example is distributed by data.mk (dist_doc_DATA).
 EXTRA_DIST += \
 	tests/integration/config-errors.sh \
+	tests/integration/config-outputs.sh \
 	tests/fixtures/config

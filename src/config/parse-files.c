@@ -21,13 +21,6 @@ static const char *check_what(const char *s)
 	return "is not LABEL=, UUID=, PARTUUID=, PARTLABEL= or a /dev/ path";
 }
 
-static const char *check_where(const char *s)
-{
-	if (strcmp(s, "/") == 0)
-		return "is the root directory";
-	return halo_check_abs_path(s);
-}
-
 static const char *check_fstype(const char *s)
 {
 	if (!*s)
@@ -59,7 +52,7 @@ void halo_parse_storage(struct halo_pctx *p, const struct halo_cset *root, struc
 			continue;
 		halo_pcheck_keys(p, g, path, storage_keys);
 		halo_pget_checked(p, g, path, "what", check_what, true, s->line, &s->what, NULL);
-		halo_pget_checked(p, g, path, "where", check_where, true, s->line, &s->where, &s->where_line);
+		halo_pget_checked(p, g, path, "where", halo_check_mount_point, true, s->line, &s->where, &s->where_line);
 		halo_pget_checked(p, g, path, "type", check_fstype, false, s->line, &s->type, NULL);
 		halo_pget_checked(p, g, path, "options", halo_check_word, false, s->line, &s->options, NULL);
 	}
@@ -67,7 +60,7 @@ void halo_parse_storage(struct halo_pctx *p, const struct halo_cset *root, struc
 
 static const char *check_optional_path(const char *s)
 {
-	return *s ? halo_check_abs_path(s) : NULL;
+	return *s ? halo_check_output_path(s) : NULL;
 }
 
 void halo_parse_state(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c)
@@ -78,12 +71,21 @@ void halo_parse_state(struct halo_pctx *p, const struct halo_cset *root, struct 
 	if (halo_pget_group(p, root, "", "state", state_keys, &g) <= 0)
 		return;
 	st->line = halo_cset_line(g);
-	halo_pget_checked(p, g, "state", "path", halo_check_abs_path, false, st->line, &st->path, NULL);
+	halo_pget_checked(p, g, "state", "path", halo_check_output_path, false, st->line,
+			  &st->path, &st->path_line);
 	if (!st->path && !(st->path = strdup("/var/lib/halo-provision/state.json")))
 		p->oom = true;
-	halo_pget_checked(p, g, "state", "env_file", halo_check_abs_path, false, st->line, &st->env_file, NULL);
+	halo_pget_checked(p, g, "state", "env_file", halo_check_output_path, false, st->line,
+			  &st->env_file, &st->env_file_line);
 	halo_pget_checked(p, g, "state", "prometheus", check_optional_path, false, st->line,
-		    &st->prometheus, NULL);
+			  &st->prometheus, &st->prometheus_line);
+	/* Absent keys have no line of their own (messages say "the default"). */
+	if (!halo_cset_member(g, "path"))
+		st->path_line = 0;
+	if (!halo_cset_member(g, "env_file"))
+		st->env_file_line = 0;
+	if (!halo_cset_member(g, "prometheus"))
+		st->prometheus_line = 0;
 	if (st->prometheus && !*st->prometheus) {
 		free(st->prometheus);
 		st->prometheus = NULL; /* "" = none */

@@ -208,4 +208,5 @@ void halo_config_validate(struct halo_pctx *p, const struct halo_config *c)
 {
 	check_interfaces(p, c);
 	check_storage(p, c);
+	halo_validate_outputs(p, c);
 }

@@ -275,6 +275,64 @@ static void bad_access_storage_state(void **state)
 			     "halo.conf:5: state.prometheus: \"relative.prom\" is not an absolute path");
 }
 
+/* Issue 7: state.path = "/proc/sys/kernel/osrelease" overwrote the root's
+ * osrelease. */
+static void bad_outputs(void **state)
+{
+	assert_config_errors("state = {\n  path = \"/proc/sys/kernel/osrelease\";\n"
+			     "  prometheus = \"/sys/class/net/eth0/mtu\";\n"
+			     "  env_file = \"/dev/null\";\n};\n",
+			     "halo.conf:2: state.path: \"/proc/sys/kernel/osrelease\" is under /proc, "
+			     "the kernel's, not a place for files\n"
+			     "halo.conf:4: state.env_file: \"/dev/null\" is under /dev, the device tree, "
+			     "not a place for files\n"
+			     "halo.conf:3: state.prometheus: \"/sys/class/net/eth0/mtu\" is under /sys, "
+			     "the kernel's, not a place for files");
+	assert_config_errors("state = { path = \"/run/halo-provision.lock\";\n"
+			     "  env_file = \"/run/reboot-required\";\n"
+			     "  prometheus = \"/etc/default/grub\"; };\n",
+			     "halo.conf:1: state.path: \"/run/halo-provision.lock\" is halo-provision's run lock\n"
+			     "halo.conf:2: state.env_file: \"/run/reboot-required\" is the reboot-required "
+			     "flag file halo-provision writes\n"
+			     "halo.conf:3: state.prometheus: \"/etc/default/grub\" is a file halo-provision "
+			     "manages (boot)");
+	assert_config_errors("state = { path = \"/etc/halo-provision/halo.conf\";\n"
+			     "  env_file = \"/etc/kernel/cmdline\";\n"
+			     "  prometheus = \"/\"; };\n",
+			     "halo.conf:1: state.path: \"/etc/halo-provision/halo.conf\" is the default config file\n"
+			     "halo.conf:2: state.env_file: \"/etc/kernel/cmdline\" is a file halo-provision "
+			     "manages (boot)\n"
+			     "halo.conf:3: state.prometheus: \"/\" is the root directory, not a file");
+	/* Absolute and normalized. */
+	assert_config_errors("state = { path = \"/var/lib/./state.json\";\n"
+			     "  env_file = \"/etc//rccl.env\";\n"
+			     "  prometheus = \"/var/lib/node_exporter/../halo.prom\"; };\n",
+			     "halo.conf:1: state.path: \"/var/lib/./state.json\" is not a usable path "
+			     "(contains a \".\" component)\n"
+			     "halo.conf:2: state.env_file: \"/etc//rccl.env\" is not a usable path (\"//\")\n"
+			     "halo.conf:3: state.prometheus: \"/var/lib/node_exporter/../halo.prom\" is not a "
+			     "usable path (contains \"..\")");
+	/* Names that only look like the refused ones. */
+	assert_config_ok("state = { path = \"/procfs/state.json\"; env_file = \"/run/halo.env\";\n"
+			 "  prometheus = \"/var/lib/node_exporter/textfile_collector/.halo.prom\"; };\n",
+			 NULL);
+}
+
+static void bad_mount_points(void **state)
+{
+	assert_config_errors("storage = ( { what = \"LABEL=a\"; where = \"/usr\"; },\n"
+			     "  { what = \"LABEL=b\"; where = \"/proc/models\"; },\n"
+			     "  { what = \"LABEL=c\"; where = \"/models/.\"; } );\n",
+			     "halo.conf:1: storage[0].where: \"/usr\" is a system directory; mounting over "
+			     "it would hide what is there\n"
+			     "halo.conf:2: storage[1].where: \"/proc/models\" is under /proc, the kernel's, "
+			     "not a place for files\n"
+			     "halo.conf:3: storage[2].where: \"/models/.\" is not a usable path "
+			     "(contains a \".\" component)");
+	assert_config_ok("storage = ( { what = \"LABEL=a\"; where = \"/var/lib/models\"; },\n"
+			 "  { what = \"/dev/nvme0n1p3\"; where = \"/srv/models\"; } );\n", NULL);
+}
+
 static void bad_version(void **state)
 {
 	assert_config_errors("version = 2;\n", "halo.conf:1: version: 2 is not supported "
@@ -360,6 +418,8 @@ int main(void)
 		cmocka_unit_test(repeatable_params),
 		cmocka_unit_test(bad_roce),
 		cmocka_unit_test(bad_access_storage_state),
+		cmocka_unit_test(bad_outputs),
+		cmocka_unit_test(bad_mount_points),
 		cmocka_unit_test(bad_version),
 		cmocka_unit_test(wrapped_integer),
 		cmocka_unit_test(include_refused),

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-config-validate.c: cross-field checks (validate.c). */
+#include <errno.h>
+
 #include "config-test.h"
 
 #define ROCE_IF(roce) "interfaces = ( { name = \"rdma0\";\n  roce = { " roce " };\n} );\n"
@@ -144,6 +146,41 @@ static void duplicate_routes(void **state)
 			 "    { to = \"default\"; via = \"fd00::fe\"; } ); } );\n", NULL);
 }
 
+/* Two outputs in one file would overwrite each other on every run. */
+static void outputs_distinct(void **state)
+{
+	assert_config_errors("state = {\n  prometheus = \"/var/lib/halo-provision/state.json\";\n"
+			     "  env_file = \"/var/lib/halo-provision/state.json/rccl.env\";\n};\n",
+			     "halo.conf:2: state.prometheus: /var/lib/halo-provision/state.json is also "
+			     "state.path (the default); each output needs a file of its own\n"
+			     "halo.conf:3: state.env_file: /var/lib/halo-provision/state.json/rccl.env is "
+			     "inside state.path (the default), which is a file");
+	assert_config_errors("state = {\n  path = \"/var/lib/halo/x\";\n"
+			     "  env_file = \"/var/lib/halo/x\";\n  prometheus = \"/var/lib/halo/x\";\n};\n",
+			     "halo.conf:4: state.prometheus: /var/lib/halo/x is also state.path (line 2); "
+			     "each output needs a file of its own\n"
+			     "halo.conf:3: state.env_file: /var/lib/halo/x is also state.path (line 2); "
+			     "each output needs a file of its own");
+	assert_config_ok("state = { path = \"/var/lib/halo/state.json\"; env_file = \"/var/lib/halo/state.json.env\"; };\n",
+			 NULL);
+}
+
+/* The config file named by an absolute path is not an output either. */
+static void output_is_config_file(void **state)
+{
+	struct halo_errors errs = { 0 };
+	struct halo_config *c = NULL;
+
+	assert_int_equal(halo_config_load_string("/etc/halo.conf", "state = {\n"
+						 "  env_file = \"/etc/halo.conf\"; };\n", &c, &errs),
+			 -EINVAL);
+	assert_null(c);
+	assert_int_equal(errs.n, 1);
+	assert_string_equal(errs.msgs[0], "/etc/halo.conf:2: state.env_file: /etc/halo.conf "
+			    "is the config file itself");
+	halo_errors_free(&errs);
+}
+
 static void index_survives_bad_entry(void **state)
 {
 	/* interfaces[1] is not a group; interfaces[2] keeps its index. */
@@ -165,6 +202,8 @@ int main(void)
 		cmocka_unit_test(gateway_on_link),
 		cmocka_unit_test(gateway_is_a_host),
 		cmocka_unit_test(duplicate_routes),
+		cmocka_unit_test(outputs_distinct),
+		cmocka_unit_test(output_is_config_file),
 		cmocka_unit_test(index_survives_bad_entry),
 	};
 
