@@ -92,6 +92,14 @@ bool halo_modopt_matches(const char *type, const char *wanted, const char *live)
 /* A copy of S with '-' read as '_' (halo_name_normalize); NULL on OOM. */
 char *halo_modname_dup(const char *s);
 
+/* --- parmtype.c: option values against their modinfo type (pure) ------ */
+
+/* 0 when the kernel would accept VALUE (NULL: the option has no '=') for a
+ * parameter of modinfo TYPE ("uint", "array of int", "" when untyped);
+ * -EINVAL when it would refuse it, -ENOMEM. *ret_expected (static text)
+ * says what the type takes, for the error message. */
+int halo_modopt_check(const char *type, const char *value, const char **ret_expected);
+
 /* --- persist.c: the drop-ins (pure) ------------------------------------ */
 
 #define HALO_MODULES_LOAD_CONF "/etc/modules-load.d/halo-provision.conf"

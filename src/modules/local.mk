@@ -7,6 +7,7 @@ libhalo_la_SOURCES += \
 	src/modules/items.c \
 	src/modules/sysmodule.c \
 	src/modules/options.c \
+	src/modules/parmtype.c \
 	src/modules/persist.c \
 	src/modules/dkms.c
 
@@ -33,10 +34,12 @@ EXTRA_DIST += $(modules_integration_tests) tests/integration/modules-lib.sh
 # Unit tests.
 check_PROGRAMS += \
 	tests/unit/test-modules-options \
+	tests/unit/test-modules-parmtype \
 	tests/unit/test-modules-persist \
 	tests/unit/test-modules-kmod
 TESTS += \
 	tests/unit/test-modules-options \
+	tests/unit/test-modules-parmtype \
 	tests/unit/test-modules-persist \
 	tests/unit/test-modules-kmod
 tests_unit_test_modules_kmod_CFLAGS = $(unit_cflags) \

@@ -208,13 +208,33 @@ static int check_options(struct planner *p, size_t i)
 	if (n == 0)
 		halo_errors_add(p->errs, "%s:%d: modules.options: %s: empty option string",
 				file, o->line, l->name);
-	for (size_t j = 0; j < n; j++)
-		if (!halo_modinfo_parm_type(l->info, opts[j].key))
+	for (size_t j = 0; j < n && r == 0; j++) {
+		const char *type = halo_modinfo_parm_type(l->info, opts[j].key);
+		const char *expected;
+
+		if (!type) {
 			halo_errors_add(p->errs,
 				"%s:%d: %s: unknown option '%s' (the kernel would only log 'unknown parameter' and ignore it)",
 				file, o->line, l->name, opts[j].key);
+			continue;
+		}
+		/* The kernel refuses the whole load (EINVAL) for one bad value. */
+		r = halo_modopt_check(type, opts[j].value, &expected);
+		if (r == -EINVAL) {
+			r = 0;
+			if (opts[j].value)
+				halo_errors_add(p->errs,
+					"%s:%d: %s: option %s: invalid value '%s' for type %s (%s)",
+					file, o->line, l->name, opts[j].key, opts[j].value,
+					type, expected);
+			else
+				halo_errors_add(p->errs,
+					"%s:%d: %s: option %s: no value given; type %s needs one (%s)",
+					file, o->line, l->name, opts[j].key, type, expected);
+		}
+	}
 	halo_modopts_free(opts, n);
-	return 0;
+	return r;
 }
 
 /* Is NORM loaded by a module of modules.load (itself or as a dependency)? */

@@ -46,6 +46,23 @@ like "$err" "modules.options: unknown module 'nosuch'" "options for an unknown m
 like "$err" "blacklisted in the root's modprobe.d" "mlx5_ib blacklisted by another drop-in: refused"
 is "$(printf '%s\n' "$err" | grep -c .)" 4 "all four errors at once"
 
+# Values the kernel's own setters refuse (the whole load would fail with
+# EINVAL): checked against the modinfo type, every error at once.
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = {
+  options = { mlx5_core = "prof_sel=abc debug_mask probe_vf=1";
+              ib_core = "netns_mode=maybe";
+              amdgpu = "gttsize=-1 ppfeaturemask=0x1ffffffff"; };
+};
+CONF
+refused "option type" "halo.conf:3: mlx5_core: option prof_sel: invalid value 'abc' for type uint \\(0\\.\\.4294967295\\)"
+like "$err" "halo.conf:3: mlx5_core: option debug_mask: no value given; type uint needs one" "a valueless uint"
+like "$err" "halo.conf:4: ib_core: option netns_mode: invalid value 'maybe' for type bool \\(y/n, Y/N, 1/0, on/off, true/false\\)" "a bool that is not one"
+like "$err" "halo.conf:5: amdgpu: option ppfeaturemask: invalid value '0x1ffffffff' for type uint" "a uint out of range"
+is "$(printf '%s\n' "$err" | grep -Ec 'probe_vf|gttsize')" 0 "valid values pass (probe_vf=1, gttsize=-1)"
+is "$(printf '%s\n' "$err" | grep -c .)" 4 "option types: one line each"
+
 write_conf "$CONF" <<'CONF'
 version = 1;
 modules = { load = [ "irdma" ]; blacklist = [ "ice" ]; };
