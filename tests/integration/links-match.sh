@@ -140,17 +140,19 @@ is "$rc" 1 "pci key that no link has: exit 1"
 like "$err" 'interface "rdma0": no link matches driver ice, pci 0000:c2:00.7' "... naming the entry and keys"
 
 # A route the kernel refuses fails its item at apply time, with the
-# kernel's own reason; the rest is applied. The gateway is the subnet's
-# broadcast address: inside the listed subnet, so the config loader
-# accepts it, but no nexthop for the kernel.
-sed -i -e 's/0000:c2:00.7/0000:c2:00.0/' -e 's/via = "192.168.50.254"/via = "192.168.50.255"/' \
-	-e 's/mtu = 4200/mtu = 4300/' "$CONF"
+# kernel's own reason; the rest is applied. rdma1 lists no IPv4 address,
+# so the config loader cannot judge an IPv4 gateway (it may come from
+# elsewhere) and accepts it; the kernel has no connected route to it.
+sed -i -e 's/0000:c2:00.7/0000:c2:00.0/' \
+	-e 's|mtu = 4200; }|mtu = 4300; routes = ( { to = "10.30.0.0/16"; via = "10.99.0.1"; } ); }|' "$CONF"
+grep -q 'via = "10.99.0.1"' "$CONF"
+ok $? "fixture: rdma1 has a route via an unreachable gateway"
 halo --json
 is "$rc" 6 "invalid gateway: exit 6 (changed + failed)"
 is "$(jq -c '[.items[] | select(.outcome=="failed") | .key]' <<<"$out")" \
-	'["link/rdma0/route/10.20.0.0/16"]' "only the route item failed"
-like "$(item link/rdma0/route/10.20.0.0/16 .message)" \
-	'route to 10\.20\.0\.0/16 on eth-a \(kernel: Nexthop has invalid gateway\): Invalid argument' \
+	'["link/rdma1/route/10.30.0.0/16"]' "only the route item failed"
+like "$(item link/rdma1/route/10.30.0.0/16 .message)" \
+	'route to 10\.30\.0\.0/16 on eth-c \(kernel: Nexthop has invalid gateway\): Network is unreachable' \
 	"the failure carries the kernel's extended ack"
 is "$(ip -n "$NS" -j link show eth-c | jq -r '.[0].mtu')" 4300 "the other changes were applied"
 
