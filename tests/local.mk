@@ -1,3 +1,5 @@
 # Tests of the shipped data (units, rules) and shared test helpers.
-TESTS += tests/integration/units.sh tests/integration/sandbox.sh
-EXTRA_DIST += tests/integration/units.sh tests/integration/sandbox.sh
+TESTS += tests/integration/units.sh tests/integration/sandbox.sh \
+	tests/integration/run-exit.sh
+EXTRA_DIST += tests/integration/units.sh tests/integration/sandbox.sh \
+	tests/integration/run-exit.sh
