@@ -4,13 +4,15 @@
  * parse, schema walk and validation, on arbitrary text. Besides the
  * sanitizers it checks the loader's contract (config.h): a config and no
  * errors, or no config, an error code and errors that each start with
- * "NAME:LINE: ".
+ * "NAME:LINE: ", and what an accepted config promises (issue 7): host
+ * addresses on interfaces, no output in the kernel's trees.
  */
 #include "config.h"
 
 #include <ctype.h>
 #include <errno.h>
 
+#include "config/cidr.h"
 #include "config/config.h"
 #include "fuzz/fuzz.h"
 
@@ -30,6 +32,35 @@ static void check_message(const char *msg, unsigned lines)
 	FUZZ_CHECK(line >= 1 && line <= lines);
 }
 
+static bool in_tree(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return path && strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+static void check_accepted(const struct halo_config *cfg)
+{
+	const char *const outputs[] = { cfg->state.path, cfg->state.prometheus,
+					cfg->state.env_file };
+
+	for (size_t i = 0; i < cfg->n_interfaces; i++) {
+		const struct halo_strlist *a = &cfg->interfaces[i].addresses;
+
+		for (size_t k = 0; k < a->n; k++) {
+			struct halo_cidr c;
+
+			FUZZ_CHECK(halo_cidr_parse(a->v[k], true, &c) == 0);
+			FUZZ_CHECK(!halo_cidr_special(&c) && !halo_cidr_subnet_role(&c));
+		}
+	}
+	for (size_t i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
+		FUZZ_CHECK(!in_tree(outputs[i], "/proc") && !in_tree(outputs[i], "/sys") &&
+			   !in_tree(outputs[i], "/dev"));
+		FUZZ_CHECK(!outputs[i] || outputs[i][0] == '/');
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_string(data, size);
@@ -43,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(cfg && errs.n == 0);
 		FUZZ_CHECK(cfg->path && strcmp(cfg->path, NAME) == 0);
 		FUZZ_CHECK(strlen(cfg->digest) == 64);
+		check_accepted(cfg);
 	} else {
 		FUZZ_CHECK(r < 0 && !cfg);
 		if (r == -EINVAL) {
