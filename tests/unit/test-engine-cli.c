@@ -127,6 +127,37 @@ static void test_errors(void **state)
 	expect_error("--root needs a directory", "--root", "", NULL);
 }
 
+/* --interface and --wait (the hotplug unit and the lock queue). */
+static void test_interface_wait(void **state)
+{
+	struct halo_cli cli;
+	char *error;
+
+	(void)state;
+	assert_int_equal(parse(&cli, &error, NULL), 0);
+	assert_null(cli.interface);
+	assert_int_equal(cli.wait_seconds, HALO_WAIT_DEFAULT_SECONDS);
+	assert_int_equal(parse(&cli, &error, "--interface", "rdma0", "--wait", "0", NULL), 0);
+	assert_string_equal(cli.interface, "rdma0");
+	assert_int_equal(cli.wait_seconds, 0);
+	assert_int_equal(parse(&cli, &error, "--interface=enp194s0f0np0", "--wait=86400", NULL), 0);
+	assert_string_equal(cli.interface, "enp194s0f0np0");
+	assert_int_equal(cli.wait_seconds, 86400);
+
+	expect_error("invalid interface name 'a/b'", "--interface", "a/b", NULL);
+	expect_error("invalid interface name ''", "--interface", "", NULL);
+	expect_error("invalid interface name 'sixteen-chars-xx'", "--interface", "sixteen-chars-xx", NULL);
+	expect_error("invalid interface name 'a b'", "--interface", "a b", NULL);
+	expect_error("invalid interface name 'eth0:1'", "--interface", "eth0:1", NULL);
+	expect_error("--wait needs whole seconds from 0 to 86400, not '-1'", "--wait", "-1", NULL);
+	expect_error("--wait needs whole seconds from 0 to 86400, not '1.5'", "--wait", "1.5", NULL);
+	expect_error("--wait needs whole seconds from 0 to 86400, not ''", "--wait", "", NULL);
+	expect_error("--wait needs whole seconds from 0 to 86400, not '86401'", "--wait", "86401", NULL);
+	expect_error("--wait needs whole seconds from 0 to 86400, not '99999999999999999999'",
+		     "--wait", "99999999999999999999", NULL);
+	expect_error("option '--wait' needs an argument", "--wait", NULL);
+}
+
 static void test_wants_json(void **state)
 {
 	char *a[] = { (char *)"p", (char *)"--bogus", (char *)"--json", NULL };
@@ -142,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_options),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_interface_wait),
 		cmocka_unit_test(test_wants_json),
 	};
 
