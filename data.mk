@@ -26,6 +26,11 @@ dist_man_MANS = man/halo-provision.8 man/halo-provision.conf.5
 
 dist_doc_DATA = README.md halo.conf.example
 
+# The JSON Schema of every --json document and of the state file, for
+# consumers to validate against (docs/json-schema.md explains it):
+# $(pkgdatadir)/halo-provision.schema.json.
+dist_pkgdata_DATA = docs/halo-provision.schema.json
+
 EXTRA_DIST += quickstart .ci/run tests/lib/tap.sh \
 	sandbox/demo.sh sandbox/mkroot.sh sandbox/reboot.sh \
 	sandbox/debian.conf sandbox/fedora.conf sandbox/bad.conf

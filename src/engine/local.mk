@@ -37,6 +37,8 @@ tests_unit_test_engine_state_SOURCES = tests/unit/test-engine-state.c tests/unit
 engine_integration_tests = \
 	tests/integration/cli-usage.sh \
 	tests/integration/cli-run.sh \
-	tests/integration/cli-reboot.sh
+	tests/integration/cli-reboot.sh \
+	tests/integration/report-json-schema.sh \
+	tests/integration/report-prometheus.sh
 TESTS += $(engine_integration_tests)
 EXTRA_DIST += $(engine_integration_tests)
