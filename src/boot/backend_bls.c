@@ -21,7 +21,7 @@ static int bls_plan(struct halo_ctx *ctx, struct boot_run *run,
 		    struct boot_edits *edits, struct halo_errors *errs)
 {
 	int r = boot_kcmdline_edit(ctx, &run->want, edits, errs);
-	int r2 = boot_grub_edit_default(ctx, &run->want, false, edits, errs);
+	int r2 = boot_grub_edit_default(ctx, &run->want, false, edits, errs, NULL);
 
 	return r < 0 ? r : r2;
 }

@@ -74,7 +74,7 @@ static char *encode_tokens(char *const *tokens, const struct halo_grub_assign *a
 
 int boot_grub_edit_default(struct halo_ctx *ctx, const struct boot_want *want,
 			   bool required, struct boot_edits *edits,
-			   struct halo_errors *errs)
+			   struct halo_errors *errs, unsigned *ret_changed)
 {
 	_cleanup_free_ char *text = NULL, *content = NULL, *msg = NULL;
 	_cleanup_strv_free_ char **l = NULL, **d = NULL, **l2 = NULL,
@@ -86,6 +86,8 @@ int boot_grub_edit_default(struct halo_ctx *ctx, const struct boot_want *want,
 	mode_t mode;
 	int r;
 
+	if (ret_changed)
+		*ret_changed = 0;
 	r = boot_read_target(ctx, BOOT_DEFAULT_GRUB, 0644, &text, &mode, errs);
 	if (r < 0)
 		return r;
@@ -132,6 +134,9 @@ int boot_grub_edit_default(struct halo_ctx *ctx, const struct boot_want *want,
 		if (!e[1].encoded)
 			goto out;
 	}
+	if (ret_changed)
+		*ret_changed = (e[0].encoded ? BOOT_CHANGES_LINUX : 0) |
+			       (e[1].encoded ? BOOT_CHANGES_DEFAULT : 0);
 	if (apply_var_edits(text, &f, e, 2, &content) < 0 ||
 	    boot_concat(l2, d2, &result) < 0)
 		goto out;
@@ -144,37 +149,102 @@ out:
 	return r;
 }
 
-/* A grub.d drop-in that changes the variables after /etc/default/grub
- * (cloud images replace GRUB_CMDLINE_LINUX_DEFAULT) would undo the edit:
- * every apply would then fail verification. Refuse up front. */
-static int check_no_override(struct halo_ctx *ctx, struct halo_errors *errs)
+/* The first assignment of NAME in a grub.d *.cfg file (sourced after
+ * /etc/default/grub): *ret_where "FILE:LINE", NULL when none. */
+static int dropin_assigning(struct halo_ctx *ctx, const char *name,
+			    char **ret_where)
 {
-	_cleanup_free_ char *l0 = NULL, *d0 = NULL, *l1 = NULL, *d1 = NULL;
-	int r;
+	_cleanup_strv_free_ char **names = NULL;
+	int r = halo_root_list_dir(ctx, BOOT_GRUB_D, &names);
 
-	r = boot_grub_eval(ctx, true, "", &l0, &d0, errs, NULL);
-	if (r < 0)
-		return r;
-	r = boot_grub_eval(ctx, true, NULL, &l1, &d1, errs, NULL);
-	if (r < 0)
-		return r;
-	if (strcmp(l0, l1) == 0 && strcmp(d0, d1) == 0)
+	*ret_where = NULL;
+	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
-	halo_errors_add(errs, "boot.loader = \"grub\": files in /etc/default/grub.d change %s "
-			"after /etc/default/grub and would undo the edit; use loader "
-			"\"grub-dropin\" (or \"auto\")",
-			strcmp(l0, l1) != 0 ? BOOT_VAR_LINUX : BOOT_VAR_DEFAULT);
-	return -EINVAL;
+	if (r < 0)
+		return r;
+	for (size_t i = 0; names[i] && !*ret_where; i++) {
+		_cleanup_free_ char *path = NULL, *text = NULL;
+		const struct halo_grub_assign *a;
+		struct halo_grub_file f;
+		unsigned line = 0;
+		size_t n = strlen(names[i]), len;
+
+		if (n <= 4 || strcmp(names[i] + n - 4, ".cfg") != 0)
+			continue;
+		path = halo_strdup_printf("%s/%s", BOOT_GRUB_D, names[i]);
+		if (!path)
+			return -ENOMEM;
+		/* Unreadable or unparseable: boot_grub_eval reported it. */
+		if (halo_read_file(ctx, path, &text, &len) < 0 ||
+		    halo_grubfile_scan(text, &f, &line) < 0)
+			continue;
+		if (halo_grubfile_count(&f, name, &a, NULL) > 0) {
+			*ret_where = boot_where(ctx, path, a->line);
+			if (!*ret_where) {
+				halo_grubfile_free(&f);
+				return -ENOMEM;
+			}
+		}
+		halo_grubfile_free(&f);
+	}
+	return 0;
+}
+
+/*
+ * A grub.d drop-in that assigns a variable this backend edits would undo
+ * the edit (grub-mkconfig sources the drop-ins after /etc/default/grub):
+ * every apply would then fail verification. Refused up front, but only
+ * for the variables the edit changes: Ubuntu cloud images replace
+ * GRUB_CMDLINE_LINUX_DEFAULT in 50-cloudimg-settings.cfg, which does not
+ * matter to an edit of GRUB_CMDLINE_LINUX. The variables that change are
+ * those of the edit of /etc/default/grub and those the same edit would
+ * change in the values the drop-ins leave (a drop-in's own token to
+ * remove or replace).
+ */
+static int check_no_override(struct halo_ctx *ctx, const struct boot_want *want,
+			     unsigned changed, struct halo_errors *errs)
+{
+	static const char *const vars[] = { BOOT_VAR_LINUX, BOOT_VAR_DEFAULT };
+	_cleanup_free_ char *lin = NULL, *def = NULL;
+	_cleanup_strv_free_ char **l = NULL, **d = NULL, **l2 = NULL, **d2 = NULL;
+	int r = boot_grub_eval(ctx, true, NULL, &lin, &def, errs, NULL);
+
+	if (r < 0)
+		return r;
+	if (halo_cmdline_split(lin, &l) < 0 || halo_cmdline_split(def, &d) < 0 ||
+	    boot_grub_split_merge(l, d, want, true, &l2, &d2) < 0)
+		return -ENOMEM;
+	if (!halo_cmdline_equal(l, l2))
+		changed |= BOOT_CHANGES_LINUX;
+	if (!halo_cmdline_equal(d, d2))
+		changed |= BOOT_CHANGES_DEFAULT;
+	for (size_t v = 0; v < ARRAY_SIZE(vars); v++) {
+		_cleanup_free_ char *where = NULL;
+
+		if (!(changed & (1u << v)))
+			continue;
+		r = dropin_assigning(ctx, vars[v], &where);
+		if (r < 0)
+			return r;
+		if (!where)
+			continue;
+		halo_errors_add(errs, "%s: assigns %s after /etc/default/grub and would undo "
+				"boot.loader = \"grub\"'s edit of it; use loader \"grub-dropin\" "
+				"(or \"auto\")", where, vars[v]);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int grub_plan(struct halo_ctx *ctx, struct boot_run *run,
 		     struct boot_edits *edits, struct halo_errors *errs)
 {
-	int r = check_no_override(ctx, errs);
+	unsigned changed = 0;
+	int r = boot_grub_edit_default(ctx, &run->want, true, edits, errs, &changed);
 
 	if (r < 0)
 		return r;
-	return boot_grub_edit_default(ctx, &run->want, true, edits, errs);
+	return check_no_override(ctx, &run->want, changed, errs);
 }
 
 int boot_grub_configured(struct halo_ctx *ctx, char ***ret_tokens,

@@ -174,10 +174,14 @@ void boot_run_unref(struct boot_run *run);
 /* --- backend_grub.c, shared with the bls backend --- */
 
 /* Edits GRUB_CMDLINE_LINUX (and removals in _DEFAULT) of /etc/default/grub
- * in place. REQUIRED: a missing file is an error (else no edit). */
+ * in place. REQUIRED: a missing file is an error (else no edit).
+ * *ret_changed (optional): which variables the edit changes, a mask of
+ * BOOT_CHANGES_LINUX and BOOT_CHANGES_DEFAULT. */
+#define BOOT_CHANGES_LINUX 1u
+#define BOOT_CHANGES_DEFAULT 2u
 int boot_grub_edit_default(struct halo_ctx *ctx, const struct boot_want *want,
 			   bool required, struct boot_edits *edits,
-			   struct halo_errors *errs);
+			   struct halo_errors *errs, unsigned *ret_changed);
 int boot_grub_configured(struct halo_ctx *ctx, char ***ret_tokens,
 			 char **ret_msg);
 

@@ -43,14 +43,15 @@ refuses "$R" '/etc/default/grub:3: GRUB_CMDLINE_LINUX assigned twice \(first at 
 R=$(plain_grub cont 'GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX="quiet \\\n  splash"\n')
 refuses "$R" '/etc/default/grub:2: GRUB_CMDLINE_LINUX spans lines \(backslash line continuation\)' "line continuation"
 
-# A symlink at the drop-in's path, pointing outside the root.
-# loader "grub" where a grub.d drop-in replaces the variable afterwards
-# (cloud images): every edit would be undone, so it is refused up front.
+# loader "grub" that must edit a variable a grub.d drop-in replaces
+# afterwards (cloud images): the edit would be undone, so it is refused up
+# front (boot-cloudimg.sh: an edit of the other variable is accepted).
 R=$(boot_root debian override)
-write_conf "$TEST_TMP/grub-loader.conf" <<<'version = 1; boot = { loader = "grub"; iommu = "pt"; };'
-refuses "$R" 'boot.loader = "grub": files in /etc/default/grub.d change GRUB_CMDLINE_LINUX_DEFAULT after /etc/default/grub' \
+write_conf "$TEST_TMP/grub-loader.conf" <<<'version = 1; boot = { loader = "grub"; iommu = "pt"; remove = [ "console=ttyS0" ]; };'
+refuses "$R" '/etc/default/grub.d/50-cloudimg-settings.cfg:11: assigns GRUB_CMDLINE_LINUX_DEFAULT after /etc/default/grub' \
 	"loader grub under a replacing grub.d drop-in" "$TEST_TMP/grub-loader.conf"
 
+# A symlink at the drop-in's path, pointing outside the root.
 R=$(boot_root debian link)
 echo "outside" >"$TEST_TMP/outside.cfg"
 ln -s "$TEST_TMP/outside.cfg" "$R/etc/default/grub.d/zz-halo-provision.cfg"
