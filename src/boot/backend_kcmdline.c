@@ -5,7 +5,10 @@
  * existing file is merged (and left byte for byte when nothing changes);
  * a missing one is created from the default BLS entry's options, else
  * from /proc/cmdline without BOOT_IMAGE= and initrd= (what kernel-install
- * itself would fall back to). Existing entries are rebuilt by the next
+ * itself would fall back to). Tokens of the entry that refer to GRUB
+ * variables ($tuned_params, $kernelopts on Fedora) are left out: GRUB
+ * expands them at boot, kernel-install would copy them verbatim into
+ * every new entry. The file's item says which were left out. Existing entries are rebuilt by the next
  * kernel-install; there is no regeneration step of its own.
  */
 #include "config.h"
@@ -18,8 +21,41 @@
 #include "util/rootfs.h"
 #include "util/strv.h"
 
+/* The entry's tokens without GRUB variable references; *ret_note names
+ * the ones left out (NULL: none). */
+static int drop_grub_vars(char **tok, const char *where, char ***ret,
+			  char **ret_note)
+{
+	_cleanup_strv_free_ char **keep = calloc(1, sizeof(char *));
+	struct halo_buf skipped = { 0 };
+	bool any = false;
+
+	if (!keep)
+		return -ENOMEM;
+	for (size_t i = 0; tok[i]; i++) {
+		if (!halo_cmdline_has_grub_var(tok[i])) {
+			if (halo_strv_push(&keep, tok[i]) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		halo_buf_printf(&skipped, "%s%s", any ? " " : "", tok[i]);
+		any = true;
+	}
+	if (any) {
+		_cleanup_free_ char *list = halo_buf_steal(&skipped);
+
+		*ret_note = list ? halo_strdup_printf(
+			"created from the options of %s without %s (GRUB variables, "
+			"not kernel parameters)", where, list) : NULL;
+		if (!*ret_note)
+			return -ENOMEM;
+	}
+	*ret = TAKE_PTR(keep);
+	return 0;
+}
+
 /* The tokens a missing /etc/kernel/cmdline starts from. */
-static int base_tokens(struct halo_ctx *ctx, char ***ret)
+static int base_tokens(struct halo_ctx *ctx, char ***ret, char **ret_note)
 {
 	static const char *const drop[] = { "BOOT_IMAGE", "initrd", NULL };
 	_cleanup_strv_free_ char **tok = NULL;
@@ -36,14 +72,13 @@ static int base_tokens(struct halo_ctx *ctx, char ***ret)
 	}
 	if (r < 0)
 		return r;
-	*ret = TAKE_PTR(tok);
-	return 0;
+	return drop_grub_vars(tok, where, ret, ret_note);
 }
 
 int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,
 		       struct boot_edits *edits, struct halo_errors *errs)
 {
-	_cleanup_free_ char *old = NULL, *joined = NULL;
+	_cleanup_free_ char *old = NULL, *joined = NULL, *note = NULL;
 	_cleanup_strv_free_ char **cur = NULL, **merged = NULL;
 	char *content;
 	mode_t mode;
@@ -52,7 +87,7 @@ int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,
 	r = boot_read_target(ctx, BOOT_KERNEL_CMDLINE, 0644, &old, &mode, errs);
 	if (r < 0)
 		return r;
-	r = old ? halo_cmdline_split(old, &cur) : base_tokens(ctx, &cur);
+	r = old ? halo_cmdline_split(old, &cur) : base_tokens(ctx, &cur, &note);
 	if (r < 0)
 		return r;
 	if (halo_cmdline_merge(cur, want->set, want->remove, &merged) < 0)
@@ -65,8 +100,11 @@ int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,
 	}
 	if (!content)
 		return -ENOMEM;
-	return boot_edits_add(edits, BOOT_KERNEL_CMDLINE, TAKE_PTR(old), content,
-			      mode, TAKE_PTR(merged));
+	r = boot_edits_add(edits, BOOT_KERNEL_CMDLINE, TAKE_PTR(old), content,
+			   mode, TAKE_PTR(merged));
+	if (r >= 0)
+		edits->v[edits->n - 1].note = TAKE_PTR(note);
+	return r;
 }
 
 int boot_kcmdline_configured(struct halo_ctx *ctx, char ***ret_tokens,

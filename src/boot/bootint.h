@@ -41,6 +41,7 @@ struct boot_edit {
 	char *content;  /* wanted content, NULL: must not exist */
 	mode_t mode;
 	char **result;  /* the command line tokens this file gives */
+	char *note;     /* NULL, or said on the file's item */
 };
 
 struct boot_edits {

@@ -231,3 +231,41 @@ bool halo_cmdline_equal(char *const *a, char *const *b)
 			return false;
 	return (!a || !a[i]) && (!b || !b[i]);
 }
+
+size_t halo_cmdline_size(char *const *tokens)
+{
+	size_t n = 1; /* the terminating NUL */
+
+	for (size_t i = 0; tokens && tokens[i]; i++)
+		n += strlen(tokens[i]) + (i ? 1 : 0);
+	return n;
+}
+
+static bool is_var_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '{';
+}
+
+bool halo_cmdline_has_grub_var(const char *tok)
+{
+	char quote = 0;
+
+	/* GRUB's script rules: no expansion inside single quotes or after
+	 * a backslash, expansion inside double quotes. */
+	for (const char *c = tok; *c; c++) {
+		if (quote == '\'') {
+			if (*c == '\'')
+				quote = 0;
+		} else if (*c == '\\' && c[1]) {
+			c++;
+		} else if (*c == '\'' && !quote) {
+			quote = '\'';
+		} else if (*c == '"') {
+			quote = quote ? 0 : '"';
+		} else if (*c == '$' && is_var_start(c[1])) {
+			return true;
+		}
+	}
+	return false;
+}

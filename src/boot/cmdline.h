@@ -62,3 +62,49 @@ int halo_cmdline_merge(char *const *cur, char *const *set,
 
 /* True if both vectors hold the same tokens in the same order. */
 bool halo_cmdline_equal(char *const *a, char *const *b);
+
+/*
+ * COMMAND_LINE_SIZE of the architecture this is built for, the kernel's
+ * buffer for the command line including its terminating NUL (Linux
+ * arch/x86/include/asm/setup.h, arch/<arch>/include/uapi/asm/setup.h);
+ * the boot loader's longer line is cut there. asm-generic's 512 for an
+ * architecture not listed.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define HALO_CMDLINE_SIZE 2048
+#define HALO_CMDLINE_ARCH "x86"
+#elif defined(__aarch64__)
+#define HALO_CMDLINE_SIZE 2048
+#define HALO_CMDLINE_ARCH "arm64"
+#elif defined(__arm__)
+#define HALO_CMDLINE_SIZE 1024
+#define HALO_CMDLINE_ARCH "arm"
+#elif defined(__powerpc__) || defined(__powerpc64__)
+#define HALO_CMDLINE_SIZE 2048
+#define HALO_CMDLINE_ARCH "powerpc"
+#elif defined(__riscv)
+#define HALO_CMDLINE_SIZE 1024
+#define HALO_CMDLINE_ARCH "riscv"
+#elif defined(__s390__)
+#define HALO_CMDLINE_SIZE 4096 /* CONFIG_COMMAND_LINE_SIZE's default */
+#define HALO_CMDLINE_ARCH "s390"
+#elif defined(__mips__)
+#define HALO_CMDLINE_SIZE 4096
+#define HALO_CMDLINE_ARCH "mips"
+#elif defined(__loongarch__)
+#define HALO_CMDLINE_SIZE 4096
+#define HALO_CMDLINE_ARCH "loongarch"
+#else
+#define HALO_CMDLINE_SIZE 512
+#define HALO_CMDLINE_ARCH "this architecture"
+#endif
+
+/* Bytes TOKENS take as one command line, single spaces between tokens
+ * and the terminating NUL included (compare with HALO_CMDLINE_SIZE). */
+size_t halo_cmdline_size(char *const *tokens);
+
+/* True if TOK refers to a GRUB variable ($name, ${name}; not inside
+ * single quotes or after a backslash): GRUB expands it when it boots,
+ * so the text itself is no kernel parameter ($tuned_params, $kernelopts
+ * in Fedora's BLS entries). */
+bool halo_cmdline_has_grub_var(const char *tok);

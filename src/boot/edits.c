@@ -100,6 +100,7 @@ void boot_edits_free(struct boot_edits *edits)
 		free(edits->v[i].old);
 		free(edits->v[i].content);
 		halo_strv_free(edits->v[i].result);
+		free(edits->v[i].note);
 	}
 	free(edits->v);
 	*edits = (struct boot_edits){ 0 };

@@ -40,7 +40,8 @@ boot_integration_tests = \
 	tests/integration/boot-unwritable.sh \
 	tests/integration/boot-gtt.sh \
 	tests/integration/boot-pci.sh \
-	tests/integration/boot-cloudimg.sh
+	tests/integration/boot-cloudimg.sh \
+	tests/integration/boot-cmdline-size.sh
 TESTS += $(boot_integration_tests)
 EXTRA_DIST += $(boot_integration_tests) \
 	tests/fixtures/boot

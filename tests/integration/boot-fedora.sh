@@ -73,4 +73,24 @@ run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check --json
 is "$(item_outcome "$out" boot/gtt)" drift "active param but 64 GiB GTT: drift"
 is "$rc" 2 "check exit 2"
 
+# Seeding a missing /etc/kernel/cmdline from a BLS entry whose options
+# refer to GRUB variables (Fedora with tuned: $tuned_params; RHEL 8 style:
+# $kernelopts): GRUB expands them at boot; they are no kernel parameters
+# and must never be copied into /etc/kernel/cmdline.
+R=$(boot_root fedora tuned)
+boot_image "$R"
+ENTRY=$(ls "$R"/boot/loader/entries/*.conf)
+rm "$R/etc/kernel/cmdline"
+sed -i 's/^options .*/& $tuned_params ${extra_cmdline}/' "$ENTRY"
+printf 'initrd /initramfs-6.17.1-300.fc43.x86_64.img $tuned_initrd\n' >>"$ENTRY"
+write_conf "$TEST_TMP/tuned.conf" <<<'version = 1; boot = { loader = "bls"; iommu = "pt"; };'
+run_halo --root "$R" -c "$TEST_TMP/tuned.conf" --json
+is "$rc" 10 "seeded from a BLS entry with GRUB variables: 10"
+is "$(cat "$R/etc/kernel/cmdline")" "root=UUID=$ROOT_UUID ro rhgb quiet iommu=pt" \
+	"/etc/kernel/cmdline has the entry's kernel parameters, no GRUB variable"
+ok "$(grep -q '\$' "$R/etc/kernel/cmdline"; [ $? -ne 0 ]; echo $?)" "no '\$' in /etc/kernel/cmdline"
+like "$(printf '%s' "$out" | jq -r '.items[] | select(.key == "file/etc/kernel/cmdline") | .message')" \
+	'^created from the options of /boot/loader/entries/[^ ]+\.conf without \$tuned_params \$\{extra_cmdline\} \(GRUB variables, not kernel parameters\)$' \
+	"the file's item says which were left out"
+
 done_testing

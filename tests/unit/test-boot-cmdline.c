@@ -142,6 +142,43 @@ static void test_satisfies(void **state)
 	assert_true(halo_cmdline_has_group(t, set, "iommu"));
 }
 
+static void test_size(void **state)
+{
+	_cleanup_strv_free_ char **t = NULL;
+
+	assert_int_equal(halo_cmdline_size(NULL), 1);
+	assert_int_equal(halo_cmdline_split("", &t), 0);
+	assert_int_equal(halo_cmdline_size(t), 1);
+	halo_strv_free(t);
+	/* "ro quiet" and its NUL. */
+	assert_int_equal(halo_cmdline_split("  ro\tquiet ", &t), 0);
+	assert_int_equal(halo_cmdline_size(t), 9);
+	halo_strv_free(t);
+	assert_int_equal(halo_cmdline_split("dyndbg=\"a b\" x", &t), 0);
+	assert_int_equal(halo_cmdline_size(t), strlen("dyndbg=\"a b\" x") + 1);
+	/* The documented limits (cmdline.h). */
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
+	assert_int_equal(HALO_CMDLINE_SIZE, 2048);
+#endif
+}
+
+static void test_grub_var(void **state)
+{
+	assert_true(halo_cmdline_has_grub_var("$tuned_params"));
+	assert_true(halo_cmdline_has_grub_var("$kernelopts"));
+	assert_true(halo_cmdline_has_grub_var("${tuned_params}"));
+	assert_true(halo_cmdline_has_grub_var("\"$x\""));
+	assert_true(halo_cmdline_has_grub_var("root=$root"));
+	assert_false(halo_cmdline_has_grub_var("root=UUID=1234"));
+	assert_false(halo_cmdline_has_grub_var("quiet"));
+	/* Not an expansion: a lone '$', single quotes, a backslash. */
+	assert_false(halo_cmdline_has_grub_var("a=$"));
+	assert_false(halo_cmdline_has_grub_var("a=$ b"));
+	assert_false(halo_cmdline_has_grub_var("'$x'"));
+	assert_false(halo_cmdline_has_grub_var("a=\\$x"));
+	assert_true(halo_cmdline_has_grub_var("'a'$x"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +188,8 @@ int main(void)
 		cmocka_unit_test(test_key),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_satisfies),
+		cmocka_unit_test(test_size),
+		cmocka_unit_test(test_grub_var),
 	};
 
 	return cmocka_run_group_tests_name("boot-cmdline", tests, NULL, NULL);
