@@ -23,6 +23,7 @@
 #include "boot/bootint.h"
 #include "boot/cmdline.h"
 #include "boot/gtt.h"
+#include "boot/shellquote.h"
 #include "util/rootfs.h"
 #include "util/spawn.h"
 #include "util/strv.h"
@@ -179,9 +180,11 @@ static const struct halo_item_ops cmdline_ops = {
 	.free_data = item_data_free,
 };
 
+/* Shown for pasting: each argument one shell word (grubby's --args=
+ * holds spaces). */
 static char *argv_display(char *const *argv)
 {
-	return halo_cmdline_join(argv);
+	return halo_shell_join(argv);
 }
 
 static int regen_observe(struct halo_ctx *ctx, struct halo_item *item)

@@ -5,6 +5,8 @@ libhalo_la_SOURCES += \
 	src/boot/bootint.h \
 	src/boot/cmdline.h \
 	src/boot/cmdline.c \
+	src/boot/shellquote.h \
+	src/boot/shellquote.c \
 	src/boot/grubfile.h \
 	src/boot/grubfile.c \
 	src/boot/grubeval.c \
@@ -27,7 +29,8 @@ boot_unit_tests = \
 	tests/unit/test-boot-cmdline \
 	tests/unit/test-boot-grubfile \
 	tests/unit/test-boot-gtt \
-	tests/unit/test-boot-detect
+	tests/unit/test-boot-detect \
+	tests/unit/test-boot-shellquote
 check_PROGRAMS += $(boot_unit_tests)
 TESTS += $(boot_unit_tests)
 
@@ -41,7 +44,8 @@ boot_integration_tests = \
 	tests/integration/boot-gtt.sh \
 	tests/integration/boot-pci.sh \
 	tests/integration/boot-cloudimg.sh \
-	tests/integration/boot-cmdline-size.sh
+	tests/integration/boot-cmdline-size.sh \
+	tests/integration/boot-shown-commands.sh
 TESTS += $(boot_integration_tests)
 EXTRA_DIST += $(boot_integration_tests) \
 	tests/fixtures/boot

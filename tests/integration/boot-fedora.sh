@@ -34,7 +34,7 @@ is "$(bash -c '. "$1/etc/default/grub"; echo "$GRUB_CMDLINE_LINUX"' _ "$R")" "qu
 	"GRUB_CMDLINE_LINUX gets the same edit"
 is "$(item_outcome "$out" boot/regenerate)" pending-reboot "grubby not run under --root: pending"
 like "$(printf '%s' "$out" | jq -r '.items[] | select(.key == "boot/regenerate") | .message')" \
-	'not run under --root; run grubby --update-kernel=ALL --args=iommu=pt ttm.pages_limit=31457280 amdgpu.gttsize=122880 --remove-args=rhgb in the image' \
+	"not run under --root; run grubby --update-kernel=ALL '--args=iommu=pt ttm.pages_limit=31457280 amdgpu.gttsize=122880' --remove-args=rhgb in the image" \
 	"regenerate message names the grubby command"
 is "$(printf '%s' "$out" | jq -r .stats.spawned)" 0 "nothing spawned under --root"
 like "$(item_outcome "$out" boot/param/iommu)" pending-reboot "param pending"

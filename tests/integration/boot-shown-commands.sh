@@ -1,0 +1,78 @@
+#!/bin/bash
+# boot-shown-commands: every regeneration command shown for an operator
+# to paste (the boot/regenerate item's wanted value and its "run ... in
+# the image" message under --root, in dry-run and apply) is shell-quoted:
+# pasted into bash, the tool gets exactly the argv halo-provision would
+# have run. Stub tools on PATH print the argv they get.
+source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/fixtures/boot/lib.sh"
+
+STUBS=$TEST_TMP/stubs
+mkdir -p "$STUBS"
+for tool in grubby update-grub grub2-mkconfig grub-mkconfig; do
+	printf '#!/bin/bash\nprintf "<%%s>\\n" "$(basename "$0")" "$@"\n' >"$STUBS/$tool"
+	chmod 0755 "$STUBS/$tool"
+done
+
+# pasted CMD: what the tool gets when CMD is pasted into bash.
+pasted() {
+	PATH="$STUBS:$PATH" bash -c "$1" 2>&1
+}
+
+# regen FIELD JSON: the boot/regenerate item's wanted value, or the command
+# inside its message.
+regen_wanted() {
+	printf '%s' "$1" | jq -r '.items[] | select(.key == "boot/regenerate") | .wanted'
+}
+regen_message_cmd() {
+	printf '%s' "$1" | jq -r '.items[] | select(.key == "boot/regenerate") | .message' |
+		sed -n 's/^not run under --root; run \(.*\) in the image$/\1/p'
+}
+
+# --- grubby, with parameters a shell would split or expand
+R=$(boot_root fedora fed)
+boot_image "$R"
+write_conf "$TEST_TMP/halo.conf" <<'CONF'
+version = 1;
+boot = {
+  iommu = "pt";
+  pci_realloc = true;
+  extra = [ "x=a;b&c|d", "y=*", "acpi_osi=!Windows2020", "z=$HOME`id`" ];
+  remove = [ "rhgb", "splash" ];
+};
+CONF
+WANT_ARGV='<grubby>
+<--update-kernel=ALL>
+<--args=iommu=pt pci=realloc x=a;b&c|d y=* acpi_osi=!Windows2020 z=$HOME`id`>
+<--remove-args=rhgb splash>'
+
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --dry-run --json
+is "$rc" 10 "dry-run: 10"
+cmd=$(regen_wanted "$out")
+is "$(pasted "$cmd")" "$WANT_ARGV" "dry-run: the wanted grubby command, pasted, gives grubby its argv"
+is "$(pasted "$(regen_message_cmd "$out")")" "$WANT_ARGV" "dry-run: the command in the message, pasted, too"
+
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --json
+is "$rc" 10 "apply: 10"
+is "$(pasted "$(regen_message_cmd "$out")")" "$WANT_ARGV" "apply: the message's grubby command, pasted"
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check
+like "$out" "run grubby --update-kernel=ALL '--args=iommu=pt " "text report: the quoted command"
+
+# --- grub2-mkconfig (plain GRUB with /boot/grub2) and update-grub
+R=$(boot_root grub g2)
+mkdir -p "$R/boot/grub2"
+printf 'menuentry x {\n\tlinux\t/vmlinuz root=/dev/sda2 ro quiet\n}\n' >"$R/boot/grub2/grub.cfg"
+write_conf "$TEST_TMP/g.conf" <<<'version = 1; boot = { loader = "grub"; iommu = "pt"; };'
+run_halo --root "$R" -c "$TEST_TMP/g.conf" --dry-run --json
+is "$(pasted "$(regen_wanted "$out")")" '<grub2-mkconfig>
+<-o>
+</boot/grub2/grub.cfg>' "grub2-mkconfig command, pasted"
+
+R=$(boot_root debian deb)
+mkdir -p "$R/boot/grub"
+printf 'menuentry x {\n\tlinux\t/vmlinuz root=/dev/sda2 ro quiet\n}\n' >"$R/boot/grub/grub.cfg"
+write_conf "$TEST_TMP/d.conf" <<<'version = 1; boot = { iommu = "pt"; };'
+run_halo --root "$R" -c "$TEST_TMP/d.conf" --json
+is "$(pasted "$(regen_message_cmd "$out")")" '<update-grub>' "update-grub command, pasted"
+
+done_testing
