@@ -68,7 +68,13 @@ cp -a "$box/debian" "$box/peer"
 echo
 echo "${bold}== Debian node (network namespace $n1, peer in $n2)${plain}"
 R=(--root "$box/debian" --netns "$n1")
-step 1 "a config error is one line, exit 1" --validate -c "$here/bad.conf"
+# A copy with an explicit mode: the loader refuses a group-writable config,
+# and a checkout made under umask 002 has 0664 files, which would show that
+# refusal instead of the config's own error.
+install -m 0600 "$here/bad.conf" "$box/bad.conf"
+step 1 "a config error is one line, exit 1" --validate -c "$box/bad.conf"
+"$HALO" --validate -c "$box/bad.conf" 2>&1 | grep -q 'unknown key "gtt_mb"' ||
+	{ echo "<-- UNEXPECTED: not the config's own error"; failures=$((failures + 1)); }
 step 0 "validate the config" --validate "${R[@]}"
 step 10 "what would change (drift + reboot)" --dry-run --diff "${R[@]}"
 step 10 "apply: changed, reboot pending" "${R[@]}"

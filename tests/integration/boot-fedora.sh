@@ -32,6 +32,8 @@ kc=$(cat "$R/etc/kernel/cmdline")
 is "$kc" "root=UUID=$ROOT_UUID ro quiet ${WANT[*]}" "/etc/kernel/cmdline merged (rhgb removed, new ones appended)"
 is "$(bash -c '. "$1/etc/default/grub"; echo "$GRUB_CMDLINE_LINUX"' _ "$R")" "quiet ${WANT[*]}" \
 	"GRUB_CMDLINE_LINUX gets the same edit"
+is "$(stat -c %a "$R/etc/kernel/cmdline" "$R/etc/default/grub" | tr '\n' ' ')" "644 644 " \
+	"edited files keep their 0644 (whatever the checkout's umask was)"
 is "$(item_outcome "$out" boot/regenerate)" pending-reboot "grubby not run under --root: pending"
 like "$(printf '%s' "$out" | jq -r '.items[] | select(.key == "boot/regenerate") | .message')" \
 	"not run under --root; run grubby --update-kernel=ALL '--args=iommu=pt ttm.pages_limit=31457280 amdgpu.gttsize=122880' --remove-args=rhgb in the image" \
