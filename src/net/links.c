@@ -266,6 +266,64 @@ static int netlink_error(struct halo_errors *errs, const char *what, int err)
 	return err;
 }
 
+/*
+ * Matches the selected entries (SEL) to LINKS: RET_IDX[i] for entry i, -1
+ * for an entry not selected or not matched. Problems of entries not
+ * selected are not this run's: a hotplug run for one NIC must not fail
+ * because another one has not appeared yet. A selected entry's link that
+ * an unselected entry matches too is still an ambiguity of the config.
+ */
+static int match_selected(const struct halo_config *cfg, const bool *sel,
+			  const struct halo_nl_link *links, size_t n_links,
+			  struct facts_cache *fc, ssize_t *ret_idx,
+			  struct halo_errors *errs)
+{
+	_cleanup_free_ struct halo_interface *sub = NULL;
+	_cleanup_free_ ssize_t *sub_idx = NULL;
+	size_t n_sub = 0, j = 0;
+	int err, bad = 0;
+
+	sub = calloc(cfg->n_interfaces + 1, sizeof(*sub));
+	sub_idx = calloc(cfg->n_interfaces + 1, sizeof(*sub_idx));
+	if (!sub || !sub_idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < cfg->n_interfaces; i++)
+		if (sel[i])
+			sub[n_sub++] = cfg->interfaces[i]; /* shallow: read only */
+	err = halo_links_match(sub, n_sub, links, n_links, facts_get, fc,
+			       cfg_name(cfg), sub_idx, errs);
+	if (err == -EINVAL)
+		bad = -EINVAL;
+	else if (err < 0)
+		return err;
+	for (size_t i = 0; i < cfg->n_interfaces; i++)
+		ret_idx[i] = sel[i] ? sub_idx[j++] : -1;
+	for (size_t i = 0; i < cfg->n_interfaces; i++) {
+		const struct halo_interface *f = &cfg->interfaces[i];
+
+		if (ret_idx[i] < 0)
+			continue;
+		for (size_t k = 0; k < cfg->n_interfaces; k++) {
+			const struct halo_interface *g = &cfg->interfaces[k];
+			const struct halo_interface *a = k < i ? g : f, *b = k < i ? f : g;
+
+			if (sel[k])
+				continue;
+			err = halo_link_matches(g, &links[ret_idx[i]], facts_get, fc);
+			if (err < 0)
+				return err;
+			if (err == 0)
+				continue;
+			halo_errors_add(errs,
+					"%s:%d: interfaces \"%s\" (line %d) and \"%s\" both match link %s",
+					cfg_name(cfg), b->line, a->name, a->line,
+					b->name, links[ret_idx[i]].name);
+			bad = -EINVAL;
+		}
+	}
+	return bad;
+}
+
 int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		    struct halo_plan *plan, struct halo_errors *errs)
 {
@@ -273,8 +331,9 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	const struct halo_nl_addr *addrs;
 	struct facts_cache fc = { .ctx = ctx };
 	_cleanup_free_ ssize_t *idx = NULL;
+	_cleanup_free_ bool *sel = NULL;
 	_cleanup_free_ const struct halo_nl_link **matched = NULL;
-	size_t n_links, n_addrs;
+	size_t n_links, n_addrs, n_matched = 0;
 	bool bad = false;
 	int err;
 
@@ -306,18 +365,34 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return netlink_error(errs, "dumping addresses", err);
 
 	idx = calloc(cfg->n_interfaces, sizeof(*idx));
+	sel = calloc(cfg->n_interfaces, sizeof(*sel));
 	matched = calloc(cfg->n_interfaces, sizeof(*matched));
 	fc.links = links;
 	fc.n = n_links;
 	fc.driver = calloc(n_links + 1, sizeof(char *));
 	fc.pci = calloc(n_links + 1, sizeof(char *));
 	fc.done = calloc(n_links + 1, sizeof(bool));
-	if (!idx || !matched || !fc.driver || !fc.pci || !fc.done) {
+	if (!idx || !sel || !matched || !fc.driver || !fc.pci || !fc.done) {
 		facts_free(&fc);
 		return -ENOMEM;
 	}
-	err = halo_links_match(cfg->interfaces, cfg->n_interfaces, links, n_links,
-			       facts_get, &fc, cfg_name(cfg), idx, errs);
+	if (ctx->interface) {
+		err = halo_links_select(cfg->interfaces, cfg->n_interfaces, links,
+					n_links, facts_get, &fc, ctx->interface, sel);
+		if (err == 0) {
+			/* udev starts the hotplug unit for every netdev of an
+			 * RDMA driver: one nobody configured is no error. */
+			facts_free(&fc);
+			return halo_plan_warn(plan, "--interface %s: no interface entry manages it: nothing to do",
+					      ctx->interface);
+		}
+	} else {
+		for (size_t i = 0; i < cfg->n_interfaces; i++)
+			sel[i] = true;
+		err = 0;
+	}
+	if (err >= 0)
+		err = match_selected(cfg, sel, links, n_links, &fc, idx, errs);
 	facts_free(&fc);
 	if (err == -EINVAL)
 		bad = true;
@@ -336,11 +411,19 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return -EINVAL;
 
 	for (size_t i = 0; i < cfg->n_interfaces; i++) {
+		if (!sel[i])
+			continue;
 		err = plan_interface(plan, cfg, &cfg->interfaces[i], matched[i], errs);
 		if (err < 0)
 			return err;
+		matched[n_matched++] = matched[i];
 	}
-	err = halo_nm_plan(ctx, plan, matched, cfg->n_interfaces);
+	/* The drop-in lists every managed link: from one interface's view it
+	 * would lose the others (absent during a hotplug), so only full runs
+	 * (the boot units) maintain it. */
+	if (ctx->interface)
+		return 0;
+	err = halo_nm_plan(ctx, plan, matched, n_matched);
 	if (err < 0) {
 		halo_errors_add(errs, "links: NetworkManager state: %s", strerror(-err));
 		return err;

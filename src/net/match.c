@@ -57,10 +57,9 @@ static bool mac_equal(const uint8_t *addr, size_t n, const char *want)
 	return strcasecmp(got, want) == 0;
 }
 
-/* 1 when LINK satisfies every key of F, 0 when not, -errno. */
-static int link_matches(const struct halo_interface *f,
-			const struct halo_nl_link *link,
-			halo_link_facts_fn facts, void *userdata)
+int halo_link_matches(const struct halo_interface *f,
+		      const struct halo_nl_link *link,
+		      halo_link_facts_fn facts, void *userdata)
 {
 	const char *driver = NULL, *pci = NULL;
 	int err;
@@ -100,7 +99,7 @@ int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
 		ssize_t found = -1;
 
 		for (size_t j = 0; j < n_links; j++) {
-			int r = link_matches(f, &links[j], facts, userdata);
+			int r = halo_link_matches(f, &links[j], facts, userdata);
 
 			if (r < 0) {
 				halo_buf_free(&names);
@@ -143,4 +142,29 @@ int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
 		}
 	}
 	return bad ? -EINVAL : 0;
+}
+
+int halo_links_select(const struct halo_interface *ifs, size_t n_ifs,
+		      const struct halo_nl_link *links, size_t n_links,
+		      halo_link_facts_fn facts, void *userdata,
+		      const char *name, bool *ret_sel)
+{
+	const struct halo_nl_link *link = NULL;
+	int n = 0;
+
+	for (size_t j = 0; j < n_links && !link; j++)
+		if (strcmp(links[j].name, name) == 0)
+			link = &links[j];
+	for (size_t i = 0; i < n_ifs; i++) {
+		int r = 0;
+
+		if (link) {
+			r = halo_link_matches(&ifs[i], link, facts, userdata);
+			if (r < 0)
+				return r;
+		}
+		ret_sel[i] = r > 0 || strcmp(ifs[i].name, name) == 0;
+		n += ret_sel[i];
+	}
+	return n;
 }

@@ -11,6 +11,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -35,6 +36,25 @@ int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
 		     halo_link_facts_fn facts, void *userdata,
 		     const char *cfg_path, ssize_t *ret_idx,
 		     struct halo_errors *errs);
+
+/* 1 when LINK satisfies every match key of F (its name, without keys),
+ * 0 when not, -errno from FACTS. */
+int halo_link_matches(const struct halo_interface *f,
+		      const struct halo_nl_link *link,
+		      halo_link_facts_fn facts, void *userdata);
+
+/*
+ * --interface NAME: marks in RET_SEL (N_IFS of them) the entries that
+ * manage NAME, which is either an entry's own `name` (what a person types)
+ * or the kernel's name of a live link (what udev passes after a rename):
+ * the entry of that name, and every entry whose match keys hold for the
+ * link of that name. Returns how many were marked (0: NAME is not
+ * managed) or -errno from FACTS.
+ */
+int halo_links_select(const struct halo_interface *ifs, size_t n_ifs,
+		      const struct halo_nl_link *links, size_t n_links,
+		      halo_link_facts_fn facts, void *userdata,
+		      const char *name, bool *ret_sel);
 
 /* "name rdma0" or "mac b4:96:91:aa:bb:01, driver ice, pci 0000:c2:00.0". */
 void halo_link_match_describe(const struct halo_interface *iface, char *buf,

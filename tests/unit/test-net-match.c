@@ -165,6 +165,55 @@ static void facts_error_propagates(void **state)
 	assert_int_equal(e.n, 0);
 }
 
+/* --interface NAME: the entry's own name, or the kernel name of the link
+ * its keys match (what udev passes after a rename). */
+static void select_interface(void **state)
+{
+	struct halo_interface ifs[] = {
+		iface("rdma0", "b4:96:91:aa:bb:01", NULL, NULL, 3),
+		iface("rdma1", NULL, "ice", "0000:c2:00.1", 4),
+		iface("eno1", NULL, NULL, NULL, 5),
+	};
+	bool sel[3];
+
+	(void)state;
+	/* by the kernel name of the link rdma0's MAC matches */
+	assert_int_equal(halo_links_select(ifs, 3, links, 4, fake_facts, NULL,
+					   "enp194s0f0", sel), 1);
+	assert_true(sel[0]);
+	assert_false(sel[1]);
+	assert_false(sel[2]);
+	/* by the entry's name, though no link has it */
+	assert_int_equal(halo_links_select(ifs, 3, links, 4, fake_facts, NULL,
+					   "rdma1", sel), 1);
+	assert_false(sel[0]);
+	assert_true(sel[1]);
+	/* by driver+pci */
+	assert_int_equal(halo_links_select(ifs, 3, links, 4, fake_facts, NULL,
+					   "enp194s0f1", sel), 1);
+	assert_true(sel[1]);
+	/* an entry without keys: its name is the link's */
+	assert_int_equal(halo_links_select(ifs, 3, links, 4, fake_facts, NULL,
+					   "eno1", sel), 1);
+	assert_true(sel[2]);
+	/* a live link no entry matches, and a name nothing has */
+	assert_int_equal(halo_links_select(ifs, 3, links, 4, fake_facts, NULL,
+					   "veth0", sel), 0);
+	assert_false(sel[0] || sel[1] || sel[2]);
+	assert_int_equal(halo_links_select(ifs, 3, links, 4, fake_facts, NULL,
+					   "nosuch0", sel), 0);
+}
+
+static void select_facts_error(void **state)
+{
+	struct halo_interface ifs[] = { iface("rdma1", NULL, "ice", NULL, 4) };
+	bool sel[1];
+
+	(void)state;
+	assert_int_equal(halo_links_select(ifs, 1, links, 4, fail_facts, NULL,
+					   "enp194s0f1", sel), -EIO);
+}
+
 static void hwaddr_format(void **state)
 {
 	char buf[64];
@@ -235,6 +284,8 @@ int main(void)
 		cmocka_unit_test_setup(one_entry_two_links, setup),
 		cmocka_unit_test_setup(unknown_name, setup),
 		cmocka_unit_test_setup(facts_error_propagates, setup),
+		cmocka_unit_test_setup(select_interface, setup),
+		cmocka_unit_test_setup(select_facts_error, setup),
 		cmocka_unit_test(hwaddr_format),
 		cmocka_unit_test(sysfs_facts),
 	};
