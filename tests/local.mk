@@ -1,5 +1,10 @@
 # Tests of the shipped data (units, rules) and shared test helpers.
-TESTS += tests/integration/units.sh tests/integration/sandbox.sh \
+TESTS += tests/integration/units.sh tests/integration/udev-hotplug.sh \
+	tests/integration/sandbox.sh \
 	tests/integration/run-exit.sh
-EXTRA_DIST += tests/integration/units.sh tests/integration/sandbox.sh \
+EXTRA_DIST += tests/integration/units.sh tests/integration/udev-hotplug.sh \
+	tests/integration/sandbox.sh \
 	tests/integration/run-exit.sh
+# The udev rule udev-hotplug.sh runs (data.mk installs it; listed here
+# too so the tarball has it whichever name data.mk installs).
+EXTRA_DIST += udev/90-halo-provision.rules
