@@ -20,6 +20,8 @@ static const char *const dkms_dirs[] = { "updates/", "extra/", "weak-updates/" }
 int halo_modules_amdgpu_is_dkms(struct halo_ctx *ctx, bool *ret_dkms)
 {
 	_cleanup_modinfo_ struct halo_modinfo *mi = NULL;
+	/* A refused file is the modules section's error to report. */
+	_cleanup_free_ char *why = NULL, *why2 = NULL;
 	struct halo_kmod *k;
 	int r;
 
@@ -30,14 +32,14 @@ int halo_modules_amdgpu_is_dkms(struct halo_ctx *ctx, bool *ret_dkms)
 		*ret_dkms = true;
 		return 0;
 	}
-	r = halo_kmod_get(ctx, &k);
+	r = halo_kmod_get(ctx, &k, &why);
 	if (r == -ENOENT) {
 		*ret_dkms = false; /* no module tree for this kernel: in-tree assumed */
 		return 0;
 	}
 	if (r < 0)
 		return r;
-	r = halo_kmod_lookup(k, "amdgpu", &mi);
+	r = halo_kmod_lookup(k, "amdgpu", &mi, &why2);
 	if (r == -ENOENT) {
 		*ret_dkms = false;
 		return 0;

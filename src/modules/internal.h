@@ -23,19 +23,25 @@ struct halo_modinfo {
 };
 
 /*
- * The libkmod context of this run (ctx->kmod), made on first use with the
- * module directory <root>/lib/modules/<release> and the modprobe.d
- * directories of the root, both resolved inside the root. -ENOENT when the
- * kernel's module directory or its index (modules.dep.bin) is missing.
+ * The libkmod context of this run (ctx->kmod), made on first use over the
+ * private view of the root (view.c): libkmod reads only files checked to
+ * be regular files inside the root. -ENOENT when the kernel's module
+ * directory or its index (modules.dep.bin) is missing; any other failure
+ * about a file of the root sets *ret_why (caller frees), one line naming it.
  */
-int halo_kmod_get(struct halo_ctx *ctx, struct halo_kmod **ret);
+int halo_kmod_get(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_why);
 void halo_kmod_free(struct halo_kmod *k);
 
 /* Looks NAME up (a module name, '-' or '_'). -ENOENT when neither the index
- * nor modules.builtin knows it. */
+ * nor modules.builtin knows it; when the module's file (or a dependency's)
+ * is refused or unreadable, an error with *ret_why set (caller frees). */
 int halo_kmod_lookup(struct halo_kmod *k, const char *name,
-		     struct halo_modinfo **ret);
+		     struct halo_modinfo **ret, char **ret_why);
 void halo_modinfo_free(struct halo_modinfo *mi);
+/* For a NAME the index does not know: a module file of that name in the
+ * module directory that depmod left out (a .ko.gz that a depmod without
+ * zlib skips, or depmod not re-run), as a one-line hint; -ENOENT if none. */
+int halo_kmod_unindexed_hint(struct halo_kmod *k, const char *name, char **ret_hint);
 /* The first module NAME is an alias of (modules.alias or modprobe.d), for
  * a hint when a config lists an alias; -ENOENT if none. */
 int halo_kmod_alias_target(struct halo_kmod *k, const char *name, char **ret_module);
@@ -56,6 +62,44 @@ const char *halo_modinfo_parm_type(const struct halo_modinfo *mi, const char *pa
 int halo_kmod_probe(struct halo_kmod *k, const char *name,
 		    const char *extra_options, bool apply_blacklist,
 		    char **ret_refused);
+
+/* --- view.c: the files libkmod may read, staged from the root ---------- */
+
+struct halo_kmod_view;
+
+/* Stages the index files of /lib/modules/<release> and the modprobe.d
+ * files of the root, each checked; computes the blacklist (modprobe.d
+ * and the root's /proc/cmdline). -ENOENT: no module directory or index. */
+int halo_kmod_view_new(const struct halo_ctx *ctx, struct halo_kmod_view **ret,
+		       char **ret_why);
+void halo_kmod_view_free(struct halo_kmod_view *v);
+const char *halo_kmod_view_moddir(const struct halo_kmod_view *v);
+const char *const *halo_kmod_view_conf_paths(const struct halo_kmod_view *v);
+bool halo_kmod_view_blacklisted(const struct halo_kmod_view *v, const char *name);
+/* Stages the file of module NAME and its dependencies' (modules.dep.bin)
+ * before libkmod parses NAME's dependency line, which stat()s them all. */
+int halo_kmod_view_add_module(struct halo_kmod_view *v, const char *name, char **ret_why);
+/* PATH of the view shown as the root's file, for messages. */
+char *halo_kmod_view_root_path(const struct halo_kmod_view *v, const char *path);
+/* A module file for NAME anywhere below the root's module directory
+ * (symlinks not followed), shown as a path for messages; -ENOENT if none. */
+int halo_kmod_view_find_unindexed(const struct halo_kmod_view *v, const char *name,
+				  char **ret_path);
+/* The root's module directory ("/lib/modules/<release>"). */
+const char *halo_kmod_view_root_moddir(const struct halo_kmod_view *v);
+
+/* --- depindex.c: an exact lookup in modules.dep.bin (pure) ------------ */
+
+/* The first value of KEY in the kmod index BUF; -ENOENT if absent,
+ * -EBADMSG if BUF is not a well-formed index. */
+int halo_depindex_lookup(const void *buf, size_t len, const char *key, char **ret_value);
+
+/* --- blacklist.c: the blacklist as modprobe reads it (pure) ------------ */
+
+/* Adds the "blacklist NAME" entries of modprobe.d TEXT to *NAMES. */
+int halo_blacklist_from_modprobe(const char *text, char ***names);
+/* Adds the modprobe.blacklist= names of kernel command line CMDLINE. */
+int halo_blacklist_from_cmdline(const char *cmdline, char ***names);
 
 /* --- sysmodule.c: the kernel's view, /sys/module under the root -------- */
 

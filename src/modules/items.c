@@ -167,9 +167,11 @@ static int load_apply(struct halo_ctx *ctx, struct halo_item *item)
 	struct halo_kmod *k;
 	int r;
 
-	r = halo_kmod_get(ctx, &k);
+	_cleanup_free_ char *why = NULL;
+
+	r = halo_kmod_get(ctx, &k, &why);
 	if (r < 0)
-		return halo_item_fail(item, r, "libkmod");
+		return halo_item_fail(item, r, "%s", why ? why : "libkmod");
 	/* libkmod gives extra options to the named module only, so the
 	 * dependencies the config has options for are loaded first, each with
 	 * its own. */

@@ -2,12 +2,13 @@
 /*
  * kmod.c: every libkmod call of halo-provision, converted to -errno.
  *
- * The context reads only the root's files: the module directory and the
- * modprobe.d directories are opened inside the root (util/rootfs.h, so a
- * symlink in an image cannot lead to the host) and handed to libkmod as
- * /proc/self/fd/N paths. libkmod itself still checks "is it loaded" in the
- * absolute /sys/module and merges module options from /proc/cmdline; both
- * are the running kernel's, which is the one we load into.
+ * libkmod reads only the private view of the root (view.c): the index
+ * files, the modprobe.d files and, entered before libkmod opens them, the
+ * module files, each checked to be a regular file inside the root. The
+ * blacklist is the view's (the root's modprobe.d and /proc/cmdline), never
+ * libkmod's, which would add the running kernel's command line. libkmod
+ * still checks "is it loaded" in the absolute /sys/module when it probes:
+ * that only happens when the root's kernel is the running one.
  */
 #include "config.h"
 
@@ -21,19 +22,10 @@
 #include "util/rootfs.h"
 #include "util/strv.h"
 
-/* kmod's own default search list, in its order of precedence. */
-static const char *const conf_dirs[] = {
-	"/etc/modprobe.d",
-	"/run/modprobe.d",
-	"/usr/local/lib/modprobe.d",
-	"/lib/modprobe.d",
-};
-
 struct halo_kmod {
 	struct kmod_ctx *kctx;
-	int dir_fd;
-	int conf_fd[ARRAY_SIZE(conf_dirs)];
-	char *dirname; /* "/proc/self/fd/N" */
+	struct halo_kmod_view *view;
+	const char *dirname; /* the view's module directory */
 };
 
 /* libkmod logs to stderr by default; a subsystem never prints. */
@@ -48,96 +40,45 @@ void halo_kmod_free(struct halo_kmod *k)
 		return;
 	if (k->kctx)
 		kmod_unref(k->kctx);
-	if (k->dir_fd >= 0)
-		close(k->dir_fd);
-	for (size_t i = 0; i < ARRAY_SIZE(conf_dirs); i++)
-		if (k->conf_fd[i] >= 0)
-			close(k->conf_fd[i]);
-	free(k->dirname);
+	halo_kmod_view_free(k->view);
 	free(k);
 }
 
-static int kmod_open(struct halo_ctx *ctx, struct halo_kmod **ret)
+static int kmod_open(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_why)
 {
-	_cleanup_free_ char *moddir = NULL;
-	char *conf_paths[ARRAY_SIZE(conf_dirs) + 1] = { NULL };
-	const char *paths[ARRAY_SIZE(conf_dirs) + 1] = { NULL };
 	struct halo_kmod *k;
-	size_t n = 0;
-	int r, fd;
+	int r;
 
-	if (!ctx->kernel_release || !*ctx->kernel_release ||
-	    strchr(ctx->kernel_release, '/'))
-		return -EINVAL;
-	moddir = halo_strdup_printf("/lib/modules/%s", ctx->kernel_release);
 	k = calloc(1, sizeof(*k));
-	if (!moddir || !k) {
-		free(k);
+	if (!k)
 		return -ENOMEM;
-	}
-	k->dir_fd = -1;
-	for (size_t i = 0; i < ARRAY_SIZE(conf_dirs); i++)
-		k->conf_fd[i] = -1;
-
-	r = halo_root_openat(ctx, moddir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
-			     &k->dir_fd);
+	r = halo_kmod_view_new(ctx, &k->view, ret_why);
 	if (r < 0)
 		goto fail;
-	/* Without the binary index every lookup would come back empty. */
-	if (faccessat(k->dir_fd, "modules.dep.bin", F_OK, 0) < 0) {
-		r = -errno;
-		goto fail;
-	}
-	k->dirname = halo_strdup_printf("/proc/self/fd/%d", k->dir_fd);
-	if (!k->dirname) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(conf_dirs); i++) {
-		r = halo_root_openat(ctx, conf_dirs[i],
-				     O_PATH | O_DIRECTORY | O_CLOEXEC, 0, &fd);
-		if (r == -ENOENT || r == -ENOTDIR)
-			continue;
-		if (r < 0)
-			goto fail_paths;
-		k->conf_fd[i] = fd;
-		conf_paths[n] = halo_strdup_printf("/proc/self/fd/%d", fd);
-		if (!conf_paths[n]) {
-			r = -ENOMEM;
-			goto fail_paths;
-		}
-		paths[n] = conf_paths[n];
-		n++;
-	}
-	/* An empty list (not NULL) keeps libkmod off the host's defaults. */
-	k->kctx = kmod_new(k->dirname, paths);
+	k->dirname = halo_kmod_view_moddir(k->view);
+	/* The view's config directories, never the host's defaults. */
+	k->kctx = kmod_new(k->dirname, halo_kmod_view_conf_paths(k->view));
 	if (!k->kctx) {
 		r = -ENOMEM;
-		goto fail_paths;
+		goto fail;
 	}
 	kmod_set_log_fn(k->kctx, log_nothing, NULL);
 	r = kmod_load_resources(k->kctx);
 	if (r < 0)
-		goto fail_paths;
-	for (size_t i = 0; i < n; i++)
-		free(conf_paths[i]);
+		goto fail;
 	*ret = k;
 	return 0;
-
-fail_paths:
-	for (size_t i = 0; i < n; i++)
-		free(conf_paths[i]);
 fail:
 	halo_kmod_free(k);
 	return r;
 }
 
-int halo_kmod_get(struct halo_ctx *ctx, struct halo_kmod **ret)
+int halo_kmod_get(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_why)
 {
 	int r;
 
 	if (!ctx->kmod) {
-		r = kmod_open(ctx, &ctx->kmod);
+		r = kmod_open(ctx, &ctx->kmod, ret_why);
 		if (r < 0)
 			return r;
 	}
@@ -227,39 +168,84 @@ static int info_collect(struct kmod_module *mod, struct halo_modinfo *mi)
 	return r;
 }
 
-/* Names of the modules of LIST that the modprobe.d blacklist filters out. */
+/* Names of the modules of LIST that the root's blacklist names. */
 static int blacklist_collect(struct halo_kmod *k, struct kmod_list *list,
 			     struct halo_modinfo *mi)
 {
-	struct kmod_list *kept = NULL, *l, *m;
-	int r;
+	struct kmod_list *l;
+	int r = 0;
 
-	if (!list)
-		return 0;
-	r = kmod_module_apply_filter(k->kctx, KMOD_FILTER_BLACKLIST, list, &kept);
-	if (r < 0)
-		return r;
-	r = 0;
 	kmod_list_foreach(l, list) {
 		struct kmod_module *mod = kmod_module_get_module(l);
-		bool found = false;
+		const char *name = kmod_module_get_name(mod);
 
-		kmod_list_foreach(m, kept) {
-			struct kmod_module *km = kmod_module_get_module(m);
-
-			found = km == mod;
-			kmod_module_unref(km);
-			if (found)
-				break;
-		}
-		if (!found)
-			r = halo_strv_push(&mi->blacklisted, kmod_module_get_name(mod));
+		if (halo_kmod_view_blacklisted(k->view, name) &&
+		    !halo_strv_contains(mi->blacklisted, name))
+			r = halo_strv_push(&mi->blacklisted, name);
 		kmod_module_unref(mod);
 		if (r < 0)
 			break;
 	}
-	kmod_module_unref_list(kept);
 	return r;
+}
+
+/* Enters the files of module NAME, its dependencies and (to a depth) its
+ * soft dependencies into the view, before libkmod reads any of them. */
+static int stage_module(struct halo_kmod *k, const char *name, int depth, char **ret_why)
+{
+	struct kmod_list *pre = NULL, *post = NULL, *l;
+	struct kmod_module *mod = NULL;
+	int r;
+
+	r = halo_kmod_view_add_module(k->view, name, ret_why);
+	if (r < 0 || depth >= 8)
+		return r;
+	/* Soft dependencies come from the config; reading them parses no
+	 * dependency line of NAME. */
+	if (kmod_module_new_from_name(k->kctx, name, &mod) < 0)
+		return 0;
+	if (kmod_module_get_softdeps(mod, &pre, &post) < 0) {
+		kmod_module_unref(mod);
+		return 0;
+	}
+	kmod_module_unref(mod);
+	kmod_list_foreach(l, pre) {
+		struct kmod_module *d = kmod_module_get_module(l);
+
+		r = stage_module(k, kmod_module_get_name(d), depth + 1, ret_why);
+		kmod_module_unref(d);
+		if (r < 0)
+			break;
+	}
+	kmod_list_foreach(l, r < 0 ? NULL : post) {
+		struct kmod_module *d = kmod_module_get_module(l);
+
+		r = stage_module(k, kmod_module_get_name(d), depth + 1, ret_why);
+		kmod_module_unref(d);
+		if (r < 0)
+			break;
+	}
+	kmod_module_unref_list(pre);
+	kmod_module_unref_list(post);
+	return r;
+}
+
+/* Why the module file at PATH (a view path) could not be read. */
+static char *unreadable(struct halo_kmod *k, const char *name, const char *path, int err)
+{
+	_cleanup_free_ char *shown = halo_kmod_view_root_path(k->view, path);
+	const char *hint = "";
+	size_t n = strlen(path);
+
+	/* libkmod reads a compressed module it has no support for as ELF. */
+	if (n > 3 && strcmp(path + n - 3, ".gz") == 0)
+		hint = " (gzip-compressed: this libkmod may lack zlib support, see kmod --version)";
+	else if (n > 3 && strcmp(path + n - 3, ".xz") == 0)
+		hint = " (xz-compressed: this libkmod may lack xz support, see kmod --version)";
+	else if (n > 4 && strcmp(path + n - 4, ".zst") == 0)
+		hint = " (zstd-compressed: this libkmod may lack zstd support, see kmod --version)";
+	return halo_strdup_printf("module '%s': cannot read its file %s: %s%s", name,
+				  shown ? shown : path, strerror(-err), hint);
 }
 
 static int deps_collect(struct halo_kmod *k, struct kmod_module *mod,
@@ -292,7 +278,7 @@ static int deps_collect(struct halo_kmod *k, struct kmod_module *mod,
 }
 
 int halo_kmod_lookup(struct halo_kmod *k, const char *name,
-		     struct halo_modinfo **ret)
+		     struct halo_modinfo **ret, char **ret_why)
 {
 	_cleanup_modinfo_ struct halo_modinfo *mi = NULL;
 	struct kmod_list *list = NULL, *l;
@@ -306,6 +292,10 @@ int halo_kmod_lookup(struct halo_kmod *k, const char *name,
 	mi->name = halo_modname_dup(name);
 	if (!mi->name)
 		return -ENOMEM;
+	/* The lookup parses the module's dependency line: stage first. */
+	r = stage_module(k, mi->name, 0, ret_why);
+	if (r < 0)
+		return r;
 	r = kmod_module_new_from_lookup(k->kctx, mi->name, &list);
 	if (r < 0)
 		return r;
@@ -343,8 +333,14 @@ int halo_kmod_lookup(struct halo_kmod *k, const char *name,
 		mi->install_cmd = halo_strdup_printf("%s: install %s", mi->name, cmd);
 		r = mi->install_cmd ? 0 : -ENOMEM;
 	}
-	if (r == 0)
+	if (r == 0) {
 		r = info_collect(mod, mi);
+		if (r < 0 && r != -ENOMEM && path) {
+			*ret_why = unreadable(k, mi->name, kmod_module_get_path(mod), r);
+			if (!*ret_why)
+				r = -ENOMEM;
+		}
+	}
 	if (r == 0)
 		r = blacklist_collect(k, list, mi);
 	if (r == 0)
@@ -406,25 +402,60 @@ int halo_kmod_probe(struct halo_kmod *k, const char *name,
 
 	if (!norm)
 		return -ENOMEM;
+	r = stage_module(k, norm, 0, &rf.what);
+	if (r < 0)
+		goto out;
 	r = kmod_module_new_from_name(k->kctx, norm, &mod);
 	if (r < 0)
-		return r;
+		goto out;
+	/* KMOD_PROBE_APPLY_BLACKLIST, with the root's blacklist: a module
+	 * already in the kernel is "loaded" (EEXIST), not refused. */
+	if (apply_blacklist && halo_kmod_view_blacklisted(k->view, norm)) {
+		int state = kmod_module_get_initstate(mod);
+
+		if (state == KMOD_MODULE_LIVE || state == KMOD_MODULE_COMING ||
+		    state == KMOD_MODULE_BUILTIN) {
+			r = -EEXIST;
+			goto out;
+		}
+		rf.what = halo_strdup_printf("%s: blacklisted in modprobe.d or the kernel command line",
+					     norm);
+		r = rf.what ? -EPERM : -ENOMEM;
+		goto out;
+	}
 	/* FAIL_ON_LOADED: a module that the kernel says exists (EEXIST) is
 	 * reported, so the caller can check sysfs instead of trusting it. */
-	r = kmod_module_probe_insert_module(
-		mod, KMOD_PROBE_FAIL_ON_LOADED |
-			     (apply_blacklist ? KMOD_PROBE_APPLY_BLACKLIST : 0),
-		extra_options, refuse_install, &rf, NULL);
+	r = kmod_module_probe_insert_module(mod, KMOD_PROBE_FAIL_ON_LOADED,
+					    extra_options, refuse_install, &rf, NULL);
+out:
 	kmod_module_unref(mod);
-	if (r > 0) {
-		free(rf.what);
-		rf.what = halo_strdup_printf("%s: blacklisted in modprobe.d", norm);
-		r = -EPERM;
-	}
 	if (r < 0 && rf.what) {
 		*ret_refused = rf.what;
-		return -EPERM;
+		return r == -ENOMEM ? r : -EPERM;
 	}
 	free(rf.what);
-	return r;
+	return r > 0 ? -EPERM : r;
+}
+
+int halo_kmod_unindexed_hint(struct halo_kmod *k, const char *name, char **ret_hint)
+{
+	_cleanup_free_ char *file = NULL;
+	const char *why;
+	size_t n;
+	int r;
+
+	r = halo_kmod_view_find_unindexed(k->view, name, &file);
+	if (r < 0)
+		return r;
+	n = strlen(file);
+	if (n > 3 && strcmp(file + n - 3, ".gz") == 0)
+		why = "depmod skips .ko.gz modules when kmod is built without zlib (kmod --version: -ZLIB); recompress them (xz, zstd) or use a kmod with zlib, then run depmod";
+	else if (n > 3 && strcmp(file + n - 3, ".xz") == 0)
+		why = "depmod skips .ko.xz modules when kmod is built without xz support; run a depmod that has it";
+	else if (n > 4 && strcmp(file + n - 4, ".zst") == 0)
+		why = "depmod skips .ko.zst modules when kmod is built without zstd support; run a depmod that has it";
+	else
+		why = "run depmod";
+	*ret_hint = halo_strdup_printf("%s is there but not in the module index: %s", file, why);
+	return *ret_hint ? 0 : -ENOMEM;
 }

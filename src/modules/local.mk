@@ -4,6 +4,9 @@ libhalo_la_SOURCES += \
 	src/modules/internal.h \
 	src/modules/modules.c \
 	src/modules/kmod.c \
+	src/modules/view.c \
+	src/modules/depindex.c \
+	src/modules/blacklist.c \
 	src/modules/items.c \
 	src/modules/sysmodule.c \
 	src/modules/options.c \

@@ -19,7 +19,8 @@
 
 struct lookup {
 	char *name;                /* normalized */
-	struct halo_modinfo *info; /* NULL: unknown */
+	struct halo_modinfo *info; /* NULL: unknown, or refused (why) */
+	char *why;                 /* a file of it that was refused or unreadable */
 	int err;
 };
 
@@ -39,6 +40,7 @@ static void planner_free(struct planner *p)
 {
 	for (size_t i = 0; i < p->n_cache; i++) {
 		free(p->cache[i].name);
+		free(p->cache[i].why);
 		halo_modinfo_free(p->cache[i].info);
 	}
 	free(p->cache);
@@ -64,9 +66,9 @@ static int lookup(struct planner *p, const char *name, const struct lookup **ret
 	p->cache = l;
 	l = &p->cache[p->n_cache];
 	*l = (struct lookup){ .name = TAKE_PTR(norm) };
-	l->err = halo_kmod_lookup(p->k, l->name, &l->info);
+	l->err = halo_kmod_lookup(p->k, l->name, &l->info, &l->why);
 	p->n_cache++;
-	if (l->err < 0 && l->err != -ENOENT)
+	if (l->err < 0 && l->err != -ENOENT && !l->why)
 		return l->err;
 	*ret = l;
 	return 0;
@@ -131,6 +133,26 @@ static bool host_blacklisted(const struct planner *p, const struct halo_modinfo 
 		 !name_in(&p->mc->blacklist, name));
 }
 
+/* Why the module of L cannot be used: its file refused or unreadable, or
+ * unknown to the index (with what depmod left out, when that explains it). */
+static void add_unknown(struct planner *p, const struct lookup *l, const char *what,
+			const char *listed, int line)
+{
+	_cleanup_free_ char *hint = NULL;
+
+	if (l->why) {
+		halo_errors_add(p->errs, "%s:%d: %s: %s", p->cfg->path, line, what, l->why);
+		return;
+	}
+	if (halo_kmod_unindexed_hint(p->k, l->name, &hint) == 0)
+		halo_errors_add(p->errs, "%s:%d: %s: unknown module '%s': %s",
+				p->cfg->path, line, what, listed, hint);
+	else
+		halo_errors_add(p->errs,
+			"%s:%d: %s: unknown module '%s' (not in the module index of kernel %s, nor built in)",
+			p->cfg->path, line, what, listed, p->ctx->kernel_release);
+}
+
 static int check_load(struct planner *p, struct halo_plan *plan, size_t i)
 {
 	const char *file = p->cfg->path;
@@ -145,14 +167,12 @@ static int check_load(struct planner *p, struct halo_plan *plan, size_t i)
 	if (!l->info) {
 		_cleanup_free_ char *target = NULL;
 
-		if (halo_kmod_alias_target(p->k, p->mc->load.v[i], &target) == 0)
+		if (!l->why && halo_kmod_alias_target(p->k, p->mc->load.v[i], &target) == 0)
 			halo_errors_add(p->errs,
 				"%s:%d: modules.load: '%s' is an alias of module '%s'; list the module's name",
 				file, line, p->mc->load.v[i], target);
 		else
-			halo_errors_add(p->errs,
-				"%s:%d: modules.load: unknown module '%s' (not in the module index of kernel %s, nor built in)",
-				file, line, p->mc->load.v[i], p->ctx->kernel_release);
+			add_unknown(p, l, "modules.load", p->mc->load.v[i], line);
 		return 0;
 	}
 	mi = l->info;
@@ -192,9 +212,7 @@ static int check_options(struct planner *p, size_t i)
 	if (r < 0)
 		return r;
 	if (!l->info) {
-		halo_errors_add(p->errs,
-			"%s:%d: modules.options: unknown module '%s' (not in the module index of kernel %s, nor built in)",
-			file, o->line, o->module, p->ctx->kernel_release);
+		add_unknown(p, l, "modules.options", o->module, o->line);
 		return 0;
 	}
 	r = halo_modopts_parse(o->options, &opts, &n);
@@ -396,13 +414,18 @@ int halo_modules_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return 0; /* leave the host's modules alone */
 
 	if (mc->load.n > 0 || mc->n_options > 0) {
-		r = halo_kmod_get(ctx, &p.k);
+		_cleanup_free_ char *why = NULL;
+
+		r = halo_kmod_get(ctx, &p.k, &why);
 		if (r < 0) {
 			_cleanup_free_ char *dir = halo_strdup_printf(
 				"/lib/modules/%s", ctx->kernel_release ? ctx->kernel_release : "?");
 			_cleanup_free_ char *shown = dir ? halo_root_display_path(ctx, dir) : NULL;
 
-			if (r == -ENOENT)
+			if (why)
+				halo_errors_add(errs, "%s:%d: modules: refused %s",
+						cfg->path, mc->line, why);
+			else if (r == -ENOENT)
 				halo_errors_add(errs,
 					"%s:%d: modules: no module index for kernel %s in %s (kernel not installed, or depmod not run)",
 					cfg->path, mc->line, ctx->kernel_release,

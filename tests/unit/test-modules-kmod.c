@@ -63,6 +63,9 @@ static int group_teardown(void **state)
 	return nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Where a refusal would be explained; none is expected in these tests. */
+static char *why_sink;
+
 struct fx {
 	struct halo_ctx ctx;
 };
@@ -88,9 +91,9 @@ static void test_lookup_deps(void **state)
 	struct halo_modinfo *mi;
 
 	ctx_open(&ctx, plain, REL);
-	assert_int_equal(halo_kmod_get(&ctx, &k), 0);
+	assert_int_equal(halo_kmod_get(&ctx, &k, &why_sink), 0);
 	assert_ptr_equal(ctx.kmod, k);
-	assert_int_equal(halo_kmod_lookup(k, "irdma", &mi), 0);
+	assert_int_equal(halo_kmod_lookup(k, "irdma", &mi, &why_sink), 0);
 	assert_string_equal(mi->name, "irdma");
 	assert_string_equal(mi->relpath, "kernel/drivers/infiniband/hw/irdma/irdma.ko");
 	assert_false(mi->builtin);
@@ -113,8 +116,8 @@ static void test_lookup_parms(void **state)
 	struct halo_modinfo *mi;
 
 	ctx_open(&ctx, plain, REL);
-	assert_int_equal(halo_kmod_get(&ctx, &k), 0);
-	assert_int_equal(halo_kmod_lookup(k, "mlx5-core", &mi), 0);
+	assert_int_equal(halo_kmod_get(&ctx, &k, &why_sink), 0);
+	assert_int_equal(halo_kmod_lookup(k, "mlx5-core", &mi, &why_sink), 0);
 	assert_string_equal(mi->name, "mlx5_core");
 	assert_string_equal(halo_modinfo_parm_type(mi, "prof_sel"), "uint");
 	assert_string_equal(halo_modinfo_parm_type(mi, "probe_vf"), "bool");
@@ -133,18 +136,18 @@ static void test_lookup_builtin_unknown(void **state)
 	struct halo_modinfo *mi = NULL;
 
 	ctx_open(&ctx, plain, REL);
-	assert_int_equal(halo_kmod_get(&ctx, &k), 0);
-	assert_int_equal(halo_kmod_lookup(k, "ttm", &mi), 0);
+	assert_int_equal(halo_kmod_get(&ctx, &k, &why_sink), 0);
+	assert_int_equal(halo_kmod_lookup(k, "ttm", &mi, &why_sink), 0);
 	assert_true(mi->builtin);
 	assert_null(mi->relpath);
 	/* From modules.builtin.modinfo. */
 	assert_string_equal(halo_modinfo_parm_type(mi, "pages_limit"), "ulong");
 	halo_modinfo_free(mi);
 	mi = NULL;
-	assert_int_equal(halo_kmod_lookup(k, "nosuchmod", &mi), -ENOENT);
+	assert_int_equal(halo_kmod_lookup(k, "nosuchmod", &mi, &why_sink), -ENOENT);
 	assert_null(mi);
 	/* An alias resolves to ice, but it is not a module name. */
-	assert_int_equal(halo_kmod_lookup(k, "pci:v00008086d00001593sv0sd0bc0sc0i0", &mi), -ENOENT);
+	assert_int_equal(halo_kmod_lookup(k, "pci:v00008086d00001593sv0sd0bc0sc0i0", &mi, &why_sink), -ENOENT);
 	ctx_close(&ctx);
 }
 
@@ -163,13 +166,13 @@ static void test_blacklist_and_install(void **state)
 	fclose(f);
 
 	ctx_open(&ctx, plain, REL);
-	assert_int_equal(halo_kmod_get(&ctx, &k), 0);
-	assert_int_equal(halo_kmod_lookup(k, "irdma", &mi), 0);
+	assert_int_equal(halo_kmod_get(&ctx, &k, &why_sink), 0);
+	assert_int_equal(halo_kmod_lookup(k, "irdma", &mi, &why_sink), 0);
 	assert_int_equal(halo_strv_len(mi->blacklisted), 1);
 	assert_string_equal(mi->blacklisted[0], "ice");
 	assert_string_equal(mi->install_cmd, "ib_core: install /bin/true");
 	halo_modinfo_free(mi);
-	assert_int_equal(halo_kmod_lookup(k, "ice", &mi), 0);
+	assert_int_equal(halo_kmod_lookup(k, "ice", &mi, &why_sink), 0);
 	assert_true(halo_strv_contains(mi->blacklisted, "ice"));
 	halo_modinfo_free(mi);
 	ctx_close(&ctx);
@@ -183,13 +186,13 @@ static void test_no_tree(void **state)
 	bool d = true;
 
 	ctx_open(&ctx, plain, "0.0.0-none");
-	assert_int_equal(halo_kmod_get(&ctx, &k), -ENOENT);
+	assert_int_equal(halo_kmod_get(&ctx, &k, &why_sink), -ENOENT);
 	assert_null(ctx.kmod);
 	assert_int_equal(halo_modules_amdgpu_is_dkms(&ctx, &d), 0);
 	assert_false(d);
 	ctx_close(&ctx);
 	ctx_open(&ctx, plain, "../../etc");
-	assert_int_equal(halo_kmod_get(&ctx, &k), -EINVAL);
+	assert_int_equal(halo_kmod_get(&ctx, &k, &why_sink), -EINVAL);
 	ctx_close(&ctx);
 }
 

@@ -1,0 +1,636 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * view.c: the only files libkmod ever opens, gathered into a private
+ * staging directory (mkdtemp, 0700, removed when the run ends).
+ *
+ * libkmod opens its module directory, its config directories and the
+ * module files by path, following every symlink on the host and opening
+ * FIFOs and devices (which block). So it is never given a path into the
+ * root: each file it may read is first opened inside the root through the
+ * file layer (util/rootfs.h: symlinks resolved inside the root, never out),
+ * checked to be a regular file, and entered in the staging directory as a
+ * symlink to that open descriptor (/proc/self/fd/N). Module files are
+ * entered on demand, before libkmod reads them (modinfo, probe). Anything
+ * else (a symlink that does not resolve inside the root, a FIFO, a device,
+ * a directory where a file belongs) is refused with a message naming it.
+ *
+ * The view also computes the blacklist (blacklist.c) from the files it
+ * staged and the root's /proc/cmdline: libkmod's own blacklist carries the
+ * running kernel's command line, which is not the root's.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "modules/internal.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+/* kmod's own config search list, in its order of precedence. */
+static const char *const conf_dirs[] = {
+	"/etc/modprobe.d",
+	"/run/modprobe.d",
+	"/usr/local/lib/modprobe.d",
+	"/lib/modprobe.d",
+};
+
+/* What libkmod reads from the module directory itself. */
+static const char *const index_files[] = {
+	"modules.dep.bin", "modules.alias.bin", "modules.symbols.bin",
+	"modules.builtin.alias.bin", "modules.builtin.bin",
+	"modules.builtin.modinfo", "modules.softdep",
+};
+
+#define READ_CAP (16u << 20)
+
+struct halo_kmod_view {
+	const struct halo_ctx *ctx;
+	char *dir;      /* the staging directory */
+	int dfd;
+	char *moddir;   /* <dir>/m: libkmod's module directory */
+	char *root_moddir; /* /lib/modules/<release>, inside the root */
+	char *conf[ARRAY_SIZE(conf_dirs) + 1];
+	int *fds;
+	size_t n_fds;
+	char **blacklist;
+	char *depidx;   /* modules.dep.bin, read once */
+	size_t depidx_len;
+};
+
+/* Removes what the view made: directories and symlinks only. */
+static void rm_tree(int dfd)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
+
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		int fd;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0)
+			rm_tree(fd);
+		(void)unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
+}
+
+void halo_kmod_view_free(struct halo_kmod_view *v)
+{
+	if (!v)
+		return;
+	if (v->dfd >= 0) {
+		int fd = openat(v->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd >= 0)
+			rm_tree(fd);
+		close(v->dfd);
+	}
+	if (v->dir)
+		(void)rmdir(v->dir);
+	for (size_t i = 0; i < v->n_fds; i++)
+		close(v->fds[i]);
+	free(v->fds);
+	free(v->dir);
+	free(v->moddir);
+	free(v->root_moddir);
+	for (size_t i = 0; i < ARRAY_SIZE(v->conf); i++)
+		free(v->conf[i]);
+	halo_strv_free(v->blacklist);
+	free(v->depidx);
+	free(v);
+}
+
+static const char *kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+static char *where(const struct halo_ctx *ctx, const char *dir, const char *name)
+{
+	_cleanup_free_ char *path = halo_strdup_printf("%s/%s", dir, name);
+
+	return path ? halo_root_display_path(ctx, path) : NULL;
+}
+
+/*
+ * Opens DIR/NAME inside the root as an O_PATH descriptor of a regular
+ * file. -ENOENT (no *ret_why) when it plainly does not exist; any other
+ * failure sets *ret_why, a one-line reason naming the file.
+ */
+static int open_regular(const struct halo_ctx *ctx, const char *dir, const char *name,
+			int *ret_fd, char **ret_why)
+{
+	_cleanup_free_ char *path = halo_strdup_printf("%s/%s", dir, name);
+	_cleanup_free_ char *shown = NULL;
+	_cleanup_close_ int fd = -1, dfd = -1;
+	struct stat st;
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	r = halo_root_openat(ctx, path, O_PATH, 0, &fd);
+	if (r == -ENOENT || r == -ELOOP) {
+		char target[PATH_MAX];
+		ssize_t n = -1;
+
+		/* A symlink that resolves to nothing inside the root may well
+		 * resolve on the host: refuse it rather than skip it. */
+		if (halo_root_openat(ctx, dir, O_PATH | O_DIRECTORY, 0, &dfd) == 0 &&
+		    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+			n = readlinkat(dfd, name, target, sizeof(target) - 1);
+		if (n < 0 && r == -ENOENT)
+			return -ENOENT;
+		target[n < 0 ? 0 : n] = '\0';
+		shown = halo_root_display_path(ctx, path);
+		*ret_why = halo_strdup_printf("%s: symlink to '%s' does not resolve inside the root",
+					      shown ? shown : path, target);
+		return *ret_why ? -ELOOP : -ENOMEM;
+	}
+	if (r >= 0 && fstat(fd, &st) < 0)
+		r = -errno;
+	if (r >= 0 && !S_ISREG(st.st_mode)) {
+		shown = halo_root_display_path(ctx, path);
+		*ret_why = halo_strdup_printf("%s: %s, not a regular file",
+					      shown ? shown : path, kind(st.st_mode));
+		return *ret_why ? -EPERM : -ENOMEM;
+	}
+	if (r < 0) {
+		shown = halo_root_display_path(ctx, path);
+		*ret_why = halo_strdup_printf("%s: %s", shown ? shown : path, strerror(-r));
+		return *ret_why ? r : -ENOMEM;
+	}
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+/* Enters FD (taken) into the view as REL, a symlink to /proc/self/fd/N. */
+static int view_link(struct halo_kmod_view *v, int fd, const char *rel)
+{
+	char target[64];
+	int *fds;
+
+	fds = realloc(v->fds, (v->n_fds + 1) * sizeof(*fds));
+	if (!fds) {
+		close(fd);
+		return -ENOMEM;
+	}
+	v->fds = fds;
+	v->fds[v->n_fds++] = fd;
+	snprintf(target, sizeof(target), "/proc/self/fd/%d", fd);
+	return symlinkat(target, v->dfd, rel) < 0 ? -errno : 0;
+}
+
+/* The content of a regular file already opened (O_PATH) as FD. */
+static int read_fd(int fd, char **ret, size_t *ret_len)
+{
+	char proc[64];
+	_cleanup_close_ int rfd = -1;
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, cap = 4096;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	rfd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (rfd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= cap) {
+			char *nb;
+
+			if (cap > READ_CAP)
+				return -EFBIG;
+			cap *= 2;
+			nb = realloc(buf, cap);
+			if (!nb)
+				return -ENOMEM;
+			buf = nb;
+		}
+		n = read(rfd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*ret = TAKE_PTR(buf);
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+}
+
+static int blacklist_add_file(struct halo_kmod_view *v, int fd)
+{
+	_cleanup_free_ char *text = NULL;
+	int r;
+
+	r = read_fd(fd, &text, NULL);
+	if (r < 0)
+		return r;
+	return halo_blacklist_from_modprobe(text, &v->blacklist);
+}
+
+/* kmod's conf_files_filter_out: only *.conf and *.alias, no dot files. */
+static bool is_conf_name(const char *n)
+{
+	size_t len = strlen(n);
+
+	return n[0] != '.' && len >= 6 &&
+	       (strcmp(n + len - 5, ".conf") == 0 || strcmp(n + len - 6, ".alias") == 0);
+}
+
+static int stage_conf_dir(struct halo_kmod_view *v, size_t i, char ***seen, char **ret_why)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	char rel[32];
+	int r;
+
+	snprintf(rel, sizeof(rel), "c%zu", i);
+	if (mkdirat(v->dfd, rel, 0700) < 0)
+		return -errno;
+	v->conf[i] = halo_strdup_printf("%s/%s", v->dir, rel);
+	if (!v->conf[i])
+		return -ENOMEM;
+	r = halo_root_list_dir(v->ctx, conf_dirs[i], &names);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	if (r < 0) {
+		_cleanup_free_ char *shown = halo_root_display_path(v->ctx, conf_dirs[i]);
+
+		*ret_why = halo_strdup_printf("%s: %s", shown ? shown : conf_dirs[i], strerror(-r));
+		return *ret_why ? r : -ENOMEM;
+	}
+	for (char **n = names; *n; n++) {
+		_cleanup_free_ char *entry = NULL;
+		int fd;
+
+		if (!is_conf_name(*n))
+			continue;
+		r = open_regular(v->ctx, conf_dirs[i], *n, &fd, ret_why);
+		if (r == -ENOENT)
+			continue; /* gone since the listing */
+		if (r < 0)
+			return r;
+		entry = halo_strdup_printf("%s/%s", rel, *n);
+		if (!entry) {
+			close(fd);
+			return -ENOMEM;
+		}
+		r = view_link(v, fd, entry);
+		if (r < 0)
+			return r;
+		/* Same name in an earlier directory: that one wins (kmod). */
+		if (halo_strv_contains(*seen, *n))
+			continue;
+		r = halo_strv_push(seen, *n);
+		if (r == 0)
+			r = blacklist_add_file(v, fd);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int stage_cmdline(struct halo_kmod_view *v, char **ret_why)
+{
+	_cleanup_free_ char *text = NULL;
+	int r;
+
+	r = halo_read_file(v->ctx, "/proc/cmdline", &text, NULL);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0) {
+		_cleanup_free_ char *shown = halo_root_display_path(v->ctx, "/proc/cmdline");
+
+		*ret_why = halo_strdup_printf("%s: %s", shown ? shown : "/proc/cmdline",
+					      r == -EINVAL ? "not a regular file" : strerror(-r));
+		return *ret_why ? r : -ENOMEM;
+	}
+	return halo_blacklist_from_cmdline(text, &v->blacklist);
+}
+
+static int make_stage_dir(struct halo_kmod_view *v)
+{
+	const char *tmp = secure_getenv("TMPDIR");
+
+	v->dir = halo_strdup_printf("%s/halo-kmod.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	if (!v->dir)
+		return -ENOMEM;
+	if (!mkdtemp(v->dir)) {
+		free(v->dir);
+		v->dir = NULL;
+		return -errno;
+	}
+	v->dfd = open(v->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return v->dfd < 0 ? -errno : 0;
+}
+
+int halo_kmod_view_new(const struct halo_ctx *ctx, struct halo_kmod_view **ret,
+		       char **ret_why)
+{
+	struct halo_kmod_view *v;
+	_cleanup_strv_free_ char **seen = NULL;
+	_cleanup_close_ int mfd = -1;
+	int r, fd;
+
+	if (!ctx->kernel_release || !*ctx->kernel_release ||
+	    strchr(ctx->kernel_release, '/') || strcmp(ctx->kernel_release, "..") == 0 ||
+	    strcmp(ctx->kernel_release, ".") == 0)
+		return -EINVAL;
+	v = calloc(1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	v->ctx = ctx;
+	v->dfd = -1;
+	v->root_moddir = halo_strdup_printf("/lib/modules/%s", ctx->kernel_release);
+	if (!v->root_moddir) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	r = halo_root_openat(ctx, v->root_moddir, O_PATH | O_DIRECTORY, 0, &mfd);
+	if (r < 0)
+		goto fail; /* -ENOENT: this kernel has no module tree */
+	r = make_stage_dir(v);
+	if (r < 0)
+		goto fail;
+	if (mkdirat(v->dfd, "m", 0700) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	v->moddir = halo_strdup_printf("%s/m", v->dir);
+	if (!v->moddir) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(index_files); i++) {
+		char rel[64];
+
+		r = open_regular(ctx, v->root_moddir, index_files[i], &fd, ret_why);
+		if (r == -ENOENT && i > 0)
+			continue; /* libkmod copes, or fails as it would */
+		if (r < 0)
+			goto fail; /* -ENOENT for modules.dep.bin: no index */
+		snprintf(rel, sizeof(rel), "m/%s", index_files[i]);
+		r = view_link(v, fd, rel);
+		if (r == 0 && i == 0)
+			r = read_fd(fd, &v->depidx, &v->depidx_len);
+		/* libkmod parses modules.softdep as a config file. */
+		if (r == 0 && strcmp(index_files[i], "modules.softdep") == 0)
+			r = blacklist_add_file(v, fd);
+		if (r < 0)
+			goto fail;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(conf_dirs); i++) {
+		r = stage_conf_dir(v, i, &seen, ret_why);
+		if (r < 0)
+			goto fail;
+	}
+	r = stage_cmdline(v, ret_why);
+	if (r < 0)
+		goto fail;
+	*ret = v;
+	return 0;
+fail:
+	halo_kmod_view_free(v);
+	return r;
+}
+
+const char *halo_kmod_view_moddir(const struct halo_kmod_view *v)
+{
+	return v->moddir;
+}
+
+const char *const *halo_kmod_view_conf_paths(const struct halo_kmod_view *v)
+{
+	return (const char *const *)v->conf;
+}
+
+bool halo_kmod_view_blacklisted(const struct halo_kmod_view *v, const char *name)
+{
+	return halo_strv_contains(v->blacklist, name);
+}
+
+/* A path below the module directory made only of plain names. */
+static bool is_plain_relpath(const char *rel)
+{
+	for (const char *p = rel;;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		if (!p[n])
+			return true;
+		p += n + 1;
+	}
+}
+
+/* mkdir -p of REL's parent directories inside the staging directory. */
+static int mkdirs_for(int dfd, const char *rel)
+{
+	_cleanup_free_ char *buf = strdup(rel);
+
+	if (!buf)
+		return -ENOMEM;
+	for (char *s = strchr(buf, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdirat(dfd, buf, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	return 0;
+}
+
+/* Enters REL (a path of modules.dep.bin) into the view. */
+static int add_rel(struct halo_kmod_view *v, const char *rel_in, char **ret_why)
+{
+	_cleanup_free_ char *rel = NULL, *dir = NULL;
+	struct stat st;
+	const char *base;
+	int r, fd;
+
+	if (!is_plain_relpath(rel_in)) {
+		/* libkmod would open an absolute path as it stands. */
+		*ret_why = halo_strdup_printf("%s/modules.dep.bin names module file '%s', which is not below it",
+					      v->root_moddir, rel_in);
+		return *ret_why ? -EPERM : -ENOMEM;
+	}
+	rel = halo_strdup_printf("m/%s", rel_in);
+	if (!rel)
+		return -ENOMEM;
+	if (fstatat(v->dfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return 0; /* entered already */
+	base = strrchr(rel_in, '/');
+	if (!base) {
+		dir = strdup(v->root_moddir);
+		base = rel_in;
+	} else {
+		dir = halo_strdup_printf("%s/%.*s", v->root_moddir, (int)(base - rel_in), rel_in);
+		base++;
+	}
+	if (!dir)
+		return -ENOMEM;
+	r = open_regular(v->ctx, dir, base, &fd, ret_why);
+	if (r == -ENOENT)
+		return 0; /* libkmod finds it missing and says so */
+	if (r < 0)
+		return r;
+	r = mkdirs_for(v->dfd, rel);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return view_link(v, fd, rel);
+}
+
+int halo_kmod_view_add_module(struct halo_kmod_view *v, const char *name, char **ret_why)
+{
+	_cleanup_free_ char *norm = halo_modname_dup(name), *line = NULL;
+	char *save = NULL, *colon, *dep;
+	int r;
+
+	if (!norm)
+		return -ENOMEM;
+	r = halo_depindex_lookup(v->depidx, v->depidx_len, norm, &line);
+	if (r == -ENOENT)
+		return 0; /* built in, an alias, or unknown: no file */
+	if (r == -EBADMSG) {
+		*ret_why = halo_strdup_printf("%s/modules.dep.bin: not a module index (run depmod)",
+					      v->root_moddir);
+		return *ret_why ? r : -ENOMEM;
+	}
+	if (r < 0)
+		return r;
+	/* "path: dep dep ...", the line libkmod is about to parse. */
+	colon = strchr(line, ':');
+	if (colon)
+		*colon = '\0';
+	r = add_rel(v, line, ret_why);
+	for (dep = colon ? strtok_r(colon + 1, " \t", &save) : NULL; dep && r == 0;
+	     dep = strtok_r(NULL, " \t", &save))
+		r = add_rel(v, dep, ret_why);
+	return r;
+}
+
+char *halo_kmod_view_root_path(const struct halo_kmod_view *v, const char *path)
+{
+	size_t n = strlen(v->moddir);
+
+	if (strncmp(path, v->moddir, n) == 0 && path[n] == '/')
+		return where(v->ctx, v->root_moddir, path + n + 1);
+	return strdup(path);
+}
+
+const char *halo_kmod_view_root_moddir(const struct halo_kmod_view *v)
+{
+	return v->root_moddir;
+}
+
+static const char *const module_suffixes[] = { ".ko", ".ko.gz", ".ko.xz", ".ko.zst" };
+
+/* Is file name FN a module file of NORM (normalized)? */
+static bool is_module_file(const char *fn, const char *norm)
+{
+	size_t len = strlen(fn), n = strlen(norm);
+
+	for (size_t i = 0; i < ARRAY_SIZE(module_suffixes); i++) {
+		size_t s = strlen(module_suffixes[i]);
+
+		if (len == n + s && strcmp(fn + n, module_suffixes[i]) == 0 &&
+		    halo_name_eq(fn, norm, n))
+			return true;
+	}
+	return false;
+}
+
+/* Depth-first search below DFD (taken), never through a symlink. */
+static int find_in(int dfd, const char *prefix, const char *norm, int depth,
+		   char **ret_rel)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
+	int r = -ENOENT;
+
+	if (!d) {
+		close(dfd);
+		return -errno;
+	}
+	while (r == -ENOENT && (de = readdir(d))) {
+		_cleanup_free_ char *rel = NULL;
+		struct stat st;
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		rel = halo_strdup_printf("%s%s%s", prefix, *prefix ? "/" : "", de->d_name);
+		if (!rel) {
+			r = -ENOMEM;
+			break;
+		}
+		if (S_ISREG(st.st_mode) && is_module_file(de->d_name, norm)) {
+			*ret_rel = TAKE_PTR(rel);
+			r = 0;
+		} else if (S_ISDIR(st.st_mode) && depth < 16) {
+			fd = openat(dirfd(d), de->d_name,
+				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd >= 0)
+				r = find_in(fd, rel, norm, depth + 1, ret_rel);
+		}
+	}
+	closedir(d);
+	return r;
+}
+
+int halo_kmod_view_find_unindexed(const struct halo_kmod_view *v, const char *name,
+				  char **ret_path)
+{
+	_cleanup_free_ char *norm = halo_modname_dup(name), *rel = NULL, *path = NULL;
+	int r, fd;
+
+	if (!norm)
+		return -ENOMEM;
+	r = halo_root_openat(v->ctx, v->root_moddir, O_RDONLY | O_DIRECTORY, 0, &fd);
+	if (r < 0)
+		return r;
+	r = find_in(fd, "", norm, 0, &rel);
+	if (r < 0)
+		return r;
+	path = halo_strdup_printf("%s/%s", v->root_moddir, rel);
+	if (!path)
+		return -ENOMEM;
+	*ret_path = halo_root_display_path(v->ctx, path);
+	return *ret_path ? 0 : -ENOMEM;
+}
