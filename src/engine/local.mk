@@ -18,7 +18,7 @@ libhalo_la_SOURCES += \
 	src/cli.h \
 	src/cli.c
 
-EXTRA_DIST += docs/json-schema.md
+EXTRA_DIST += docs/json-schema.md docs/prometheus.md docs/prometheus-alerts.yml
 
 # Unit tests of the engine (cmocka, TAP).
 engine_unit_tests = \
