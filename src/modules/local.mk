@@ -30,7 +30,8 @@ modules_integration_tests = \
 	tests/integration/modules-load.sh \
 	tests/integration/modules-fail.sh \
 	tests/integration/modules-validate.sh \
-	tests/integration/modules-options.sh
+	tests/integration/modules-options.sh \
+	tests/integration/modules-confine.sh
 TESTS += $(modules_integration_tests)
 EXTRA_DIST += $(modules_integration_tests) tests/integration/modules-lib.sh
 

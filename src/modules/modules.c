@@ -181,7 +181,7 @@ static int check_load(struct planner *p, struct halo_plan *plan, size_t i)
 				file, line, mi->name);
 	else if (host_blacklisted(p, mi, mi->name))
 		halo_errors_add(p->errs,
-			"%s:%d: modules.load: '%s' is blacklisted in the root's modprobe.d (systemd-modules-load would refuse it at boot)",
+			"%s:%d: modules.load: '%s' is blacklisted in the root's modprobe.d or by modprobe.blacklist= on its kernel command line (systemd-modules-load would refuse it at boot)",
 			file, line, mi->name);
 	for (char **d = mi->deps; d && *d; d++) {
 		if (name_in(&p->mc->blacklist, *d))

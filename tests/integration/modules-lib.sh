@@ -8,6 +8,7 @@ FX="$TEST_TMP/root"
 CONF="$TEST_TMP/halo.conf"
 TRAP_SO="$top_builddir/tests/preload/.libs/halo-kmod-trap.so"
 TRAP_FAIL=""
+TRAP_CMDLINE="" # a file standing for the running kernel's /proc/cmdline
 
 if [ ! -f "$TRAP_SO" ]; then
 	echo "Bail out! $TRAP_SO missing (make check builds it)"
@@ -38,10 +39,12 @@ preload() {
 }
 
 # run_trap ARGS...: halo-provision on the fixture under the trap; sets $out,
-# $err, $rc like run_halo. TRAP_FAIL="name:ERRNO,..." makes those loads fail.
+# $err, $rc like run_halo. TRAP_FAIL="name:ERRNO,..." makes those loads fail;
+# RUN_TIMEOUT=SECONDS stops a hung run (rc 124).
 run_trap() {
-	out=$(HALO_TRAP_ROOT="$FX" HALO_TRAP_LOG="$FX/trap.log" \
-		HALO_TRAP_FAIL="$TRAP_FAIL" \
+	out=$(${RUN_TIMEOUT:+timeout "$RUN_TIMEOUT"} env \
+		HALO_TRAP_ROOT="$FX" HALO_TRAP_LOG="$FX/trap.log" \
+		HALO_TRAP_FAIL="$TRAP_FAIL" ${TRAP_CMDLINE:+HALO_TRAP_CMDLINE="$TRAP_CMDLINE"} \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 		LD_PRELOAD="$TRAP_SO" \
 		"$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" "$@" \

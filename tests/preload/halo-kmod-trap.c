@@ -11,6 +11,8 @@
  *   HALO_TRAP_LOG   file to append one line per call to:
  *                   "load NAME OPTIONS" / "fail NAME ERRNO" / "remove NAME".
  *                   Default: $HALO_TRAP_ROOT/trap.log.
+ *   HALO_TRAP_CMDLINE  a file that stands for the running kernel's
+ *                   /proc/cmdline instead of ROOT/proc/cmdline.
  *   HALO_TRAP_FAIL  "name:ERRNO[,name:ERRNO...]", ERRNO symbolic (EPERM,
  *                   ENOENT, EEXIST, ...) or a number: that load fails.
  *
@@ -50,6 +52,10 @@ static const char *trap_path(const char *path, char *buf, size_t size)
 
 	if (!root || !path || path[0] != '/')
 		return path;
+	/* HALO_TRAP_CMDLINE: the running kernel's command line, when a test
+	 * needs it to differ from the root's. */
+	if (strcmp(path, "/proc/cmdline") == 0 && getenv("HALO_TRAP_CMDLINE"))
+		return getenv("HALO_TRAP_CMDLINE");
 	for (size_t i = 0; i < sizeof(redirected) / sizeof(redirected[0]); i++) {
 		size_t n = strlen(redirected[i]);
 
