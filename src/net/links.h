@@ -16,7 +16,14 @@
  * link), or another -errno with its line in ERRS. With ctx->netns set the
  * process has entered that namespace when this returns (it stays there:
  * later netlink sockets of any subsystem land in it too). No interfaces
- * configured: no netlink at all, no items. */
+ * configured: no netlink at all, no items.
+ *
+ * With ctx->interface set, only the entries that manage it are matched,
+ * validated and planned (halo_links_select: the entry of that name, or
+ * whose keys match the live link of that name); other entries may be
+ * absent. None manages it: a warning and no items, returns 0. The
+ * NetworkManager drop-in, which lists every managed link, is then left
+ * alone. */
 int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		    struct halo_plan *plan, struct halo_errors *errs);
 
