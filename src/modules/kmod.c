@@ -233,19 +233,25 @@ static int stage_module(struct halo_kmod *k, const char *name, int depth, char *
 /* Why the module file at PATH (a view path) could not be read. */
 static char *unreadable(struct halo_kmod *k, const char *name, const char *path, int err)
 {
+	static const char *const comp[] = { ".gz", ".xz", ".zst" };
 	_cleanup_free_ char *shown = halo_kmod_view_root_path(k->view, path);
-	const char *hint = "";
+	const char *ext = NULL;
 	size_t n = strlen(path);
 
-	/* libkmod reads a compressed module it has no support for as ELF. */
-	if (n > 3 && strcmp(path + n - 3, ".gz") == 0)
-		hint = " (gzip-compressed: this libkmod may lack zlib support, see kmod --version)";
-	else if (n > 3 && strcmp(path + n - 3, ".xz") == 0)
-		hint = " (xz-compressed: this libkmod may lack xz support, see kmod --version)";
-	else if (n > 4 && strcmp(path + n - 4, ".zst") == 0)
-		hint = " (zstd-compressed: this libkmod may lack zstd support, see kmod --version)";
-	return halo_strdup_printf("module '%s': cannot read its file %s: %s%s", name,
-				  shown ? shown : path, strerror(-err), hint);
+	for (size_t i = 0; i < ARRAY_SIZE(comp); i++)
+		if (n > strlen(comp[i]) && strcmp(path + n - strlen(comp[i]), comp[i]) == 0)
+			ext = comp[i];
+	if (err != -EINVAL && err != -ENOEXEC && err != -EBADMSG)
+		return halo_strdup_printf("module '%s': cannot read its file %s: %s", name,
+					  shown ? shown : path, strerror(-err));
+	/* A compressed module that libkmod cannot decompress reads as a
+	 * broken ELF file, exactly like a truncated one. */
+	if (ext)
+		return halo_strdup_printf("module '%s': cannot read its file %s: %s (corrupt or truncated, "
+					  "or this libkmod cannot decompress %s: see kmod --version)",
+					  name, shown ? shown : path, strerror(-err), ext);
+	return halo_strdup_printf("module '%s': cannot read its file %s: %s (not a valid module: corrupt or truncated)",
+				  name, shown ? shown : path, strerror(-err));
 }
 
 static int deps_collect(struct halo_kmod *k, struct kmod_module *mod,

@@ -31,7 +31,8 @@ modules_integration_tests = \
 	tests/integration/modules-fail.sh \
 	tests/integration/modules-validate.sh \
 	tests/integration/modules-options.sh \
-	tests/integration/modules-confine.sh
+	tests/integration/modules-confine.sh \
+	tests/integration/modules-corrupt.sh
 TESTS += $(modules_integration_tests)
 EXTRA_DIST += $(modules_integration_tests) tests/integration/modules-lib.sh
 

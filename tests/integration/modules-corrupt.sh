@@ -1,0 +1,69 @@
+#!/bin/bash
+# Module files libkmod cannot read (truncated, not ELF, bad compression)
+# and modules depmod left out of the index (.ko.gz with a kmod built
+# without zlib, as Debian's is): one line naming the module and the file,
+# exit 1, nothing loaded or written.
+source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/integration/modules-lib.sh"
+
+M="$FX/lib/modules/$REL"
+mkfx
+ice="$M/kernel/drivers/net/ethernet/intel/ice/ice.ko"
+rdma_cm="$M/kernel/drivers/infiniband/core/rdma_cm.ko"
+uverbs="$M/kernel/drivers/infiniband/core/ib_uverbs.ko"
+amdgpu="$M/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko"
+# Compressed modules, then the index; a depmod without zlib skips .ko.gz.
+xz "$uverbs"
+gzip "$amdgpu"
+depmod -b "$FX" "$REL" 2>/dev/null
+# Then the damage: a truncated ELF file, random bytes, a truncated .xz.
+truncate -s 100 "$ice"
+head -c 3000 /dev/urandom >"$rdma_cm"
+head -c 60 "$uverbs.xz" >"$TEST_TMP/x" && cat "$TEST_TMP/x" >"$uverbs.xz"
+
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = {
+  load = [ "ice", "rdma_cm", "ib_uverbs", "amdgpu" ];
+};
+CONF
+mkdir -p "$FX/run" && touch "$FX/run/halo-provision.lock"
+before=$(tree_snapshot "$FX")
+run_trap
+is "$rc" 1 "unreadable modules: exit 1"
+like "$err" "halo.conf:3: modules.load: module 'ice': cannot read its file $ice: Invalid argument \(not a valid module: corrupt or truncated\)" \
+	"truncated module: names the module and the file"
+like "$err" "module 'rdma_cm': cannot read its file $rdma_cm: Exec format error \(not a valid module" \
+	"not an ELF file: names the module and the file"
+like "$err" "module 'ib_uverbs': cannot read its file $uverbs.xz: .*\(corrupt or truncated, or this libkmod cannot decompress .xz" \
+	"bad compression: names the module and the file"
+like "$err" "modules.load: unknown module 'amdgpu': $amdgpu.gz is there but not in the module index: depmod skips .ko.gz modules when kmod is built without zlib" \
+	".ko.gz that depmod skipped: said so"
+is "$(printf '%s\n' "$err" | grep -c .)" 4 "one line each"
+is "$(printf '%s\n' "$err" | grep -c 'modules: Exec format error')" 0 "no bare errno"
+is "$(loads)" "" "nothing loaded"
+is "$(tree_snapshot "$FX")" "$before" "nothing written"
+
+# Options for an unreadable module: the same line, under modules.options.
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { options = { rdma_cm = "x=1"; }; };
+CONF
+run_trap --check
+is "$rc" 1 "check: exit 1"
+like "$err" "halo.conf:2: modules.options: module 'rdma_cm': cannot read its file $rdma_cm" \
+	"options for an unreadable module"
+
+# A plain .ko that depmod was not re-run for.
+mkfx
+cp "$M/kernel/drivers/infiniband/core/rdma_cm.ko" "$M/kernel/newdrv.ko"
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "newdrv" ]; };
+CONF
+run_trap --check
+is "$rc" 1 "module not in the index: exit 1"
+like "$err" "unknown module 'newdrv': $M/kernel/newdrv.ko is there but not in the module index: run depmod$" \
+	"depmod not re-run: said so"
+
+done_testing
