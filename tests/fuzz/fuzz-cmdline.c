@@ -9,11 +9,14 @@
  * REMOVE unless the two contradict each other (a SET token a REMOVE spec
  * matches); tokens are never empty, and joining then splitting them gives
  * the same tokens when none has an unterminated quote or a trailing
- * backslash (both swallow the joining space).
+ * backslash (both swallow the joining space). The size of a command
+ * line is its joined length plus the NUL. Every token, shown as a shell
+ * word (shellquote.h), reads back as itself under POSIX single-quote rules.
  */
 #include "config.h"
 
 #include "boot/cmdline.h"
+#include "boot/shellquote.h"
 #include "fuzz/fuzz.h"
 #include "util/strv.h"
 
@@ -50,6 +53,33 @@ static bool balanced(const char *t)
 	return !q;
 }
 
+/* A word of halo_shell_quote read back: plain, or '...' where '\\'' is
+ * an embedded quote. NULL if it is neither. */
+static char *sh_unquote(const char *w)
+{
+	struct halo_buf b = { 0 };
+	size_t n = strlen(w);
+
+	if (w[0] != '\'')
+		return strpbrk(w, " \t\n'\"\\$`;&|*?<>()[]{}~#!") || !n ? NULL : strdup(w);
+	if (n < 2 || w[n - 1] != '\'')
+		return NULL;
+	halo_buf_puts(&b, "");
+	for (size_t i = 1; i < n - 1; i++) {
+		if (w[i] != '\'') {
+			halo_buf_append(&b, w + i, 1);
+			continue;
+		}
+		if (strncmp(w + i, "'\\''", 4) != 0 || i + 4 > n - 1) {
+			halo_buf_free(&b);
+			return NULL;
+		}
+		halo_buf_puts(&b, "'");
+		i += 3;
+	}
+	return halo_buf_steal(&b);
+}
+
 static void check_tokens(char *const *tok)
 {
 	_cleanup_strv_free_ char **again = NULL;
@@ -62,6 +92,14 @@ static void check_tokens(char *const *tok)
 	}
 	joined = halo_cmdline_join(tok);
 	FUZZ_CHECK(joined);
+	FUZZ_CHECK(halo_cmdline_size(tok) == strlen(joined) + 1);
+	for (size_t i = 0; tok[i]; i++) {
+		_cleanup_free_ char *w = halo_shell_quote(tok[i], i == 0);
+		_cleanup_free_ char *back = w ? sh_unquote(w) : NULL;
+
+		FUZZ_CHECK(back && strcmp(back, tok[i]) == 0);
+		(void)halo_cmdline_has_grub_var(tok[i]);
+	}
 	FUZZ_CHECK(halo_cmdline_split(joined, &again) == 0);
 	if (all_balanced)
 		FUZZ_CHECK(halo_cmdline_equal(tok, again));
