@@ -102,8 +102,10 @@ int halo_depindex_lookup(const void *buf, size_t len, const char *key, char **re
 					return -EBADMSG;
 				c.pos += (size_t)(last - first + 1) * 4;
 			}
-			if (!get_u32(&c, &count) || count == 0)
-				return count == 0 ? -ENOENT : -EBADMSG;
+			if (!get_u32(&c, &count))
+				return -EBADMSG;
+			if (count == 0)
+				return -ENOENT;
 			c.pos += 4; /* the first value's priority */
 			if (c.pos > c.len || !get_str(&c, &value, &n))
 				return -EBADMSG;

@@ -40,11 +40,13 @@ EXTRA_DIST += $(modules_integration_tests) tests/integration/modules-lib.sh
 check_PROGRAMS += \
 	tests/unit/test-modules-options \
 	tests/unit/test-modules-parmtype \
+	tests/unit/test-modules-blacklist \
 	tests/unit/test-modules-persist \
 	tests/unit/test-modules-kmod
 TESTS += \
 	tests/unit/test-modules-options \
 	tests/unit/test-modules-parmtype \
+	tests/unit/test-modules-blacklist \
 	tests/unit/test-modules-persist \
 	tests/unit/test-modules-kmod
 tests_unit_test_modules_kmod_CFLAGS = $(unit_cflags) \
