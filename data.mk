@@ -20,7 +20,7 @@ $(unit_templates:.in=): %: %.in Makefile
 	$(SED) -e 's|@sbindir[@]|$(sbindir)|g' $< > $@.tmp && mv $@.tmp $@
 
 udevrulesdir = $(udevdir)/rules.d
-dist_udevrules_DATA = udev/70-halo-provision.rules
+dist_udevrules_DATA = udev/90-halo-provision.rules
 
 dist_man_MANS = man/halo-provision.8 man/halo-provision.conf.5
 
