@@ -40,19 +40,70 @@ static struct json_object *state_item(const struct halo_item *item)
 	return o;
 }
 
-/* With --only, the items of the other subsystems stay as the last apply
- * recorded them, so the file keeps describing the whole host. Appends them
- * to ITEMS and returns the exit bits they carry. An unreadable or foreign
- * file is simply replaced. */
-static int keep_other_items(struct halo_ctx *ctx, const char *path,
-			    struct json_object *items)
+/* The interface of a per-interface key ("link/rdma0/mtu" → "rdma0",
+ * length in *ret_len), or NULL. */
+static const char *key_interface(const char *key, size_t *ret_len)
+{
+	static const char *const prefixes[] = { "link/", "roce/", "rdma/" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		size_t n = strlen(prefixes[i]);
+		const char *name = key + n, *end;
+
+		if (strncmp(key, prefixes[i], n) != 0)
+			continue;
+		end = strchr(name, '/');
+		*ret_len = end ? (size_t)(end - name) : strlen(name);
+		return *ret_len ? name : NULL;
+	}
+	return NULL;
+}
+
+/* Whether this run's PLAN has an item for the interface NAME/LEN. */
+static bool plan_has_interface(const struct halo_plan *plan, const char *name, size_t len)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		size_t n;
+		const char *s = key_interface(plan->items[i]->key, &n);
+
+		if (s && n == len && strncmp(s, name, len) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether an item of the last run, KEY of subsystem SUB, is one this run
+ * did not look at: another subsystem (--only), or with --interface
+ * another interface's item or a shared one (the NetworkManager drop-in)
+ * that a one-interface run leaves alone. */
+static bool untouched_by_run(const struct halo_ctx *ctx, const struct halo_plan *plan,
+			     enum halo_subsys sub, const char *key)
+{
+	const char *name;
+	size_t len;
+
+	if (!(sub & ctx->only))
+		return true;
+	if (!ctx->interface || !(sub & (HALO_SUB_LINKS | HALO_SUB_ROCE | HALO_SUB_RDMA)) ||
+	    halo_plan_find(plan, key))
+		return false;
+	name = key_interface(key, &len);
+	return !name || !plan_has_interface(plan, name, len);
+}
+
+/* With --only or --interface, the items the run did not look at stay as
+ * the last apply recorded them, so the file keeps describing the whole
+ * host. Appends them to ITEMS and returns the exit bits they carry. An
+ * unreadable or foreign file is simply replaced. */
+static int keep_other_items(struct halo_ctx *ctx, const struct halo_plan *plan,
+			    const char *path, struct json_object *items)
 {
 	_cleanup_free_ char *old = NULL;
 	struct json_object *prev, *v, *list;
 	size_t len;
 	int bits = 0;
 
-	if ((ctx->only & HALO_SUB_ALL) == HALO_SUB_ALL ||
+	if (((ctx->only & HALO_SUB_ALL) == HALO_SUB_ALL && !ctx->interface) ||
 	    halo_read_file(ctx, path, &old, &len) < 0)
 		return 0;
 	prev = json_tokener_parse(old);
@@ -65,12 +116,15 @@ static int keep_other_items(struct halo_ctx *ctx, const char *path,
 		for (size_t i = 0; i < json_object_array_length(list); i++) {
 			struct json_object *it = json_object_array_get_idx(list, i);
 			enum halo_subsys sub = 0;
-			const char *outcome = "";
+			const char *outcome = "", *key = NULL;
 
 			if (json_object_object_get_ex(it, "subsystem", &v) &&
 			    json_object_is_type(v, json_type_string))
 				sub = halo_subsys_from_name(json_object_get_string(v));
-			if (!sub || (sub & ctx->only))
+			if (json_object_object_get_ex(it, "key", &v) &&
+			    json_object_is_type(v, json_type_string))
+				key = json_object_get_string(v);
+			if (!sub || !key || !untouched_by_run(ctx, plan, sub, key))
 				continue;
 			if (json_object_object_get_ex(it, "outcome", &v) &&
 			    json_object_is_type(v, json_type_string))
@@ -100,7 +154,7 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return -ENOMEM;
 	for (size_t i = 0; i < plan->n; i++)
 		json_object_array_add(items, state_item(plan->items[i]));
-	bits |= keep_other_items(ctx, path, items);
+	bits |= keep_other_items(ctx, plan, path, items);
 
 	o = json_object_new_object();
 	if (!o) {

@@ -62,6 +62,14 @@ halo --json --interface rdma1
 is "$rc" 2 "--interface rdma1 (the entry's name): exit 2"
 is "$(keys)" '["link/rdma1/present","link/rdma1/mtu","link/rdma1/up"]' "only rdma1's items"
 is "$(mtu eth-c)" 4200 "eth-c: mtu 4200"
+# The state file keeps describing the whole host: rdma0's items, recorded
+# by the run before, stay beside rdma1's.
+STATE=$ROOT/var/lib/halo-provision/state.json
+is "$(jq -c '[.items[].key] | sort' "$STATE")" \
+	'["link/rdma0/addr/192.168.60.1/24","link/rdma0/mtu","link/rdma0/present","link/rdma0/up","link/rdma1/mtu","link/rdma1/present","link/rdma1/up"]' \
+	"state file: rdma0's items kept by the rdma1 run"
+halo --json --interface rdma1
+is "$(jq -r '.stats.files_written' <<<"$out")" 0 "--interface rdma1 again: the state file is not rewritten"
 
 # After a rename (systemd's predictable names) udev passes the new name.
 ip -n "$NS" link set eth-a down
@@ -82,10 +90,10 @@ is "$(keys)" '[]' "... no items"
 like "$(jq -r '.warnings[]' <<<"$out")" '^--interface eth-b: no interface entry manages it: nothing to do$' \
 	"... and a warning says so"
 is "$(mtu eth-b)" 1500 "eth-b untouched"
-# The state file records each run's items (the engine's, as for --only).
-no_state() { grep -v 'var/lib/halo-provision/state.json'; }
-is "$(tree_snapshot "$ROOT" | no_state)" "$(no_state <<<"$before")" \
-	"... and nothing else in the root changed"
+# The state file keeps every interface's items: nothing is rewritten.
+is "$(tree_snapshot "$ROOT")" "$before" "... and nothing in the root changed, the state file included"
+is "$(jq -r '[.items[].key | select(startswith("link/rdma1/"))] | length' "$STATE")" 3 \
+	"... rdma1's items still in the state file"
 halo --interface eth-b
 like "$out" 'warning: --interface eth-b: no interface entry manages it' "text output shows the warning"
 halo -q --interface eth-b
