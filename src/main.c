@@ -28,7 +28,6 @@
 #include "util/strv.h"
 
 #define PROG "halo-provision"
-#define DEFAULT_CONFIG "/etc/halo-provision/halo.conf"
 
 struct run {
 	struct halo_ctx ctx;
@@ -100,7 +99,7 @@ static int config_load(struct run *run, struct halo_errors *errs)
 
 	if (!run->config_in_root)
 		return halo_config_load(run->config_path, !run->ctx.under_root, &run->cfg, errs);
-	r = halo_root_openat(&run->ctx, DEFAULT_CONFIG, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0, &fd);
+	r = halo_root_openat(&run->ctx, HALO_CONFIG_DEFAULT_PATH, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0, &fd);
 	if (r < 0) {
 		halo_errors_add(errs, "%s: cannot open the config file: %s", run->config_path,
 				strerror(-r));
@@ -387,7 +386,7 @@ int main(int argc, char *argv[])
 	run.config_path = cli.config;
 	if (!run.config_path) {
 		/* Only shown in messages: it is opened inside the root. */
-		config_alloc = halo_root_display_path(&run.ctx, DEFAULT_CONFIG);
+		config_alloc = halo_root_display_path(&run.ctx, HALO_CONFIG_DEFAULT_PATH);
 		if (!config_alloc) {
 			rc = fail(&run);
 			goto out;
