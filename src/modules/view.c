@@ -49,7 +49,6 @@ static const char *const index_files[] = {
 	"modules.builtin.modinfo", "modules.softdep",
 };
 
-#define READ_CAP (16u << 20)
 
 struct halo_kmod_view {
 	const struct halo_ctx *ctx;
@@ -211,44 +210,12 @@ static int read_fd(int fd, char **ret, size_t *ret_len)
 {
 	char proc[64];
 	_cleanup_close_ int rfd = -1;
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap = 4096;
 
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	rfd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (rfd < 0)
 		return -errno;
-	buf = malloc(cap);
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t n;
-
-		if (len + 1 >= cap) {
-			char *nb;
-
-			if (cap > READ_CAP)
-				return -EFBIG;
-			cap *= 2;
-			nb = realloc(buf, cap);
-			if (!nb)
-				return -ENOMEM;
-			buf = nb;
-		}
-		n = read(rfd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	*ret = TAKE_PTR(buf);
-	if (ret_len)
-		*ret_len = len;
-	return 0;
+	return halo_read_fd(rfd, 0, ret, ret_len);
 }
 
 static int blacklist_add_file(struct halo_kmod_view *v, int fd)

@@ -18,8 +18,6 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 		   char **ret_buf, size_t *ret_len)
 {
 	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap;
 	struct stat st;
 	int r;
 
@@ -37,8 +35,15 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 	if (fcntl(fd, F_SETFL, 0) < 0)
 		return -errno;
 	/* st_size is only a hint: /proc and /sys report 0 or 4096. */
-	cap = S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < READ_CAP ?
-		      (size_t)st.st_size + 1 : 4096;
+	return halo_read_fd(fd, st.st_size > 0 ? (size_t)st.st_size : 0, ret_buf, ret_len);
+}
+
+int halo_read_fd(int fd, size_t size_hint, char **ret_buf, size_t *ret_len)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, cap;
+
+	cap = size_hint > 0 && size_hint < READ_CAP ? size_hint + 1 : 4096;
 	buf = malloc(cap);
 	if (!buf)
 		return -ENOMEM;

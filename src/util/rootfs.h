@@ -36,6 +36,10 @@ int halo_root_openat(const struct halo_ctx *ctx, const char *path, int flags,
 int halo_read_file(const struct halo_ctx *ctx, const char *path,
 		   char **ret_buf, size_t *ret_len);
 
+/* The rest of the open descriptor FD, NUL-terminated, as halo_read_file
+ * reads (SIZE_HINT: the expected size, 0 if unknown; cap 16 MiB). */
+int halo_read_fd(int fd, size_t size_hint, char **ret_buf, size_t *ret_len);
+
 /* lstat() inside the root (the last component is not followed). */
 int halo_root_lstat(const struct halo_ctx *ctx, const char *path,
 		    struct stat *ret_st);
