@@ -76,16 +76,8 @@ is "$out" "$(cat "$state")" "--status prints the state file"
 is "$(jq -r '.tool' <<<"$out")" halo-provision "--status output parses as JSON"
 
 # the run lock: every mode waits for it (--wait), then gives up with exit 4
-# (the host is busy; the config is fine). The holder marks when it has the
-# lock (probing with flock ourselves could make the holder's own flock -n
-# fail). -o: only flock itself holds the lock, so killing it releases the
-# lock; its child records its pid.
-flock -o -n "$root/run/halo-provision.lock" bash -c "echo \$\$ >'$TEST_TMP/held'; exec sleep 30" &
-holder=$!
-for _ in $(seq 50); do
-	[ -s "$TEST_TMP/held" ] && break
-	sleep 0.1
-done
+# (the host is busy; the config is fine).
+hold_lock "$root"
 run_halo --root "$root" --wait 0
 is "$rc" 4 "apply while the lock is held, --wait 0: exit 4"
 is "$err" "halo-provision: another halo-provision run holds $root/run/halo-provision.lock" \
@@ -100,10 +92,10 @@ is "$(jq -r '.failed, .exit_code, .msg' <<<"$out" | tr '\n' ' ')" \
 run_halo --root "$root" --check --wait 0
 is "$rc" 4 "check while the lock is held: waits too (exit 4 with --wait 0)"
 # a run queued behind the holder goes on once it is released
-( sleep 1; kill "$(cat "$TEST_TMP/held")" "$holder" 2>/dev/null ) &
+( sleep 1; release_lock ) &
 run_halo --root "$root" --wait 20
 is "$rc" 0 "apply queued behind a run: runs when the lock is released"
-wait "$holder" 2>/dev/null
+wait
 is "$(tree_snapshot "$root")" "$snap1" "refused runs wrote nothing"
 
 # a world-writable config is refused, nothing changed

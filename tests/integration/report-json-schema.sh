@@ -147,18 +147,12 @@ ok "$([ ! -e "$B/var/lib/prometheus/node-exporter/halo-provision.prom" ]; echo $
 	"... and no textfile was written"
 
 # Another run holds the lock: exit 4 before any change, the same kind of
-# document. The holder marks when it has the lock (see cli-run.sh).
-flock -o -n "$R/run/halo-provision.lock" bash -c "echo \$\$ >'$TEST_TMP/held'; exec sleep 5" &
-holder=$!
-for _ in $(seq 50); do
-	[ -s "$TEST_TMP/held" ] && break
-	sleep 0.1
-done
+# document.
+hold_lock "$R"
 run_halo --root "$R" --wait 0 --json
 is "$rc" 4 "lock held: exit 4"
 valid result "$out" "lock held"
-kill "$(cat "$TEST_TMP/held")" "$holder" 2>/dev/null
-wait "$holder" 2>/dev/null
+release_lock
 
 # The schema can fail: tampered documents are rejected.
 invalid "$(jq '.extra = 1' <<<"$apply")" "an unknown top-level field"

@@ -86,6 +86,24 @@ new_netns() {
 	echo "$name"
 }
 
+# hold_lock ROOT: another "run" holds ROOT's run lock until release_lock.
+# The holder marks when it has the lock (probing with flock ourselves could
+# make the holder's own flock -n fail). -o: only flock itself holds the
+# lock, so killing it releases the lock; its child records its pid.
+hold_lock() {
+	rm -f "$TEST_TMP/held"
+	flock -o -n "$1/run/halo-provision.lock" bash -c "echo \$\$ >'$TEST_TMP/held'; exec sleep 60" &
+	LOCK_HOLDER=$!
+	for _ in $(seq 50); do
+		[ -s "$TEST_TMP/held" ] && break
+		sleep 0.1
+	done
+}
+release_lock() {
+	kill "$(cat "$TEST_TMP/held")" "$LOCK_HOLDER" 2>/dev/null
+	wait "$LOCK_HOLDER" 2>/dev/null
+}
+
 # write_conf FILE: stdin to FILE with mode 0600 (the loader refuses
 # group/other-writable configs).
 write_conf() {
