@@ -9,7 +9,7 @@
 # binaries tests/fuzz/fuzz-<target>, and `make fuzz` runs each for
 # FUZZ_SECONDS through tests/fuzz/run.sh.
 
-fuzz_targets = config cmdline grubfile netlink modopts modinfo hosttext
+fuzz_targets = config cmdline grubfile netlink modopts modinfo hosttext depindex
 
 # Seeds of each target: its own corpus directory (regression inputs
 # included) and the fixtures it reads. Directories or files.
@@ -25,6 +25,7 @@ fuzz_seeds_grubfile = $(fuzz_src)/grubfile \
 fuzz_seeds_netlink = $(fuzz_src)/netlink
 fuzz_seeds_modopts = $(fuzz_src)/modopts
 fuzz_seeds_modinfo = $(fuzz_src)/modinfo
+fuzz_seeds_depindex = $(fuzz_src)/depindex
 fuzz_seeds_hosttext = $(fuzz_src)/hosttext \
 	$(fuzz_fix)/boot/debian/proc/meminfo \
 	$(fuzz_fix)/boot/debian/etc/os-release \
@@ -44,7 +45,8 @@ fuzz_replay = \
 	tests/fuzz/replay-netlink \
 	tests/fuzz/replay-modopts \
 	tests/fuzz/replay-modinfo \
-	tests/fuzz/replay-hosttext
+	tests/fuzz/replay-hosttext \
+	tests/fuzz/replay-depindex
 check_PROGRAMS += $(fuzz_replay)
 TESTS += $(fuzz_replay)
 
@@ -69,6 +71,9 @@ tests_fuzz_replay_modinfo_LDADD = libhalo.la
 tests_fuzz_replay_hosttext_SOURCES = tests/fuzz/fuzz-hosttext.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_replay_hosttext_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_hosttext)"'
 tests_fuzz_replay_hosttext_LDADD = libhalo.la
+tests_fuzz_replay_depindex_SOURCES = tests/fuzz/fuzz-depindex.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_depindex_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_depindex)"'
+tests_fuzz_replay_depindex_LDADD = libhalo.la
 
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/config.dict tests/fuzz/corpus
 
@@ -89,7 +94,8 @@ fuzz_bin = \
 	tests/fuzz/fuzz-netlink \
 	tests/fuzz/fuzz-modopts \
 	tests/fuzz/fuzz-modinfo \
-	tests/fuzz/fuzz-hosttext
+	tests/fuzz/fuzz-hosttext \
+	tests/fuzz/fuzz-depindex
 check_PROGRAMS += $(fuzz_bin)
 fuzz_ldflags = $(AM_LDFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz-config.c tests/fuzz/fuzz.h
@@ -120,6 +126,10 @@ tests_fuzz_fuzz_hosttext_SOURCES = tests/fuzz/fuzz-hosttext.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_hosttext_CFLAGS = $(fuzz_cflags)
 tests_fuzz_fuzz_hosttext_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_hosttext_LDADD = libhalo.la
+tests_fuzz_fuzz_depindex_SOURCES = tests/fuzz/fuzz-depindex.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_depindex_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_depindex_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_depindex_LDADD = libhalo.la
 
 # Each target for FUZZ_SECONDS; new corpus and crashes under tests/fuzz/work.
 fuzz: $(fuzz_bin)
@@ -132,6 +142,7 @@ fuzz: $(fuzz_bin)
 		modopts) seeds="$(fuzz_seeds_modopts)";; \
 		modinfo) seeds="$(fuzz_seeds_modinfo)";; \
 		hosttext) seeds="$(fuzz_seeds_hosttext)";; \
+		depindex) seeds="$(fuzz_seeds_depindex)";; \
 		esac; \
 		LSAN_SUPP="$(fuzz_lsan_supp)" $(SHELL) $(top_srcdir)/tests/fuzz/run.sh \
 			tests/fuzz/fuzz-$$t $(FUZZ_SECONDS) tests/fuzz/work/$$t $$seeds || fail=1; \
