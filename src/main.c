@@ -177,6 +177,20 @@ static int build_plan(struct run *run)
 	return run->errs.n > 0 || run->errs.oom ? -EINVAL : 0;
 }
 
+/* Whether this run writes the Prometheus textfile: apply and check, when
+ * configured, and only when the run covers every item. A run limited by
+ * --only or --interface (the every-boot and hotplug units) would replace
+ * the other items' series with nothing, so alerts on them would resolve
+ * silently; it leaves the last full run's file as it is. */
+static bool writes_textfile(const struct run *run)
+{
+	const struct halo_ctx *ctx = &run->ctx;
+
+	return (ctx->mode == HALO_MODE_APPLY || ctx->mode == HALO_MODE_CHECK) &&
+	       run->cfg->state.prometheus && run->cfg->state.prometheus[0] &&
+	       (ctx->only & HALO_SUB_ALL) == HALO_SUB_ALL && !ctx->interface;
+}
+
 /* Every mode that observes holds the lock, so a check never reads a
  * half-applied host and two runs never write the same textfile. Apply
  * cannot run without it; a check or dry-run on a root where the lock
@@ -187,9 +201,7 @@ static int take_lock(struct run *run)
 	const char *lock = shown ? shown : HALO_LOCK_PATH;
 	/* Only a run that writes creates the lock file: a plain check or
 	 * dry-run leaves a pristine root as it found it. */
-	bool writes = run->ctx.mode == HALO_MODE_APPLY ||
-		      (run->ctx.mode == HALO_MODE_CHECK && run->cfg->state.prometheus &&
-		       run->cfg->state.prometheus[0]);
+	bool writes = run->ctx.mode == HALO_MODE_APPLY || writes_textfile(run);
 	int r = halo_lock_acquire(&run->ctx, run->ctx.wait_seconds, writes, &run->lock_fd);
 
 	if (r == -ETIMEDOUT || r == -EWOULDBLOCK) {
@@ -234,7 +246,7 @@ static int write_results(struct run *run, int bits)
 				extra |= after_write_failed(run, "/run/reboot-required", r);
 		}
 	}
-	if (ctx->mode == HALO_MODE_APPLY || ctx->mode == HALO_MODE_CHECK) {
+	if (writes_textfile(run)) {
 		r = halo_prometheus_write(ctx, run->cfg, &run->plan, bits);
 		if (r < 0)
 			extra |= after_write_failed(run, "the Prometheus textfile", r);
@@ -255,7 +267,7 @@ static int check_outputs(struct run *run)
 		paths[n++] = "/run/reboot-required";
 		paths[n++] = "/run/reboot-required.pkgs";
 	}
-	if (run->ctx.mode != HALO_MODE_DRY_RUN && run->cfg->state.prometheus)
+	if (writes_textfile(run))
 		paths[n++] = run->cfg->state.prometheus;
 	for (size_t i = 0; i < n; i++) {
 		_cleanup_free_ char *why = NULL;

@@ -117,6 +117,20 @@ is "$(jq -r '.stats.files_written' <<<"$out")" 0 "textfile: not counted as a fil
 ok "$([ "$t1" != "$(grep '^halo_last_run_timestamp_seconds' "$R3$PROM")" ]; echo $?)" \
 	"textfile: the timestamp moved (the documented exception)"
 
+# A run limited by --only or --interface (the every-boot and hotplug units)
+# leaves the textfile of the last full run alone: rewritten with only its
+# own items, the other items' series would vanish and their alerts resolve.
+before=$(sha256sum <"$R3$PROM")
+ok "$(grep -q '^halo_item_in_sync{key="boot/param/iommu"' "$R3$PROM"; echo $?)" \
+	"textfile: the full run's boot item is there"
+run_halo --root "$R3" -c "$TEST_TMP/prom.conf" --only modules
+is "$rc" 0 "textfile: --only modules apply exit 0"
+is "$(sha256sum <"$R3$PROM")" "$before" "textfile: untouched by an --only run"
+run_halo --root "$R3" -c "$TEST_TMP/prom.conf" --check --only boot
+is "$(sha256sum <"$R3$PROM")" "$before" "textfile: untouched by an --only check"
+run_halo --root "$R3" -c "$TEST_TMP/prom.conf" --only links --interface rdma0
+is "$(sha256sum <"$R3$PROM")" "$before" "textfile: untouched by an --interface run"
+
 # 6. sections that no subsystem implements yet are warnings, never silence.
 write_conf "$TEST_TMP/unimpl.conf" <<EOF2
 version = 1;
