@@ -339,23 +339,20 @@ static int add(struct halo_plan *plan, struct boot_run *run, enum kind kind,
 	       const char *key, const char *item_key,
 	       const struct halo_item_ops *ops, struct halo_item **ret)
 {
-	struct item_data *d = calloc(1, sizeof(*d));
+	struct item_data *d;
 	int r;
 
-	if (!d)
-		return -ENOMEM;
-	run->refs++;
-	d->run = run;
-	d->kind = kind;
-	d->key = key ? strdup(key) : NULL;
-	if (key && !d->key) {
-		item_data_free(d);
-		return -ENOMEM;
-	}
-	r = halo_plan_add(plan, item_key, HALO_SUB_BOOT, HALO_PHASE_BOOT, ops, d, ret);
+	r = halo_plan_add_new(plan, item_key, HALO_SUB_BOOT, HALO_PHASE_BOOT, ops,
+			      sizeof(*d), ret);
 	if (r < 0)
 		return r;
 	(*ret)->activates_on_reboot = kind != KIND_REGEN;
+	d = (*ret)->data;
+	run->refs++;
+	d->run = run;
+	d->kind = kind;
+	if (key && !(d->key = strdup(key)))
+		return -ENOMEM;
 	return 0;
 }
 

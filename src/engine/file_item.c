@@ -194,24 +194,20 @@ int halo_plan_add_file(struct halo_plan *plan, enum halo_subsys subsys,
 	if (path[0] != '/')
 		return -EINVAL;
 	key = halo_strdup_printf("file%s", path);
-	d = calloc(1, sizeof(*d));
-	if (!key || !d) {
-		free(d);
+	if (!key)
 		return -ENOMEM;
-	}
+	r = halo_plan_add_new(plan, key, subsys, phase, &file_ops, sizeof(*d), &item);
+	if (r < 0)
+		return r;
+	d = item->data;
 	d->mode = mode & 07777;
 	d->path = strdup(path);
 	if (content) {
 		d->len = strlen(content);
 		d->content = strdup(content);
 	}
-	if (!d->path || (content && !d->content)) {
-		file_data_free(d);
+	if (!d->path || (content && !d->content))
 		return -ENOMEM;
-	}
-	r = halo_plan_add(plan, key, subsys, phase, &file_ops, d, &item);
-	if (r < 0)
-		return r;
 	if (content)
 		r = halo_item_set_wanted(item, "mode %04o, %zu bytes",
 					 (unsigned)d->mode, d->len);

@@ -115,6 +115,8 @@ void halo_item_free(struct halo_item *item)
 		return;
 	if (item->ops && item->ops->free_data && item->data)
 		item->ops->free_data(item->data);
+	else
+		free(item->data);
 	free(item->key);
 	free(item->wanted);
 	free(item->observed);

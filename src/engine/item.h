@@ -59,7 +59,7 @@ struct halo_item_ops {
 	 * carried by the file that holds it); the engine only observes it
 	 * again after the apply. */
 	int (*apply)(struct halo_ctx *ctx, struct halo_item *item);
-	/* Frees item->data. May be NULL. */
+	/* Frees item->data. May be NULL: then free() is enough. */
 	void (*free_data)(void *data);
 };
 
@@ -94,5 +94,6 @@ const char *halo_subsys_name(enum halo_subsys s);   /* "boot", "modules", ... */
 /* The subsystem named exactly NAME (as in --only), or 0. */
 enum halo_subsys halo_subsys_from_name(const char *name);
 
-/* Frees the item and everything it owns (ops->free_data on data). */
+/* Frees the item and everything it owns (ops->free_data, or free(), on
+ * data). */
 void halo_item_free(struct halo_item *item);

@@ -45,6 +45,8 @@ int halo_plan_add(struct halo_plan *plan, const char *key,
 	if (!item) {
 		if (ops && ops->free_data && data)
 			ops->free_data(data);
+		else
+			free(data);
 		return -ENOMEM;
 	}
 	item->ops = ops;
@@ -75,6 +77,20 @@ int halo_plan_add(struct halo_plan *plan, const char *key,
 	if (ret_item)
 		*ret_item = item;
 	return 0;
+}
+
+int halo_plan_add_new(struct halo_plan *plan, const char *key,
+		      enum halo_subsys subsys, enum halo_phase phase,
+		      const struct halo_item_ops *ops, size_t data_size,
+		      struct halo_item **ret_item)
+{
+	/* calloc(1, 0) may return NULL: one byte keeps ENOMEM unambiguous. */
+	void *data = calloc(1, data_size ? data_size : 1);
+
+	*ret_item = NULL;
+	if (!data)
+		return -ENOMEM;
+	return halo_plan_add(plan, key, subsys, phase, ops, data, ret_item);
 }
 
 size_t halo_plan_count(const struct halo_plan *plan, enum halo_outcome o)

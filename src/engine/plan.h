@@ -18,11 +18,21 @@ void halo_plan_init(struct halo_plan *plan);
 void halo_plan_free(struct halo_plan *plan);
 
 /* Adds an item (key copied, DATA owned by the item from now on, freed with
- * ops->free_data even on failure). -EEXIST for a duplicate key, -ENOMEM. */
+ * ops->free_data, or free() when ops has none, even on failure). -EEXIST
+ * for a duplicate key, -ENOMEM. */
 int halo_plan_add(struct halo_plan *plan, const char *key,
 		  enum halo_subsys subsys, enum halo_phase phase,
 		  const struct halo_item_ops *ops, void *data,
 		  struct halo_item **ret_item);
+
+/* The usual way to make an item: halo_plan_add with DATA_SIZE zeroed bytes
+ * as its data, which the caller then fills through (*ret_item)->data. So
+ * ops->free_data must accept zeroed (and partly filled) data: a fill that
+ * fails leaves the item in the plan, and the plan frees it. */
+int halo_plan_add_new(struct halo_plan *plan, const char *key,
+		      enum halo_subsys subsys, enum halo_phase phase,
+		      const struct halo_item_ops *ops, size_t data_size,
+		      struct halo_item **ret_item) _nonnull_(1, 2, 7);
 
 struct halo_item *halo_plan_find(const struct halo_plan *plan, const char *key);
 

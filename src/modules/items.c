@@ -200,38 +200,32 @@ int halo_modules_add_load_item(struct halo_plan *plan,
 	_cleanup_free_ char *key = halo_strdup_printf("module/%s", w->name);
 	struct halo_item *item;
 	struct load_data *d;
-	int r = -ENOMEM;
+	int r;
 
-	d = calloc(1, sizeof(*d));
-	if (!key || !d) {
-		free(d);
+	if (!key)
 		return -ENOMEM;
-	}
+	r = halo_plan_add_new(plan, key, HALO_SUB_MODULES, HALO_PHASE_MODULES,
+			      &load_ops, sizeof(*d), &item);
+	if (r < 0)
+		return r;
+	d = item->data;
 	d->builtin = w->builtin;
 	d->persist = w->persist;
 	d->kernel_running = w->kernel_running;
 	d->ignore_blacklist = w->ignore_blacklist;
 	d->name = strdup(w->name);
 	if (!d->name || (w->options && !(d->options = strdup(w->options))))
-		goto fail;
+		return -ENOMEM;
 	for (size_t i = 0; w->pre && w->pre[i]; i++)
 		if (halo_strv_push(&d->pre, w->pre[i]) < 0 ||
 		    halo_strv_push(&d->pre_options, w->pre_options[i]) < 0)
-			goto fail;
+			return -ENOMEM;
 	for (char **dep = w->info ? w->info->deps : NULL; dep && *dep; dep++)
 		if (halo_strv_push(&d->order, *dep) < 0)
-			goto fail;
+			return -ENOMEM;
 	if (halo_strv_push(&d->order, w->name) < 0)
-		goto fail;
-
-	r = halo_plan_add(plan, key, HALO_SUB_MODULES, HALO_PHASE_MODULES,
-			  &load_ops, d, &item);
-	if (r < 0)
-		return r;
+		return -ENOMEM;
 	return halo_item_set_wanted(item, "loaded");
-fail:
-	load_data_free(d);
-	return r;
 }
 
 /* --- module/<name>/options ------------------------------------------------ */
@@ -310,48 +304,49 @@ int halo_modules_add_options_item(struct halo_plan *plan,
 				  const struct halo_module_want *w)
 {
 	_cleanup_free_ char *key = halo_strdup_printf("module/%s/options", w->name);
+	_cleanup_free_ char *text = NULL;
 	struct halo_item *item;
 	struct options_data *d;
 	struct halo_buf wanted = { 0 };
-	char *text;
-	int r = -ENOMEM;
+	struct halo_modopt *opts = NULL;
+	size_t n = 0;
+	int r;
 
-	d = calloc(1, sizeof(*d));
-	if (!key || !d) {
-		free(d);
+	if (!key)
 		return -ENOMEM;
+	/* Parsed before the item exists: a refused option adds nothing. */
+	r = halo_modopts_parse(w->options, &opts, &n);
+	if (r < 0)
+		return r;
+	r = halo_plan_add_new(plan, key, HALO_SUB_MODULES, HALO_PHASE_MODULES,
+			      &options_ops, sizeof(*d), &item);
+	if (r < 0) {
+		halo_modopts_free(opts, n);
+		return r;
 	}
+	d = item->data;
+	d->opts = opts;
+	d->n = n;
 	d->load = w->load;
 	d->builtin = w->builtin;
 	d->persist = w->persist;
 	d->kernel_running = w->kernel_running;
 	d->name = strdup(w->name);
 	if (!d->name)
-		goto fail;
-	r = halo_modopts_parse(w->options, &d->opts, &d->n);
-	if (r < 0)
-		goto fail;
-	r = -ENOMEM;
+		return -ENOMEM;
 	for (size_t i = 0; i < d->n; i++) {
 		const char *t = w->info ? halo_modinfo_parm_type(w->info, d->opts[i].key) : NULL;
 
-		if (halo_strv_push(&d->types, t ? t : "") < 0)
-			goto fail;
+		if (halo_strv_push(&d->types, t ? t : "") < 0) {
+			halo_buf_free(&wanted);
+			return -ENOMEM;
+		}
 		halo_buf_printf(&wanted, "%s%s", i ? " " : "", d->opts[i].key);
 		if (d->opts[i].value)
 			halo_buf_printf(&wanted, "=%s", d->opts[i].value);
 	}
 	text = halo_buf_steal(&wanted);
 	if (!text)
-		goto fail;
-	r = halo_plan_add(plan, key, HALO_SUB_MODULES, HALO_PHASE_MODULES,
-			  &options_ops, d, &item);
-	if (r >= 0)
-		r = halo_item_set_wanted(item, "%s", text);
-	free(text);
-	return r;
-fail:
-	halo_buf_free(&wanted);
-	options_data_free(d);
-	return r;
+		return -ENOMEM;
+	return halo_item_set_wanted(item, "%s", text);
 }
