@@ -1,6 +1,7 @@
 #!/bin/bash
 # bench/links-check.sh [RUNS]: the cost of `halo-provision --check` for two
-# managed interfaces on a host of 2, 64 and 1024 veth links (built with
+# managed interfaces on a host of 2 and 2,048 veth links (SIZES="2 64 2048"
+# for more; built with
 # `ip -batch` in a private namespace, every extra link with an address),
 # side by side with the same audit scripted with `ip -j` and jq, the way a
 # user checks MTU, admin state and address today.
@@ -59,7 +60,7 @@ halo_check() { "$HALO" -c "$CONF" --root "$R" --netns "$NS" --only links --check
 printf 'halo-provision links --check: 2 managed interfaces, %s runs per figure\n' "$runs"
 printf '%-6s | %-36s | %-36s\n' "" "halo-provision --check" "ip -j + jq script"
 printf '%-6s | %10s %10s %6s %6s | %10s %10s %6s\n' links "median ms" "RSS KiB" "req" "strace" "median ms" "RSS KiB" "req"
-for size in 2 64 1024; do
+for size in ${SIZES:-2 2048}; do
 	ip netns del "$NS" 2>/dev/null || true
 	ip netns add "$NS"
 	ip -n "$NS" link set lo up

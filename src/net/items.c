@@ -364,9 +364,7 @@ static bool route_ok(const struct halo_nl_route *r, const struct halo_link_want 
 static void route_describe(struct halo_ctx *ctx, const struct halo_nl_route *r,
 			   char *buf, size_t len)
 {
-	const struct halo_nl_link *links;
-	char dst[64], gw[80] = "", dev[IF_NAMESIZE + 8] = "";
-	size_t n;
+	char dst[64], gw[80] = "", dev[IF_NAMESIZE + 8] = "", name[IF_NAMESIZE];
 
 	halo_route_dst_format(&r->dst, dst, sizeof(dst));
 	if (r->has_gateway) {
@@ -375,10 +373,10 @@ static void route_describe(struct halo_ctx *ctx, const struct halo_nl_route *r,
 		gateway_format(&r->gateway, a, sizeof(a));
 		snprintf(gw, sizeof(gw), " via %s", a);
 	}
-	if (r->oif && halo_nl_links(ctx, &links, &n) == 0)
-		for (size_t i = 0; i < n; i++)
-			if (links[i].ifindex == r->oif)
-				snprintf(dev, sizeof(dev), " dev %s", links[i].name);
+	/* Another link's route: its name costs one request (the snapshot
+	 * holds the managed links only). */
+	if (r->oif && halo_nl_link_name(ctx, r->oif, name) == 0)
+		snprintf(dev, sizeof(dev), " dev %s", name);
 	if (r->priority)
 		snprintf(buf, len, "%s%s%s metric %u", dst, gw, dev, r->priority);
 	else

@@ -2,10 +2,12 @@
 /*
  * links.c: the `interfaces` list becomes link/<name>/... items.
  *
- * Everything is decided here, before anything changes: one link dump and
- * one address dump (inside --netns) are matched against the config, MTUs
- * checked against each device's own range, addresses against the other
- * links of the host. The same dumps then serve every item's observation.
+ * Everything is decided here, before anything changes: the configured
+ * links (fetched by name, or found in one link dump when an entry matches
+ * by MAC, driver or PCI) are matched against the config, MTUs checked
+ * against each device's own range, addresses against the other links of
+ * the host (one lookup per address). Items then observe the managed links
+ * alone: nothing here grows with the number of links the host has.
  */
 #include "config.h"
 
@@ -67,13 +69,29 @@ static const char *cfg_name(const struct halo_config *cfg)
 	return cfg->path ? cfg->path : "config";
 }
 
-static const struct halo_nl_link *link_by_index(const struct halo_nl_link *links,
-						size_t n, int ifindex)
+/* Every entry is matched by name: its link is fetched by name, with no
+ * dump of the host's links. */
+static bool all_by_name(const struct halo_config *cfg)
 {
-	for (size_t i = 0; i < n; i++)
-		if (links[i].ifindex == ifindex)
-			return &links[i];
-	return NULL;
+	for (size_t i = 0; i < cfg->n_interfaces; i++) {
+		const struct halo_interface *f = &cfg->interfaces[i];
+
+		if (f->match_mac || f->match_driver || f->match_pci)
+			return false;
+	}
+	return true;
+}
+
+static int scope_names(struct halo_ctx *ctx, const struct halo_config *cfg)
+{
+	_cleanup_free_ const char **names = calloc(cfg->n_interfaces + 1,
+						   sizeof(*names));
+
+	if (!names)
+		return -ENOMEM;
+	for (size_t i = 0; i < cfg->n_interfaces; i++)
+		names[i] = cfg->interfaces[i].name;
+	return halo_nl_scope_names(ctx, names, cfg->n_interfaces);
 }
 
 /* MTU within the device's own IFLA_MIN_MTU..IFLA_MAX_MTU (max 0: none). */
@@ -99,20 +117,22 @@ static void check_mtu(const struct halo_config *cfg, const struct halo_interface
 	*bad = true;
 }
 
-/* Each configured address: well-formed, not on another link of the host,
- * not configured twice. */
-static void check_addresses(const struct halo_config *cfg, size_t idx,
-			    const struct halo_nl_link *l,
-			    const struct halo_nl_link *links, size_t n_links,
-			    const struct halo_nl_addr *addrs, size_t n_addrs,
-			    struct halo_errors *errs, bool *bad)
+/* Each configured address: well-formed, not on another link of the host
+ * (asked of the kernel address by address: the holder of its local
+ * route, so the cost does not grow with the host), not configured twice.
+ * 0, or -errno when the kernel could not be asked. */
+static int check_addresses(struct halo_ctx *ctx, const struct halo_config *cfg,
+			   size_t idx, const struct halo_nl_link *l,
+			   struct halo_errors *errs, bool *bad)
 {
 	const struct halo_interface *f = &cfg->interfaces[idx];
 
 	for (size_t a = 0; a < f->addresses.n; a++) {
 		const char *text = f->addresses.v[a];
 		int line = f->addresses.line ? f->addresses.line[a] : f->line;
+		char other[IF_NAMESIZE];
 		struct halo_cidr c;
+		int holder, err;
 
 		if (halo_cidr_parse(text, true, &c) < 0) {
 			halo_errors_add(errs, "%s:%d: interface \"%s\": malformed address \"%s\" (want ADDRESS/PREFIX)",
@@ -122,16 +142,14 @@ static void check_addresses(const struct halo_config *cfg, size_t idx,
 		}
 		if (halo_addr_is_link_local(&c))
 			continue; /* the same fe80:: on many links is normal */
-		for (size_t k = 0; k < n_addrs; k++) {
-			const struct halo_nl_link *other;
-
-			if (addrs[k].ifindex == l->ifindex ||
-			    !halo_cidr_same_addr(&addrs[k].cidr, &c))
-				continue;
-			other = link_by_index(links, n_links, addrs[k].ifindex);
+		err = halo_nl_addr_holder(ctx, &c, &holder);
+		if (err < 0)
+			return err;
+		if (holder > 0 && holder != l->ifindex) {
+			if (halo_nl_link_name(ctx, holder, other) < 0)
+				snprintf(other, sizeof(other), "?");
 			halo_errors_add(errs, "%s:%d: interface \"%s\": address %s is already on link %s",
-					cfg_name(cfg), line, f->name, text,
-					other ? other->name : "?");
+					cfg_name(cfg), line, f->name, text, other);
 			*bad = true;
 		}
 		for (size_t j = 0; j < idx; j++) {
@@ -150,6 +168,7 @@ static void check_addresses(const struct halo_config *cfg, size_t idx,
 			}
 		}
 	}
+	return 0;
 }
 
 /* Parses a route of F into W (dst in network form); errors to ERRS. */
@@ -328,12 +347,12 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		    struct halo_plan *plan, struct halo_errors *errs)
 {
 	const struct halo_nl_link *links;
-	const struct halo_nl_addr *addrs;
 	struct facts_cache fc = { .ctx = ctx };
 	_cleanup_free_ ssize_t *idx = NULL;
 	_cleanup_free_ bool *sel = NULL;
 	_cleanup_free_ const struct halo_nl_link **matched = NULL;
-	size_t n_links, n_addrs, n_matched = 0;
+	_cleanup_free_ int *managed = NULL;
+	size_t n_links, n_matched = 0, n_managed = 0;
 	bool bad = false;
 	int err;
 
@@ -357,22 +376,25 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	err = halo_nl_open(ctx);
 	if (err < 0)
 		return netlink_error(errs, "opening netlink", err);
+	if (all_by_name(cfg)) {
+		err = scope_names(ctx, cfg);
+		if (err < 0)
+			return netlink_error(errs, "opening netlink", err);
+	}
 	err = halo_nl_links(ctx, &links, &n_links);
 	if (err < 0)
-		return netlink_error(errs, "dumping links", err);
-	err = halo_nl_addrs(ctx, &addrs, &n_addrs);
-	if (err < 0)
-		return netlink_error(errs, "dumping addresses", err);
+		return netlink_error(errs, "reading links", err);
 
 	idx = calloc(cfg->n_interfaces, sizeof(*idx));
 	sel = calloc(cfg->n_interfaces, sizeof(*sel));
 	matched = calloc(cfg->n_interfaces, sizeof(*matched));
+	managed = calloc(cfg->n_interfaces + 1, sizeof(*managed));
 	fc.links = links;
 	fc.n = n_links;
 	fc.driver = calloc(n_links + 1, sizeof(char *));
 	fc.pci = calloc(n_links + 1, sizeof(char *));
 	fc.done = calloc(n_links + 1, sizeof(bool));
-	if (!idx || !sel || !matched || !fc.driver || !fc.pci || !fc.done) {
+	if (!idx || !sel || !matched || !managed || !fc.driver || !fc.pci || !fc.done) {
 		facts_free(&fc);
 		return -ENOMEM;
 	}
@@ -403,10 +425,16 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		if (idx[i] < 0)
 			continue;
 		matched[i] = &links[idx[i]];
+		managed[n_managed++] = matched[i]->ifindex;
 		check_mtu(cfg, &cfg->interfaces[i], matched[i], errs, &bad);
-		check_addresses(cfg, i, matched[i], links, n_links, addrs, n_addrs,
-				errs, &bad);
+		err = check_addresses(ctx, cfg, i, matched[i], errs, &bad);
+		if (err < 0)
+			return netlink_error(errs, "looking up addresses", err);
 	}
+	/* Items observe their own links only from here on. */
+	err = halo_nl_scope_ifindexes(ctx, managed, n_managed);
+	if (err < 0)
+		return netlink_error(errs, "reading links", err);
 	if (bad)
 		return -EINVAL;
 

@@ -29,19 +29,38 @@
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
+#ifndef NETLINK_GET_STRICT_CHK
+#define NETLINK_GET_STRICT_CHK 12
+#endif
+#ifndef RTEXT_FILTER_SKIP_STATS
+#define RTEXT_FILTER_SKIP_STATS (1 << 3)
+#endif
+#ifndef RTM_F_FIB_MATCH
+#define RTM_F_FIB_MATCH 0x2000
+#endif
 
-/* The three snapshots, each filled by one dump. */
+/* The three snapshots: links and addresses of the managed links (or the
+ * whole host while matching needs it), the main table's routes. */
 enum snap_kind { SNAP_LINKS, SNAP_ADDRS, SNAP_ROUTES, SNAP_N };
 
 struct snapshot {
 	void *items;
 	size_t n;
 	bool ok; /* false: not loaded yet, or stale after a change */
+	bool loaded; /* filled at least once (items is NULL when empty) */
 };
 
 struct halo_nl {
 	struct nl_sock *sk;
 	struct snapshot snap[SNAP_N];
+	/* What the link and address snapshots cover (issue 8, part 4): the
+	 * whole host (a dump), the named links (one RTM_GETLINK each), or
+	 * once matched, the managed ifindexes (one request each). */
+	char (*names)[IF_NAMESIZE];
+	size_t n_names;
+	int *scope;
+	size_t n_scope;
+	bool scoped;
 	int kernel_err;   /* errno (negative) from the last NLMSG_ERROR */
 	char extack[256]; /* "" when the kernel said nothing */
 };
@@ -66,17 +85,12 @@ static int parse_route_any(const void *nlh, size_t len, void *ret)
 }
 
 static const struct {
-	int type;      /* dump request */
-	size_t hdrlen; /* its family header, zeroed: AF_UNSPEC, all families */
-	size_t size;   /* one record */
+	size_t size; /* one record */
 	parse_fn parse;
 } snap_kinds[SNAP_N] = {
-	[SNAP_LINKS] = { RTM_GETLINK, sizeof(struct ifinfomsg),
-			 sizeof(struct halo_nl_link), parse_link_any },
-	[SNAP_ADDRS] = { RTM_GETADDR, sizeof(struct ifaddrmsg),
-			 sizeof(struct halo_nl_addr), parse_addr_any },
-	[SNAP_ROUTES] = { RTM_GETROUTE, sizeof(struct rtmsg),
-			  sizeof(struct halo_nl_route), parse_route_any },
+	[SNAP_LINKS] = { sizeof(struct halo_nl_link), parse_link_any },
+	[SNAP_ADDRS] = { sizeof(struct halo_nl_addr), parse_addr_any },
+	[SNAP_ROUTES] = { sizeof(struct halo_nl_route), parse_route_any },
 };
 
 /* A growable array of fixed-size records collected by a dump. */
@@ -356,6 +370,12 @@ int halo_nl_open(struct halo_ctx *ctx)
 		return nle_to_errno(err);
 	}
 	nl_socket_enable_msg_peek(nl->sk);
+	nl_socket_disable_auto_ack(nl->sk);
+	/* Filters in dump requests (ifindex, table) are honoured only with
+	 * strict checking (4.20+); without it the kernel sends everything
+	 * and fill_addrs filters here. */
+	(void)setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK,
+			 NETLINK_GET_STRICT_CHK, &one, sizeof(one));
 	/* Best effort: older kernels simply give no extended ack. */
 	(void)setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
 			 &one, sizeof(one));
@@ -375,6 +395,8 @@ void halo_nl_close(struct halo_ctx *ctx)
 	nl_socket_free(nl->sk);
 	for (size_t k = 0; k < SNAP_N; k++)
 		free(nl->snap[k].items);
+	free(nl->names);
+	free(nl->scope);
 	free(nl);
 	ctx->nl = NULL;
 }
@@ -435,27 +457,50 @@ static int collect_one(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/* One dump request of TYPE with a zeroed family header of HDRLEN bytes.
- * An interrupted dump (the kernel's tables changed under it) is retried. */
-static int dump(struct halo_ctx *ctx, int type, size_t hdrlen,
-		struct collect *c)
+/* A request: TYPE with FLAGS, the family header HDR, and (links) the
+ * IFLA_EXT_MASK that spares the kernel the statistics nobody reads. */
+struct request {
+	int type, flags;
+	const void *hdr;
+	size_t hdrlen;
+	bool skip_stats;
+	const char *ifname; /* RTM_GETLINK by name */
+	const struct halo_cidr *dst; /* RTM_GETROUTE lookup */
+};
+
+static struct nl_msg *request_build(const struct request *rq)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(rq->type, rq->flags);
+
+	if (!msg)
+		return NULL;
+	if (nlmsg_append(msg, (void *)rq->hdr, rq->hdrlen, NLMSG_ALIGNTO) < 0 ||
+	    (rq->skip_stats &&
+	     nla_put_u32(msg, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS) < 0) ||
+	    (rq->ifname && nla_put_string(msg, IFLA_IFNAME, rq->ifname) < 0) ||
+	    (rq->dst && nla_put(msg, RTA_DST, rq->dst->family == AF_INET ? 4 : 16,
+				rq->dst->addr) < 0)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/* Sends RQ and collects its replies into C (appended). A dump interrupted
+ * because the kernel's tables changed under it is retried. */
+static int request_collect(struct halo_ctx *ctx, const struct request *rq,
+			   struct collect *c)
 {
 	struct halo_nl *nl = ctx->nl;
-	unsigned char hdr[sizeof(struct rtmsg) > sizeof(struct ifinfomsg) ?
-			  sizeof(struct rtmsg) : sizeof(struct ifinfomsg)] = { 0 };
+	size_t base = c->n;
 	int err = 0;
 
 	for (int attempt = 0; attempt < 3; attempt++) {
-		struct nl_msg *msg = nlmsg_alloc_simple(type, NLM_F_DUMP);
+		struct nl_msg *msg = request_build(rq);
 
 		if (!msg)
 			return -ENOMEM;
-		/* family AF_UNSPEC (0): every family in one dump */
-		if (nlmsg_append(msg, hdr, hdrlen, NLMSG_ALIGNTO) < 0) {
-			nlmsg_free(msg);
-			return -ENOMEM;
-		}
-		c->n = 0;
+		c->n = base;
 		c->err = 0;
 		err = send_msg(ctx, msg);
 		if (err < 0)
@@ -472,10 +517,95 @@ static int dump(struct halo_ctx *ctx, int type, size_t hdrlen,
 	return -EAGAIN;
 }
 
-/* The snapshot of KIND, dumped (one request) when not loaded or stale. */
+/* One link by ifindex (or by name when IFNAME): appended to C; a link
+ * that does not exist (-ENODEV) adds nothing. */
+static int link_get(struct halo_ctx *ctx, int ifindex, const char *ifname,
+		    struct collect *c)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = ifindex };
+	struct request rq = { .type = RTM_GETLINK, .hdr = &ifi,
+			      .hdrlen = sizeof(ifi), .skip_stats = true,
+			      .ifname = ifname };
+	int err = request_collect(ctx, &rq, c);
+
+	return err == -ENODEV ? 0 : err;
+}
+
+static int fill_links(struct halo_ctx *ctx, struct collect *c)
+{
+	struct halo_nl *nl = ctx->nl;
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct request rq = { .type = RTM_GETLINK, .flags = NLM_F_DUMP,
+			      .hdr = &ifi, .hdrlen = sizeof(ifi),
+			      .skip_stats = true };
+	int err = 0;
+
+	if (nl->scoped) {
+		for (size_t i = 0; i < nl->n_scope && err >= 0; i++)
+			err = link_get(ctx, nl->scope[i], NULL, c);
+		return err;
+	}
+	if (nl->names) {
+		for (size_t i = 0; i < nl->n_names && err >= 0; i++)
+			err = link_get(ctx, 0, nl->names[i], c);
+		return err;
+	}
+	return request_collect(ctx, &rq, c);
+}
+
+/* Addresses: of the managed links only once they are known, each dump
+ * filtered by the kernel (NETLINK_GET_STRICT_CHK honours ifa_index). The
+ * filter is applied here too, for kernels that ignore it. */
+static int fill_addrs(struct halo_ctx *ctx, struct collect *c)
+{
+	struct halo_nl *nl = ctx->nl;
+	struct ifaddrmsg ifa = { .ifa_family = AF_UNSPEC };
+	struct request rq = { .type = RTM_GETADDR, .flags = NLM_F_DUMP,
+			      .hdr = &ifa, .hdrlen = sizeof(ifa) };
+	int err = 0;
+
+	if (!nl->scoped)
+		return request_collect(ctx, &rq, c);
+	for (size_t i = 0; i < nl->n_scope && err >= 0; i++) {
+		size_t base = c->n, keep = base;
+
+		ifa.ifa_index = (uint32_t)nl->scope[i];
+		err = request_collect(ctx, &rq, c);
+		if (err == -ENODEV) /* gone since: no addresses */
+			err = 0;
+		for (size_t k = base; k < c->n; k++) {
+			struct halo_nl_addr *a = (struct halo_nl_addr *)c->items + k;
+
+			if (a->ifindex == nl->scope[i])
+				((struct halo_nl_addr *)c->items)[keep++] = *a;
+		}
+		c->n = keep;
+	}
+	return err;
+}
+
+/* Routes: the main table's unicast routes of every link (the check for
+ * another link's route to the same destination needs them), filtered by
+ * the kernel to that table and type. */
+static int fill_routes(struct halo_ctx *ctx, struct collect *c)
+{
+	struct rtmsg rtm = { .rtm_family = AF_UNSPEC, .rtm_table = RT_TABLE_MAIN,
+			     .rtm_type = RTN_UNICAST };
+	struct request rq = { .type = RTM_GETROUTE, .flags = NLM_F_DUMP,
+			      .hdr = &rtm, .hdrlen = sizeof(rtm) };
+
+	return request_collect(ctx, &rq, c);
+}
+
+/* The snapshot of KIND, fetched when not loaded or stale. */
 static int snapshot_get(struct halo_ctx *ctx, enum snap_kind kind,
 			const void **ret, size_t *ret_n)
 {
+	static int (*const fill[SNAP_N])(struct halo_ctx *, struct collect *) = {
+		[SNAP_LINKS] = fill_links,
+		[SNAP_ADDRS] = fill_addrs,
+		[SNAP_ROUTES] = fill_routes,
+	};
 	struct snapshot *snap;
 	int err = halo_nl_open(ctx);
 
@@ -486,7 +616,7 @@ static int snapshot_get(struct halo_ctx *ctx, enum snap_kind kind,
 		struct collect c = { .size = snap_kinds[kind].size,
 				     .parse = snap_kinds[kind].parse };
 
-		err = dump(ctx, snap_kinds[kind].type, snap_kinds[kind].hdrlen, &c);
+		err = fill[kind](ctx, &c);
 		if (err < 0) {
 			free(c.items);
 			return err;
@@ -495,10 +625,136 @@ static int snapshot_get(struct halo_ctx *ctx, enum snap_kind kind,
 		snap->items = c.items;
 		snap->n = c.n;
 		snap->ok = true;
+		snap->loaded = true;
 	}
 	*ret = snap->items;
 	*ret_n = snap->n;
 	return 0;
+}
+
+int halo_nl_scope_names(struct halo_ctx *ctx, const char *const *names, size_t n)
+{
+	struct halo_nl *nl;
+	int err = halo_nl_open(ctx);
+
+	if (err < 0)
+		return err;
+	nl = ctx->nl;
+	free(nl->names);
+	nl->names = calloc(n ? n : 1, sizeof(*nl->names));
+	if (!nl->names)
+		return -ENOMEM;
+	nl->n_names = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(names[i]) >= IF_NAMESIZE)
+			continue; /* no link can have it */
+		snprintf(nl->names[nl->n_names++], IF_NAMESIZE, "%s", names[i]);
+	}
+	nl->snap[SNAP_LINKS].ok = false;
+	return 0;
+}
+
+int halo_nl_scope_ifindexes(struct halo_ctx *ctx, const int *ifindexes, size_t n)
+{
+	struct halo_nl *nl;
+	int err = halo_nl_open(ctx);
+
+	if (err < 0)
+		return err;
+	nl = ctx->nl;
+	free(nl->scope);
+	nl->scope = calloc(n ? n : 1, sizeof(*nl->scope));
+	if (!nl->scope)
+		return -ENOMEM;
+	nl->n_scope = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool dup = false;
+
+		for (size_t k = 0; k < nl->n_scope; k++)
+			dup = dup || nl->scope[k] == ifindexes[i];
+		if (!dup)
+			nl->scope[nl->n_scope++] = ifindexes[i];
+	}
+	nl->scoped = true;
+	/* The link snapshot already holds the managed links; addresses are
+	 * fetched for them alone from now on. */
+	nl->snap[SNAP_ADDRS].ok = false;
+	nl->snap[SNAP_ADDRS].loaded = false;
+	return 0;
+}
+
+int halo_nl_link_name(struct halo_ctx *ctx, int ifindex, char name[IF_NAMESIZE])
+{
+	const struct halo_nl_link *links;
+	struct collect c = { .size = sizeof(struct halo_nl_link),
+			     .parse = snap_kinds[SNAP_LINKS].parse };
+	size_t n;
+	int err = halo_nl_links(ctx, &links, &n);
+
+	if (err < 0)
+		return err;
+	for (size_t i = 0; i < n; i++) {
+		if (links[i].ifindex == ifindex) {
+			snprintf(name, IF_NAMESIZE, "%s", links[i].name);
+			return 0;
+		}
+	}
+	err = link_get(ctx, ifindex, NULL, &c);
+	if (err == 0 && c.n == 0)
+		err = -ENODEV;
+	if (err == 0)
+		snprintf(name, IF_NAMESIZE, "%s", ((struct halo_nl_link *)c.items)->name);
+	free(c.items);
+	return err;
+}
+
+/* The ifindex of a local route's device in a FIB-match reply. */
+static int parse_local_any(const void *buf, size_t len, void *ret)
+{
+	const struct nlmsghdr *nlh = buf;
+	struct nlattr *tb[RTA_MAX + 1] = { 0 };
+	const struct rtmsg *rtm;
+	uint32_t oif;
+
+	if (len >= NLMSG_HDRLEN && nlh->nlmsg_type != RTM_NEWROUTE)
+		return 0;
+	nlh = msg_check(buf, len, RTM_NEWROUTE, sizeof(*rtm));
+	if (!nlh)
+		return -EBADMSG;
+	rtm = NLMSG_DATA(nlh);
+	if (attrs_parse(nlh, sizeof(*rtm), tb, RTA_MAX) < 0)
+		return -EBADMSG;
+	if (rtm->rtm_type != RTN_LOCAL || !get_u32(tb[RTA_OIF], &oif))
+		return 0;
+	*(int *)ret = (int)oif;
+	return 1;
+}
+
+int halo_nl_addr_holder(struct halo_ctx *ctx, const struct halo_cidr *c,
+			int *ret_ifindex)
+{
+	struct rtmsg rtm = {
+		.rtm_family = (uint8_t)c->family,
+		.rtm_dst_len = (uint8_t)max_prefix(c->family),
+		.rtm_flags = RTM_F_FIB_MATCH,
+	};
+	struct request rq = { .type = RTM_GETROUTE, .hdr = &rtm,
+			      .hdrlen = sizeof(rtm), .dst = c };
+	struct collect col = { .size = sizeof(int), .parse = parse_local_any };
+	int err = halo_nl_open(ctx);
+
+	if (err < 0)
+		return err;
+	*ret_ifindex = 0;
+	err = request_collect(ctx, &rq, &col);
+	/* No route at all to it: nobody holds it. */
+	if (err == -ENETUNREACH || err == -EHOSTUNREACH || err == -ENOENT ||
+	    err == -ESRCH)
+		err = 0;
+	if (err == 0 && col.n > 0)
+		*ret_ifindex = *(int *)col.items;
+	free(col.items);
+	return err;
 }
 
 int halo_nl_links(struct halo_ctx *ctx, const struct halo_nl_link **ret,
@@ -518,7 +774,7 @@ int halo_nl_addrs_observed(struct halo_ctx *ctx, const struct halo_nl_addr **ret
 {
 	struct snapshot *snap = ctx->nl ? &ctx->nl->snap[SNAP_ADDRS] : NULL;
 
-	if (!snap || !snap->items)
+	if (!snap || !snap->loaded)
 		return halo_nl_addrs(ctx, ret, ret_n);
 	*ret = snap->items;
 	*ret_n = snap->n;
@@ -534,7 +790,12 @@ int halo_nl_routes(struct halo_ctx *ctx, const struct halo_nl_route **ret,
 /* Sends a change request and waits for its ACK. */
 static int change(struct halo_ctx *ctx, struct nl_msg *msg)
 {
-	int err = send_msg(ctx, msg);
+	int err;
+
+	/* Auto-ACK is off (a GET's reply is not followed by an ACK to
+	 * drain): changes ask for theirs. */
+	nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK;
+	err = send_msg(ctx, msg);
 
 	if (err < 0)
 		return err;

@@ -4,8 +4,13 @@
  *
  * nl.c is the only file that includes libnl headers. It keeps one socket
  * (opened inside --netns) and a snapshot of links, addresses and routes,
- * each filled by ONE dump request and reused until a change of that kind
- * marks it stale. Every request sent is counted in ctx->netlink_requests.
+ * reused until a change of that kind marks it stale. What a run costs
+ * does not grow with the host (issue 8, part 4): links named in the
+ * config are fetched with one RTM_GETLINK each (a dump, without stats,
+ * only when an entry matches by MAC, driver or PCI); once matched, links
+ * and addresses are fetched per managed ifindex, the address dumps
+ * filtered by the kernel (NETLINK_GET_STRICT_CHK). Every request sent is
+ * counted in ctx->netlink_requests.
  * Kernel errors come back as the kernel's own -errno; the kernel's
  * extended-ack text of the last failure is kept for item messages.
  */
@@ -60,6 +65,21 @@ void halo_nl_close(struct halo_ctx *ctx);
  * kind after a change, or until close. */
 int halo_nl_links(struct halo_ctx *ctx, const struct halo_nl_link **ret,
 		  size_t *ret_n);
+/* The link snapshot becomes the links of these NAMES, one RTM_GETLINK
+ * each (absent ones are left out), instead of a dump of every link. */
+int halo_nl_scope_names(struct halo_ctx *ctx, const char *const *names, size_t n);
+/* From now on the link and address snapshots cover these managed links
+ * only: one request per link and kind. */
+int halo_nl_scope_ifindexes(struct halo_ctx *ctx, const int *ifindexes, size_t n);
+/* The name of IFINDEX: from the link snapshot, else one RTM_GETLINK. */
+int halo_nl_link_name(struct halo_ctx *ctx, int ifindex, char name[IF_NAMESIZE]);
+/* The link holding address C (its local route, one FIB-match lookup:
+ * RTM_GETROUTE with RTM_F_FIB_MATCH), 0 in *RET_IFINDEX when none. An
+ * IPv6 address still tentative (DAD, or on a link that is down) has no
+ * local route yet and is not seen. */
+int halo_nl_addr_holder(struct halo_ctx *ctx, const struct halo_cidr *c,
+			int *ret_ifindex);
+
 /* The address snapshot as last dumped, even if a change made since has
  * marked it stale: what apply acts on is what observe saw, so applying N
  * addresses costs no extra dump (the verify pass dumps once). */
