@@ -11,6 +11,7 @@ libhalo_la_SOURCES += \
 	src/engine/report.h \
 	src/engine/report_text.c \
 	src/engine/report_json.c \
+	src/engine/item_json.c \
 	src/engine/state.h \
 	src/engine/state.c \
 	src/engine/reboot.c \

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-/* json-c stays inside report_json.c and state.c (one file per library). */
+/* json-c stays inside report_json.c, state.c and item_json.c. */
 struct json_object;
 
 #include "config/config.h"
@@ -25,6 +25,20 @@ void halo_report_text(FILE *out, const struct halo_ctx *ctx,
 struct json_object *halo_report_json(const struct halo_ctx *ctx,
 				     const struct halo_config *cfg,
 				     const struct halo_plan *plan, int exit_bits);
+
+/* Which document an item object is for: the --json report describes the
+ * run (was, changed, diff, every message); the state file describes the
+ * host after it ("changed" recorded as "ok", no message on items in sync,
+ * no per-run fields). */
+enum halo_item_json_view {
+	HALO_ITEM_JSON_RUN,
+	HALO_ITEM_JSON_HOST,
+};
+
+/* ITEM as a JSON object (docs/json-schema.md); the one mapping both
+ * documents use. */
+struct json_object *halo_item_json(const struct halo_item *item,
+				   enum halo_item_json_view view);
 
 /* "apply: 14 items, 10 ok, 3 changed, 1 pending-reboot; reboot required".
  * Caller frees; NULL on ENOMEM. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * report_json.c: the --json document (docs/json-schema.md). One of the two
- * files that include json-c. Ansible ignores exit codes when stdout is
- * JSON, so changed/failed/reboot_required are explicit fields.
+ * report_json.c: the --json document (docs/json-schema.md). One of the
+ * three files that include json-c; item_json.c maps each item. Ansible
+ * ignores exit codes when stdout is JSON, so changed/failed/reboot_required
+ * are explicit fields.
  */
 #include "config.h"
 
@@ -72,22 +73,6 @@ static struct json_object *json_stats(const struct halo_ctx *ctx)
 	return s;
 }
 
-static struct json_object *json_item(const struct halo_item *item)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "key", jstr(item->key));
-	json_object_object_add(o, "subsystem", jstr(halo_subsys_name(item->subsys)));
-	json_object_object_add(o, "wanted", jstr(item->wanted));
-	json_object_object_add(o, "observed", jstr(item->observed));
-	json_object_object_add(o, "was", jstr(item->changed ? item->was : NULL));
-	json_object_object_add(o, "outcome", jstr(halo_outcome_name(item->outcome)));
-	json_object_object_add(o, "changed", json_object_new_boolean(item->changed));
-	json_object_object_add(o, "message", jstr(item->message));
-	json_object_object_add(o, "diff", jstr(item->diff && item->diff[0] ? item->diff : NULL));
-	return o;
-}
-
 struct json_object *halo_report_json(const struct halo_ctx *ctx,
 				     const struct halo_config *cfg,
 				     const struct halo_plan *plan, int exit_bits)
@@ -109,7 +94,7 @@ struct json_object *halo_report_json(const struct halo_ctx *ctx,
 
 	items = json_object_new_array();
 	for (size_t i = 0; i < plan->n; i++)
-		json_object_array_add(items, json_item(plan->items[i]));
+		json_object_array_add(items, halo_item_json(plan->items[i], HALO_ITEM_JSON_RUN));
 	json_object_object_add(o, "items", items);
 
 	warnings = json_object_new_array();

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * state.c: the verification state file. One of the two files that include
- * json-c. It describes the host after the run, not the run itself, so that
- * an apply that changes nothing rewrites nothing: no timestamp, "changed"
+ * state.c: the verification state file. One of the three files that
+ * include json-c; item_json.c maps each item, as for the report. It
+ * describes the host after the run, not the run itself, so that an apply
+ * that changes nothing rewrites nothing: no timestamp, "changed"
  * recorded as "ok", no +2 bit, no messages on items in sync.
  */
 #include "config.h"
@@ -21,23 +22,6 @@
 static struct json_object *jstr(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;
-}
-
-static struct json_object *state_item(const struct halo_item *item)
-{
-	struct json_object *o = json_object_new_object();
-	enum halo_outcome outcome = item->outcome;
-
-	if (outcome == HALO_OUTCOME_CHANGED)
-		outcome = HALO_OUTCOME_OK;
-	json_object_object_add(o, "key", jstr(item->key));
-	json_object_object_add(o, "subsystem", jstr(halo_subsys_name(item->subsys)));
-	json_object_object_add(o, "wanted", jstr(item->wanted));
-	json_object_object_add(o, "observed", jstr(item->observed));
-	json_object_object_add(o, "outcome", jstr(halo_outcome_name(outcome)));
-	json_object_object_add(o, "message",
-			       jstr(outcome == HALO_OUTCOME_OK ? NULL : item->message));
-	return o;
 }
 
 /* The interface of a per-interface key ("link/rdma0/mtu" → "rdma0",
@@ -153,7 +137,7 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (!items)
 		return -ENOMEM;
 	for (size_t i = 0; i < plan->n; i++)
-		json_object_array_add(items, state_item(plan->items[i]));
+		json_object_array_add(items, halo_item_json(plan->items[i], HALO_ITEM_JSON_HOST));
 	bits |= keep_other_items(ctx, plan, path, items);
 
 	o = json_object_new_object();

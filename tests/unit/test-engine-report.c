@@ -152,6 +152,57 @@ static void test_text_drift(void **state)
 	halo_plan_free(&plan);
 }
 
+/* One item in both documents, field order and all: the report and the
+ * state file must keep their exact bytes (docs/json-schema.md). */
+static void test_item_json_views(void **state)
+{
+	struct halo_plan plan;
+	struct halo_item *it;
+	struct json_object *o;
+
+	halo_plan_init(&plan);
+	it = add(&plan, "file/etc/x", HALO_OUTCOME_CHANGED, "mode 0644, 2 bytes", "mode 0644, 2 bytes");
+	it->changed = true;
+	it->was = strdup("absent");
+	it->diff = strdup("+a\n");
+	assert_int_equal(halo_item_set_message(it, "note"), 0);
+
+	o = halo_item_json(it, HALO_ITEM_JSON_RUN);
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+		"{\"key\":\"file\\/etc\\/x\",\"subsystem\":\"boot\","
+		"\"wanted\":\"mode 0644, 2 bytes\",\"observed\":\"mode 0644, 2 bytes\","
+		"\"was\":\"absent\",\"outcome\":\"changed\",\"changed\":true,"
+		"\"message\":\"note\",\"diff\":\"+a\\n\"}");
+	json_object_put(o);
+	/* The host after the run: changed is ok, and ok has no message. */
+	o = halo_item_json(it, HALO_ITEM_JSON_HOST);
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+		"{\"key\":\"file\\/etc\\/x\",\"subsystem\":\"boot\","
+		"\"wanted\":\"mode 0644, 2 bytes\",\"observed\":\"mode 0644, 2 bytes\","
+		"\"outcome\":\"ok\",\"message\":null}");
+	json_object_put(o);
+
+	/* Not changed: no "was" in the report even if the engine kept one;
+	 * an empty diff is null; a drift keeps its message in the state. */
+	it->changed = false;
+	it->outcome = HALO_OUTCOME_DRIFT;
+	it->diff[0] = '\0';
+	o = halo_item_json(it, HALO_ITEM_JSON_RUN);
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+		"{\"key\":\"file\\/etc\\/x\",\"subsystem\":\"boot\","
+		"\"wanted\":\"mode 0644, 2 bytes\",\"observed\":\"mode 0644, 2 bytes\","
+		"\"was\":null,\"outcome\":\"drift\",\"changed\":false,"
+		"\"message\":\"note\",\"diff\":null}");
+	json_object_put(o);
+	o = halo_item_json(it, HALO_ITEM_JSON_HOST);
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+		"{\"key\":\"file\\/etc\\/x\",\"subsystem\":\"boot\","
+		"\"wanted\":\"mode 0644, 2 bytes\",\"observed\":\"mode 0644, 2 bytes\","
+		"\"outcome\":\"drift\",\"message\":\"note\"}");
+	json_object_put(o);
+	halo_plan_free(&plan);
+}
+
 static void test_json(void **state)
 {
 	struct halo_ctx ctx = { .mode = HALO_MODE_APPLY, .root = "/tmp/r", .files_written = 3 };
@@ -301,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_text_lines),
 		cmocka_unit_test(test_text_drift),
+		cmocka_unit_test(test_item_json_views),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_json_default_config_path),
