@@ -15,7 +15,7 @@ libhalo_la_SOURCES += \
 
 # Unit tests (cmocka, TAP)
 net_unit_tests = tests/unit/test-net-nl tests/unit/test-net-match tests/unit/test-net-nm \
-	tests/unit/test-net-items
+	tests/unit/test-net-items tests/unit/test-net-transport
 check_PROGRAMS += $(net_unit_tests)
 TESTS += $(net_unit_tests)
 
