@@ -87,6 +87,9 @@ struct halo_ctx {
 	int verbosity;              /* -1 quiet, 0 normal, 1 verbose */
 	bool json;
 	bool diff;
+	/* Facts found once per run before planning, for the subsystems that
+	 * need another one's knowledge (boot never calls into modules/). */
+	bool amdgpu_dkms;           /* amdgpu is the amdgpu-dkms build (amdttm) */
 
 	/* Lazily opened library handles, owned and freed by their subsystem. */
 	struct halo_kmod *kmod;

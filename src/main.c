@@ -161,8 +161,22 @@ static int do_status(struct run *run)
 	return 0;
 }
 
+/* The facts a planner needs from another subsystem, found once, before
+ * any planning: the boot GTT prefix depends on the amdgpu build, which the
+ * modules part knows. Only looked up when the boot section will read it;
+ * a failed lookup is "in-tree" (the modules section reports its errors). */
+static void find_facts(struct run *run)
+{
+	bool dkms = false;
+
+	if ((run->ctx.only & HALO_SUB_BOOT) && halo_boot_needs_amdgpu_dkms(run->cfg) &&
+	    halo_modules_amdgpu_is_dkms(&run->ctx, &dkms) >= 0)
+		run->ctx.amdgpu_dkms = dkms;
+}
+
 static int build_plan(struct run *run)
 {
+	find_facts(run);
 	for (size_t i = 0; i < ARRAY_SIZE(builders); i++) {
 		size_t before = run->errs.n;
 		int r;

@@ -2,6 +2,8 @@
 /* boot.h: kernel command line subsystem (DESIGN.md "boot"). */
 #pragma once
 
+#include <stdbool.h>
+
 #include "config/config.h"
 #include "engine/plan.h"
 #include "halo.h"
@@ -13,3 +15,9 @@
  * changes the host. 0 or -errno (fatal, e.g. -ENOMEM). */
 int halo_boot_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		   struct halo_plan *plan, struct halo_errors *errs);
+
+/* Whether planning CFG's boot section reads ctx->amdgpu_dkms (gtt_mib with
+ * gtt_params = "auto" picks the amdttm. prefix for amdgpu-dkms). The
+ * caller fills it first (halo_modules_amdgpu_is_dkms), so boot never calls
+ * into the modules part and a run without it never opens libkmod for it. */
+bool halo_boot_needs_amdgpu_dkms(const struct halo_config *cfg);

@@ -167,6 +167,31 @@ int boot_grub_split_merge(char *const *l, char *const *d,
 /* L ++ D, for the result/configured command line. */
 int boot_concat(char *const *l, char *const *d, char ***ret);
 
+/* --- the planners, run in this order by boot.c (one file each) --- */
+
+/* plan-gtt-size.c: the GTT size in MiB (0: not managed), checked against
+ * /proc/meminfo; problems go to ERRS, a warning above the ROCm ceiling. */
+int boot_plan_gtt_size(struct halo_ctx *ctx, const struct halo_config *cfg,
+		       struct halo_plan *plan, struct halo_errors *errs,
+		       uint64_t *ret_mib);
+/* plan-want.c: run->want (and run->gtt_key) from CFG. */
+int boot_plan_want(struct halo_ctx *ctx, const struct halo_config *cfg,
+		   struct boot_run *run, struct halo_errors *errs);
+/* plan-gtt-conflicts.c: other GTT sizes on the command line go. */
+int boot_plan_gtt_conflicts(struct halo_ctx *ctx, struct boot_run *run);
+/* plan-pci.c: the wanted pci= token keeps the host's other pci= options. */
+int boot_plan_pci(struct halo_ctx *ctx, const struct halo_boot_config *b,
+		  struct boot_run *run);
+/* plan-gtt-modprobe.c: run->gtt_conflict from modprobe.d. */
+int boot_plan_gtt_modprobe(struct halo_ctx *ctx, struct boot_run *run);
+/* check-rootdev.c: root= tags of changed files must resolve (ERRS). */
+void boot_check_root_devices(struct halo_ctx *ctx, const struct boot_edits *edits,
+			     struct halo_errors *errs);
+/* check-length.c: every changed command line, and the regenerated default
+ * entry, must fit COMMAND_LINE_SIZE (one error at most in ERRS). */
+int boot_check_lengths(struct halo_ctx *ctx, struct boot_run *run,
+		       const struct boot_edits *edits, struct halo_errors *errs);
+
 /* --- items.c --- */
 int boot_add_items(struct halo_ctx *ctx, struct halo_plan *plan,
 		   struct boot_run *run);

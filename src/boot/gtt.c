@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "boot/cmdline.h"
 #include "boot/gtt.h"
 #include "util/strv.h"
 
@@ -118,4 +119,21 @@ int halo_modprobe_find_option(const char *text, const char *module,
 	if (found)
 		*ret_value = value;
 	return found;
+}
+
+/* amdgpu.gttsize counts MiB, the pages_limit parameters pages. */
+bool halo_gtt_token_pages(const char *tok, uint64_t *ret)
+{
+	const char *eq = strchr(tok, '=');
+	char *end;
+	uint64_t v;
+
+	if (!eq || !eq[1])
+		return false;
+	errno = 0;
+	v = strtoull(eq + 1, &end, 10);
+	if (errno || *end)
+		return false;
+	*ret = halo_cmdline_has_key(tok, "amdgpu.gttsize") ? v * 256 : v;
+	return true;
 }

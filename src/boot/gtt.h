@@ -12,6 +12,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "halo.h"
@@ -27,6 +28,11 @@ static inline uint64_t halo_gtt_pages(uint64_t mib)
 }
 
 uint64_t halo_gtt_ceiling_mib(uint64_t ram_mib);
+
+/* The pages a GTT token stands for ("ttm.pages_limit=N",
+ * "amdttm.pages_limit=N": N; "amdgpu.gttsize=MiB": MiB * 256); false if
+ * its value is not a number. */
+bool halo_gtt_token_pages(const char *tok, uint64_t *ret);
 uint64_t halo_gtt_auto_mib(uint64_t ram_mib, uint64_t reserve_mib);
 
 /*

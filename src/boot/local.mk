@@ -2,6 +2,13 @@
 libhalo_la_SOURCES += \
 	src/boot/boot.h \
 	src/boot/boot.c \
+	src/boot/plan-gtt-size.c \
+	src/boot/plan-want.c \
+	src/boot/plan-gtt-conflicts.c \
+	src/boot/plan-pci.c \
+	src/boot/plan-gtt-modprobe.c \
+	src/boot/check-rootdev.c \
+	src/boot/check-length.c \
 	src/boot/bootint.h \
 	src/boot/cmdline.h \
 	src/boot/cmdline.c \

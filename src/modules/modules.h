@@ -16,8 +16,9 @@ int halo_modules_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 /* True when the amdgpu driver in use is the out-of-tree amdgpu-dkms one
  * (/sys/module/amdttm under the root, or an amdgpu module file under an
- * updates/dkms or extra path of the kernel's module directory). The boot
- * subsystem then uses the amdttm. prefix. */
+ * updates/dkms or extra path of the kernel's module directory). main.c
+ * asks once per run, before planning, and hands the answer to the boot
+ * subsystem as ctx->amdgpu_dkms (the amdttm. prefix). */
 int halo_modules_amdgpu_is_dkms(struct halo_ctx *ctx, bool *ret_dkms);
 
 /* Frees ctx->kmod (no-op when never opened). */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests: GTT arithmetic, meminfo and modprobe.d parsing (src/boot/gtt.c). */
+/* Unit tests: GTT arithmetic, meminfo and modprobe.d parsing (src/boot/gtt.c),
+ * and when boot planning needs the amdgpu-dkms fact (src/boot/boot.c). */
 #include "config.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "boot/boot.h"
 #include "boot/gtt.h"
 
 static void test_pages(void **state)
@@ -83,6 +85,50 @@ static void test_modprobe(void **state)
 						   "pages_limit", &v), 0);
 }
 
+static void test_token_pages(void **state)
+{
+	uint64_t p = 0;
+
+	assert_true(halo_gtt_token_pages("ttm.pages_limit=1024", &p));
+	assert_int_equal(p, 1024);
+	assert_true(halo_gtt_token_pages("amdttm.pages_limit=7", &p));
+	assert_int_equal(p, 7);
+	/* amdgpu.gttsize counts MiB. */
+	assert_true(halo_gtt_token_pages("amdgpu.gttsize=4096", &p));
+	assert_int_equal(p, 4096 * 256);
+	p = 99;
+	assert_false(halo_gtt_token_pages("ttm.pages_limit", &p));
+	assert_false(halo_gtt_token_pages("ttm.pages_limit=", &p));
+	assert_false(halo_gtt_token_pages("ttm.pages_limit=12k", &p));
+	assert_false(halo_gtt_token_pages("ttm.pages_limit=99999999999999999999999", &p));
+	assert_int_equal(p, 99);
+}
+
+static void test_needs_amdgpu_dkms(void **state)
+{
+	struct halo_config cfg = { 0 };
+
+	cfg.boot.present = true;
+	cfg.boot.loader = HALO_LOADER_AUTO;
+	cfg.boot.gtt_set = true;
+	cfg.boot.gtt_params = HALO_GTT_PARAMS_AUTO;
+	assert_true(halo_boot_needs_amdgpu_dkms(&cfg));
+	/* An explicit prefix, no GTT, no boot section: libkmod is not asked. */
+	cfg.boot.gtt_params = HALO_GTT_PARAMS_TTM;
+	assert_false(halo_boot_needs_amdgpu_dkms(&cfg));
+	cfg.boot.gtt_params = HALO_GTT_PARAMS_AMDTTM;
+	assert_false(halo_boot_needs_amdgpu_dkms(&cfg));
+	cfg.boot.gtt_params = HALO_GTT_PARAMS_AUTO;
+	cfg.boot.gtt_set = false;
+	assert_false(halo_boot_needs_amdgpu_dkms(&cfg));
+	cfg.boot.gtt_set = true;
+	cfg.boot.loader = HALO_LOADER_NONE;
+	assert_false(halo_boot_needs_amdgpu_dkms(&cfg));
+	cfg.boot.loader = HALO_LOADER_GRUB;
+	cfg.boot.present = false;
+	assert_false(halo_boot_needs_amdgpu_dkms(&cfg));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -91,6 +137,8 @@ int main(void)
 		cmocka_unit_test(test_ceiling),
 		cmocka_unit_test(test_auto),
 		cmocka_unit_test(test_modprobe),
+		cmocka_unit_test(test_token_pages),
+		cmocka_unit_test(test_needs_amdgpu_dkms),
 	};
 
 	return cmocka_run_group_tests_name("boot-gtt", tests, NULL, NULL);
