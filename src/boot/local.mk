@@ -49,6 +49,7 @@ boot_integration_tests = \
 	tests/integration/boot-bad-input.sh \
 	tests/integration/boot-unwritable.sh \
 	tests/integration/boot-gtt.sh \
+	tests/integration/boot-gtt-dkms.sh \
 	tests/integration/boot-pci.sh \
 	tests/integration/boot-cloudimg.sh \
 	tests/integration/boot-cmdline-size.sh \
