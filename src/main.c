@@ -312,9 +312,7 @@ static int check_outputs(struct run *run)
 
 static int do_run(struct run *run)
 {
-	int bits;
-
-	int r;
+	int bits, r;
 
 	if (load_config(run) < 0)
 		return fail(run);
