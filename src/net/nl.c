@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * nl.c: the only file that includes libnl. Raw route-netlink messages built
- * and parsed with libnl-3 (rather than libnl-route caches and
- * rtnl_link_change, which may send requests of their own): every request
- * is ours, counted, and its ACK read with nl_wait_for_ack before the next
- * libnl call. NLE_* codes become -errno here; kernel errors keep the
- * kernel's own errno (captured in the error callback, because libnl's
- * NLE mapping is lossy).
+ * nl.c: rtnetlink for the links subsystem: messages built with libnl-3,
+ * sent and answered through the run's transport (netlink/transport.h),
+ * which counts every request, reads each reply to its ACK and keeps the
+ * kernel's errno and extended ACK. Snapshots of links, addresses and
+ * routes are kept here and refreshed only after a change of their kind.
  */
 #include "config.h"
 
@@ -19,12 +17,11 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include <netlink/errno.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
-#include <netlink/socket.h>
 
 #include "net/nl.h"
+#include "netlink/transport.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -51,7 +48,7 @@ struct snapshot {
 };
 
 struct halo_nl {
-	struct nl_sock *sk;
+	struct halo_nlt *t; /* the run's transport: sockets, count, ACKs */
 	struct snapshot snap[SNAP_N];
 	/* What the link and address snapshots cover (issue 8, part 4): the
 	 * whole host (a dump), the named links (one RTM_GETLINK each), or
@@ -61,8 +58,6 @@ struct halo_nl {
 	int *scope;
 	size_t n_scope;
 	bool scoped;
-	int kernel_err;   /* errno (negative) from the last NLMSG_ERROR */
-	char extack[256]; /* "" when the kernel said nothing */
 };
 
 typedef int (*parse_fn)(const void *nlh, size_t len, void *ret);
@@ -98,42 +93,7 @@ struct collect {
 	void *items;
 	size_t n, cap, size;
 	parse_fn parse;
-	int err;
 };
-
-static int nle_to_errno(int nle)
-{
-	if (nle < 0)
-		nle = -nle;
-	switch (nle) {
-	case NLE_SUCCESS: return 0;
-	case NLE_INTR: return -EINTR;
-	case NLE_BAD_SOCK: return -EBADF;
-	case NLE_AGAIN: return -EAGAIN;
-	case NLE_NOMEM: return -ENOMEM;
-	case NLE_EXIST: return -EEXIST;
-	case NLE_INVAL: return -EINVAL;
-	case NLE_RANGE: return -ERANGE;
-	case NLE_MSGSIZE: return -EMSGSIZE;
-	case NLE_OPNOTSUPP: return -EOPNOTSUPP;
-	case NLE_AF_NOSUPPORT: return -EAFNOSUPPORT;
-	case NLE_OBJ_NOTFOUND: return -ENOENT;
-	case NLE_NOADDR: return -EADDRNOTAVAIL;
-	case NLE_BUSY: return -EBUSY;
-	case NLE_NOACCESS: return -EACCES;
-	case NLE_PERM: return -EPERM;
-	case NLE_NODEV: return -ENODEV;
-	case NLE_DUMP_INTR: return -EINTR;
-	case NLE_MSG_TRUNC:
-	case NLE_MSG_OVERFLOW:
-	case NLE_MSG_TOOSHORT:
-	case NLE_PARSE_ERR:
-	case NLE_ATTRSIZE:
-		return -EBADMSG;
-	case NLE_SEQ_MISMATCH: return -EPROTO;
-	default: return -EIO;
-	}
-}
 
 /* ---- pure parsers ---- */
 
@@ -315,40 +275,10 @@ int halo_nl_parse_route(const void *buf, size_t len, struct halo_nl_route *ret)
 
 /* ---- socket ---- */
 
-/* Records the kernel's errno and extended-ack text of an NLMSG_ERROR. */
-static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
-{
-	struct halo_nl *nl = arg;
-	const struct nlmsghdr *nlh = (const struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
-	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { 0 };
-	size_t off;
-
-	nl->kernel_err = e->error;
-	nl->extack[0] = '\0';
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return NL_STOP;
-	/* With NETLINK_CAP_ACK the request is not echoed unless it failed
-	 * to be capped: the TLVs follow the header or the echoed request. */
-	off = NLMSG_HDRLEN + sizeof(*e);
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
-	if (off >= nlh->nlmsg_len)
-		return NL_STOP;
-	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
-		      (struct nlattr *)((char *)nlh + NLMSG_ALIGN(off)),
-		      (int)nlh->nlmsg_len - (int)NLMSG_ALIGN(off), NULL) < 0)
-		return NL_STOP;
-	if (tb[NLMSGERR_ATTR_MSG] && nla_len(tb[NLMSGERR_ATTR_MSG]) > 0)
-		snprintf(nl->extack, sizeof(nl->extack), "%.*s",
-			 nla_len(tb[NLMSGERR_ATTR_MSG]),
-			 (const char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
-	return NL_STOP;
-}
-
 int halo_nl_open(struct halo_ctx *ctx)
 {
 	struct halo_nl *nl;
-	int one = 1, err;
+	int err;
 
 	if (ctx->nl)
 		return 0;
@@ -358,30 +288,11 @@ int halo_nl_open(struct halo_ctx *ctx)
 	nl = calloc(1, sizeof(*nl));
 	if (!nl)
 		return -ENOMEM;
-	nl->sk = nl_socket_alloc();
-	if (!nl->sk) {
-		free(nl);
-		return -ENOMEM;
-	}
-	err = nl_connect(nl->sk, NETLINK_ROUTE);
+	err = halo_nlt_new(&ctx->netlink_requests, &nl->t);
 	if (err < 0) {
-		nl_socket_free(nl->sk);
 		free(nl);
-		return nle_to_errno(err);
+		return err;
 	}
-	nl_socket_enable_msg_peek(nl->sk);
-	nl_socket_disable_auto_ack(nl->sk);
-	/* Filters in dump requests (ifindex, table) are honoured only with
-	 * strict checking (4.20+); without it the kernel sends everything
-	 * and fill_addrs filters here. */
-	(void)setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK,
-			 NETLINK_GET_STRICT_CHK, &one, sizeof(one));
-	/* Best effort: older kernels simply give no extended ack. */
-	(void)setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
-			 &one, sizeof(one));
-	(void)setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
-			 &one, sizeof(one));
-	nl_socket_modify_err_cb(nl->sk, NL_CB_CUSTOM, on_error, nl);
 	ctx->nl = nl;
 	return 0;
 }
@@ -392,7 +303,7 @@ void halo_nl_close(struct halo_ctx *ctx)
 
 	if (!nl)
 		return;
-	nl_socket_free(nl->sk);
+	halo_nlt_free(nl->t);
 	for (size_t k = 0; k < SNAP_N; k++)
 		free(nl->snap[k].items);
 	free(nl->names);
@@ -401,37 +312,31 @@ void halo_nl_close(struct halo_ctx *ctx)
 	ctx->nl = NULL;
 }
 
+struct halo_nlt *halo_nl_transport(struct halo_ctx *ctx)
+{
+	return halo_nl_open(ctx) < 0 ? NULL : ctx->nl->t;
+}
+
 const char *halo_nl_last_extack(const struct halo_ctx *ctx)
 {
-	return ctx->nl && ctx->nl->extack[0] ? ctx->nl->extack : NULL;
+	return ctx->nl ? halo_nlt_extack(ctx->nl->t) : NULL;
 }
 
-/* Sends MSG (freed) and counts it. */
-static int send_msg(struct halo_ctx *ctx, struct nl_msg *msg)
+/* Sends MSG (freed) through the transport: counted, its reply read to
+ * the ACK or the dump's end, each data message to FN. */
+static int send_msg(struct halo_ctx *ctx, struct nl_msg *msg,
+		    halo_nlt_msg_fn fn, void *userdata)
 {
-	int err;
+	int err = halo_nlt_request(ctx->nl->t, HALO_NLT_ROUTE, nlmsg_hdr(msg),
+				   fn, userdata, NULL);
 
-	ctx->nl->kernel_err = 0;
-	ctx->nl->extack[0] = '\0';
-	err = nl_send_auto(ctx->nl->sk, msg);
 	nlmsg_free(msg);
-	if (err < 0)
-		return nle_to_errno(err);
-	ctx->netlink_requests++;
-	return 0;
+	return err;
 }
 
-static int result(struct halo_nl *nl, int nle)
-{
-	if (nl->kernel_err < 0)
-		return nl->kernel_err;
-	return nle < 0 ? nle_to_errno(nle) : 0;
-}
-
-static int collect_one(struct nl_msg *msg, void *arg)
+static int collect_one(const struct nlmsghdr *nlh, void *arg)
 {
 	struct collect *c = arg;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	char *slot;
 	int r;
 
@@ -439,22 +344,18 @@ static int collect_one(struct nl_msg *msg, void *arg)
 		size_t cap = c->cap ? c->cap * 2 : 32;
 		void *p = realloc(c->items, cap * c->size);
 
-		if (!p) {
-			c->err = -ENOMEM;
-			return NL_STOP;
-		}
+		if (!p)
+			return -ENOMEM;
 		c->items = p;
 		c->cap = cap;
 	}
 	slot = (char *)c->items + c->n * c->size;
 	r = c->parse(nlh, nlh->nlmsg_len, slot);
-	if (r < 0) {
-		c->err = r;
-		return NL_STOP;
-	}
+	if (r < 0)
+		return r;
 	if (r > 0)
 		c->n++;
-	return NL_OK;
+	return 0;
 }
 
 /* A request: TYPE with FLAGS, the family header HDR, and (links) the
@@ -491,28 +392,19 @@ static struct nl_msg *request_build(const struct request *rq)
 static int request_collect(struct halo_ctx *ctx, const struct request *rq,
 			   struct collect *c)
 {
-	struct halo_nl *nl = ctx->nl;
 	size_t base = c->n;
-	int err = 0;
 
 	for (int attempt = 0; attempt < 3; attempt++) {
 		struct nl_msg *msg = request_build(rq);
+		int err;
 
 		if (!msg)
 			return -ENOMEM;
 		c->n = base;
-		c->err = 0;
-		err = send_msg(ctx, msg);
-		if (err < 0)
-			return err;
-		nl_socket_modify_cb(nl->sk, NL_CB_VALID, NL_CB_CUSTOM, collect_one, c);
-		err = nl_recvmsgs_default(nl->sk);
-		nl_socket_modify_cb(nl->sk, NL_CB_VALID, NL_CB_DEFAULT, NULL, NULL);
-		if (c->err < 0)
-			return c->err;
-		if (err == -NLE_DUMP_INTR)
+		err = send_msg(ctx, msg, collect_one, c);
+		if (err == -EINTR && rq->flags == NLM_F_DUMP)
 			continue;
-		return result(nl, err);
+		return err;
 	}
 	return -EAGAIN;
 }
@@ -787,20 +679,10 @@ int halo_nl_routes(struct halo_ctx *ctx, const struct halo_nl_route **ret,
 	return snapshot_get(ctx, SNAP_ROUTES, (const void **)ret, ret_n);
 }
 
-/* Sends a change request and waits for its ACK. */
+/* Sends a change request; the transport asks for and reads its ACK. */
 static int change(struct halo_ctx *ctx, struct nl_msg *msg)
 {
-	int err;
-
-	/* Auto-ACK is off (a GET's reply is not followed by an ACK to
-	 * drain): changes ask for theirs. */
-	nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK;
-	err = send_msg(ctx, msg);
-
-	if (err < 0)
-		return err;
-	err = nl_wait_for_ack(ctx->nl->sk);
-	return result(ctx->nl, err);
+	return send_msg(ctx, msg, NULL, NULL);
 }
 
 static struct nl_msg *link_msg(int ifindex, unsigned flags, unsigned change_mask)

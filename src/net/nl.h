@@ -24,6 +24,8 @@
 #include "config/cidr.h"
 #include "halo.h"
 
+struct halo_nlt;
+
 #define HALO_NL_HWADDR_MAX 32
 
 struct halo_nl_link {
@@ -56,9 +58,15 @@ struct halo_nl_route {
 	uint8_t type;
 };
 
-/* Enters --netns (if any) and opens the socket; no-op when already open. */
+/* Enters --netns (if any) and creates the run's netlink transport (its
+ * sockets open on first use); no-op when already done. */
 int halo_nl_open(struct halo_ctx *ctx);
 void halo_nl_close(struct halo_ctx *ctx);
+
+/* The run's transport, for other netlink users (dcbnl, devlink, ethtool):
+ * the same sockets and the same request count. NULL when it cannot be
+ * created (halo_nl_open's error). */
+struct halo_nlt *halo_nl_transport(struct halo_ctx *ctx);
 
 /* The current snapshot of each kind; dumps (one request) when not yet
  * loaded or stale. The arrays stay valid until the next call for the same

@@ -275,6 +275,14 @@ static void read_datagram(struct halo_nlt *t, const void *buf, size_t len,
 	}
 }
 
+/* NLM_F_DUMP is two bits that NEW requests reuse (NLM_F_EXCL is
+ * NLM_F_MATCH): a change asking for CREATE|EXCL is no dump. */
+static bool is_dump(const struct nlmsghdr *req)
+{
+	return (req->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP &&
+	       !(req->nlmsg_flags & (NLM_F_CREATE | NLM_F_APPEND));
+}
+
 int halo_nlt_request(struct halo_nlt *t, enum halo_nlt_proto proto,
 		     struct nlmsghdr *req, halo_nlt_msg_fn fn, void *userdata,
 		     const struct halo_nlt_verdict *verdict)
@@ -292,7 +300,7 @@ int halo_nlt_request(struct halo_nlt *t, enum halo_nlt_proto proto,
 	}
 	t->extack[0] = '\0';
 	req->nlmsg_flags |= NLM_F_REQUEST;
-	if (!(req->nlmsg_flags & NLM_F_DUMP))
+	if (!is_dump(req))
 		req->nlmsg_flags |= NLM_F_ACK;
 	req->nlmsg_seq = r.seq = t->seq++;
 	req->nlmsg_pid = port;

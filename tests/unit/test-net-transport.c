@@ -188,6 +188,11 @@ static void reply_and_ack(void **state)
 	assert_true(f.last_flags & NLM_F_ACK);
 	assert_true(f.last_flags & NLM_F_REQUEST);
 	assert_null(halo_nlt_extack(t));
+	/* CREATE|EXCL shares bits with NLM_F_DUMP: still a change, acked. */
+	getlink(buf, NULL, NLM_F_CREATE | NLM_F_EXCL)->nlmsg_type = RTM_NEWADDR;
+	assert_int_equal(halo_nlt_request(t, HALO_NLT_ROUTE, (struct nlmsghdr *)buf,
+					  NULL, NULL, NULL), 0);
+	assert_true(f.last_flags & NLM_F_ACK);
 	halo_nlt_free(t);
 }
 
