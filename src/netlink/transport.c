@@ -216,11 +216,19 @@ struct reading {
 static void read_datagram(struct halo_nlt *t, const void *buf, size_t len,
 			  struct reading *r)
 {
-	const struct nlmsghdr *nlh = buf;
-	int left = (int)len;
+	size_t pos = 0;
 
-	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+	/* Not mnl_nlmsg_ok: it casts nlmsg_len to int, so a length of
+	 * 0xffffffff passes as -1 and aligns to 0: the walk never ends. */
+	while (len - pos >= NLMSG_HDRLEN) {
+		const struct nlmsghdr *nlh = (const void *)((const char *)buf + pos);
 		int err = 0;
+
+		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > len - pos)
+			return;
+		pos += NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+		if (pos > len)
+			pos = len;
 
 		if (nlh->nlmsg_seq != r->seq)
 			continue; /* a late answer to an earlier request */

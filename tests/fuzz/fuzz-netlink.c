@@ -11,6 +11,11 @@
  * Properties: results 1, 0 or -EBADMSG; a parsed name is NUL-terminated
  * inside IF_NAMESIZE; lengths and prefixes in range; formatting the parsed
  * values never overflows.
+ *
+ * The same input is then the whole reply to one request of the netlink
+ * transport (src/netlink/transport.c, answered through its test seam):
+ * its reading of ACKs, errors, extended ACKs, DONE and verdict attributes
+ * ends with 0 or a negative errno, and the kept message is a string.
  */
 #include "config.h"
 
@@ -22,6 +27,7 @@
 #include "fuzz/fuzz.h"
 #include "net/match.h"
 #include "net/nl.h"
+#include "netlink/transport.h"
 
 static void check_cidr(const struct halo_cidr *c)
 {
@@ -69,6 +75,68 @@ static void parse_all(const void *msg, size_t len)
 	}
 }
 
+struct reply {
+	const uint8_t *data;
+	size_t size;
+};
+
+/* Answers with the fuzz input, every message given the request's sequence
+ * number (a kernel answer always has it; others are skipped unread). */
+static int reply_io(void *userdata, enum halo_nlt_proto proto,
+		    const struct nlmsghdr *req, size_t len, void *out, size_t size)
+{
+	const struct reply *r = userdata;
+	uint8_t *buf = out;
+	size_t n = r->size < size ? r->size : size, off = 0;
+
+	(void)proto;
+	(void)len;
+	memcpy(buf, r->data, n);
+	while (n - off >= NLMSG_HDRLEN) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)(buf + off);
+
+		nlh->nlmsg_seq = req->nlmsg_seq;
+		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > n - off)
+			break;
+		off += NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+		if (off > n)
+			break;
+	}
+	return (int)n;
+}
+
+static int count_msg(const struct nlmsghdr *nlh, void *userdata)
+{
+	(void)nlh;
+	++*(size_t *)userdata;
+	return 0;
+}
+
+static void transport_read(const uint8_t *data, size_t size, bool dump)
+{
+	const struct halo_nlt_verdict verdict = { .hdrlen = 4, .attr = 1 };
+	struct nlmsghdr req = { .nlmsg_len = NLMSG_HDRLEN, .nlmsg_type = 18,
+				.nlmsg_flags = dump ? NLM_F_DUMP : 0 };
+	struct reply r = { data, size };
+	struct halo_nlt *t = NULL;
+	unsigned long counter = 0;
+	const char *ext;
+	size_t seen = 0;
+	int err;
+
+	if (halo_nlt_new(&counter, &t) < 0)
+		abort();
+	halo_nlt_set_io(t, reply_io, &r);
+	err = halo_nlt_request(t, dump ? HALO_NLT_ROUTE : HALO_NLT_DCB, &req,
+			       count_msg, &seen, dump ? NULL : &verdict);
+	FUZZ_CHECK(err <= 0);
+	FUZZ_CHECK(counter == 1);
+	ext = halo_nlt_extack(t);
+	if (ext)
+		FUZZ_CHECK(strlen(ext) > 0 && strlen(ext) < 256);
+	halo_nlt_free(t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* The kernel's messages are 4-byte aligned in the receive buffer. */
@@ -100,6 +168,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size == 0)
 		parse_all(buf, 0);
+	transport_read(buf, size, true);
+	transport_read(buf, size, false);
 	free(buf);
 	return 0;
 }

@@ -25,7 +25,7 @@
 
 /* What the fake kernel answers: a list of messages it builds per request. */
 enum answer { ANS_DATA_ACK, ANS_ERROR_EXTACK, ANS_VERDICT, ANS_DUMP_INTR,
-	      ANS_DONE_ERROR, ANS_FAMILY, ANS_NONE };
+	      ANS_DONE_ERROR, ANS_FAMILY, ANS_NONE, ANS_HUGE_LEN };
 
 struct fake {
 	enum answer answer;
@@ -126,6 +126,11 @@ static int fake_io(void *userdata, enum halo_nlt_proto proto,
 		break;
 	case ANS_NONE:
 		return -ECONNREFUSED;
+	case ANS_HUGE_LEN: /* 0xffffffff: -1 as an int, 0 once aligned */
+		nlh = put_msg(buf, &off, RTM_NEWLINK, 0, req->nlmsg_seq);
+		end_msg(nlh, &off);
+		nlh->nlmsg_len = 0xffffffff;
+		break;
 	}
 	return (int)off;
 }
@@ -254,6 +259,10 @@ static void dump_endings(void **state)
 	f.answer = ANS_NONE;
 	assert_int_equal(halo_nlt_request(t, HALO_NLT_ROUTE, getlink(buf, NULL, 0),
 					  NULL, NULL, NULL), -ECONNREFUSED);
+	/* A length that wraps: read as nothing, not walked forever. */
+	f.answer = ANS_HUGE_LEN;
+	assert_int_equal(halo_nlt_request(t, HALO_NLT_ROUTE, getlink(buf, NULL, 0),
+					  on_link, &s, NULL), -EPROTO);
 	halo_nlt_free(t);
 }
 
