@@ -19,6 +19,8 @@
 
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
+#include <netlink/object.h>
+#include <netlink/route/addr.h>
 
 #include "net/nl.h"
 #include "netlink/transport.h"
@@ -196,13 +198,64 @@ int halo_nl_parse_link(const void *buf, size_t len, struct halo_nl_link *ret)
 	return 1;
 }
 
+static void take_obj(struct nl_object *obj, void *arg)
+{
+	struct nl_object **ret = arg;
+
+	if (!*ret) {
+		nl_object_get(obj);
+		*ret = obj;
+	}
+}
+
+/* libnl-route's own parser for one rtnetlink message (whose header and
+ * length msg_check accepted): its object (an rtnl_addr), or
+ * -EBADMSG when libnl refuses it. The message is copied first: libnl
+ * copies NLMSG_ALIGN(nlmsg_len), which may lie past the caller's buffer. */
+static int rtnl_obj(const struct nlmsghdr *nlh, struct nl_object **ret)
+{
+	_cleanup_free_ void *copy = calloc(1, NLMSG_ALIGN(nlh->nlmsg_len));
+	struct nl_msg *msg;
+	int err;
+
+	*ret = NULL;
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, nlh, nlh->nlmsg_len);
+	msg = nlmsg_convert(copy);
+	if (!msg)
+		return -ENOMEM;
+	nlmsg_set_proto(msg, NETLINK_ROUTE);
+	err = nl_msg_parse(msg, take_obj, ret);
+	nlmsg_free(msg);
+	if (err < 0 || !*ret) {
+		if (*ret)
+			nl_object_put(*ret);
+		*ret = NULL;
+		return err == -NLE_NOMEM ? -ENOMEM : -EBADMSG;
+	}
+	return 0;
+}
+
+/* A full-length address of FAMILY from A into RET. */
+static bool addr_of(struct nl_addr *a, int family, uint8_t *ret)
+{
+	unsigned want = family == AF_INET ? 4 : 16;
+
+	if (!a || nl_addr_get_family(a) != family || nl_addr_get_len(a) != want)
+		return false;
+	memcpy(ret, nl_addr_get_binary_addr(a), want);
+	return true;
+}
+
 int halo_nl_parse_addr(const void *buf, size_t len, struct halo_nl_addr *ret)
 {
 	const struct nlmsghdr *nlh = buf;
-	struct nlattr *tb[IFA_MAX + 1] = { 0 };
 	struct halo_nl_addr a = { 0 };
 	const struct ifaddrmsg *ifa;
-	const struct nlattr *at;
+	struct nl_object *obj;
+	struct rtnl_addr *ra;
+	int err;
 
 	if (len >= NLMSG_HDRLEN && nlh->nlmsg_type != RTM_NEWADDR)
 		return 0;
@@ -214,21 +267,32 @@ int halo_nl_parse_addr(const void *buf, size_t len, struct halo_nl_addr *ret)
 		return 0;
 	if (ifa->ifa_prefixlen > max_prefix(ifa->ifa_family))
 		return -EBADMSG;
-	if (attrs_parse(nlh, sizeof(*ifa), tb, IFA_MAX) < 0)
+	/* libnl makes up an address of zeros when the message has none. */
+	if (!nlmsg_find_attr((struct nlmsghdr *)nlh, sizeof(*ifa), IFA_LOCAL) &&
+	    !nlmsg_find_attr((struct nlmsghdr *)nlh, sizeof(*ifa), IFA_ADDRESS))
 		return -EBADMSG;
-	/* IFA_LOCAL is the interface's own address; IFA_ADDRESS is the peer
-	 * on point-to-point links and equal to it otherwise. */
-	at = tb[IFA_LOCAL] ? tb[IFA_LOCAL] : tb[IFA_ADDRESS];
-	if (!get_addr(at, ifa->ifa_family, a.cidr.addr))
+	err = rtnl_obj(nlh, &obj);
+	if (err < 0)
+		return err;
+	ra = (struct rtnl_addr *)obj;
+	/* libnl's local address: IFA_LOCAL, or IFA_ADDRESS without it (IPv6
+	 * sends only that; on point-to-point links IFA_ADDRESS is the peer). */
+	if (!addr_of(rtnl_addr_get_local(ra), ifa->ifa_family, a.cidr.addr)) {
+		nl_object_put(obj);
 		return -EBADMSG;
+	}
 	a.cidr.family = ifa->ifa_family;
 	a.cidr.prefixlen = ifa->ifa_prefixlen;
-	a.ifindex = (int)ifa->ifa_index;
-	a.scope = ifa->ifa_scope;
+	a.ifindex = rtnl_addr_get_ifindex(ra);
+	a.scope = (uint8_t)rtnl_addr_get_scope(ra);
+	nl_object_put(obj);
 	*ret = a;
 	return 1;
 }
 
+/* Routes stay parsed here: libnl-route 3.7's parser walks RTA_MULTIPATH
+ * without checking rtnh_len, so a next hop of length 0 makes it allocate
+ * next hops until memory runs out (found by tests/fuzz/fuzz-netlink). */
 int halo_nl_parse_route(const void *buf, size_t len, struct halo_nl_route *ret)
 {
 	const struct nlmsghdr *nlh = buf;

@@ -116,7 +116,11 @@ const char *halo_nl_last_extack(const struct halo_ctx *ctx);
 
 /* Message parsers (pure; exported for unit tests and fuzzing). They take one
  * netlink message (header included) of LEN bytes. 1: parsed, 0: not of
- * interest (other type/family/table), -EBADMSG: malformed. */
+ * interest (other type/family/table), -EBADMSG: malformed (-ENOMEM, for
+ * addresses: libnl-route's rtnl_addr decodes their attributes). Links and
+ * routes are decoded here: libnl-route 3.7 has no getters for
+ * IFLA_MIN_MTU, IFLA_MAX_MTU and IFLA_PERM_ADDRESS, and its route parser
+ * loops on a zero-length RTA_MULTIPATH next hop. */
 int halo_nl_parse_link(const void *nlh, size_t len, struct halo_nl_link *ret);
 int halo_nl_parse_addr(const void *nlh, size_t len, struct halo_nl_addr *ret);
 int halo_nl_parse_route(const void *nlh, size_t len, struct halo_nl_route *ret);
