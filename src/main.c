@@ -15,7 +15,7 @@
 
 #include "boot/boot.h"
 #include "cli.h"
-#include "config/config.h"
+#include "config/halo-config.h"
 #include "engine/engine.h"
 #include "engine/report.h"
 #include "engine/state.h"

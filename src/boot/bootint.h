@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "config/config.h"
+#include "config/halo-config.h"
 #include "engine/plan.h"
 #include "halo.h"
 #include "util/errors.h"

@@ -19,7 +19,7 @@
 
 #include <stdbool.h>
 
-#include "config/config.h"
+#include "config/halo-config.h"
 #include "halo.h"
 
 struct halo_boot_facts {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* free.c: releases a struct halo_config and everything it owns. */
-#include "config/config.h"
+#include "config/halo-config.h"
 #include "util/strv.h"
 
 static void strlist_free(struct halo_strlist *l)

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config/config.h"
+#include "config/halo-config.h"
 
 /* A setting of the parsed file; really a config_setting_t. */
 struct halo_cset;

@@ -1,6 +1,6 @@
 # src/config: libconfig loader and validation.
 libhalo_la_SOURCES += \
-	src/config/config.h \
+	src/config/halo-config.h \
 	src/config/cidr.h \
 	src/config/cidr.c \
 	src/config/digest.h \

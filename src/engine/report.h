@@ -7,7 +7,7 @@
 /* json-c stays inside report_json.c, state.c and item_json.c. */
 struct json_object;
 
-#include "config/config.h"
+#include "config/halo-config.h"
 #include "engine/plan.h"
 #include "halo.h"
 

@@ -2,7 +2,7 @@
 /* state.h: the verification state file and the Prometheus textfile. */
 #pragma once
 
-#include "config/config.h"
+#include "config/halo-config.h"
 #include "engine/plan.h"
 #include "halo.h"
 

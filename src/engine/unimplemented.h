@@ -2,7 +2,7 @@
 /* unimplemented.h: configured sections no subsystem handles yet. */
 #pragma once
 
-#include "config/config.h"
+#include "config/halo-config.h"
 #include "engine/plan.h"
 #include "halo.h"
 #include "util/errors.h"

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "config/config.h"
+#include "config/halo-config.h"
 #include "engine/plan.h"
 #include "halo.h"
 #include "util/errors.h"

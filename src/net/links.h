@@ -2,7 +2,7 @@
 /* links.h: interfaces through libnl-route-3 (DESIGN.md "links"). */
 #pragma once
 
-#include "config/config.h"
+#include "config/halo-config.h"
 #include "engine/plan.h"
 #include "halo.h"
 #include "util/errors.h"

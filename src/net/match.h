@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "config/config.h"
+#include "config/halo-config.h"
 #include "net/nl.h"
 #include "util/errors.h"
 

@@ -13,7 +13,7 @@
 #include <errno.h>
 
 #include "config/cidr.h"
-#include "config/config.h"
+#include "config/halo-config.h"
 #include "fuzz/fuzz.h"
 
 #define NAME "fuzz.conf"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "config/config.h"
+#include "config/halo-config.h"
 #include "util/errors.h"
 #include "util/strv.h"
 

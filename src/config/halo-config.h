@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * config.h: the typed, validated form of halo.conf (DESIGN.md pins the key
+ * halo-config.h: the typed, validated form of halo.conf (DESIGN.md pins the key
  * names). Every section is optional: `present == false` means "leave that
  * part of the host alone". Every value remembers its source line so later
  * checks (against the host) can still say FILE:LINE.
