@@ -25,12 +25,6 @@
 #include "net/nl.h"
 #include "netlink/transport.h"
 
-#ifndef SOL_NETLINK
-#define SOL_NETLINK 270
-#endif
-#ifndef NETLINK_GET_STRICT_CHK
-#define NETLINK_GET_STRICT_CHK 12
-#endif
 #ifndef RTEXT_FILTER_SKIP_STATS
 #define RTEXT_FILTER_SKIP_STATS (1 << 3)
 #endif
