@@ -498,22 +498,20 @@ static int set_wanted(struct halo_item *item, const struct halo_link_want *w)
 int halo_link_item_add(struct halo_plan *plan, const char *key,
 		       struct halo_link_want *w, struct halo_item **ret_item)
 {
-	struct halo_link_want *copy = malloc(sizeof(*copy));
 	struct halo_item *item;
 	int err;
 
-	if (!copy) {
+	err = halo_plan_add_new(plan, key, HALO_SUB_LINKS, HALO_PHASE_LINKS,
+				&ops[w->kind], sizeof(*w), &item);
+	if (err < 0) {
 		free(w->keep);
 		w->keep = NULL;
-		return -ENOMEM;
-	}
-	*copy = *w;
-	w->keep = NULL;
-	err = halo_plan_add(plan, key, HALO_SUB_LINKS, HALO_PHASE_LINKS,
-			    &ops[w->kind], copy, &item);
-	if (err < 0)
 		return err;
-	err = set_wanted(item, copy);
+	}
+	/* The item owns W's contents from here on (keep included). */
+	*(struct halo_link_want *)item->data = *w;
+	w->keep = NULL;
+	err = set_wanted(item, item->data);
 	if (err < 0)
 		return err;
 	if (ret_item)
