@@ -4,6 +4,7 @@
  * NULL when fine, else the rest of a sentence saying why not. */
 #include <string.h>
 
+#include "config/hwaddr.h"
 #include "config/internal.h"
 
 static bool is_alnum(char c)
@@ -115,21 +116,13 @@ const char *halo_check_abs_path(const char *s)
 
 const char *halo_check_mac(const char *s)
 {
-	bool zero = true;
+	struct halo_mac m;
 
-	for (int i = 0; i < 6; i++) {
-		if (!is_hex(s[0]) || !is_hex(s[1]))
-			return "is not a MAC address (aa:bb:cc:dd:ee:ff)";
-		zero &= s[0] == '0' && s[1] == '0';
-		if (i == 0 && (strchr("13579bdfBDF", s[1])))
-			return "is a multicast MAC address, not an interface's";
-		s += 2;
-		if (i < 5 && *s++ != ':')
-			return "is not a MAC address (aa:bb:cc:dd:ee:ff)";
-	}
-	if (*s)
+	if (halo_mac_parse(s, &m) < 0)
 		return "is not a MAC address (aa:bb:cc:dd:ee:ff)";
-	return zero ? "is the all-zero MAC address" : NULL;
+	if (halo_mac_is_multicast(&m))
+		return "is a multicast MAC address, not an interface's";
+	return halo_mac_is_zero(&m) ? "is the all-zero MAC address" : NULL;
 }
 
 const char *halo_check_pci(const char *s)

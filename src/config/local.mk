@@ -3,6 +3,10 @@ libhalo_la_SOURCES += \
 	src/config/halo-config.h \
 	src/config/cidr.h \
 	src/config/cidr.c \
+	src/config/hwaddr.h \
+	src/config/hwaddr.c \
+	src/config/pci.h \
+	src/config/pci.c \
 	src/config/digest.h \
 	src/config/digest.c \
 	src/config/internal.h \
@@ -22,6 +26,8 @@ libhalo_la_SOURCES += \
 config_unit_tests = \
 	tests/unit/test-config-cidr \
 	tests/unit/test-config-digest \
+	tests/unit/test-config-hwaddr \
+	tests/unit/test-config-pci \
 	tests/unit/test-config-load \
 	tests/unit/test-config-errors \
 	tests/unit/test-config-validate

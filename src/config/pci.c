@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* pci.c: PCI address parsing and formatting, by hand: sscanf("%x") would
+ * take signs, spaces and any number of digits. */
+#include <errno.h>
+#include <stdio.h>
+
+#include "config/pci.h"
+
+/* N hex digits at *P into *RET; advances *P. */
+static int hex_field(const char **p, int n, uint32_t *ret)
+{
+	uint32_t v = 0;
+
+	for (int i = 0; i < n; i++) {
+		char c = (*p)[i];
+		int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -EINVAL;
+		v = v << 4 | (uint32_t)d;
+	}
+	*p += n;
+	*ret = v;
+	return 0;
+}
+
+int halo_pci_parse(const char *s, struct halo_pci_addr *ret)
+{
+	uint32_t dom, bus, dev, fn;
+
+	if (hex_field(&s, 4, &dom) < 0 || *s++ != ':' ||
+	    hex_field(&s, 2, &bus) < 0 || *s++ != ':' ||
+	    hex_field(&s, 2, &dev) < 0 || *s++ != '.' ||
+	    hex_field(&s, 1, &fn) < 0 || *s)
+		return -EINVAL;
+	if (dev > 0x1f || fn > 7)
+		return -EINVAL;
+	*ret = (struct halo_pci_addr){
+		.domain = dom, .bus = (uint8_t)bus, .device = (uint8_t)dev, .function = (uint8_t)fn,
+	};
+	return 0;
+}
+
+void halo_pci_format(const struct halo_pci_addr *a, char *buf, size_t len)
+{
+	snprintf(buf, len, "%04x:%02x:%02x.%x", a->domain, a->bus, a->device, a->function);
+}
+
+bool halo_pci_equal(const struct halo_pci_addr *a, const struct halo_pci_addr *b)
+{
+	return a->domain == b->domain && a->bus == b->bus && a->device == b->device &&
+	       a->function == b->function;
+}
