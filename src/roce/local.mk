@@ -1,2 +1,7 @@
 # src/roce: the RoCE QoS subsystem (issue 9): dcbnl, devlink and ethtool
 # codecs over the netlink transport.
+libhalo_la_SOURCES += \
+	src/roce/attrs.h \
+	src/roce/attrs.c \
+	src/roce/dcbnl.h \
+	src/roce/dcbnl.c
