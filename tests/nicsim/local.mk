@@ -1,3 +1,27 @@
 # tests/nicsim: the simulated NIC (issue 9), an LD_PRELOAD library that
 # answers dcbnl, devlink and ethtool requests for the interfaces it is told
 # about. Built by make check, never installed.
+
+# The library: LD_PRELOADed by the tests that need a NIC, never linked into
+# anything. No sanitizer flags: it is preloaded into sanitized binaries and
+# must not bring a runtime of its own.
+check_LTLIBRARIES += tests/nicsim/nicsim.la
+tests_nicsim_nicsim_la_SOURCES = \
+	tests/nicsim/nicsim.h \
+	tests/nicsim/nicsim.c \
+	tests/nicsim/nicsim-reply.c \
+	tests/nicsim/nicsim-config.c \
+	tests/nicsim/nicsim-state.c \
+	tests/nicsim/nicsim-dcb.c \
+	tests/nicsim/nicsim-genl.c
+tests_nicsim_nicsim_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS) $(MNL_CFLAGS) $(JSONC_CFLAGS)
+tests_nicsim_nicsim_la_LDFLAGS = -module -avoid-version -rpath /nowhere -shared
+tests_nicsim_nicsim_la_LIBADD = $(MNL_LIBS) $(JSONC_LIBS) -lpthread -ldl
+
+# A small client that sends dcbnl, devlink and ethtool requests given on its
+# command line and prints the replies (the tests drive the simulator with it).
+check_PROGRAMS += tests/nicsim/nicsim-probe
+tests_nicsim_nicsim_probe_SOURCES = tests/nicsim/nicsim-probe.c
+tests_nicsim_nicsim_probe_LDADD = $(MNL_LIBS)
+
+EXTRA_DIST += tests/nicsim/README.md tests/nicsim/nicsim-lib.sh

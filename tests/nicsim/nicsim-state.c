@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nicsim-state.c: $NICSIM_STATE/IFNAME.json, what the simulated NIC holds.
+ * Read before every request (so an edit between or during runs is "drift"
+ * the next request sees) and written after every request (temp file and
+ * rename, so a reader never sees half a file). Without NICSIM_STATE the
+ * state lives in the process only.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nicsim.h"
+
+static const char *const selectors[] = {
+	[IEEE_8021QAZ_APP_SEL_ETHERTYPE] = "ethertype",
+	[IEEE_8021QAZ_APP_SEL_STREAM] = "stream",
+	[IEEE_8021QAZ_APP_SEL_DGRAM] = "dgram",
+	[IEEE_8021QAZ_APP_SEL_ANY] = "any",
+	[IEEE_8021QAZ_APP_SEL_DSCP] = "dscp",
+};
+static const char *const proto_names[NICSIM_PROTO_N] = { "dcbnl", "devlink", "ethtool" };
+
+static int state_path(const struct nicsim_if *nic, const char *suffix,
+		      char *buf, size_t len)
+{
+	const char *dir = getenv("NICSIM_STATE");
+
+	if (!dir || !*dir)
+		return 0;
+	if (snprintf(buf, len, "%s/%s.json%s", dir, nic->name, suffix) >= (int)len)
+		return -ENAMETOOLONG;
+	return 1;
+}
+
+static json_object *state_json(const struct nicsim_if *nic)
+{
+	json_object *o = json_object_new_object(), *a, *dl, *pf, *rq;
+	size_t nflags;
+	const char *const *flags = nicsim_priv_flag_names(nic->profile, &nflags);
+	unsigned long get = 0, set = 0;
+
+	json_object_object_add(o, "profile", json_object_new_string(
+		nic->profile == NICSIM_E810 ? "e810" : "connectx"));
+	json_object_object_add(o, "dcbx", json_object_new_string(
+		nic->dcbx & DCB_CAP_DCBX_HOST ? "host" : "firmware"));
+	json_object_object_add(o, "dcbx_mode", json_object_new_int(nic->dcbx));
+	a = json_object_new_array();
+	for (int p = 0; p < 8; p++)
+		if (nic->pfc_en & (1u << p))
+			json_object_array_add(a, json_object_new_int(p));
+	json_object_object_add(o, "pfc_enabled", a);
+	json_object_object_add(o, "pfc_cap", json_object_new_int(nic->pfc_cap));
+	json_object_object_add(o, "pfc_mbc", json_object_new_int(nic->pfc_mbc));
+	json_object_object_add(o, "pfc_delay", json_object_new_int(nic->pfc_delay));
+	a = json_object_new_array();
+	for (size_t i = 0; i < nic->n_app; i++) {
+		json_object *e = json_object_new_object();
+		uint8_t s = nic->app[i].selector;
+
+		json_object_object_add(e, "selector", s < 6 && selectors[s] ?
+			json_object_new_string(selectors[s]) : json_object_new_int(s));
+		json_object_object_add(e, "protocol", json_object_new_int(nic->app[i].protocol));
+		json_object_object_add(e, "priority", json_object_new_int(nic->app[i].priority));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "app", a);
+	json_object_object_add(o, "trust", json_object_new_string(
+		nic->trust_dscp ? "dscp" : "pcp"));
+	dl = json_object_new_object();
+	json_object_object_add(dl, "enable_roce", json_object_new_boolean(nic->enable_roce));
+	json_object_object_add(dl, "enable_iwarp", json_object_new_boolean(nic->enable_iwarp));
+	json_object_object_add(o, "devlink", dl);
+	json_object_object_add(o, "pci", json_object_new_string(nic->pci));
+	pf = json_object_new_object();
+	for (size_t i = 0; i < nflags; i++)
+		json_object_object_add(pf, flags[i],
+				       json_object_new_boolean(nic->priv_flags & (1u << i)));
+	json_object_object_add(o, "priv_flags", pf);
+	json_object_object_add(o, "bonded", json_object_new_boolean(nic->bonded));
+	json_object_object_add(o, "link_flaps", json_object_new_int64((int64_t)nic->link_flaps));
+	rq = json_object_new_object();
+	for (int p = 0; p < NICSIM_PROTO_N; p++) {
+		get += nic->get[p];
+		set += nic->set[p];
+	}
+	json_object_object_add(rq, "get", json_object_new_int64((int64_t)get));
+	json_object_object_add(rq, "set", json_object_new_int64((int64_t)set));
+	for (int p = 0; p < NICSIM_PROTO_N; p++) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "get", json_object_new_int64((int64_t)nic->get[p]));
+		json_object_object_add(c, "set", json_object_new_int64((int64_t)nic->set[p]));
+		json_object_object_add(rq, proto_names[p], c);
+	}
+	json_object_object_add(o, "requests", rq);
+	return o;
+}
+
+int nicsim_state_save(const struct nicsim_if *nic)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 16];
+	json_object *o;
+	const char *text;
+	int fd, r;
+	size_t len;
+
+	r = state_path(nic, "", path, sizeof(path));
+	if (r <= 0)
+		return r;
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	o = state_json(nic);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_SPACED);
+	len = strlen(text);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1) {
+		r = -EIO;
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	close(fd);
+	r = rename(tmp, path) < 0 ? -errno : 0;
+	if (r < 0)
+		unlink(tmp);
+out:
+	json_object_put(o);
+	return r;
+}
+
+static bool get_bool(json_object *o, const char *key, bool *ret)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return true; /* absent: keep */
+	if (!json_object_is_type(v, json_type_boolean))
+		return false;
+	*ret = json_object_get_boolean(v);
+	return true;
+}
+
+static bool get_uint(json_object *o, const char *key, unsigned long max,
+		     unsigned long *ret)
+{
+	json_object *v;
+	int64_t n;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return true;
+	if (!json_object_is_type(v, json_type_int))
+		return false;
+	n = json_object_get_int64(v);
+	if (n < 0 || (uint64_t)n > max)
+		return false;
+	*ret = (unsigned long)n;
+	return true;
+}
+
+static int selector_of(json_object *v)
+{
+	if (json_object_is_type(v, json_type_int)) {
+		int64_t n = json_object_get_int64(v);
+
+		return n >= 0 && n <= 255 ? (int)n : -1;
+	}
+	if (!json_object_is_type(v, json_type_string))
+		return -1;
+	for (size_t i = 0; i < sizeof(selectors) / sizeof(selectors[0]); i++)
+		if (selectors[i] && strcmp(selectors[i], json_object_get_string(v)) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Members a test edited are taken as the NIC's new truth; members left
+ * out keep their value. A malformed file is an error the caller reports. */
+static int from_json(struct nicsim_if *nic, json_object *o)
+{
+	json_object *v, *e, *x;
+	unsigned long n;
+	bool b;
+
+	if (json_object_object_get_ex(o, "dcbx", &v)) {
+		const char *s = json_object_get_string(v);
+
+		if (!s || (strcmp(s, "host") && strcmp(s, "firmware")))
+			return -EINVAL;
+		if (!json_object_object_get_ex(o, "dcbx_mode", &x) ||
+		    ((json_object_get_int(x) & DCB_CAP_DCBX_HOST) != 0) !=
+		    (strcmp(s, "host") == 0)) {
+			/* "dcbx" edited without "dcbx_mode": the profile's
+			 * usual bits for that mode. */
+			if (strcmp(s, "host") == 0)
+				nic->dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
+			else
+				nic->dcbx = (nic->profile == NICSIM_E810 ?
+					     DCB_CAP_DCBX_LLD_MANAGED : 0) |
+					    DCB_CAP_DCBX_VER_CEE | DCB_CAP_DCBX_VER_IEEE;
+		} else {
+			nic->dcbx = (uint8_t)json_object_get_int(x);
+		}
+	}
+	if (json_object_object_get_ex(o, "pfc_enabled", &v)) {
+		if (!json_object_is_type(v, json_type_array))
+			return -EINVAL;
+		nic->pfc_en = 0;
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			e = json_object_array_get_idx(v, i);
+			if (!json_object_is_type(e, json_type_int) ||
+			    json_object_get_int(e) < 0 || json_object_get_int(e) > 7)
+				return -EINVAL;
+			nic->pfc_en |= 1u << json_object_get_int(e);
+		}
+	}
+	n = nic->pfc_cap;
+	if (!get_uint(o, "pfc_cap", 8, &n))
+		return -EINVAL;
+	nic->pfc_cap = (uint8_t)n;
+	n = nic->pfc_mbc;
+	if (!get_uint(o, "pfc_mbc", 255, &n))
+		return -EINVAL;
+	nic->pfc_mbc = (uint8_t)n;
+	n = nic->pfc_delay;
+	if (!get_uint(o, "pfc_delay", 65535, &n))
+		return -EINVAL;
+	nic->pfc_delay = (uint16_t)n;
+	if (json_object_object_get_ex(o, "app", &v)) {
+		if (!json_object_is_type(v, json_type_array) ||
+		    json_object_array_length(v) > NICSIM_MAX_APPS)
+			return -EINVAL;
+		nic->n_app = 0;
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			unsigned long prot = 0, prio = 0;
+			int sel;
+
+			e = json_object_array_get_idx(v, i);
+			if (!json_object_is_type(e, json_type_object) ||
+			    !json_object_object_get_ex(e, "selector", &x) ||
+			    (sel = selector_of(x)) < 0 ||
+			    !get_uint(e, "protocol", 65535, &prot) ||
+			    !get_uint(e, "priority", 7, &prio))
+				return -EINVAL;
+			nic->app[nic->n_app++] = (struct dcb_app){
+				.selector = (uint8_t)sel, .priority = (uint8_t)prio,
+				.protocol = (uint16_t)prot };
+		}
+	}
+	/* "trust" is an output: both drivers trust DSCP exactly while a
+	 * DSCP APP entry exists. */
+	nic->trust_dscp = false;
+	for (size_t i = 0; i < nic->n_app; i++)
+		if (nic->app[i].selector == IEEE_8021QAZ_APP_SEL_DSCP)
+			nic->trust_dscp = true;
+	if (json_object_object_get_ex(o, "devlink", &v)) {
+		if (!get_bool(v, "enable_roce", &nic->enable_roce) ||
+		    !get_bool(v, "enable_iwarp", &nic->enable_iwarp))
+			return -EINVAL;
+	}
+	if (json_object_object_get_ex(o, "priv_flags", &v)) {
+		size_t nflags;
+		const char *const *flags = nicsim_priv_flag_names(nic->profile, &nflags);
+
+		for (size_t i = 0; i < nflags; i++) {
+			b = nic->priv_flags & (1u << i);
+			if (!get_bool(v, flags[i], &b))
+				return -EINVAL;
+			nic->priv_flags = (nic->priv_flags & ~(1u << i)) | ((uint32_t)b << i);
+		}
+	}
+	if (nic->profile == NICSIM_E810) {
+		/* ice derives the DCBX mode from the firmware agent. */
+		if (nic->priv_flags & (1u << NICSIM_E810_FW_LLDP))
+			nic->dcbx = DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_CEE |
+				    DCB_CAP_DCBX_VER_IEEE;
+		else if (nic->dcbx & DCB_CAP_DCBX_LLD_MANAGED)
+			nic->dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
+	}
+	if (!get_bool(o, "bonded", &nic->bonded))
+		return -EINVAL;
+	n = nic->link_flaps;
+	if (!get_uint(o, "link_flaps", LONG_MAX, &n))
+		return -EINVAL;
+	nic->link_flaps = n;
+	if (json_object_object_get_ex(o, "requests", &v)) {
+		for (int p = 0; p < NICSIM_PROTO_N; p++) {
+			if (!json_object_object_get_ex(v, proto_names[p], &x))
+				continue;
+			if (!get_uint(x, "get", LONG_MAX, &nic->get[p]) ||
+			    !get_uint(x, "set", LONG_MAX, &nic->set[p]))
+				return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* 0 loaded (or no file yet: the config's starting state stands). */
+int nicsim_state_load(struct nicsim_if *nic)
+{
+	char path[PATH_MAX];
+	json_object *o;
+	int r = state_path(nic, "", path, sizeof(path));
+
+	if (r <= 0)
+		return r;
+	if (access(path, F_OK) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	o = json_object_from_file(path);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return -EBADMSG;
+	}
+	r = from_json(nic, o);
+	json_object_put(o);
+	return r;
+}

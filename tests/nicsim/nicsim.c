@@ -1,0 +1,659 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nicsim: a simulated E810 or ConnectX NIC at the lowest seam, an
+ * LD_PRELOAD library over the netlink socket calls. The program's own
+ * encoding, sockets and parsing run unchanged: a request about a simulated
+ * interface is answered here, in the kernel's shapes; every other message
+ * goes to the kernel as it was sent. See README.md for the interface.
+ *
+ * Sockets stay real kernel sockets (bind and getsockname are the kernel's):
+ * the library only remembers which fds are NETLINK_ROUTE or NETLINK_GENERIC
+ * and keeps a queue of reply datagrams per fd, served before the kernel's.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nicsim.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define MAX_FDS 4096
+#define NOT_OURS (-2)
+/* Above the kernel's generic netlink id range (ids stay below 1024). */
+#define PRIVATE_DEVLINK_ID 0x7ff0
+#define PRIVATE_ETHTOOL_ID 0x7ff1
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+struct fdstate {
+	int proto;                 /* -1: not a netlink socket we watch */
+	struct nicsim_dgram *head, *tail;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	bool loaded, configured;
+	struct nicsim_if ifs[NICSIM_MAX_IFS];
+	size_t n;
+	bool fam_resolved;
+	struct nicsim_families fam;
+	struct fdstate fds[MAX_FDS];
+} g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static int (*real_socket)(int, int, int);
+static int (*real_close)(int);
+static ssize_t (*real_send)(int, const void *, size_t, int);
+static ssize_t (*real_sendto)(int, const void *, size_t, int,
+			      const struct sockaddr *, socklen_t);
+static ssize_t (*real_sendmsg)(int, const struct msghdr *, int);
+static ssize_t (*real_recv)(int, void *, size_t, int);
+static ssize_t (*real_recvfrom)(int, void *, size_t, int, struct sockaddr *,
+				socklen_t *);
+static ssize_t (*real_recvmsg)(int, struct msghdr *, int);
+static int (*real_poll)(struct pollfd *, nfds_t, int);
+
+static void resolve_real(void)
+{
+	static bool done;
+
+	if (done)
+		return;
+	real_socket = dlsym(RTLD_NEXT, "socket");
+	real_close = dlsym(RTLD_NEXT, "close");
+	real_send = dlsym(RTLD_NEXT, "send");
+	real_sendto = dlsym(RTLD_NEXT, "sendto");
+	real_sendmsg = dlsym(RTLD_NEXT, "sendmsg");
+	real_recv = dlsym(RTLD_NEXT, "recv");
+	real_recvfrom = dlsym(RTLD_NEXT, "recvfrom");
+	real_recvmsg = dlsym(RTLD_NEXT, "recvmsg");
+	real_poll = dlsym(RTLD_NEXT, "poll");
+	done = true;
+}
+
+__attribute__((constructor)) static void nicsim_init(void)
+{
+	for (int i = 0; i < MAX_FDS; i++)
+		g.fds[i].proto = -1;
+	resolve_real();
+}
+
+static void logf_(const char *fmt, ...)
+{
+	const char *path = getenv("NICSIM_LOG");
+	va_list ap;
+	FILE *f;
+
+	if (!path || !*path || !(f = fopen(path, "ae")))
+		return;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+/* A bad NICSIM_CONFIG is the test's mistake: say so and stop (exit 99,
+ * automake's hard error) rather than answer like a real kernel. */
+static void load_config(void)
+{
+	const char *path = getenv("NICSIM_CONFIG");
+	char err[512];
+
+	if (g.loaded)
+		return;
+	g.loaded = true;
+	if (!path || !*path)
+		return;
+	if (nicsim_config_load(path, g.ifs, NICSIM_MAX_IFS, &g.n, err, sizeof(err)) < 0) {
+		fprintf(stderr, "nicsim: %s\n", err);
+		_exit(99);
+	}
+	g.configured = true;
+}
+
+/* ---- talking to the real kernel (family ids, link flaps) ---- */
+
+static int kernel_request(int proto, struct nlmsghdr *req,
+			  int (*cb)(const struct nlmsghdr *, void *), void *data)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	char buf[16384] __attribute__((aligned(4)));
+	int fd = real_socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, proto);
+	int err = -EPROTO;
+	bool done = false;
+
+	if (fd < 0)
+		return -errno;
+	req->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	req->nlmsg_seq = (uint32_t)time(NULL);
+	if (real_sendto(fd, req, req->nlmsg_len, 0, (struct sockaddr *)&kernel,
+			sizeof(kernel)) < 0) {
+		err = -errno;
+		real_close(fd);
+		return err;
+	}
+	while (!done) {
+		ssize_t n = real_recv(fd, buf, sizeof(buf), 0);
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+		int len = (int)n;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+
+				err = e->error;
+				done = true;
+				break;
+			}
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				err = 0;
+				done = true;
+				break;
+			}
+			if (cb)
+				cb(nlh, data);
+		}
+	}
+	real_close(fd);
+	return err;
+}
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID &&
+		    mnl_attr_validate(a, MNL_TYPE_U16) == 0)
+			*(uint16_t *)data = mnl_attr_get_u16(a);
+	return MNL_CB_OK;
+}
+
+static uint16_t kernel_family(const char *name)
+{
+	char buf[256] __attribute__((aligned(4))) = { 0 };
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *gh;
+	uint16_t id = 0;
+
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
+	gh->cmd = CTRL_CMD_GETFAMILY;
+	gh->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
+	if (kernel_request(NETLINK_GENERIC, nlh, family_cb, &id) < 0)
+		return 0;
+	return id;
+}
+
+static void resolve_families(void)
+{
+	if (g.fam_resolved)
+		return;
+	g.fam.devlink = kernel_family("devlink");
+	g.fam.devlink_ours = g.fam.devlink == 0;
+	if (g.fam.devlink_ours)
+		g.fam.devlink = PRIVATE_DEVLINK_ID;
+	g.fam.ethtool = kernel_family("ethtool");
+	g.fam.ethtool_ours = g.fam.ethtool == 0;
+	if (g.fam.ethtool_ours)
+		g.fam.ethtool = PRIVATE_ETHTOOL_ID;
+	g.fam_resolved = true;
+}
+
+static int link_set(unsigned ifindex, bool up)
+{
+	char buf[256] __attribute__((aligned(4))) = { 0 };
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifinfomsg *ifi;
+
+	nlh->nlmsg_type = RTM_NEWLINK;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = (int)ifindex;
+	ifi->ifi_change = IFF_UP;
+	ifi->ifi_flags = up ? IFF_UP : 0;
+	return kernel_request(NETLINK_ROUTE, nlh, NULL, NULL);
+}
+
+static int link_is_up(const char *name, bool *ret)
+{
+	struct ifreq ifr = { 0 };
+	int fd = real_socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		err = -errno;
+	else
+		*ret = ifr.ifr_flags & IFF_UP;
+	real_close(fd);
+	return err;
+}
+
+/* mlx5_toggle_port_link: an up port goes down and comes back; a down port
+ * stays down. With flap_ms the carrier stays down that long after the reply
+ * (a grandchild brings it up), so a caller must really wait for it. */
+int nicsim_flap(struct nicsim_if *nic)
+{
+	unsigned idx = if_nametoindex(nic->name);
+	bool up = false;
+	pid_t pid;
+	int err;
+
+	if (!idx)
+		return -ENODEV;
+	err = link_is_up(nic->name, &up);
+	if (err < 0 || !up)
+		return err;
+	err = link_set(idx, false);
+	if (err < 0)
+		return err;
+	nic->link_flaps++;
+	if (!nic->flap_ms)
+		return link_set(idx, true);
+	pid = fork();
+	if (pid < 0)
+		return link_set(idx, true);
+	if (pid == 0) {
+		if (fork() == 0) {
+			struct timespec ts = { nic->flap_ms / 1000,
+					       (long)(nic->flap_ms % 1000) * 1000000L };
+
+			nanosleep(&ts, NULL);
+			_exit(link_set(idx, true) < 0);
+		}
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
+/* ---- one request ---- */
+
+static int find_if(const char *name)
+{
+	for (size_t i = 0; name && i < g.n; i++)
+		if (strcmp(g.ifs[i].name, name) == 0 && if_nametoindex(name))
+			return (int)i;
+	return -1;
+}
+
+/* Whether MSG is for the simulator; *ret_idx the interface it is about. */
+static bool is_ours(int proto, const struct nlmsghdr *msg, int *ret_idx)
+{
+	*ret_idx = -1;
+	if (proto == NETLINK_ROUTE) {
+		*ret_idx = find_if(nicsim_dcb_ifname(msg));
+		return *ret_idx >= 0;
+	}
+	if (msg->nlmsg_type < NLMSG_MIN_TYPE)
+		return false;
+	resolve_families();
+	return nicsim_genl_route(g.ifs, g.n, &g.fam, msg, ret_idx) == 0;
+}
+
+static uint32_t sock_port(int fd)
+{
+	struct sockaddr_nl sa;
+	socklen_t len = sizeof(sa);
+
+	if (getsockname(fd, (struct sockaddr *)&sa, &len) == 0 && sa.nl_pid)
+		return sa.nl_pid;
+	/* Unbound: the kernel would autobind at the first send; so do we. */
+	memset(&sa, 0, sizeof(sa));
+	sa.nl_family = AF_NETLINK;
+	(void)bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	len = sizeof(sa);
+	if (getsockname(fd, (struct sockaddr *)&sa, &len) == 0)
+		return sa.nl_pid;
+	return 0;
+}
+
+static unsigned sock_flags(int fd)
+{
+	int v = 0;
+	socklen_t len = sizeof(v);
+	unsigned flags = 0;
+
+	if (getsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &v, &len) == 0 && v)
+		flags |= NICSIM_CAP_ACK;
+	len = sizeof(v);
+	v = 0;
+	if (getsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &v, &len) == 0 && v)
+		flags |= NICSIM_EXT_ACK;
+	return flags;
+}
+
+static void load_states(void)
+{
+	for (size_t i = 0; i < g.n; i++) {
+		int err = nicsim_state_load(&g.ifs[i]);
+
+		if (err < 0)
+			fprintf(stderr, "nicsim: %s/%s.json: unreadable state (%s), kept the last one\n",
+				getenv("NICSIM_STATE"), g.ifs[i].name, strerror(-err));
+	}
+}
+
+static void handle(int fd, int proto, const struct nlmsghdr *req, int idx)
+{
+	static struct nicsim_if before[NICSIM_MAX_IFS];
+	struct nicsim_out out = { .head = NULL, .tail = &out.head };
+	uint32_t port = sock_port(fd);
+	const char *msg = NULL;
+	int err;
+
+	load_states();
+	memcpy(before, g.ifs, sizeof(g.ifs[0]) * g.n);
+	if (proto == NETLINK_ROUTE)
+		err = nicsim_dcb_handle(&g.ifs[idx], req, port, &out, &msg);
+	else
+		err = nicsim_genl_handle(g.ifs, g.n, idx, &g.fam, req, port, &out, &msg);
+	if (err < 0) {
+		nicsim_out_free(&out);
+		nicsim_out_ack(&out, req, port, err, msg, sock_flags(fd));
+	} else if ((req->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP &&
+		   proto == NETLINK_GENERIC) {
+		nicsim_out_done(&out, req, port);
+	} else if (req->nlmsg_flags & NLM_F_ACK) {
+		nicsim_out_ack(&out, req, port, 0, NULL, sock_flags(fd));
+	}
+	/* dcbmsg's cmd is its second byte, genlmsghdr's its first. */
+	logf_("%s %s type=%u cmd=%u err=%d\n", idx >= 0 ? g.ifs[idx].name : "-",
+	      proto == NETLINK_ROUTE ? "dcbnl" : "genl", req->nlmsg_type,
+	      ((const uint8_t *)mnl_nlmsg_get_payload(req))[proto == NETLINK_ROUTE],
+	      err);
+	for (size_t i = 0; i < g.n; i++) {
+		if (memcmp(&before[i], &g.ifs[i], sizeof(g.ifs[i])) == 0)
+			continue;
+		err = nicsim_state_save(&g.ifs[i]);
+		if (err < 0)
+			fprintf(stderr, "nicsim: cannot write the state of %s: %s\n",
+				g.ifs[i].name, strerror(-err));
+	}
+	if (out.head) {
+		struct fdstate *s = &g.fds[fd];
+
+		if (s->tail)
+			s->tail->next = out.head;
+		else
+			s->head = out.head;
+		for (s->tail = out.head; s->tail->next; s->tail = s->tail->next)
+			;
+	}
+}
+
+/* NOT_OURS when no message of the datagram is for the simulator (the
+ * caller sends it as it was); otherwise the simulator answers its own and
+ * the rest go to the kernel in one datagram, and LEN is returned. */
+static ssize_t try_send(int fd, const void *buf, size_t len, const struct sockaddr *to)
+{
+	const struct nlmsghdr *nlh;
+	unsigned char *rest = NULL;
+	size_t rest_len = 0;
+	bool any = false;
+	int left, idx;
+	ssize_t r = (ssize_t)len;
+
+	if (fd < 0 || fd >= MAX_FDS || g.fds[fd].proto < 0 || len > INT32_MAX)
+		return NOT_OURS;
+	if (to && ((const struct sockaddr_nl *)to)->nl_pid != 0)
+		return NOT_OURS; /* to another process, not the kernel */
+	pthread_mutex_lock(&g.lock);
+	load_config();
+	if (!g.configured) {
+		pthread_mutex_unlock(&g.lock);
+		return NOT_OURS;
+	}
+	left = (int)len;
+	for (nlh = buf; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
+		if (is_ours(g.fds[fd].proto, nlh, &idx))
+			any = true;
+	if (!any) {
+		pthread_mutex_unlock(&g.lock);
+		return NOT_OURS;
+	}
+	left = (int)len;
+	for (nlh = buf; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+		if (is_ours(g.fds[fd].proto, nlh, &idx)) {
+			handle(fd, g.fds[fd].proto, nlh, idx);
+			continue;
+		}
+		if (!rest && !(rest = malloc(len))) {
+			r = -1;
+			errno = ENOMEM;
+			break;
+		}
+		size_t n = NLMSG_ALIGN(nlh->nlmsg_len);
+
+		if (n > (size_t)left)
+			n = nlh->nlmsg_len;
+		memcpy(rest + rest_len, nlh, n);
+		rest_len += n;
+	}
+	pthread_mutex_unlock(&g.lock);
+	if (rest_len && r >= 0) {
+		struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+
+		if (real_sendto(fd, rest, rest_len, 0, (struct sockaddr *)&kernel,
+				sizeof(kernel)) < 0)
+			r = -1;
+	}
+	free(rest);
+	return r;
+}
+
+/* Copies the next queued datagram into IOV; NOT_OURS when there is none.
+ * MSG_PEEK leaves it queued; MSG_TRUNC returns its real length. */
+static ssize_t try_recv(int fd, const struct iovec *iov, size_t iovlen, int flags,
+			struct sockaddr *from, socklen_t *fromlen, int *ret_msgflags)
+{
+	struct nicsim_dgram *d;
+	size_t off = 0;
+
+	if (fd < 0 || fd >= MAX_FDS || g.fds[fd].proto < 0)
+		return NOT_OURS;
+	pthread_mutex_lock(&g.lock);
+	d = g.fds[fd].head;
+	if (!d) {
+		pthread_mutex_unlock(&g.lock);
+		return NOT_OURS;
+	}
+	for (size_t i = 0; i < iovlen && off < d->len; i++) {
+		size_t n = d->len - off < iov[i].iov_len ? d->len - off : iov[i].iov_len;
+
+		memcpy(iov[i].iov_base, d->data + off, n);
+		off += n;
+	}
+	if (ret_msgflags)
+		*ret_msgflags = off < d->len ? MSG_TRUNC : 0;
+	if (from && fromlen) {
+		struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+		socklen_t n = *fromlen < sizeof(kernel) ? *fromlen : sizeof(kernel);
+
+		memcpy(from, &kernel, n);
+		*fromlen = sizeof(kernel);
+	}
+	if (!(flags & MSG_PEEK)) {
+		g.fds[fd].head = d->next;
+		if (!d->next)
+			g.fds[fd].tail = NULL;
+	}
+	pthread_mutex_unlock(&g.lock);
+	{
+		ssize_t r = (flags & MSG_TRUNC) ? (ssize_t)d->len : (ssize_t)off;
+
+		if (!(flags & MSG_PEEK))
+			free(d);
+		return r;
+	}
+}
+
+/* ---- the wrapped calls ---- */
+
+EXPORT int socket(int domain, int type, int protocol)
+{
+	int fd;
+
+	resolve_real();
+	fd = real_socket(domain, type, protocol);
+	if (fd >= 0 && fd < MAX_FDS) {
+		pthread_mutex_lock(&g.lock);
+		g.fds[fd].proto = (domain == AF_NETLINK &&
+				   (protocol == NETLINK_ROUTE || protocol == NETLINK_GENERIC))
+				  ? protocol : -1;
+		pthread_mutex_unlock(&g.lock);
+	}
+	return fd;
+}
+
+EXPORT int close(int fd)
+{
+	resolve_real();
+	if (fd >= 0 && fd < MAX_FDS && g.fds[fd].proto >= 0) {
+		struct nicsim_out q;
+
+		pthread_mutex_lock(&g.lock);
+		q.head = g.fds[fd].head;
+		nicsim_out_free(&q);
+		g.fds[fd].head = g.fds[fd].tail = NULL;
+		g.fds[fd].proto = -1;
+		pthread_mutex_unlock(&g.lock);
+	}
+	return real_close(fd);
+}
+
+EXPORT ssize_t sendto(int fd, const void *buf, size_t len, int flags,
+		      const struct sockaddr *to, socklen_t tolen)
+{
+	ssize_t r;
+
+	resolve_real();
+	r = try_send(fd, buf, len, to && tolen >= sizeof(struct sockaddr_nl) ? to : NULL);
+	return r == NOT_OURS ? real_sendto(fd, buf, len, flags, to, tolen) : r;
+}
+
+EXPORT ssize_t send(int fd, const void *buf, size_t len, int flags)
+{
+	ssize_t r;
+
+	resolve_real();
+	r = try_send(fd, buf, len, NULL);
+	return r == NOT_OURS ? real_send(fd, buf, len, flags) : r;
+}
+
+EXPORT ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
+{
+	unsigned char *buf;
+	size_t len = 0, off = 0;
+	ssize_t r;
+
+	resolve_real();
+	if (fd < 0 || fd >= MAX_FDS || g.fds[fd].proto < 0 || !getenv("NICSIM_CONFIG"))
+		return real_sendmsg(fd, m, flags);
+	for (size_t i = 0; i < m->msg_iovlen; i++)
+		len += m->msg_iov[i].iov_len;
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		return real_sendmsg(fd, m, flags);
+	for (size_t i = 0; i < m->msg_iovlen; i++) {
+		memcpy(buf + off, m->msg_iov[i].iov_base, m->msg_iov[i].iov_len);
+		off += m->msg_iov[i].iov_len;
+	}
+	r = try_send(fd, buf, len, m->msg_name && m->msg_namelen >= sizeof(struct sockaddr_nl)
+		     ? m->msg_name : NULL);
+	free(buf);
+	return r == NOT_OURS ? real_sendmsg(fd, m, flags) : r;
+}
+
+EXPORT ssize_t recvfrom(int fd, void *buf, size_t len, int flags,
+			struct sockaddr *from, socklen_t *fromlen)
+{
+	struct iovec iov = { buf, len };
+	ssize_t r;
+
+	resolve_real();
+	r = try_recv(fd, &iov, 1, flags, from, fromlen, NULL);
+	return r == NOT_OURS ? real_recvfrom(fd, buf, len, flags, from, fromlen) : r;
+}
+
+EXPORT ssize_t recv(int fd, void *buf, size_t len, int flags)
+{
+	struct iovec iov = { buf, len };
+	ssize_t r;
+
+	resolve_real();
+	r = try_recv(fd, &iov, 1, flags, NULL, NULL, NULL);
+	return r == NOT_OURS ? real_recv(fd, buf, len, flags) : r;
+}
+
+EXPORT ssize_t recvmsg(int fd, struct msghdr *m, int flags)
+{
+	socklen_t namelen = m->msg_namelen;
+	int mflags = 0;
+	ssize_t r;
+
+	resolve_real();
+	r = try_recv(fd, m->msg_iov, m->msg_iovlen, flags,
+		     m->msg_name, m->msg_name ? &namelen : NULL, &mflags);
+	if (r == NOT_OURS)
+		return real_recvmsg(fd, m, flags);
+	m->msg_namelen = m->msg_name ? namelen : 0;
+	m->msg_controllen = 0;
+	m->msg_flags = mflags;
+	return r;
+}
+
+/* A queued reply makes the fd readable. */
+EXPORT int poll(struct pollfd *fds, nfds_t nfds, int timeout)
+{
+	int ready = 0, r;
+
+	resolve_real();
+	pthread_mutex_lock(&g.lock);
+	for (nfds_t i = 0; i < nfds; i++)
+		if (fds[i].fd >= 0 && fds[i].fd < MAX_FDS && g.fds[fds[i].fd].head &&
+		    (fds[i].events & POLLIN))
+			ready++;
+	pthread_mutex_unlock(&g.lock);
+	if (!ready)
+		return real_poll(fds, nfds, timeout);
+	r = real_poll(fds, nfds, 0);
+	if (r < 0)
+		return r;
+	r = 0;
+	pthread_mutex_lock(&g.lock);
+	for (nfds_t i = 0; i < nfds; i++) {
+		if (fds[i].fd >= 0 && fds[i].fd < MAX_FDS && g.fds[fds[i].fd].head &&
+		    (fds[i].events & POLLIN))
+			fds[i].revents |= POLLIN;
+		if (fds[i].revents)
+			r++;
+	}
+	pthread_mutex_unlock(&g.lock);
+	return r;
+}
