@@ -21,6 +21,9 @@
 #include <netlink/netlink.h>
 #include <netlink/object.h>
 #include <netlink/route/addr.h>
+#include <netlink/route/link.h>
+#include <netlink/route/nexthop.h>
+#include <netlink/route/route.h>
 
 #include "net/nl.h"
 #include "netlink/transport.h"
@@ -108,88 +111,9 @@ static const struct nlmsghdr *msg_check(const void *buf, size_t len,
 	return nlh;
 }
 
-/* Parses the attributes after the family header into TB[0..MAX]. */
-static int attrs_parse(const struct nlmsghdr *nlh, size_t hdrlen,
-		       struct nlattr **tb, int max)
-{
-	size_t off = NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen);
-	int err;
-
-	err = nla_parse(tb, max,
-			(struct nlattr *)((char *)nlh + off),
-			(int)(nlh->nlmsg_len - off), NULL);
-	return err < 0 ? -EBADMSG : 0;
-}
-
-static bool get_u32(const struct nlattr *a, uint32_t *ret)
-{
-	if (!a || nla_len(a) < 4)
-		return false;
-	memcpy(ret, nla_data(a), 4);
-	return true;
-}
-
-static bool get_addr(const struct nlattr *a, int family, uint8_t *ret)
-{
-	int want = family == AF_INET ? 4 : 16;
-
-	if (!a || nla_len(a) != want)
-		return false;
-	memcpy(ret, nla_data(a), (size_t)want);
-	return true;
-}
-
 static int max_prefix(int family)
 {
 	return family == AF_INET ? 32 : 128;
-}
-
-int halo_nl_parse_link(const void *buf, size_t len, struct halo_nl_link *ret)
-{
-	const struct nlmsghdr *nlh = buf;
-	struct nlattr *tb[IFLA_MAX + 1] = { 0 };
-	struct halo_nl_link l = { 0 };
-	const struct ifinfomsg *ifi;
-	uint32_t v;
-	int n;
-
-	if (len >= NLMSG_HDRLEN && nlh->nlmsg_type != RTM_NEWLINK)
-		return 0;
-	nlh = msg_check(buf, len, RTM_NEWLINK, sizeof(*ifi));
-	if (!nlh)
-		return -EBADMSG;
-	ifi = NLMSG_DATA(nlh);
-	if (attrs_parse(nlh, sizeof(*ifi), tb, IFLA_MAX) < 0)
-		return -EBADMSG;
-	if (!tb[IFLA_IFNAME] || ifi->ifi_index <= 0)
-		return -EBADMSG;
-	n = nla_len(tb[IFLA_IFNAME]);
-	/* One NUL, at the end: no empty or truncated names. */
-	if (n < 2 || n > IF_NAMESIZE ||
-	    strnlen(nla_data(tb[IFLA_IFNAME]), (size_t)n) != (size_t)n - 1)
-		return -EBADMSG;
-	memcpy(l.name, nla_data(tb[IFLA_IFNAME]), (size_t)n);
-	l.ifindex = ifi->ifi_index;
-	l.flags = ifi->ifi_flags;
-	if (get_u32(tb[IFLA_MTU], &v))
-		l.mtu = v;
-	l.has_min_mtu = get_u32(tb[IFLA_MIN_MTU], &l.min_mtu);
-	l.has_max_mtu = get_u32(tb[IFLA_MAX_MTU], &l.max_mtu);
-	if (tb[IFLA_CARRIER] && nla_len(tb[IFLA_CARRIER]) >= 1)
-		l.carrier = *(const uint8_t *)nla_data(tb[IFLA_CARRIER]) != 0;
-	else
-		l.carrier = -1;
-	if (tb[IFLA_ADDRESS] && nla_len(tb[IFLA_ADDRESS]) <= HALO_NL_HWADDR_MAX) {
-		l.mac_len = (size_t)nla_len(tb[IFLA_ADDRESS]);
-		memcpy(l.mac, nla_data(tb[IFLA_ADDRESS]), l.mac_len);
-	}
-	if (tb[IFLA_PERM_ADDRESS] &&
-	    nla_len(tb[IFLA_PERM_ADDRESS]) <= HALO_NL_HWADDR_MAX) {
-		l.perm_mac_len = (size_t)nla_len(tb[IFLA_PERM_ADDRESS]);
-		memcpy(l.perm_mac, nla_data(tb[IFLA_PERM_ADDRESS]), l.perm_mac_len);
-	}
-	*ret = l;
-	return 1;
 }
 
 static void take_obj(struct nl_object *obj, void *arg)
@@ -202,23 +126,26 @@ static void take_obj(struct nl_object *obj, void *arg)
 	}
 }
 
+/* Zeroed room after the copy of a message. Some of libnl-route's parsers
+ * read attributes no policy checks (IFLA_LINK_NETNSID, RTA_TABLE, a kind's
+ * own data) with nla_get_u32/_u64 whatever their length: a short one at
+ * the end then reads this, not past the allocation. */
+#define PARSE_SLACK 256
+
 /* libnl-route's own parser for one rtnetlink message (whose header and
- * length msg_check accepted): its object (an rtnl_addr), or
- * -EBADMSG when libnl refuses it. The message is copied first: libnl
- * copies NLMSG_ALIGN(nlmsg_len), which may lie past the caller's buffer. */
+ * length msg_check accepted): its object (rtnl_link, rtnl_addr or
+ * rtnl_route), or -EBADMSG when libnl refuses the message. */
 static int rtnl_obj(const struct nlmsghdr *nlh, struct nl_object **ret)
 {
-	_cleanup_free_ void *copy = calloc(1, NLMSG_ALIGN(nlh->nlmsg_len));
 	struct nl_msg *msg;
 	int err;
 
 	*ret = NULL;
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, nlh, nlh->nlmsg_len);
-	msg = nlmsg_convert(copy);
+	msg = nlmsg_alloc_size(NLMSG_ALIGN(nlh->nlmsg_len) + PARSE_SLACK);
 	if (!msg)
 		return -ENOMEM;
+	/* nlmsg_alloc_size zeroes its buffer, which now holds the message. */
+	memcpy(nlmsg_hdr(msg), nlh, nlh->nlmsg_len);
 	nlmsg_set_proto(msg, NETLINK_ROUTE);
 	err = nl_msg_parse(msg, take_obj, ret);
 	nlmsg_free(msg);
@@ -240,6 +167,97 @@ static bool addr_of(struct nl_addr *a, int family, uint8_t *ret)
 		return false;
 	memcpy(ret, nl_addr_get_binary_addr(a), want);
 	return true;
+}
+
+/* Attribute NAME among those libnl says OBJ has (its comma-separated list):
+ * libnl-route has no "is it set" getter for IFLA_CARRIER, whose absence
+ * means "unknown", not "no carrier". */
+static bool obj_has(struct nl_object *obj, const char *name)
+{
+	char list[1024];
+	size_t n = strlen(name);
+
+	nl_object_attr_list(obj, list, sizeof(list));
+	for (const char *p = list; (p = strstr(p, name)); p += n) {
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/* A u32 attribute read by hand (see link_by_hand). */
+static bool find_u32(const struct nlmsghdr *nlh, size_t hdrlen, int type,
+		     uint32_t *ret)
+{
+	struct nlattr *a = nlmsg_find_attr((struct nlmsghdr *)nlh, (int)hdrlen, type);
+
+	if (!a || nla_len(a) < 4)
+		return false;
+	*ret = nla_get_u32(a);
+	return true;
+}
+
+/* The only link attributes still read by hand: libnl-route 3.7 parses
+ * none of IFLA_MIN_MTU, IFLA_MAX_MTU (4.19) and IFLA_PERM_ADDRESS (5.6) and
+ * has no getter for them. The attribute stream was walked by libnl first. */
+static void link_by_hand(const struct nlmsghdr *nlh, struct halo_nl_link *l)
+{
+	size_t hdrlen = sizeof(struct ifinfomsg);
+	struct nlattr *perm;
+
+	l->has_min_mtu = find_u32(nlh, hdrlen, IFLA_MIN_MTU, &l->min_mtu);
+	l->has_max_mtu = find_u32(nlh, hdrlen, IFLA_MAX_MTU, &l->max_mtu);
+	perm = nlmsg_find_attr((struct nlmsghdr *)nlh, (int)hdrlen, IFLA_PERM_ADDRESS);
+	if (perm && nla_len(perm) <= HALO_NL_HWADDR_MAX) {
+		l->perm_mac_len = (size_t)nla_len(perm);
+		memcpy(l->perm_mac, nla_data(perm), l->perm_mac_len);
+	}
+}
+
+int halo_nl_parse_link(const void *buf, size_t len, struct halo_nl_link *ret)
+{
+	const struct nlmsghdr *nlh = buf;
+	struct halo_nl_link l = { 0 };
+	struct nl_object *obj;
+	struct rtnl_link *link;
+	struct nl_addr *mac;
+	const char *name, *kind;
+	int err;
+
+	if (len >= NLMSG_HDRLEN && nlh->nlmsg_type != RTM_NEWLINK)
+		return 0;
+	nlh = msg_check(buf, len, RTM_NEWLINK, sizeof(struct ifinfomsg));
+	if (!nlh)
+		return -EBADMSG;
+	err = rtnl_obj(nlh, &obj);
+	if (err < 0)
+		return err;
+	link = (struct rtnl_link *)obj;
+	/* libnl checked IFLA_IFNAME: present, NUL-terminated, IFNAMSIZ. */
+	name = rtnl_link_get_name(link);
+	if (!name || !name[0] || rtnl_link_get_ifindex(link) <= 0) {
+		nl_object_put(obj);
+		return -EBADMSG;
+	}
+	snprintf(l.name, sizeof(l.name), "%s", name);
+	l.ifindex = rtnl_link_get_ifindex(link);
+	l.flags = rtnl_link_get_flags(link);
+	l.mtu = rtnl_link_get_mtu(link);
+	l.carrier = obj_has(obj, "carrier") ? rtnl_link_get_carrier(link) != 0 : -1;
+	mac = rtnl_link_get_addr(link);
+	if (mac && nl_addr_get_len(mac) <= HALO_NL_HWADDR_MAX) {
+		l.mac_len = nl_addr_get_len(mac);
+		memcpy(l.mac, nl_addr_get_binary_addr(mac), l.mac_len);
+	}
+	/* IFLA_INFO_KIND; a kind too long to keep is left unknown rather
+	 * than cut (it stands in for a driver name when matching). */
+	kind = rtnl_link_get_type(link);
+	if (kind && strlen(kind) < sizeof(l.kind))
+		snprintf(l.kind, sizeof(l.kind), "%s", kind);
+	nl_object_put(obj);
+	link_by_hand(nlh, &l);
+	*ret = l;
+	return 1;
 }
 
 int halo_nl_parse_addr(const void *buf, size_t len, struct halo_nl_addr *ret)
@@ -284,16 +302,57 @@ int halo_nl_parse_addr(const void *buf, size_t len, struct halo_nl_addr *ret)
 	return 1;
 }
 
-/* Routes stay parsed here: libnl-route 3.7's parser walks RTA_MULTIPATH
- * without checking rtnh_len, so a next hop of length 0 makes it allocate
- * next hops until memory runs out (found by tests/fuzz/fuzz-netlink). */
+/* What libnl-route 3.7's route parser must not be given (found by
+ * tests/fuzz/fuzz-netlink): an RTA_MULTIPATH next hop of rtnh_len 0
+ * never advances its walk, so it allocates next hops until memory runs
+ * out; one whose aligned length passes the attribute's end makes the
+ * remaining length wrap, and the walk goes on past it; an RTA_VIA shorter than its family field makes a negative length
+ * that wraps in nl_addr_build. The kernel sends neither. */
+static bool route_libnl_safe(const struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[RTA_MAX + 1] = { 0 };
+	const size_t via_min = offsetof(struct rtvia, rtvia_addr);
+	const struct rtnexthop *rtnh;
+	size_t rest;
+
+	if (nlmsg_parse((struct nlmsghdr *)nlh, sizeof(struct rtmsg), tb, RTA_MAX,
+			NULL) < 0)
+		return false;
+	if (tb[RTA_VIA] && (size_t)nla_len(tb[RTA_VIA]) < via_min)
+		return false;
+	if (!tb[RTA_MULTIPATH])
+		return true;
+	/* The walk of libnl's parse_multipath, each hop checked. */
+	rtnh = nla_data(tb[RTA_MULTIPATH]);
+	rest = (size_t)nla_len(tb[RTA_MULTIPATH]);
+	while (rest >= sizeof(*rtnh) && rest >= rtnh->rtnh_len) {
+		struct nlattr *ntb[RTA_MAX + 1] = { 0 };
+
+		if (rtnh->rtnh_len < sizeof(*rtnh))
+			return false;
+		if (nla_parse(ntb, RTA_MAX, (struct nlattr *)RTNH_DATA(rtnh),
+			      (int)(rtnh->rtnh_len - sizeof(*rtnh)), NULL) < 0)
+			return false;
+		if (ntb[RTA_VIA] && (size_t)nla_len(ntb[RTA_VIA]) < via_min)
+			return false;
+		/* libnl's size_t would wrap below zero and walk on. */
+		if ((size_t)RTNH_ALIGN(rtnh->rtnh_len) > rest)
+			return false;
+		rest -= (size_t)RTNH_ALIGN(rtnh->rtnh_len);
+		rtnh = RTNH_NEXT(rtnh);
+	}
+	return true;
+}
+
 int halo_nl_parse_route(const void *buf, size_t len, struct halo_nl_route *ret)
 {
 	const struct nlmsghdr *nlh = buf;
-	struct nlattr *tb[RTA_MAX + 1] = { 0 };
 	struct halo_nl_route r = { 0 };
 	const struct rtmsg *rtm;
-	uint32_t v;
+	struct nl_object *obj;
+	struct rtnl_route *route;
+	struct nl_addr *dst;
+	int err;
 
 	if (len >= NLMSG_HDRLEN && nlh->nlmsg_type != RTM_NEWROUTE)
 		return 0;
@@ -305,30 +364,48 @@ int halo_nl_parse_route(const void *buf, size_t len, struct halo_nl_route *ret)
 		return 0;
 	if (rtm->rtm_dst_len > max_prefix(rtm->rtm_family))
 		return -EBADMSG;
-	if (attrs_parse(nlh, sizeof(*rtm), tb, RTA_MAX) < 0)
+	if (!route_libnl_safe(nlh))
 		return -EBADMSG;
-	r.table = rtm->rtm_table;
-	if (get_u32(tb[RTA_TABLE], &v))
-		r.table = v;
-	if (r.table != RT_TABLE_MAIN || rtm->rtm_type != RTN_UNICAST)
+	err = rtnl_obj(nlh, &obj);
+	if (err < 0)
+		return err;
+	route = (struct rtnl_route *)obj;
+	/* RTA_TABLE when there is one, else rtm_table. */
+	r.table = rtnl_route_get_table(route);
+	if (r.table != RT_TABLE_MAIN || rtnl_route_get_type(route) != RTN_UNICAST) {
+		nl_object_put(obj);
 		return 0;
-	r.type = rtm->rtm_type;
+	}
+	r.type = RTN_UNICAST;
 	r.dst.family = rtm->rtm_family;
 	r.dst.prefixlen = rtm->rtm_dst_len;
-	if (tb[RTA_DST] && !get_addr(tb[RTA_DST], rtm->rtm_family, r.dst.addr))
-		return -EBADMSG;
-	if (tb[RTA_GATEWAY]) {
-		if (!get_addr(tb[RTA_GATEWAY], rtm->rtm_family, r.gateway.addr))
-			return -EBADMSG;
-		r.has_gateway = true;
-		r.gateway.family = rtm->rtm_family;
-		r.gateway.prefixlen = (uint8_t)max_prefix(rtm->rtm_family);
+	/* No RTA_DST: libnl's empty address (the default route). */
+	dst = rtnl_route_get_dst(route);
+	err = -EBADMSG;
+	if (dst && nl_addr_get_len(dst) && !addr_of(dst, rtm->rtm_family, r.dst.addr))
+		goto out;
+	/* One next hop: RTA_OIF and RTA_GATEWAY. A multipath route has no
+	 * single device or gateway: neither is set, as the kernel's message
+	 * has neither at its top level. */
+	if (rtnl_route_get_nnexthops(route) == 1) {
+		struct rtnl_nexthop *nh = rtnl_route_nexthop_n(route, 0);
+		struct nl_addr *gw = rtnl_route_nh_get_gateway(nh);
+
+		if (gw) {
+			if (!addr_of(gw, rtm->rtm_family, r.gateway.addr))
+				goto out;
+			r.has_gateway = true;
+			r.gateway.family = rtm->rtm_family;
+			r.gateway.prefixlen = (uint8_t)max_prefix(rtm->rtm_family);
+		}
+		r.oif = rtnl_route_nh_get_ifindex(nh);
 	}
-	if (get_u32(tb[RTA_OIF], &v))
-		r.oif = (int)v;
-	get_u32(tb[RTA_PRIORITY], &r.priority);
+	r.priority = rtnl_route_get_priority(route);
 	*ret = r;
-	return 1;
+	err = 1;
+out:
+	nl_object_put(obj);
+	return err;
 }
 
 /* ---- socket ---- */
@@ -662,9 +739,10 @@ int halo_nl_link_name(struct halo_ctx *ctx, int ifindex, char name[IF_NAMESIZE])
 static int parse_local_any(const void *buf, size_t len, void *ret)
 {
 	const struct nlmsghdr *nlh = buf;
-	struct nlattr *tb[RTA_MAX + 1] = { 0 };
 	const struct rtmsg *rtm;
-	uint32_t oif;
+	struct nl_object *obj;
+	struct rtnl_route *route;
+	int r = 0, err;
 
 	if (len >= NLMSG_HDRLEN && nlh->nlmsg_type != RTM_NEWROUTE)
 		return 0;
@@ -672,12 +750,22 @@ static int parse_local_any(const void *buf, size_t len, void *ret)
 	if (!nlh)
 		return -EBADMSG;
 	rtm = NLMSG_DATA(nlh);
-	if (attrs_parse(nlh, sizeof(*rtm), tb, RTA_MAX) < 0)
-		return -EBADMSG;
-	if (rtm->rtm_type != RTN_LOCAL || !get_u32(tb[RTA_OIF], &oif))
+	if (rtm->rtm_type != RTN_LOCAL ||
+	    (rtm->rtm_family != AF_INET && rtm->rtm_family != AF_INET6))
 		return 0;
-	*(int *)ret = (int)oif;
-	return 1;
+	if (!route_libnl_safe(nlh))
+		return -EBADMSG;
+	err = rtnl_obj(nlh, &obj);
+	if (err < 0)
+		return err;
+	route = (struct rtnl_route *)obj;
+	if (rtnl_route_get_nnexthops(route) == 1 &&
+	    rtnl_route_nh_get_ifindex(rtnl_route_nexthop_n(route, 0)) > 0) {
+		*(int *)ret = rtnl_route_nh_get_ifindex(rtnl_route_nexthop_n(route, 0));
+		r = 1;
+	}
+	nl_object_put(obj);
+	return r;
 }
 
 int halo_nl_addr_holder(struct halo_ctx *ctx, const struct halo_cidr *c,
@@ -737,144 +825,226 @@ int halo_nl_routes(struct halo_ctx *ctx, const struct halo_nl_route **ret,
 	return snapshot_get(ctx, SNAP_ROUTES, (const void **)ret, ret_n);
 }
 
-/* Sends a change request; the transport asks for and reads its ACK. */
-static int change(struct halo_ctx *ctx, struct nl_msg *msg)
+/* Sends a change request built by libnl-route; the transport asks for and
+ * reads its ACK. ERR: the builder's libnl error, if it failed. */
+static int change(struct halo_ctx *ctx, int err, struct nl_msg *msg)
 {
+	if (err < 0 || !msg) {
+		nlmsg_free(msg);
+		return err == -NLE_NOMEM || err == 0 ? -ENOMEM : -EINVAL;
+	}
 	return send_msg(ctx, msg, NULL, NULL);
 }
 
-static struct nl_msg *link_msg(int ifindex, unsigned flags, unsigned change_mask)
+/* An nl_addr of C's address and prefix length (the default route's
+ * destination: an empty address, so no RTA_DST is sent). */
+static struct nl_addr *cidr_addr(const struct halo_cidr *c, bool empty_default)
 {
-	struct ifinfomsg ifi = {
-		.ifi_family = AF_UNSPEC,
-		.ifi_index = ifindex,
-		.ifi_flags = flags,
-		.ifi_change = change_mask,
-	};
-	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWLINK, 0);
+	struct nl_addr *a;
 
-	if (msg && nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO) < 0) {
-		nlmsg_free(msg);
-		return NULL;
+	if (empty_default && c->prefixlen == 0) {
+		a = nl_addr_alloc(0);
+		if (a)
+			nl_addr_set_family(a, c->family);
+		return a;
 	}
-	return msg;
+	a = nl_addr_build(c->family, c->addr, c->family == AF_INET ? 4 : 16);
+	if (a)
+		nl_addr_set_prefixlen(a, c->prefixlen);
+	return a;
+}
+
+/* RTM_NEWLINK for IFINDEX with CHANGES (rtnl_link_build_change_request:
+ * ORIG names the link by its index alone). */
+static int link_change(struct halo_ctx *ctx, int ifindex,
+		       struct rtnl_link *changes)
+{
+	struct rtnl_link *orig = rtnl_link_alloc();
+	struct nl_msg *msg = NULL;
+	int err;
+
+	if (!orig)
+		return -ENOMEM;
+	rtnl_link_set_ifindex(orig, ifindex);
+	err = rtnl_link_build_change_request(orig, changes, 0, &msg);
+	rtnl_link_put(orig);
+	ctx->nl->snap[SNAP_LINKS].ok = false;
+	return change(ctx, err, msg);
 }
 
 int halo_nl_set_mtu(struct halo_ctx *ctx, int ifindex, uint32_t mtu)
 {
-	struct nl_msg *msg;
+	struct rtnl_link *changes;
 	int err = halo_nl_open(ctx);
 
 	if (err < 0)
 		return err;
-	msg = link_msg(ifindex, 0, 0);
-	if (!msg || nla_put_u32(msg, IFLA_MTU, mtu) < 0) {
-		nlmsg_free(msg);
+	changes = rtnl_link_alloc();
+	if (!changes)
 		return -ENOMEM;
-	}
-	ctx->nl->snap[SNAP_LINKS].ok = false;
-	return change(ctx, msg);
+	rtnl_link_set_mtu(changes, mtu);
+	err = link_change(ctx, ifindex, changes);
+	rtnl_link_put(changes);
+	return err;
 }
 
 int halo_nl_set_up(struct halo_ctx *ctx, int ifindex)
 {
-	struct nl_msg *msg;
+	struct rtnl_link *changes;
 	int err = halo_nl_open(ctx);
 
 	if (err < 0)
 		return err;
-	msg = link_msg(ifindex, IFF_UP, IFF_UP);
-	if (!msg)
+	changes = rtnl_link_alloc();
+	if (!changes)
 		return -ENOMEM;
-	ctx->nl->snap[SNAP_LINKS].ok = false;
-	return change(ctx, msg);
+	rtnl_link_set_flags(changes, IFF_UP);
+	err = link_change(ctx, ifindex, changes);
+	rtnl_link_put(changes);
+	return err;
 }
 
-static int addr_change(struct halo_ctx *ctx, int type, int flags, int ifindex,
+/* The broadcast address of an IPv4 C, as networkd and NetworkManager set
+ * it (a bare `ip addr add` leaves it 0.0.0.0). */
+static void broadcast_of(const struct halo_cidr *c, uint8_t brd[4])
+{
+	for (int i = 0; i < 4; i++) {
+		int bits = (int)c->prefixlen - 8 * i;
+		uint8_t host = bits >= 8 ? 0 : bits <= 0 ? 0xff : (uint8_t)(0xff >> bits);
+
+		brd[i] = c->addr[i] | host;
+	}
+}
+
+/* The rtnl_addr of C on IFINDEX: IFA_LOCAL (IFA_ADDRESS the same, as libnl
+ * sends it without a peer), scope universe; with ADD, the broadcast
+ * address too (none on /31 and /32). */
+static int addr_obj(int ifindex, const struct halo_cidr *c, bool add,
+		    struct rtnl_addr **ret)
+{
+	struct rtnl_addr *ra = rtnl_addr_alloc();
+	struct nl_addr *local = cidr_addr(c, false), *brd = NULL;
+	int err = ra && local ? 0 : -ENOMEM;
+
+	if (err == 0) {
+		rtnl_addr_set_ifindex(ra, ifindex);
+		rtnl_addr_set_family(ra, c->family);
+		rtnl_addr_set_scope(ra, RT_SCOPE_UNIVERSE);
+		/* Sets the prefix length from LOCAL's. */
+		if (rtnl_addr_set_local(ra, local) < 0)
+			err = -EINVAL;
+	}
+	if (err == 0 && add && c->family == AF_INET && c->prefixlen < 31) {
+		uint8_t b[4];
+
+		broadcast_of(c, b);
+		brd = nl_addr_build(AF_INET, b, 4);
+		if (!brd || rtnl_addr_set_broadcast(ra, brd) < 0)
+			err = brd ? -EINVAL : -ENOMEM;
+	}
+	nl_addr_put(local);
+	nl_addr_put(brd);
+	if (err < 0) {
+		rtnl_addr_put(ra);
+		return err;
+	}
+	*ret = ra;
+	return 0;
+}
+
+static int addr_change(struct halo_ctx *ctx, bool add, int ifindex,
 		       const struct halo_cidr *c)
 {
-	struct ifaddrmsg ifa = {
-		.ifa_family = (uint8_t)c->family,
-		.ifa_prefixlen = c->prefixlen,
-		.ifa_scope = RT_SCOPE_UNIVERSE,
-		.ifa_index = (uint32_t)ifindex,
-	};
-	int alen = c->family == AF_INET ? 4 : 16;
-	struct nl_msg *msg;
+	struct rtnl_addr *ra;
+	struct nl_msg *msg = NULL;
 	int err = halo_nl_open(ctx);
 
 	if (err < 0)
 		return err;
-	msg = nlmsg_alloc_simple(type, flags);
-	if (!msg)
-		return -ENOMEM;
-	if (nlmsg_append(msg, &ifa, sizeof(ifa), NLMSG_ALIGNTO) < 0 ||
-	    nla_put(msg, IFA_LOCAL, alen, c->addr) < 0 ||
-	    nla_put(msg, IFA_ADDRESS, alen, c->addr) < 0) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	/* The broadcast address, as networkd and NetworkManager set it (a
-	 * bare `ip addr add` leaves it 0.0.0.0); none on /31 and /32. */
-	if (type == RTM_NEWADDR && c->family == AF_INET && c->prefixlen < 31) {
-		uint8_t brd[4];
-
-		for (int i = 0; i < 4; i++) {
-			int bits = (int)c->prefixlen - 8 * i;
-			uint8_t host = bits >= 8 ? 0 : bits <= 0 ? 0xff : (uint8_t)(0xff >> bits);
-
-			brd[i] = c->addr[i] | host;
-		}
-		if (nla_put(msg, IFA_BROADCAST, 4, brd) < 0) {
-			nlmsg_free(msg);
-			return -ENOMEM;
-		}
-	}
+	err = addr_obj(ifindex, c, add, &ra);
+	if (err < 0)
+		return err;
+	/* The add builder adds NLM_F_CREATE. */
+	err = add ? rtnl_addr_build_add_request(ra, NLM_F_EXCL, &msg)
+		  : rtnl_addr_build_delete_request(ra, 0, &msg);
+	rtnl_addr_put(ra);
 	ctx->nl->snap[SNAP_ADDRS].ok = false;
 	/* Addresses bring connected routes with them. */
 	ctx->nl->snap[SNAP_ROUTES].ok = false;
-	return change(ctx, msg);
+	return change(ctx, err, msg);
 }
 
 int halo_nl_addr_add(struct halo_ctx *ctx, int ifindex, const struct halo_cidr *c)
 {
-	return addr_change(ctx, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, ifindex, c);
+	return addr_change(ctx, true, ifindex, c);
 }
 
 int halo_nl_addr_del(struct halo_ctx *ctx, int ifindex, const struct halo_cidr *c)
 {
-	return addr_change(ctx, RTM_DELADDR, 0, ifindex, c);
+	return addr_change(ctx, false, ifindex, c);
+}
+
+/* The main-table unicast route to DST through IFINDEX (and GATEWAY):
+ * protocol static, scope link without a gateway. */
+static int route_obj(int ifindex, const struct halo_cidr *dst,
+		     const struct halo_cidr *gateway, uint32_t priority,
+		     struct rtnl_route **ret)
+{
+	struct rtnl_route *route = rtnl_route_alloc();
+	struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
+	struct nl_addr *d = cidr_addr(dst, true), *gw = NULL;
+	int err = route && nh && d ? 0 : -ENOMEM;
+
+	if (err == 0 && gateway) {
+		gw = cidr_addr(gateway, false);
+		err = gw ? 0 : -ENOMEM;
+	}
+	if (err == 0) {
+		rtnl_route_set_family(route, dst->family);
+		rtnl_route_set_table(route, RT_TABLE_MAIN);
+		rtnl_route_set_protocol(route, RTPROT_STATIC);
+		rtnl_route_set_type(route, RTN_UNICAST);
+		rtnl_route_set_scope(route, gateway ? RT_SCOPE_UNIVERSE : RT_SCOPE_LINK);
+		if (priority)
+			rtnl_route_set_priority(route, priority);
+		if (rtnl_route_set_dst(route, d) < 0)
+			err = -EINVAL;
+	}
+	if (err == 0) {
+		rtnl_route_nh_set_ifindex(nh, ifindex);
+		if (gw)
+			rtnl_route_nh_set_gateway(nh, gw);
+		rtnl_route_add_nexthop(route, nh); /* the route owns it now */
+		nh = NULL;
+	}
+	nl_addr_put(d);
+	nl_addr_put(gw);
+	if (nh)
+		rtnl_route_nh_free(nh);
+	if (err < 0) {
+		rtnl_route_put(route);
+		return err;
+	}
+	*ret = route;
+	return 0;
 }
 
 int halo_nl_route_replace(struct halo_ctx *ctx, int ifindex,
 			  const struct halo_cidr *dst,
 			  const struct halo_cidr *gateway, uint32_t priority)
 {
-	struct rtmsg rtm = {
-		.rtm_family = (uint8_t)dst->family,
-		.rtm_dst_len = dst->prefixlen,
-		.rtm_table = RT_TABLE_MAIN,
-		.rtm_protocol = RTPROT_STATIC,
-		.rtm_scope = gateway ? RT_SCOPE_UNIVERSE : RT_SCOPE_LINK,
-		.rtm_type = RTN_UNICAST,
-	};
-	int alen = dst->family == AF_INET ? 4 : 16;
-	struct nl_msg *msg;
+	struct rtnl_route *route;
+	struct nl_msg *msg = NULL;
 	int err = halo_nl_open(ctx);
 
 	if (err < 0)
 		return err;
-	msg = nlmsg_alloc_simple(RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE);
-	if (!msg)
-		return -ENOMEM;
-	if (nlmsg_append(msg, &rtm, sizeof(rtm), NLMSG_ALIGNTO) < 0 ||
-	    (dst->prefixlen && nla_put(msg, RTA_DST, alen, dst->addr) < 0) ||
-	    (gateway && nla_put(msg, RTA_GATEWAY, alen, gateway->addr) < 0) ||
-	    nla_put_u32(msg, RTA_OIF, (uint32_t)ifindex) < 0 ||
-	    (priority && nla_put_u32(msg, RTA_PRIORITY, priority) < 0)) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
+	err = route_obj(ifindex, dst, gateway, priority, &route);
+	if (err < 0)
+		return err;
+	/* The add builder adds NLM_F_CREATE. */
+	err = rtnl_route_build_add_request(route, NLM_F_REPLACE, &msg);
+	rtnl_route_put(route);
 	ctx->nl->snap[SNAP_ROUTES].ok = false;
-	return change(ctx, msg);
+	return change(ctx, err, msg);
 }

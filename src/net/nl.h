@@ -40,6 +40,9 @@ struct halo_nl_link {
 	size_t mac_len;
 	uint8_t perm_mac[HALO_NL_HWADDR_MAX]; /* IFLA_PERM_ADDRESS (5.6+) */
 	size_t perm_mac_len;
+	/* IFLA_INFO_KIND ("veth", "vlan", "bond"...), "" when the link has
+	 * none (a physical NIC's) or one too long to keep. */
+	char kind[32];
 };
 
 struct halo_nl_addr {
