@@ -68,6 +68,7 @@ enum halo_exit {
 
 struct halo_kmod;  /* modules/: lazily created libkmod context */
 struct halo_nl;    /* net/: lazily opened libnl socket and caches */
+struct halo_host;  /* host/: the managed interfaces, resolved once */
 
 /*
  * One context, made once in main and passed first to everything. Paths that
@@ -90,6 +91,9 @@ struct halo_ctx {
 	/* Facts found once per run before planning, for the subsystems that
 	 * need another one's knowledge (boot never calls into modules/). */
 	bool amdgpu_dkms;           /* amdgpu is the amdgpu-dkms build (amdttm) */
+	/* The managed interfaces, resolved after the modules phase (host/);
+	 * read-only for every planner. NULL until then. */
+	struct halo_host *host;
 
 	/* Lazily opened library handles, owned and freed by their subsystem. */
 	struct halo_kmod *kmod;

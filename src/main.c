@@ -20,6 +20,7 @@
 #include "engine/report.h"
 #include "engine/state.h"
 #include "engine/unimplemented.h"
+#include "host/host.h"
 #include "modules/modules.h"
 #include "net/links.h"
 #include "util/errors.h"
@@ -39,16 +40,24 @@ struct run {
 	int lock_fd;
 };
 
-/* Subsystems that can build items, in plan order (apply order is by phase). */
-static const struct {
+struct builder {
 	enum halo_subsys subsys;
 	int (*build)(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     struct halo_plan *plan, struct halo_errors *errs);
-} builders[] = {
+};
+
+/* Planned first: what needs no live interface (apply order is by phase). */
+static const struct builder early_builders[] = {
 	{ HALO_SUB_MODULES, halo_modules_plan },
-	{ HALO_SUB_LINKS, halo_links_plan },
 	{ HALO_SUB_BOOT, halo_boot_plan },
 	{ HALO_SUB_ALL, halo_unimplemented_plan },
+};
+
+/* Planned on the host table, which is built after the modules phase
+ * could bring the devices: in apply mode, planned again once it has
+ * applied when an interface was still missing. */
+static const struct builder host_builders[] = {
+	{ HALO_SUB_LINKS, halo_links_plan },
 };
 
 /* One line whatever the message holds (a path given with -c or --root may
@@ -174,10 +183,9 @@ static void find_facts(struct run *run)
 		run->ctx.amdgpu_dkms = dkms;
 }
 
-static int build_plan(struct run *run)
+static int build(struct run *run, const struct builder *builders, size_t n)
 {
-	find_facts(run);
-	for (size_t i = 0; i < ARRAY_SIZE(builders); i++) {
+	for (size_t i = 0; i < n; i++) {
 		size_t before = run->errs.n;
 		int r;
 
@@ -189,6 +197,19 @@ static int build_plan(struct run *run)
 					halo_subsys_name(builders[i].subsys), strerror(-r));
 	}
 	return run->errs.n > 0 || run->errs.oom ? -EINVAL : 0;
+}
+
+/* The host table, then the planners that use it. */
+static int build_on_host(struct run *run, enum halo_host_stage stage)
+{
+	int r = halo_host_resolve(&run->ctx, run->cfg, stage, &run->errs);
+
+	if (r < 0) {
+		if (run->errs.n == 0)
+			halo_errors_add(&run->errs, "links: %s", strerror(-r));
+		return r;
+	}
+	return build(run, host_builders, ARRAY_SIZE(host_builders));
 }
 
 /* Whether this run writes the Prometheus textfile: apply and check, when
@@ -310,9 +331,44 @@ static int check_outputs(struct run *run)
 	return run->errs.n > 0 ? -EROFS : 0;
 }
 
+/* After the modules phase applied, an interface that was missing before
+ * may be there: the host table and its planners are done again. Their
+ * errors can no longer mean "nothing changed": they are reported, the
+ * part is left out, and the run fails (exit 4). */
+static int replan_on_host(struct run *run, size_t first, size_t first_warning)
+{
+	struct halo_plan *plan = &run->plan;
+
+	halo_plan_truncate(plan, first, first_warning);
+	/* The netlink snapshots are scoped to what matched before: start
+	 * afresh (this path alone opens the sockets a second time). */
+	halo_links_release(&run->ctx);
+	if (build_on_host(run, HALO_HOST_AFTER_MODULES) < 0) {
+		halo_plan_truncate(plan, first, first_warning);
+		for (size_t i = 0; i < run->errs.n; i++) {
+			print_line(stderr, run->errs.msgs[i]);
+			(void)halo_plan_warn(plan, "%s", run->errs.msgs[i]);
+		}
+		halo_errors_free(&run->errs);
+		return HALO_EXIT_FAILED;
+	}
+	(void)halo_engine_observe(&run->ctx, plan, first, NULL);
+	return 0;
+}
+
+/*
+ * Phase by phase: everything that needs no live interface is planned and
+ * observed first; then the host table is built and the rest planned on
+ * it. An interface missing while the modules phase still has work is
+ * pending on that phase (drift in check and dry-run); apply runs the
+ * modules phase, resolves the host again and plans that part anew.
+ */
 static int do_run(struct run *run)
 {
-	int bits, r;
+	struct halo_ctx *ctx = &run->ctx;
+	enum halo_host_stage stage;
+	size_t first, first_warning;
+	int bits = 0, r;
 
 	if (load_config(run) < 0)
 		return fail(run);
@@ -324,24 +380,40 @@ static int do_run(struct run *run)
 	r = take_lock(run);
 	if (r == -EBUSY || (r < 0 && r != -ELOOP))
 		return fail_operational(run);
-	if (r < 0 || build_plan(run) < 0)
+	find_facts(run);
+	if (r < 0 || build(run, early_builders, ARRAY_SIZE(early_builders)) < 0)
+		return fail(run);
+	halo_engine_filter(ctx, &run->plan);
+	if (halo_engine_observe(ctx, &run->plan, 0, &run->errs) < 0)
+		return fail(run);
+	stage = halo_engine_phase_drifts(&run->plan, HALO_PHASE_MODULES) ?
+			HALO_HOST_BEFORE_MODULES : HALO_HOST_FINAL;
+	first = run->plan.n;
+	first_warning = run->plan.n_warnings;
+	if (build_on_host(run, stage) < 0)
 		return fail(run);
 	r = check_outputs(run);
 	if (r == -EROFS)
 		return fail_operational(run);
 	if (r < 0)
 		return fail(run);
-	bits = halo_engine_run(&run->ctx, &run->plan, &run->errs);
-	if (bits < 0) {
-		if (run->errs.n == 0)
-			halo_errors_add(&run->errs, "%s", strerror(-bits));
+	halo_engine_filter(ctx, &run->plan);
+	if (halo_engine_observe(ctx, &run->plan, first, &run->errs) < 0)
 		return fail(run);
+
+	if (ctx->mode == HALO_MODE_APPLY) {
+		halo_engine_apply_phase(ctx, &run->plan, HALO_PHASE_MODULES);
+		if (stage == HALO_HOST_BEFORE_MODULES && halo_host_has_missing(ctx->host))
+			bits |= replan_on_host(run, first, first_warning);
+		for (int p = HALO_PHASE_LINKS; p <= HALO_PHASE_BOOT; p++)
+			halo_engine_apply_phase(ctx, &run->plan, (enum halo_phase)p);
 	}
+	bits |= halo_engine_finish(ctx, &run->plan);
 	bits |= write_results(run, bits);
-	if (run->ctx.json)
-		(void)halo_report_json_print(stdout, &run->ctx, run->cfg, &run->plan, bits);
+	if (ctx->json)
+		(void)halo_report_json_print(stdout, ctx, run->cfg, &run->plan, bits);
 	else
-		halo_report_text(stdout, &run->ctx, &run->plan, bits);
+		halo_report_text(stdout, ctx, &run->plan, bits);
 	return bits;
 }
 
@@ -352,6 +424,37 @@ static bool is_host_root(int fd)
 
 	return fstat(fd, &a) == 0 && stat("/", &b) == 0 && a.st_dev == b.st_dev &&
 	       a.st_ino == b.st_ino;
+}
+
+/* --netns is entered once, here, before any socket is opened. On this
+ * machine (no --root) the namespace's own sysfs replaces /sys in a
+ * private mount namespace, and the root is opened again so paths under
+ * it resolve through the new mount. validate and status touch no
+ * network: they do not enter it. */
+static int enter_netns(struct run *run, const char *root)
+{
+	struct halo_ctx *ctx = &run->ctx;
+	bool private_sysfs = !ctx->under_root;
+	const char *what = "";
+	int r;
+
+	if (!ctx->netns || ctx->mode == HALO_MODE_VALIDATE || ctx->mode == HALO_MODE_STATUS)
+		return 0;
+	r = halo_host_enter_netns(ctx->netns, private_sysfs, &what);
+	if (r == -ENOENT || r == -EINVAL)
+		halo_errors_add(&run->errs, "--netns %s: /run/netns/%s: %s", ctx->netns,
+				ctx->netns, strerror(-r));
+	else if (r < 0)
+		halo_errors_add(&run->errs, "--netns %s: %s: %s", ctx->netns, what,
+				strerror(-r));
+	if (r < 0 || !private_sysfs)
+		return r;
+	close(ctx->root_fd);
+	ctx->root_fd = -1;
+	r = halo_root_open(root, &ctx->root_fd);
+	if (r < 0)
+		halo_errors_add(&run->errs, "--root %s: %s", root ? root : "/", strerror(-r));
+	return r;
 }
 
 int main(int argc, char *argv[])
@@ -407,6 +510,11 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 	run.ctx.under_root = !is_host_root(run.ctx.root_fd);
+	r = enter_netns(&run, cli.root);
+	if (r < 0) {
+		rc = fail(&run);
+		goto out;
+	}
 	run.config_path = cli.config;
 	if (!run.config_path) {
 		/* Only shown in messages: it is opened inside the root. */
@@ -437,6 +545,7 @@ out:
 		halo_config_free(run.cfg);
 	halo_errors_free(&run.errs);
 	halo_modules_release(&run.ctx);
+	halo_host_release(&run.ctx);
 	halo_links_release(&run.ctx);
 	if (run.lock_fd >= 0)
 		close(run.lock_fd);

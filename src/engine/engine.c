@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * engine.c: the one loop behind check, dry-run and apply. Observe every
+ * engine.c: the steps behind check, dry-run and apply. Observe every
  * item first (a single INVALID observation stops the run before anything
  * changes), then in apply mode apply what differs phase by phase and
- * observe it again, so "changed" always means "verified changed".
+ * observe it again, so "changed" always means "verified changed". The
+ * steps are separate so a run can plan a later phase after an earlier
+ * one applied (main.c: links after the modules phase).
  */
 #include "config.h"
 
@@ -115,46 +117,70 @@ static void verify_one(struct halo_ctx *ctx, struct halo_item *item)
 	}
 }
 
-int halo_engine_run(struct halo_ctx *ctx, struct halo_plan *plan,
-		    struct halo_errors *errs)
+void halo_engine_filter(const struct halo_ctx *ctx, struct halo_plan *plan)
 {
-	static const enum halo_phase phases[] = {
-		HALO_PHASE_MODULES, HALO_PHASE_LINKS, HALO_PHASE_ROCE,
-		HALO_PHASE_RDMA,    HALO_PHASE_FILES, HALO_PHASE_BOOT,
-	};
+	plan_filter(ctx, plan);
+}
+
+int halo_engine_observe(struct halo_ctx *ctx, struct halo_plan *plan,
+			size_t from, struct halo_errors *errs)
+{
 	bool invalid = false;
 
-	plan_filter(ctx, plan);
-
-	for (size_t i = 0; i < plan->n; i++) {
+	for (size_t i = from; i < plan->n; i++) {
 		struct halo_item *item = plan->items[i];
 		int r = observe(ctx, item);
 
 		item->changed = false;
 		item->outcome = outcome_of(item, r);
-		if (r == HALO_SYNC_INVALID) {
+		if (r == HALO_SYNC_INVALID && errs) {
 			halo_errors_add(errs, "%s: %s", item->key,
 					item->message ? item->message : "invalid");
 			invalid = true;
 		}
 	}
-	if (invalid)
-		return -EINVAL;
+	return invalid ? -EINVAL : 0;
+}
 
-	if (ctx->mode == HALO_MODE_APPLY) {
-		for (size_t p = 0; p < ARRAY_SIZE(phases); p++)
-			for (size_t i = 0; i < plan->n; i++) {
-				struct halo_item *item = plan->items[i];
+bool halo_engine_phase_drifts(const struct halo_plan *plan, enum halo_phase phase)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->items[i]->phase == phase &&
+		    plan->items[i]->outcome == HALO_OUTCOME_DRIFT)
+			return true;
+	return false;
+}
 
-				if (item->phase == phases[p] &&
-				    item->outcome == HALO_OUTCOME_DRIFT)
-					apply_one(ctx, item);
-			}
+void halo_engine_apply_phase(struct halo_ctx *ctx, struct halo_plan *plan,
+			     enum halo_phase phase)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		struct halo_item *item = plan->items[i];
+
+		if (item->phase == phase && item->outcome == HALO_OUTCOME_DRIFT)
+			apply_one(ctx, item);
+	}
+}
+
+int halo_engine_finish(struct halo_ctx *ctx, struct halo_plan *plan)
+{
+	if (ctx->mode == HALO_MODE_APPLY)
 		for (size_t i = 0; i < plan->n; i++)
 			if (plan->items[i]->outcome == HALO_OUTCOME_CHANGED)
 				verify_one(ctx, plan->items[i]);
-	}
 	return halo_plan_exit_bits(ctx, plan);
+}
+
+int halo_engine_run(struct halo_ctx *ctx, struct halo_plan *plan,
+		    struct halo_errors *errs)
+{
+	plan_filter(ctx, plan);
+	if (halo_engine_observe(ctx, plan, 0, errs) < 0)
+		return -EINVAL;
+	if (ctx->mode == HALO_MODE_APPLY)
+		for (int p = HALO_PHASE_MODULES; p <= HALO_PHASE_BOOT; p++)
+			halo_engine_apply_phase(ctx, plan, (enum halo_phase)p);
+	return halo_engine_finish(ctx, plan);
 }
 
 int halo_plan_exit_bits(const struct halo_ctx *ctx, const struct halo_plan *plan)

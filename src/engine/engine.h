@@ -16,5 +16,21 @@
 int halo_engine_run(struct halo_ctx *ctx, struct halo_plan *plan,
 		    struct halo_errors *errs);
 
+/* The steps of halo_engine_run, for a run planned phase by phase. */
+/* Drops the items of subsystems --only did not select. */
+void halo_engine_filter(const struct halo_ctx *ctx, struct halo_plan *plan);
+/* Observes items FROM..n and sets their first outcome. With ERRS, an
+ * INVALID observation is added there and the result is -EINVAL (nothing
+ * may change); without (after a phase has applied), it is a failed item. */
+int halo_engine_observe(struct halo_ctx *ctx, struct halo_plan *plan,
+			size_t from, struct halo_errors *errs);
+/* Whether an item of PHASE drifts: applying it would change the host. */
+bool halo_engine_phase_drifts(const struct halo_plan *plan, enum halo_phase phase);
+/* Applies the drifting items of PHASE (apply mode). */
+void halo_engine_apply_phase(struct halo_ctx *ctx, struct halo_plan *plan,
+			     enum halo_phase phase);
+/* Verifies what was applied (apply mode); returns the exit bits. */
+int halo_engine_finish(struct halo_ctx *ctx, struct halo_plan *plan);
+
 /* The exit bits that the outcomes of PLAN give in ctx->mode. */
 int halo_plan_exit_bits(const struct halo_ctx *ctx, const struct halo_plan *plan);

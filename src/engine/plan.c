@@ -25,6 +25,16 @@ void halo_plan_free(struct halo_plan *plan)
 	halo_plan_init(plan);
 }
 
+void halo_plan_truncate(struct halo_plan *plan, size_t n_items, size_t n_warnings)
+{
+	while (plan->n > n_items)
+		halo_item_free(plan->items[--plan->n]);
+	while (plan->n_warnings > n_warnings) {
+		free(plan->warnings[--plan->n_warnings]);
+		plan->warnings[plan->n_warnings] = NULL;
+	}
+}
+
 struct halo_item *halo_plan_find(const struct halo_plan *plan, const char *key)
 {
 	for (size_t i = 0; i < plan->n; i++)

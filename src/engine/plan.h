@@ -34,6 +34,9 @@ int halo_plan_add_new(struct halo_plan *plan, const char *key,
 		      const struct halo_item_ops *ops, size_t data_size,
 		      struct halo_item **ret_item) _nonnull_(1, 2, 7);
 
+/* Drops the items and warnings added after the first N_ITEMS and
+ * N_WARNINGS: a part planned again after an earlier phase applied. */
+void halo_plan_truncate(struct halo_plan *plan, size_t n_items, size_t n_warnings);
 struct halo_item *halo_plan_find(const struct halo_plan *plan, const char *key);
 
 /* How many items of PLAN have outcome O. */

@@ -132,6 +132,30 @@ static int present_apply(struct halo_ctx *ctx, struct halo_item *item)
 			      w->link, w->ifindex);
 }
 
+/* ---- awaited: no link matched at plan time ---- */
+
+static int awaited_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+
+	clear_observed(item);
+	if (w->after_modules)
+		return halo_item_fail(item, -ENODEV,
+				      "no link matches %s, even after the modules phase applied",
+				      w->how);
+	halo_item_set_message(item,
+			      "no link matches %s yet: pending on the modules phase, which applies first",
+			      w->how);
+	return HALO_SYNC_DIFFERS;
+}
+
+static int awaited_apply(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_link_want *w = item->data;
+
+	return halo_item_fail(item, -ENODEV, "no link matches %s", w->how);
+}
+
 /* ---- mtu ---- */
 
 static int mtu_observe(struct halo_ctx *ctx, struct halo_item *item)
@@ -460,6 +484,7 @@ static const struct halo_item_ops ops[] = {
 	[HALO_LINK_ADDR] = { addr_observe, addr_apply, want_free },
 	[HALO_LINK_ADDR_EXTRA] = { extra_observe, extra_apply, want_free },
 	[HALO_LINK_ROUTE] = { route_observe, route_apply, want_free },
+	[HALO_LINK_AWAITED] = { awaited_observe, awaited_apply, want_free },
 };
 
 static int set_wanted(struct halo_item *item, const struct halo_link_want *w)
@@ -468,6 +493,7 @@ static int set_wanted(struct halo_item *item, const struct halo_link_want *w)
 
 	switch (w->kind) {
 	case HALO_LINK_PRESENT:
+	case HALO_LINK_AWAITED:
 		return halo_item_set_wanted(item, "%s", w->how);
 	case HALO_LINK_MTU:
 		return halo_item_set_wanted(item, "%u", w->mtu);

@@ -15,6 +15,9 @@ enum halo_link_item_kind {
 	HALO_LINK_ADDR,
 	HALO_LINK_ADDR_EXTRA,
 	HALO_LINK_ROUTE,
+	/* link/<name>/present of an entry no link matches yet, while an
+	 * earlier phase (modules) still has changes that may bring it. */
+	HALO_LINK_AWAITED,
 };
 
 /* What one item wants of the link it was matched to at plan time. The
@@ -33,6 +36,7 @@ struct halo_link_want {
 	bool has_gateway;
 	struct halo_cidr gateway;
 	uint32_t metric;
+	bool after_modules;     /* AWAITED: the modules phase has applied */
 };
 
 /* Adds the item KEY for W (copied; W->keep is taken over). */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "config/cidr.h"
+#include "host/host.h"
 #include "net/items.h"
 #include "net/links.h"
 #include "net/match.h"
@@ -23,75 +24,9 @@
 #include "net/nm.h"
 #include "util/strv.h"
 
-/* Driver and PCI address per link, read from sysfs once, on demand. */
-struct facts_cache {
-	const struct halo_ctx *ctx;
-	const struct halo_nl_link *links;
-	char **driver, **pci;
-	bool *done;
-	size_t n;
-};
-
-static int facts_get(void *userdata, const struct halo_nl_link *link,
-		     const char **ret_driver, const char **ret_pci)
-{
-	struct facts_cache *fc = userdata;
-	size_t i = (size_t)(link - fc->links);
-	int err;
-
-	if (i >= fc->n)
-		return -EINVAL;
-	if (!fc->done[i]) {
-		err = halo_link_sysfs_facts(fc->ctx, link->name, &fc->driver[i],
-					    &fc->pci[i]);
-		if (err < 0)
-			return err;
-		fc->done[i] = true;
-	}
-	*ret_driver = fc->driver[i];
-	*ret_pci = fc->pci[i];
-	return 0;
-}
-
-static void facts_free(struct facts_cache *fc)
-{
-	for (size_t i = 0; fc->done && i < fc->n; i++) {
-		free(fc->driver[i]);
-		free(fc->pci[i]);
-	}
-	free(fc->driver);
-	free(fc->pci);
-	free(fc->done);
-}
-
 static const char *cfg_name(const struct halo_config *cfg)
 {
 	return cfg->path ? cfg->path : "config";
-}
-
-/* Every entry is matched by name: its link is fetched by name, with no
- * dump of the host's links. */
-static bool all_by_name(const struct halo_config *cfg)
-{
-	for (size_t i = 0; i < cfg->n_interfaces; i++) {
-		const struct halo_interface *f = &cfg->interfaces[i];
-
-		if (f->match_mac || f->match_driver || f->match_pci)
-			return false;
-	}
-	return true;
-}
-
-static int scope_names(struct halo_ctx *ctx, const struct halo_config *cfg)
-{
-	_cleanup_free_ const char **names = calloc(cfg->n_interfaces + 1,
-						   sizeof(*names));
-
-	if (!names)
-		return -ENOMEM;
-	for (size_t i = 0; i < cfg->n_interfaces; i++)
-		names[i] = cfg->interfaces[i].name;
-	return halo_nl_scope_names(ctx, names, cfg->n_interfaces);
 }
 
 /* MTU within the device's own IFLA_MIN_MTU..IFLA_MAX_MTU (max 0: none). */
@@ -285,166 +220,65 @@ static int netlink_error(struct halo_errors *errs, const char *what, int err)
 	return err;
 }
 
-/*
- * Matches the selected entries (SEL) to LINKS: RET_IDX[i] for entry i, -1
- * for an entry not selected or not matched. Problems of entries not
- * selected are not this run's: a hotplug run for one NIC must not fail
- * because another one has not appeared yet. A selected entry's link that
- * an unselected entry matches too is still an ambiguity of the config.
- */
-static int match_selected(const struct halo_config *cfg, const bool *sel,
-			  const struct halo_nl_link *links, size_t n_links,
-			  struct facts_cache *fc, ssize_t *ret_idx,
-			  struct halo_errors *errs)
+/* link/<name>/present for an entry no link matches yet: drift pending on
+ * the modules phase, or, once that phase has applied, a failed item. */
+static int plan_awaited(struct halo_plan *plan, const struct halo_host *host,
+			const struct halo_config *cfg, const struct halo_interface *f,
+			struct halo_errors *errs)
 {
-	_cleanup_free_ struct halo_interface *sub = NULL;
-	_cleanup_free_ ssize_t *sub_idx = NULL;
-	size_t n_sub = 0, j = 0;
-	int err, bad = 0;
+	struct halo_link_want w = { .kind = HALO_LINK_AWAITED };
+	char key[512];
 
-	sub = calloc(cfg->n_interfaces + 1, sizeof(*sub));
-	sub_idx = calloc(cfg->n_interfaces + 1, sizeof(*sub_idx));
-	if (!sub || !sub_idx)
-		return -ENOMEM;
-	for (size_t i = 0; i < cfg->n_interfaces; i++)
-		if (sel[i])
-			sub[n_sub++] = cfg->interfaces[i]; /* shallow: read only */
-	err = halo_links_match(sub, n_sub, links, n_links, facts_get, fc,
-			       cfg_name(cfg), sub_idx, errs);
-	if (err == -EINVAL)
-		bad = -EINVAL;
-	else if (err < 0)
-		return err;
-	for (size_t i = 0; i < cfg->n_interfaces; i++)
-		ret_idx[i] = sel[i] ? sub_idx[j++] : -1;
-	for (size_t i = 0; i < cfg->n_interfaces; i++) {
-		const struct halo_interface *f = &cfg->interfaces[i];
-
-		if (ret_idx[i] < 0)
-			continue;
-		for (size_t k = 0; k < cfg->n_interfaces; k++) {
-			const struct halo_interface *g = &cfg->interfaces[k];
-			const struct halo_interface *a = k < i ? g : f, *b = k < i ? f : g;
-
-			if (sel[k])
-				continue;
-			err = halo_link_matches(g, &links[ret_idx[i]], facts_get, fc);
-			if (err < 0)
-				return err;
-			if (err == 0)
-				continue;
-			halo_errors_add(errs,
-					"%s:%d: interfaces \"%s\" (line %d) and \"%s\" both match link %s",
-					cfg_name(cfg), b->line, a->name, a->line,
-					b->name, links[ret_idx[i]].name);
-			bad = -EINVAL;
-		}
-	}
-	return bad;
+	snprintf(w.label, sizeof(w.label), "%s", f->name);
+	halo_link_match_describe(f, w.how, sizeof(w.how));
+	w.after_modules = host->stage == HALO_HOST_AFTER_MODULES;
+	snprintf(key, sizeof(key), "link/%s/present", f->name);
+	return add_item(plan, errs, cfg, f, key, &w);
 }
 
 int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		    struct halo_plan *plan, struct halo_errors *errs)
 {
-	const struct halo_nl_link *links;
-	struct facts_cache fc = { .ctx = ctx };
-	_cleanup_free_ ssize_t *idx = NULL;
-	_cleanup_free_ bool *sel = NULL;
+	const struct halo_host *host = ctx->host;
 	_cleanup_free_ const struct halo_nl_link **matched = NULL;
-	_cleanup_free_ int *managed = NULL;
-	size_t n_links, n_matched = 0, n_managed = 0;
+	size_t n_matched = 0;
 	bool bad = false;
 	int err;
 
-	if (!(ctx->only & HALO_SUB_LINKS) || cfg->n_interfaces == 0)
+	if (!(ctx->only & HALO_SUB_LINKS) || !host || host->n == 0)
 		return 0;
-	/* Links are live kernel state, not files of the tree: under --root
-	 * (image builds, tests) they would be this machine's own links. */
-	if (ctx->under_root && !ctx->netns) {
-		halo_errors_add(errs, "links: --root %s is a tree, not this machine's network: add --netns NAME for a namespace's links, or leave links out with --only",
-				ctx->root);
-		return -EINVAL;
-	}
-	/* Entered here first so its failure is told as such; halo_nl_open
-	 * entering it again is a no-op. */
-	err = halo_netns_enter(ctx);
-	if (err < 0) {
-		halo_errors_add(errs, "--netns %s: /run/netns/%s: %s", ctx->netns,
-				ctx->netns, strerror(-err));
-		return err;
-	}
-	err = halo_nl_open(ctx);
-	if (err < 0)
-		return netlink_error(errs, "opening netlink", err);
-	if (all_by_name(cfg)) {
-		err = scope_names(ctx, cfg);
-		if (err < 0)
-			return netlink_error(errs, "opening netlink", err);
-	}
-	err = halo_nl_links(ctx, &links, &n_links);
-	if (err < 0)
-		return netlink_error(errs, "reading links", err);
-
-	idx = calloc(cfg->n_interfaces, sizeof(*idx));
-	sel = calloc(cfg->n_interfaces, sizeof(*sel));
-	matched = calloc(cfg->n_interfaces, sizeof(*matched));
-	managed = calloc(cfg->n_interfaces + 1, sizeof(*managed));
-	fc.links = links;
-	fc.n = n_links;
-	fc.driver = calloc(n_links + 1, sizeof(char *));
-	fc.pci = calloc(n_links + 1, sizeof(char *));
-	fc.done = calloc(n_links + 1, sizeof(bool));
-	if (!idx || !sel || !matched || !managed || !fc.driver || !fc.pci || !fc.done) {
-		facts_free(&fc);
+	if (host->interface_unmanaged)
+		return halo_plan_warn(plan, "--interface %s: no interface entry manages it: nothing to do",
+				      ctx->interface);
+	matched = calloc(host->n + 1, sizeof(*matched));
+	if (!matched)
 		return -ENOMEM;
-	}
-	if (ctx->interface) {
-		err = halo_links_select(cfg->interfaces, cfg->n_interfaces, links,
-					n_links, facts_get, &fc, ctx->interface, sel);
-		if (err == 0) {
-			/* udev starts the hotplug unit for every netdev of an
-			 * RDMA driver: one nobody configured is no error. */
-			facts_free(&fc);
-			return halo_plan_warn(plan, "--interface %s: no interface entry manages it: nothing to do",
-					      ctx->interface);
-		}
-	} else {
-		for (size_t i = 0; i < cfg->n_interfaces; i++)
-			sel[i] = true;
-		err = 0;
-	}
-	if (err >= 0)
-		err = match_selected(cfg, sel, links, n_links, &fc, idx, errs);
-	facts_free(&fc);
-	if (err == -EINVAL)
-		bad = true;
-	else if (err < 0)
-		return netlink_error(errs, "reading sysfs", err);
+	for (size_t i = 0; i < host->n; i++) {
+		const struct halo_host_link *h = &host->links[i];
 
-	for (size_t i = 0; i < cfg->n_interfaces; i++) {
-		if (idx[i] < 0)
+		if (!h->selected || !h->found)
 			continue;
-		matched[i] = &links[idx[i]];
-		managed[n_managed++] = matched[i]->ifindex;
-		check_mtu(cfg, &cfg->interfaces[i], matched[i], errs, &bad);
-		err = check_addresses(ctx, cfg, i, matched[i], errs, &bad);
+		check_mtu(cfg, h->entry, &h->link, errs, &bad);
+		err = check_addresses(ctx, cfg, i, &h->link, errs, &bad);
 		if (err < 0)
 			return netlink_error(errs, "looking up addresses", err);
 	}
-	/* Items observe their own links only from here on. */
-	err = halo_nl_scope_ifindexes(ctx, managed, n_managed);
-	if (err < 0)
-		return netlink_error(errs, "reading links", err);
 	if (bad)
 		return -EINVAL;
 
-	for (size_t i = 0; i < cfg->n_interfaces; i++) {
-		if (!sel[i])
+	for (size_t i = 0; i < host->n; i++) {
+		const struct halo_host_link *h = &host->links[i];
+
+		if (!h->selected)
 			continue;
-		err = plan_interface(plan, cfg, &cfg->interfaces[i], matched[i], errs);
+		if (!h->found)
+			err = plan_awaited(plan, host, cfg, h->entry, errs);
+		else
+			err = plan_interface(plan, cfg, h->entry, &h->link, errs);
 		if (err < 0)
 			return err;
-		matched[n_matched++] = matched[i];
+		if (h->found)
+			matched[n_matched++] = &h->link;
 	}
 	/* The drop-in lists every managed link: from one interface's view it
 	 * would lose the others (absent during a hotplug), so only full runs

@@ -84,8 +84,8 @@ int halo_link_matches(const struct halo_interface *f,
 int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
 		     const struct halo_nl_link *links, size_t n_links,
 		     halo_link_facts_fn facts, void *userdata,
-		     const char *cfg_path, ssize_t *ret_idx,
-		     struct halo_errors *errs)
+		     const char *cfg_path, bool report_missing,
+		     ssize_t *ret_idx, struct halo_errors *errs)
 {
 	const char *cfg = cfg_path ? cfg_path : "config";
 	bool bad = false;
@@ -116,7 +116,9 @@ int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
 		list = halo_buf_steal(&names);
 		halo_link_match_describe(f, what, sizeof(what));
 		ret_idx[i] = -1;
-		if (hits == 0) {
+		if (hits == 0 && !report_missing) {
+			continue;
+		} else if (hits == 0) {
 			halo_errors_add(errs, "%s:%d: interface \"%s\": no link matches %s",
 					cfg, f->line, f->name, what);
 			bad = true;

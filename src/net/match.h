@@ -27,15 +27,16 @@ typedef int (*halo_link_facts_fn)(void *userdata, const struct halo_nl_link *lin
 /*
  * RET_IDX[i] becomes the index in LINKS of the link entry i matches, or -1.
  * Every problem is added to ERRS as "CFG_PATH:LINE: ..." naming the
- * entries and links: no match, one entry matching several links, several
- * entries matching one link. Returns 0, -EINVAL when errors were added, or
+ * entries and links: no match (only with REPORT_MISSING: else the entry
+ * just stays -1), one entry matching several links, several entries
+ * matching one link. Returns 0, -EINVAL when errors were added, or
  * another -errno from FACTS.
  */
 int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
 		     const struct halo_nl_link *links, size_t n_links,
 		     halo_link_facts_fn facts, void *userdata,
-		     const char *cfg_path, ssize_t *ret_idx,
-		     struct halo_errors *errs);
+		     const char *cfg_path, bool report_missing,
+		     ssize_t *ret_idx, struct halo_errors *errs);
 
 /* 1 when LINK satisfies every match key of F (its name, without keys),
  * 0 when not, -errno from FACTS. */

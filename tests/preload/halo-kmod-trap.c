@@ -15,6 +15,11 @@
  *                   /proc/cmdline instead of ROOT/proc/cmdline.
  *   HALO_TRAP_FAIL  "name:ERRNO[,name:ERRNO...]", ERRNO symbolic (EPERM,
  *                   ENOENT, EEXIST, ...) or a number: that load fails.
+ *   HALO_TRAP_NETDEV  "module:OLD:NEW[,...]": a successful load of MODULE
+ *                   renames the (down) link OLD to NEW in the caller's
+ *                   network namespace, through a real RTM_NEWLINK: the
+ *                   driver registering its netdev, so a test sees a
+ *                   device that exists only after the module is loaded.
  *
  * A successful load creates ROOT/sys/module/NAME/initstate ("live") and
  * parameters/KEY for every key=value of the option string (bool parameters,
@@ -39,6 +44,10 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
+#include <net/if.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -359,6 +368,73 @@ static void write_params(const char *dir, const char *mi, size_t misize,
 	}
 }
 
+/* One RTM_NEWLINK renaming OLD to NEW; 0 or -1 with errno. */
+static int rename_link(const char *old, const char *new)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+		char attrs[64];
+	} req = { 0 };
+	struct {
+		struct nlmsghdr nh;
+		struct nlmsgerr err;
+	} ack;
+	struct rtattr *rta;
+	unsigned idx = if_nametoindex(old);
+	size_t n = strlen(new) + 1;
+	int fd, r = -1;
+
+	if (!idx || n > IF_NAMESIZE)
+		return -1;
+	req.nh.nlmsg_type = RTM_NEWLINK;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req.nh.nlmsg_seq = 1;
+	req.ifi.ifi_family = AF_UNSPEC;
+	req.ifi.ifi_index = (int)idx;
+	rta = (struct rtattr *)req.attrs;
+	rta->rta_type = IFLA_IFNAME;
+	rta->rta_len = (unsigned short)RTA_LENGTH(n);
+	memcpy(RTA_DATA(rta), new, n);
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi)) + RTA_ALIGN(rta->rta_len);
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -1;
+	if (send(fd, &req, req.nh.nlmsg_len, 0) >= 0 &&
+	    recv(fd, &ack, sizeof(ack), 0) >= (ssize_t)sizeof(ack) &&
+	    ack.nh.nlmsg_type == NLMSG_ERROR) {
+		errno = -ack.err.error;
+		r = ack.err.error ? -1 : 0;
+	}
+	close(fd);
+	return r;
+}
+
+/* HALO_TRAP_NETDEV entries of module NAME. */
+static void bring_netdevs(const char *name)
+{
+	const char *spec = getenv("HALO_TRAP_NETDEV");
+	char buf[1024], *save = NULL;
+
+	if (!spec || strlen(spec) >= sizeof(buf))
+		return;
+	strcpy(buf, spec);
+	for (char *e = strtok_r(buf, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+		char *old = strchr(e, ':'), *new;
+
+		if (!old || !(new = strchr(old + 1, ':')))
+			continue;
+		*old++ = '\0';
+		*new++ = '\0';
+		if (strcmp(e, name) != 0)
+			continue;
+		if (rename_link(old, new) < 0)
+			trap_log("netdev %s %s %s failed: %s", name, old, new, strerror(errno));
+		else
+			trap_log("netdev %s %s %s", name, old, new);
+	}
+}
+
 static int trap_load(const char *img, size_t len, const char *options,
 		     const char *fallback_name)
 {
@@ -417,6 +493,7 @@ static int trap_load(const char *img, size_t len, const char *options,
 		fclose(f);
 	}
 	trap_log("load %s %s", name, options ? options : "");
+	bring_netdevs(name);
 	return 0;
 }
 

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * host.h: the resolved host (issue 8, part 1). One table of the managed
+ * interfaces, built once per run after the modules phase, read by every
+ * subsystem that needs to know which live link a config entry means
+ * (links, RoCE, RDMA, the firewall's trusted interfaces, the env file).
+ * Nothing else matches interfaces again.
+ *
+ * Facts: ifindex, name, MAC, permanent MAC and MTU range from netlink (in
+ * the run's network namespace); driver and PCI address from the root's
+ * /sys (a fixture tree under --root; the namespace's own sysfs, mounted
+ * in a private mount namespace, in a --netns run on this machine).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config/halo-config.h"
+#include "halo.h"
+#include "net/nl.h"
+#include "util/errors.h"
+
+/* When the table was built, which decides what an unmatched entry is. */
+enum halo_host_stage {
+	/* Nothing will change before the managed links are used: an entry
+	 * no link matches is a config error (exit 1, nothing changed). */
+	HALO_HOST_FINAL,
+	/* The modules phase has work to do first, and may bring the device:
+	 * an unmatched entry is pending on it (drift, not an error). */
+	HALO_HOST_BEFORE_MODULES,
+	/* Built again after the modules phase applied: an entry still
+	 * unmatched is a failed item (the run has changed the host). */
+	HALO_HOST_AFTER_MODULES,
+};
+
+struct halo_host_link {
+	const struct halo_interface *entry; /* the config entry (not owned) */
+	bool selected;  /* this run plans it (all, or those --interface names) */
+	bool found;     /* a live link matches it */
+	struct halo_nl_link link; /* when found: ifindex, name, MACs, MTUs */
+	char *driver;   /* device/driver of the link, else its kind ("veth") */
+	char *pci;      /* the PCI function the link is on, NULL: none */
+};
+
+struct halo_host {
+	enum halo_host_stage stage;
+	struct halo_host_link *links; /* one per config entry, config order */
+	size_t n;
+	/* --interface NAME given and no entry manages it. */
+	bool interface_unmanaged;
+};
+
+/*
+ * Builds ctx->host for CFG (replacing a previous table): matches every
+ * entry selected by ctx->interface to the live links. Ambiguities (one
+ * entry matching several links, several entries one link) are config
+ * errors, added to ERRS (-EINVAL); an entry no link matches is one too
+ * when STAGE is HALO_HOST_FINAL, else it stays !found. Netlink or sysfs
+ * failures: -errno with a line in ERRS. No interfaces configured (or
+ * neither links, roce nor rdma selected): an empty table, no netlink.
+ */
+int halo_host_resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
+		      enum halo_host_stage stage, struct halo_errors *errs);
+
+/* The managed link of the entry named NAME, or NULL. */
+const struct halo_host_link *halo_host_find(const struct halo_host *host,
+					    const char *name);
+
+/* Whether some selected entry is still waiting for its link. */
+bool halo_host_has_missing(const struct halo_host *host);
+
+void halo_host_free(struct halo_host *host);
+/* Frees ctx->host. */
+void halo_host_release(struct halo_ctx *ctx);
+
+/*
+ * namespace.c: enters --netns once, when the run context is built, before
+ * any socket is opened. Without --root, also gives this process a private
+ * mount namespace with the network namespace's own sysfs on /sys (what
+ * `ip netns exec` does), keeping configfs mounted under it, so driver, PCI
+ * and RDMA facts are the namespace's and not the host's. Must run before
+ * ctx->root_fd is opened: a descriptor opened before still sees the old
+ * /sys. 0, or -errno with *RET_WHAT naming the step that failed.
+ */
+int halo_host_enter_netns(const char *netns, bool private_sysfs,
+			  const char **ret_what);

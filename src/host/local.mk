@@ -1,0 +1,12 @@
+# src/host: the resolved host (issue 8, part 1): --netns entered once, and
+# the table of managed interfaces every subsystem reads.
+libhalo_la_SOURCES += \
+	src/host/host.h \
+	src/host/namespace.c \
+	src/host/resolve.c
+
+# Integration: phases over the finit_module trap, namespaces' own sysfs.
+host_integration_tests = \
+	tests/integration/host-phases.sh
+TESTS += $(host_integration_tests)
+EXTRA_DIST += $(host_integration_tests)

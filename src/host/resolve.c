@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * resolve.c: config entries to live links, once per run (the host table).
+ *
+ * Links named in the config are fetched by name (one RTM_GETLINK each); a
+ * dump without stats only when an entry matches by MAC, driver or PCI.
+ * Driver and PCI address are read from sysfs on demand, once per link.
+ * Once matched, the netlink snapshots are scoped to the managed links, so
+ * whatever observes them later costs the same on any host.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "host/host.h"
+#include "net/match.h"
+
+/* Driver and PCI address per link, read from sysfs once, on demand. */
+struct facts_cache {
+	const struct halo_ctx *ctx;
+	const struct halo_nl_link *links;
+	char **driver, **pci;
+	bool *done;
+	size_t n;
+};
+
+static int facts_get(void *userdata, const struct halo_nl_link *link,
+		     const char **ret_driver, const char **ret_pci)
+{
+	struct facts_cache *fc = userdata;
+	size_t i = (size_t)(link - fc->links);
+	int err;
+
+	if (i >= fc->n)
+		return -EINVAL;
+	if (!fc->done[i]) {
+		err = halo_link_sysfs_facts(fc->ctx, link->name, &fc->driver[i],
+					    &fc->pci[i]);
+		if (err < 0)
+			return err;
+		fc->done[i] = true;
+	}
+	*ret_driver = fc->driver[i];
+	*ret_pci = fc->pci[i];
+	return 0;
+}
+
+static void facts_free(struct facts_cache *fc)
+{
+	for (size_t i = 0; fc->done && i < fc->n; i++) {
+		free(fc->driver[i]);
+		free(fc->pci[i]);
+	}
+	free(fc->driver);
+	free(fc->pci);
+	free(fc->done);
+}
+
+static const char *cfg_name(const struct halo_config *cfg)
+{
+	return cfg->path ? cfg->path : "config";
+}
+
+/* Every entry is matched by name: its link is fetched by name, with no
+ * dump of the host's links. */
+static bool all_by_name(const struct halo_config *cfg)
+{
+	for (size_t i = 0; i < cfg->n_interfaces; i++) {
+		const struct halo_interface *f = &cfg->interfaces[i];
+
+		if (f->match_mac || f->match_driver || f->match_pci)
+			return false;
+	}
+	return true;
+}
+
+static int scope_names(struct halo_ctx *ctx, const struct halo_config *cfg)
+{
+	_cleanup_free_ const char **names = calloc(cfg->n_interfaces + 1,
+						   sizeof(*names));
+
+	if (!names)
+		return -ENOMEM;
+	for (size_t i = 0; i < cfg->n_interfaces; i++)
+		names[i] = cfg->interfaces[i].name;
+	return halo_nl_scope_names(ctx, names, cfg->n_interfaces);
+}
+
+/*
+ * Matches the selected entries (SEL) to LINKS: RET_IDX[i] for entry i, -1
+ * for an entry not selected or not matched. Problems of entries not
+ * selected are not this run's: a hotplug run for one NIC must not fail
+ * because another one has not appeared yet. A selected entry's link that
+ * an unselected entry matches too is still an ambiguity of the config.
+ */
+static int match_selected(const struct halo_config *cfg, const bool *sel,
+			  const struct halo_nl_link *links, size_t n_links,
+			  struct facts_cache *fc, bool report_missing,
+			  ssize_t *ret_idx, struct halo_errors *errs)
+{
+	_cleanup_free_ struct halo_interface *sub = NULL;
+	_cleanup_free_ ssize_t *sub_idx = NULL;
+	size_t n_sub = 0, j = 0;
+	int err, bad = 0;
+
+	sub = calloc(cfg->n_interfaces + 1, sizeof(*sub));
+	sub_idx = calloc(cfg->n_interfaces + 1, sizeof(*sub_idx));
+	if (!sub || !sub_idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < cfg->n_interfaces; i++)
+		if (sel[i])
+			sub[n_sub++] = cfg->interfaces[i]; /* shallow: read only */
+	err = halo_links_match(sub, n_sub, links, n_links, facts_get, fc,
+			       cfg_name(cfg), report_missing, sub_idx, errs);
+	if (err == -EINVAL)
+		bad = -EINVAL;
+	else if (err < 0)
+		return err;
+	for (size_t i = 0; i < cfg->n_interfaces; i++)
+		ret_idx[i] = sel[i] ? sub_idx[j++] : -1;
+	for (size_t i = 0; i < cfg->n_interfaces; i++) {
+		const struct halo_interface *f = &cfg->interfaces[i];
+
+		if (ret_idx[i] < 0)
+			continue;
+		for (size_t k = 0; k < cfg->n_interfaces; k++) {
+			const struct halo_interface *g = &cfg->interfaces[k];
+			const struct halo_interface *a = k < i ? g : f, *b = k < i ? f : g;
+
+			if (sel[k])
+				continue;
+			err = halo_link_matches(g, &links[ret_idx[i]], facts_get, fc);
+			if (err < 0)
+				return err;
+			if (err == 0)
+				continue;
+			halo_errors_add(errs,
+					"%s:%d: interfaces \"%s\" (line %d) and \"%s\" both match link %s",
+					cfg_name(cfg), b->line, a->name, a->line,
+					b->name, links[ret_idx[i]].name);
+			bad = -EINVAL;
+		}
+	}
+	return bad;
+}
+
+static int netlink_error(struct halo_errors *errs, const char *what, int err)
+{
+	halo_errors_add(errs, "links: %s: %s", what, strerror(-err));
+	return err;
+}
+
+/* The table's rows from the match: copies, so the table outlives the
+ * netlink snapshots (which later requests replace). */
+static int fill(struct halo_host *host, const struct halo_config *cfg,
+		const bool *sel, const ssize_t *idx,
+		const struct halo_nl_link *links, struct facts_cache *fc)
+{
+	for (size_t i = 0; i < cfg->n_interfaces; i++) {
+		struct halo_host_link *h = &host->links[i];
+		const char *driver, *pci;
+		int err;
+
+		h->selected = sel[i];
+		if (idx[i] < 0)
+			continue;
+		h->found = true;
+		h->link = links[idx[i]];
+		err = facts_get(fc, &links[idx[i]], &driver, &pci);
+		if (err < 0)
+			return err;
+		if (driver && !(h->driver = strdup(driver)))
+			return -ENOMEM;
+		if (pci && !(h->pci = strdup(pci)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
+		   struct halo_host *host, struct halo_errors *errs)
+{
+	const struct halo_nl_link *links;
+	struct facts_cache fc = { .ctx = ctx };
+	_cleanup_free_ ssize_t *idx = NULL;
+	_cleanup_free_ bool *sel = NULL;
+	_cleanup_free_ int *managed = NULL;
+	size_t n_links, n_managed = 0;
+	bool bad = false;
+	int err;
+
+	/* Links are live kernel state, not files of the tree: under --root
+	 * (image builds, tests) they would be this machine's own links. */
+	if (ctx->under_root && !ctx->netns) {
+		halo_errors_add(errs, "links: --root %s is a tree, not this machine's network: add --netns NAME for a namespace's links, or leave links out with --only",
+				ctx->root);
+		return -EINVAL;
+	}
+	err = halo_nl_open(ctx);
+	if (err < 0)
+		return netlink_error(errs, "opening netlink", err);
+	if (all_by_name(cfg)) {
+		err = scope_names(ctx, cfg);
+		if (err < 0)
+			return netlink_error(errs, "opening netlink", err);
+	}
+	err = halo_nl_links(ctx, &links, &n_links);
+	if (err < 0)
+		return netlink_error(errs, "reading links", err);
+
+	idx = calloc(cfg->n_interfaces, sizeof(*idx));
+	sel = calloc(cfg->n_interfaces, sizeof(*sel));
+	managed = calloc(cfg->n_interfaces + 1, sizeof(*managed));
+	fc.links = links;
+	fc.n = n_links;
+	fc.driver = calloc(n_links + 1, sizeof(char *));
+	fc.pci = calloc(n_links + 1, sizeof(char *));
+	fc.done = calloc(n_links + 1, sizeof(bool));
+	if (!idx || !sel || !managed || !fc.driver || !fc.pci || !fc.done) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (ctx->interface) {
+		err = halo_links_select(cfg->interfaces, cfg->n_interfaces, links,
+					n_links, facts_get, &fc, ctx->interface, sel);
+		/* udev starts the hotplug unit for every netdev of an RDMA
+		 * driver: one nobody configured is no error. */
+		host->interface_unmanaged = err == 0;
+	} else {
+		for (size_t i = 0; i < cfg->n_interfaces; i++)
+			sel[i] = true;
+		err = 0;
+	}
+	if (err > 0)
+		err = 0;
+	if (err == 0 && !host->interface_unmanaged)
+		err = match_selected(cfg, sel, links, n_links, &fc,
+				     host->stage == HALO_HOST_FINAL, idx, errs);
+	if (err == -EINVAL) {
+		bad = true;
+		err = 0;
+	}
+	if (err == 0 && !host->interface_unmanaged)
+		err = fill(host, cfg, sel, idx, links, &fc);
+	if (err < 0) {
+		netlink_error(errs, "reading sysfs", err);
+		goto out;
+	}
+	for (size_t i = 0; i < host->n; i++)
+		if (host->links[i].found)
+			managed[n_managed++] = host->links[i].link.ifindex;
+	/* Items observe their own links only from here on. */
+	err = halo_nl_scope_ifindexes(ctx, managed, n_managed);
+	if (err < 0)
+		netlink_error(errs, "reading links", err);
+out:
+	facts_free(&fc);
+	return err < 0 ? err : bad ? -EINVAL : 0;
+}
+
+int halo_host_resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
+		      enum halo_host_stage stage, struct halo_errors *errs)
+{
+	struct halo_host *host;
+	int err;
+
+	halo_host_release(ctx);
+	host = calloc(1, sizeof(*host));
+	if (!host)
+		return -ENOMEM;
+	host->stage = stage;
+	ctx->host = host;
+	if (!(ctx->only & (HALO_SUB_LINKS | HALO_SUB_ROCE | HALO_SUB_RDMA)) ||
+	    cfg->n_interfaces == 0)
+		return 0;
+	host->links = calloc(cfg->n_interfaces, sizeof(*host->links));
+	if (!host->links)
+		return -ENOMEM;
+	host->n = cfg->n_interfaces;
+	for (size_t i = 0; i < host->n; i++)
+		host->links[i].entry = &cfg->interfaces[i];
+	err = resolve(ctx, cfg, host, errs);
+	if (err == -ENOMEM && errs->n == 0)
+		halo_errors_add(errs, "links: %s", strerror(ENOMEM));
+	return err;
+}
+
+const struct halo_host_link *halo_host_find(const struct halo_host *host,
+					    const char *name)
+{
+	for (size_t i = 0; host && i < host->n; i++)
+		if (strcmp(host->links[i].entry->name, name) == 0)
+			return &host->links[i];
+	return NULL;
+}
+
+bool halo_host_has_missing(const struct halo_host *host)
+{
+	for (size_t i = 0; host && i < host->n; i++)
+		if (host->links[i].selected && !host->links[i].found)
+			return true;
+	return false;
+}
+
+void halo_host_free(struct halo_host *host)
+{
+	if (!host)
+		return;
+	for (size_t i = 0; i < host->n; i++) {
+		free(host->links[i].driver);
+		free(host->links[i].pci);
+	}
+	free(host->links);
+	free(host);
+}
+
+void halo_host_release(struct halo_ctx *ctx)
+{
+	halo_host_free(ctx->host);
+	ctx->host = NULL;
+}
