@@ -47,6 +47,9 @@ static int req_start(void *buf, size_t size, uint16_t type, uint8_t cmd,
 		return -EINVAL;
 	if (size < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(*d)))
 		return -EMSGSIZE;
+	/* libmnl 1.0.4 leaves attribute padding as it was: no stale bytes
+	 * may reach the kernel. */
+	memset(buf, 0, size);
 	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;

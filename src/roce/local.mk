@@ -5,3 +5,8 @@ libhalo_la_SOURCES += \
 	src/roce/attrs.c \
 	src/roce/dcbnl.h \
 	src/roce/dcbnl.c
+
+# Unit tests (cmocka, TAP)
+roce_unit_tests = tests/unit/test-roce-dcbnl
+check_PROGRAMS += $(roce_unit_tests)
+TESTS += $(roce_unit_tests)
