@@ -4,9 +4,11 @@ libhalo_la_SOURCES += \
 	src/roce/attrs.h \
 	src/roce/attrs.c \
 	src/roce/dcbnl.h \
-	src/roce/dcbnl.c
+	src/roce/dcbnl.c \
+	src/roce/devlink.h \
+	src/roce/devlink.c
 
 # Unit tests (cmocka, TAP)
-roce_unit_tests = tests/unit/test-roce-dcbnl
+roce_unit_tests = tests/unit/test-roce-dcbnl tests/unit/test-roce-devlink
 check_PROGRAMS += $(roce_unit_tests)
 TESTS += $(roce_unit_tests)
