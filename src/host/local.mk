@@ -7,6 +7,7 @@ libhalo_la_SOURCES += \
 
 # Integration: phases over the finit_module trap, namespaces' own sysfs.
 host_integration_tests = \
-	tests/integration/host-phases.sh
+	tests/integration/host-phases.sh \
+	tests/integration/host-netns-sysfs.sh
 TESTS += $(host_integration_tests)
 EXTRA_DIST += $(host_integration_tests)

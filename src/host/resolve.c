@@ -4,7 +4,8 @@
  *
  * Links named in the config are fetched by name (one RTM_GETLINK each); a
  * dump without stats only when an entry matches by MAC, driver or PCI.
- * Driver and PCI address are read from sysfs on demand, once per link.
+ * Driver and PCI address are read from sysfs on demand, once per link
+ * (a virtual link's driver is its rtnetlink kind).
  * Once matched, the netlink snapshots are scoped to the managed links, so
  * whatever observes them later costs the same on any host.
  */
@@ -41,6 +42,10 @@ static int facts_get(void *userdata, const struct halo_nl_link *link,
 		if (err < 0)
 			return err;
 		fc->done[i] = true;
+		/* A virtual link has no bus device: its driver is its kind,
+		 * as `ethtool -i` says (veth, bridge). */
+		if (!fc->driver[i] && link->kind[0] && !(fc->driver[i] = strdup(link->kind)))
+			return -ENOMEM;
 	}
 	*ret_driver = fc->driver[i];
 	*ret_pci = fc->pci[i];

@@ -64,8 +64,9 @@ void halo_link_match_describe(const struct halo_interface *iface, char *buf,
 /* "aa:bb:cc:dd:ee:ff" (lower case); "" for an empty address. */
 void halo_hwaddr_format(const uint8_t *addr, size_t n, char *buf, size_t len);
 
-/* sysfs.c: driver name (basename of device/driver) and device name
- * (basename of the device link: the PCI address of a PCI NIC) of IFNAME
- * under <root>/sys/class/net. Absent ones are NULL; caller frees. */
+/* sysfs.c: driver name (basename of device/driver) and PCI address (the
+ * PCI function the device is, or sits on, from the /sys/devices path the
+ * class entry points to) of IFNAME under <root>/sys/class/net. Absent
+ * ones are NULL; caller frees. */
 int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
 			  char **ret_driver, char **ret_pci);

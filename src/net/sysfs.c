@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,6 +16,44 @@
 
 #include "net/match.h"
 #include "util/rootfs.h"
+
+/* "0000:c2:00.0": domain:bus:device.function, as the PCI core names its
+ * devices in sysfs. */
+static bool is_pci_address(const char *s, size_t n)
+{
+	static const char shape[] = "xxxx:xx:xx.x";
+
+	if (n != sizeof(shape) - 1)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (shape[i] == 'x' ? !isxdigit((unsigned char)s[i]) : s[i] != shape[i])
+			return false;
+	return true;
+}
+
+/* The PCI function a link sits on: the last PCI-shaped component of its
+ * device path (the link /sys/class/net/NAME points into /sys/devices). A
+ * PCI NIC is that function itself; a virtio NIC is a virtio device on
+ * one ("…/0000:00:03.0/virtio2/net/eth0"), which `ethtool -i` reports as
+ * its bus-info too. NULL (0) when none. */
+static int pci_of_path(const char *path, char **ret)
+{
+	const char *best = NULL, *p = path;
+	size_t best_n = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (is_pci_address(p, n)) {
+			best = p;
+			best_n = n;
+		}
+		p += n;
+		p += strspn(p, "/");
+	}
+	*ret = best ? strndup(best, best_n) : NULL;
+	return best && !*ret ? -ENOMEM : 0;
+}
 
 /* Basename of the symlink NAME in DIRFD; NULL (0) when absent. */
 static int link_basename(int dirfd, const char *name, char **ret)
@@ -57,9 +96,10 @@ static int open_dir(const struct halo_ctx *ctx, const char *path, int *ret_fd)
 int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
 			  char **ret_driver, char **ret_pci)
 {
-	_cleanup_close_ int netfd = -1, devfd = -1;
-	_cleanup_free_ char *driver = NULL, *pci = NULL;
-	char path[PATH_MAX];
+	_cleanup_close_ int classfd = -1, netfd = -1, devfd = -1;
+	_cleanup_free_ char *driver = NULL, *pci = NULL, *device = NULL;
+	char path[PATH_MAX], target[PATH_MAX];
+	ssize_t n;
 	int err;
 
 	if (!ifname[0] || strchr(ifname, '/') || strcmp(ifname, ".") == 0 ||
@@ -70,11 +110,24 @@ int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
 	if (err < 0)
 		return err;
 	if (netfd >= 0) {
-		err = link_basename(netfd, "device", &pci);
+		err = link_basename(netfd, "device", &device);
 		if (err < 0)
 			return err;
 	}
-	if (pci) {
+	if (device) {
+		/* The class entry's link text names the whole device path. */
+		err = open_dir(ctx, "/sys/class/net", &classfd);
+		if (err < 0)
+			return err;
+		n = classfd >= 0 ? readlinkat(classfd, ifname, target, sizeof(target) - 1) : -1;
+		if (n > 0) {
+			target[n] = '\0';
+			err = pci_of_path(target, &pci);
+		} else if (is_pci_address(device, strlen(device))) {
+			pci = TAKE_PTR(device);
+		}
+		if (err < 0)
+			return err;
 		snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
 		err = open_dir(ctx, path, &devfd);
 		if (err < 0)
