@@ -25,3 +25,9 @@ tests_nicsim_nicsim_probe_SOURCES = tests/nicsim/nicsim-probe.c
 tests_nicsim_nicsim_probe_LDADD = $(MNL_LIBS)
 
 EXTRA_DIST += tests/nicsim/README.md tests/nicsim/nicsim-lib.sh
+
+# Integration: the simulator alone, driven by nicsim-probe in namespaces.
+nicsim_integration_tests = \
+	tests/integration/nicsim-e810.sh
+TESTS += $(nicsim_integration_tests)
+EXTRA_DIST += $(nicsim_integration_tests)
