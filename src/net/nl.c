@@ -132,6 +132,30 @@ static void take_obj(struct nl_object *obj, void *arg)
  * the end then reads this, not past the allocation. */
 #define PARSE_SLACK 256
 
+/* Hides from libnl the link attributes nothing here reads and whose
+ * parsers are its riskiest: a kind's own data (IFLA_INFO_DATA, _XSTATS,
+ * _SLAVE_DATA: libnl 3.7's veth parser dereferences NULL on a
+ * VETH_INFO_PEER) and the SR-IOV VF list. Retyped to UNSPEC in our copy,
+ * they are skipped; IFLA_INFO_KIND is kept. */
+static void link_hide_unread(struct nlmsghdr *nlh)
+{
+	struct nlattr *a, *i;
+	int rem, irem;
+
+	nlmsg_for_each_attr(a, nlh, sizeof(struct ifinfomsg), rem) {
+		if (nla_type(a) == IFLA_VFINFO_LIST)
+			a->nla_type = IFLA_UNSPEC;
+		if (nla_type(a) != IFLA_LINKINFO)
+			continue;
+		nla_for_each_nested(i, a, irem) {
+			if (nla_type(i) == IFLA_INFO_DATA ||
+			    nla_type(i) == IFLA_INFO_XSTATS ||
+			    nla_type(i) == IFLA_INFO_SLAVE_DATA)
+				i->nla_type = IFLA_INFO_UNSPEC;
+		}
+	}
+}
+
 /* libnl-route's own parser for one rtnetlink message (whose header and
  * length msg_check accepted): its object (rtnl_link, rtnl_addr or
  * rtnl_route), or -EBADMSG when libnl refuses the message. */
@@ -146,6 +170,8 @@ static int rtnl_obj(const struct nlmsghdr *nlh, struct nl_object **ret)
 		return -ENOMEM;
 	/* nlmsg_alloc_size zeroes its buffer, which now holds the message. */
 	memcpy(nlmsg_hdr(msg), nlh, nlh->nlmsg_len);
+	if (nlh->nlmsg_type == RTM_NEWLINK)
+		link_hide_unread(nlmsg_hdr(msg));
 	nlmsg_set_proto(msg, NETLINK_ROUTE);
 	err = nl_msg_parse(msg, take_obj, ret);
 	nlmsg_free(msg);

@@ -2,7 +2,7 @@
 /*
  * nl.h: route netlink for the links subsystem, without libnl types.
  *
- * nl.c is the only file that includes libnl headers. It keeps one socket
+ * Of src/net, nl.c alone includes libnl headers. It keeps one socket
  * (opened inside --netns) and a snapshot of links, addresses and routes,
  * reused until a change of that kind marks it stale. What a run costs
  * does not grow with the host (issue 8, part 4): links named in the
@@ -13,6 +13,20 @@
  * counted in ctx->netlink_requests.
  * Kernel errors come back as the kernel's own -errno; the kernel's
  * extended-ack text of the last failure is kept for item messages.
+ *
+ * libnl-route does the rtnetlink work: replies are decoded by its own
+ * parsers into rtnl_link, rtnl_addr and rtnl_route objects, and changes
+ * are built by rtnl_link_build_change_request,
+ * rtnl_addr_build_add/delete_request and rtnl_route_build_add_request,
+ * then sent through the run's transport (netlink/transport.h), never by
+ * libnl itself. Still by hand, and why: IFLA_MIN_MTU, IFLA_MAX_MTU and
+ * IFLA_PERM_ADDRESS (libnl-route 3.7 has no getters for them); checks
+ * before libnl sees a message it mishandles (a zero-length or overlong
+ * RTA_MULTIPATH next hop, an RTA_VIA shorter than its family; a kind's
+ * own IFLA_INFO_DATA and the VF list are hidden from it, unread); and the
+ * GET and dump requests, which carry the kernel-side filters libnl's
+ * builders do not (IFLA_EXT_MASK without stats, ifa_index under strict
+ * checking, RTM_F_FIB_MATCH).
  */
 #pragma once
 
@@ -119,11 +133,8 @@ const char *halo_nl_last_extack(const struct halo_ctx *ctx);
 
 /* Message parsers (pure; exported for unit tests and fuzzing). They take one
  * netlink message (header included) of LEN bytes. 1: parsed, 0: not of
- * interest (other type/family/table), -EBADMSG: malformed (-ENOMEM, for
- * addresses: libnl-route's rtnl_addr decodes their attributes). Links and
- * routes are decoded here: libnl-route 3.7 has no getters for
- * IFLA_MIN_MTU, IFLA_MAX_MTU and IFLA_PERM_ADDRESS, and its route parser
- * loops on a zero-length RTA_MULTIPATH next hop. */
+ * interest (other type/family/table), -EBADMSG: malformed, -ENOMEM. Each is
+ * decoded by libnl-route (see the top of this file for what is not). */
 int halo_nl_parse_link(const void *nlh, size_t len, struct halo_nl_link *ret);
 int halo_nl_parse_addr(const void *nlh, size_t len, struct halo_nl_addr *ret);
 int halo_nl_parse_route(const void *nlh, size_t len, struct halo_nl_route *ret);

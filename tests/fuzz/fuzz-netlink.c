@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz-netlink.c: the route-netlink reply parsers of src/net/nl.c
- * (halo_nl_parse_link/_addr/_route). libnl only walks the attributes
- * (nla_parse); the checks on lengths, families, prefixes, names and
- * addresses are the project's own. Input: a dump reply as the kernel sends
+ * (halo_nl_parse_link/_addr/_route), which hand each message to
+ * libnl-route's own parsers (rtnl_link, rtnl_addr, rtnl_route) after the
+ * checks libnl needs (a zero-length RTA_MULTIPATH next hop, a short
+ * RTA_VIA, a kind's own data: regression inputs in the corpus), then check
+ * what libnl made of it. Input: a dump reply as the kernel sends
  * it, one or more messages back to back; each is given to all three
  * parsers, with its own nlmsg_len as the length (as the dump callback
  * does) and with the rest of the buffer.
@@ -57,6 +59,7 @@ static void parse_all(const void *msg, size_t len)
 		FUZZ_CHECK(l.mac_len <= HALO_NL_HWADDR_MAX);
 		FUZZ_CHECK(l.perm_mac_len <= HALO_NL_HWADDR_MAX);
 		FUZZ_CHECK(l.carrier >= -1 && l.carrier <= 1);
+		FUZZ_CHECK(memchr(l.kind, '\0', sizeof(l.kind)));
 		halo_hwaddr_format(l.mac, l.mac_len, mac, sizeof(mac));
 		FUZZ_CHECK(strlen(mac) == (l.mac_len ? 3 * l.mac_len - 1 : 0));
 		halo_hwaddr_format(l.perm_mac, l.perm_mac_len, mac, sizeof(mac));
