@@ -57,9 +57,11 @@ int boot_plan_want(struct halo_ctx *ctx, const struct halo_config *cfg,
 	w->remove = calloc(1, sizeof(char *));
 	if (!w->set || !w->remove)
 		return -ENOMEM;
-	if (b->iommu && push_printf(&w->set, "iommu=%s", b->iommu) < 0)
+	if (b->iommu != HALO_IOMMU_UNSET &&
+	    push_printf(&w->set, "iommu=%s", halo_iommu_mode_name(b->iommu)) < 0)
 		return -ENOMEM;
-	if (b->pcie_aspm && push_printf(&w->set, "pcie_aspm=%s", b->pcie_aspm) < 0)
+	if (b->pcie_aspm != HALO_PCIE_ASPM_UNSET &&
+	    push_printf(&w->set, "pcie_aspm=%s", halo_pcie_aspm_name(b->pcie_aspm)) < 0)
 		return -ENOMEM;
 	if (b->pci_realloc == HALO_TRUE && halo_strv_push(&w->set, "pci=realloc") < 0)
 		return -ENOMEM;

@@ -89,6 +89,20 @@ void halo_cidr_format(const struct halo_cidr *c, char *buf, size_t len)
 	snprintf(buf, len, "%s/%u", a, c->prefixlen);
 }
 
+void halo_cidr_format_addr(const struct halo_cidr *c, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	if (!inet_ntop(c->family, c->addr, a, sizeof(a)))
+		a[0] = '\0';
+	snprintf(buf, len, "%s", a);
+}
+
+bool halo_cidr_is_link_local(const struct halo_cidr *c)
+{
+	return c->family == AF_INET6 && c->addr[0] == 0xfe && (c->addr[1] & 0xc0) == 0x80;
+}
+
 bool halo_cidr_same_addr(const struct halo_cidr *a, const struct halo_cidr *b)
 {
 	size_t n = a->family == AF_INET ? 4 : 16;

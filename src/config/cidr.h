@@ -19,8 +19,16 @@ int halo_cidr_parse(const char *s, bool require_prefix, struct halo_cidr *ret);
 /* Canonical text "a.b.c.d/len" (or IPv6); buf of at least 50 bytes. */
 void halo_cidr_format(const struct halo_cidr *c, char *buf, size_t len);
 
+/* The address alone, "a.b.c.d" (or IPv6), canonical; buf of at least 46
+ * bytes. */
+void halo_cidr_format_addr(const struct halo_cidr *c, char *buf, size_t len);
+
 /* Same address (prefix ignored). */
 bool halo_cidr_same_addr(const struct halo_cidr *a, const struct halo_cidr *b);
+
+/* An IPv6 link-local address (fe80::/10): scoped to its link, so the same
+ * one on several links is normal. */
+bool halo_cidr_is_link_local(const struct halo_cidr *c);
 
 /* Network address (host bits cleared). */
 void halo_cidr_network(const struct halo_cidr *c, struct halo_cidr *ret);

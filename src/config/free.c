@@ -16,13 +16,13 @@ static void interface_free(struct halo_interface *it)
 	free(it->match_driver);
 	free(it->match_pci);
 	strlist_free(&it->addresses);
+	free(it->addrs.v);
+	free(it->addrs.line);
 	for (size_t i = 0; i < it->n_routes; i++) {
 		free(it->routes[i].to);
 		free(it->routes[i].via);
 	}
 	free(it->routes);
-	free(it->roce.dcbx);
-	free(it->roce.trust);
 	free(it->roce.dscp_prio);
 }
 
@@ -31,8 +31,6 @@ void halo_config_free(struct halo_config *c)
 	if (!c)
 		return;
 	free(c->path);
-	free(c->boot.iommu);
-	free(c->boot.pcie_aspm);
 	strlist_free(&c->boot.extra);
 	strlist_free(&c->boot.remove);
 	strlist_free(&c->modules.load);

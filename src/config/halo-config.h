@@ -11,12 +11,22 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "config/cidr.h"
+#include "config/hwaddr.h"
+#include "config/pci.h"
 #include "halo.h"
 #include "util/errors.h"
 
 /* A string list with the line of each element. */
 struct halo_strlist {
 	char **v; /* NULL-terminated */
+	int *line;
+	size_t n;
+};
+
+/* Addresses with the line of each element (interfaces[].addresses). */
+struct halo_cidr_list {
+	struct halo_cidr *v;
 	int *line;
 	size_t n;
 };
@@ -39,11 +49,28 @@ enum halo_gtt_params {
 	HALO_GTT_PARAMS_TTM_GTTSIZE, /* ttm.pages_limit + amdgpu.gttsize */
 };
 
+/* boot.iommu: iommu=<mode> on the kernel command line. */
+enum halo_iommu_mode {
+	HALO_IOMMU_UNSET, /* leave alone */
+	HALO_IOMMU_PT,
+	HALO_IOMMU_NOPT,
+	HALO_IOMMU_OFF,
+	HALO_IOMMU_FORCE,
+	HALO_IOMMU_SOFT,
+};
+
+/* boot.pcie_aspm: pcie_aspm=<mode>. */
+enum halo_pcie_aspm {
+	HALO_PCIE_ASPM_UNSET, /* leave alone */
+	HALO_PCIE_ASPM_OFF,
+	HALO_PCIE_ASPM_FORCE,
+};
+
 struct halo_boot_config {
 	bool present;
 	int line;
 	enum halo_boot_loader loader;
-	char *iommu;             /* "pt" etc., NULL: leave alone */
+	enum halo_iommu_mode iommu;
 	bool gtt_set;            /* gtt_mib given */
 	bool gtt_auto;           /* gtt_mib = "auto" */
 	uint64_t gtt_mib;        /* when gtt_set && !gtt_auto */
@@ -51,14 +78,17 @@ struct halo_boot_config {
 	uint64_t reserve_mib;    /* default 2048 */
 	enum halo_gtt_params gtt_params;
 	enum halo_tristate pci_realloc; /* true: add pci=realloc; false: remove it */
-	char *pcie_aspm;         /* "off", "force", NULL */
+	enum halo_pcie_aspm pcie_aspm;
 	struct halo_strlist extra;  /* "key=value" or "flag" */
 	struct halo_strlist remove; /* keys (or key=value) to take out */
 	bool regenerate;         /* default true */
 };
 
+/* Module names (modules.load, .blacklist, .options) are normalised at load
+ * as the kernel reads them: every '-' is '_' ("ib-uverbs" is "ib_uverbs");
+ * messages show that form. */
 struct halo_module_option {
-	char *module;
+	char *module;  /* normalised */
 	char *options; /* "key=value key2=value2" */
 	int line;
 };
@@ -66,16 +96,28 @@ struct halo_module_option {
 struct halo_modules_config {
 	bool present;
 	int line;
-	struct halo_strlist load;
+	struct halo_strlist load;      /* normalised names */
 	struct halo_module_option *options;
 	size_t n_options;
-	struct halo_strlist blacklist;
+	struct halo_strlist blacklist; /* normalised names */
 	bool persist; /* default true */
 };
 
 struct halo_route {
-	char *to;  /* CIDR, or "default" */
-	char *via; /* gateway address, may be NULL */
+	/* As written ("default", "10.0.2.0/24"), for messages only: net/
+	 * reads dst and gateway. */
+	char *to;
+	char *via; /* NULL: no gateway */
+	/*
+	 * The destination in network form (host bits are refused at load).
+	 * "default" is the /0 of the gateway's family, IPv4 without a
+	 * gateway; dst_default remembers it was written so. A gateway of the
+	 * other family than a CIDR destination is refused at load.
+	 */
+	struct halo_cidr dst;
+	bool dst_default;
+	bool has_gateway;
+	struct halo_cidr gateway; /* host prefix (/32, /128) */
 	uint32_t metric; /* 0: unset */
 	int line;
 };
@@ -86,14 +128,28 @@ struct halo_dscp_prio {
 	int line;
 };
 
+/* roce.dcbx: who runs the DCBX agent. */
+enum halo_dcbx_mode {
+	HALO_DCBX_UNSET,
+	HALO_DCBX_HOST,     /* host-managed IEEE DCB (E810: fw-lldp-agent off) */
+	HALO_DCBX_FIRMWARE, /* the NIC firmware's agent */
+};
+
+/* roce.trust: which header field selects the priority. */
+enum halo_trust_mode {
+	HALO_TRUST_UNSET,
+	HALO_TRUST_DSCP,
+	HALO_TRUST_PCP,
+};
+
 struct halo_roce_config {
 	bool present;
 	int line;
 	enum halo_tristate enable;
-	char *dcbx;      /* "host" | "firmware", NULL unset */
+	enum halo_dcbx_mode dcbx;
 	bool pfc_set;
 	uint8_t pfc_mask; /* bit p: PFC on priority p */
-	char *trust;     /* "dscp" | "pcp", NULL unset */
+	enum halo_trust_mode trust;
 	struct halo_dscp_prio *dscp_prio;
 	size_t n_dscp_prio;
 	bool ecn_set;
@@ -104,14 +160,28 @@ struct halo_roce_config {
 	int pfc_line;
 };
 
+/* match = { mac, pci } of an interface entry, typed. */
+struct halo_match {
+	bool has_mac;
+	struct halo_mac mac;
+	bool has_pci;
+	struct halo_pci_addr pci;
+};
+
 struct halo_interface {
 	char *name;
 	int line;
+	/* legacy string form: removed once net/ reads the typed fields */
 	char *match_mac;    /* lower-case aa:bb:.., NULL unset */
-	char *match_driver;
+	char *match_driver; /* as written (a driver name, compared as sysfs has it) */
+	/* legacy string form: removed once net/ reads the typed fields */
 	char *match_pci;    /* 0000:c2:00.0 */
+	struct halo_match match;
 	uint32_t mtu;       /* 0: leave alone */
-	struct halo_strlist addresses; /* CIDRs as written (validated) */
+	/* The CIDRs as written, for messages only (tests assert that
+	 * spelling: "FD00::1/128"); addresses.v[i] is addrs.v[i]. */
+	struct halo_strlist addresses;
+	struct halo_cidr_list addrs;
 	bool exclusive_addresses;
 	struct halo_route *routes;
 	size_t n_routes;
@@ -182,6 +252,18 @@ struct halo_config {
 	struct halo_state_config state;
 	char digest[65]; /* sha256 hex of the file's bytes */
 };
+
+/*
+ * The keyword of a value as halo.conf spells it (and the kernel command
+ * line for iommu and pcie_aspm): "pt", "grub-dropin", "ttm+gttsize",
+ * "firmware", "dscp"... NULL for UNSET or a value out of range.
+ */
+const char *halo_boot_loader_name(enum halo_boot_loader v);
+const char *halo_gtt_params_name(enum halo_gtt_params v);
+const char *halo_iommu_mode_name(enum halo_iommu_mode v);
+const char *halo_pcie_aspm_name(enum halo_pcie_aspm v);
+const char *halo_dcbx_mode_name(enum halo_dcbx_mode v);
+const char *halo_trust_mode_name(enum halo_trust_mode v);
 
 /*
  * Parses and validates the file at PATH (a path as given, not inside the

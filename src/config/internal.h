@@ -112,6 +112,16 @@ const char *halo_check_pci(const char *s);   /* "dddd:bb:dd.f" any case */
 const char *halo_check_word(const char *s);  /* non-empty, no space/quote/ctl */
 void halo_lowercase(char *s);
 
+/* keywords.c: keyword tables indexed by their enum, NULL-terminated. The
+ * ones of enums with an UNSET value start with "" at index 0: parse with
+ * TABLE + 1, then add 1. */
+extern const char *const halo_loader_keywords[];
+extern const char *const halo_gtt_params_keywords[];
+extern const char *const halo_iommu_keywords[];
+extern const char *const halo_pcie_aspm_keywords[];
+extern const char *const halo_dcbx_keywords[];
+extern const char *const halo_trust_keywords[];
+
 /* Sections (parse-*.c). */
 void halo_parse_boot(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
 void halo_parse_modules(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);

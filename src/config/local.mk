@@ -10,6 +10,7 @@ libhalo_la_SOURCES += \
 	src/config/digest.h \
 	src/config/digest.c \
 	src/config/internal.h \
+	src/config/keywords.c \
 	src/config/check.c \
 	src/config/lex.c \
 	src/config/load.c \
@@ -28,6 +29,7 @@ config_unit_tests = \
 	tests/unit/test-config-digest \
 	tests/unit/test-config-hwaddr \
 	tests/unit/test-config-pci \
+	tests/unit/test-config-typed \
 	tests/unit/test-config-load \
 	tests/unit/test-config-errors \
 	tests/unit/test-config-validate
@@ -37,6 +39,7 @@ TESTS += $(config_unit_tests)
 tests_unit_test_config_load_SOURCES = tests/unit/test-config-load.c tests/unit/config-test.h
 tests_unit_test_config_load_CFLAGS = $(unit_cflags) -DTOP_SRCDIR=\"$(abs_top_srcdir)\"
 tests_unit_test_config_errors_SOURCES = tests/unit/test-config-errors.c tests/unit/config-test.h
+tests_unit_test_config_typed_SOURCES = tests/unit/test-config-typed.c tests/unit/config-test.h
 tests_unit_test_config_validate_SOURCES = tests/unit/test-config-validate.c tests/unit/config-test.h
 
 TESTS += tests/integration/config-errors.sh tests/integration/config-outputs.sh

@@ -9,13 +9,6 @@ static const char *const boot_keys[] = {
 	"loader", "iommu", "gtt_mib", "reserve_mib", "gtt_params", "pci_realloc",
 	"pcie_aspm", "extra", "remove", "regenerate", NULL,
 };
-/* Index order = enum halo_boot_loader / enum halo_gtt_params. */
-static const char *const loaders[] = {
-	"auto", "grub", "grub-dropin", "bls", "kernel-cmdline", "none", NULL,
-};
-static const char *const gtt_params[] = { "auto", "ttm", "amdttm", "ttm+gttsize", NULL };
-static const char *const iommu_modes[] = { "pt", "nopt", "off", "force", "soft", NULL };
-static const char *const aspm_modes[] = { "off", "force", NULL };
 
 /* The parameter name with '-' read as '_', as the kernel's parameq() does. */
 static void param_key(const char *tok, char *buf, size_t len)
@@ -30,11 +23,11 @@ static void param_key(const char *tok, char *buf, size_t len)
 /* Which key owns a parameter this config already sets, or NULL. */
 static const char *managed_by(const struct halo_boot_config *b, const char *key)
 {
-	if (b->iommu && strcmp(key, "iommu") == 0)
+	if (b->iommu != HALO_IOMMU_UNSET && strcmp(key, "iommu") == 0)
 		return "boot.iommu";
 	if (b->pci_realloc != HALO_UNSET && strcmp(key, "pci") == 0)
 		return "boot.pci_realloc";
-	if (b->pcie_aspm && strcmp(key, "pcie_aspm") == 0)
+	if (b->pcie_aspm != HALO_PCIE_ASPM_UNSET && strcmp(key, "pcie_aspm") == 0)
 		return "boot.pcie_aspm";
 	if (b->gtt_set && (strcmp(key, "ttm.pages_limit") == 0 ||
 			   strcmp(key, "amdttm.pages_limit") == 0 ||
@@ -137,21 +130,19 @@ void halo_parse_boot(struct halo_pctx *p, const struct halo_cset *root, struct h
 		return;
 	b->present = true;
 	b->line = halo_cset_line(g);
-	if (halo_pget_keyword(p, g, "boot", "loader", loaders, &i) > 0)
+	if (halo_pget_keyword(p, g, "boot", "loader", halo_loader_keywords, &i) > 0)
 		b->loader = (enum halo_boot_loader)i;
-	if (halo_pget_keyword(p, g, "boot", "iommu", iommu_modes, &i) > 0 &&
-	    !(b->iommu = strdup(iommu_modes[i])))
-		p->oom = true;
+	if (halo_pget_keyword(p, g, "boot", "iommu", halo_iommu_keywords + 1, &i) > 0)
+		b->iommu = (enum halo_iommu_mode)(i + 1);
 	parse_gtt(p, g, b);
 	if (halo_pget_int(p, g, "boot", "reserve_mib", 0, 16777216, &v, NULL) > 0)
 		b->reserve_mib = (uint64_t)v;
-	if (halo_pget_keyword(p, g, "boot", "gtt_params", gtt_params, &i) > 0)
+	if (halo_pget_keyword(p, g, "boot", "gtt_params", halo_gtt_params_keywords, &i) > 0)
 		b->gtt_params = (enum halo_gtt_params)i;
 	if (halo_pget_bool(p, g, "boot", "pci_realloc", &flag) > 0)
 		b->pci_realloc = flag ? HALO_TRUE : HALO_FALSE;
-	if (halo_pget_keyword(p, g, "boot", "pcie_aspm", aspm_modes, &i) > 0 &&
-	    !(b->pcie_aspm = strdup(aspm_modes[i])))
-		p->oom = true;
+	if (halo_pget_keyword(p, g, "boot", "pcie_aspm", halo_pcie_aspm_keywords + 1, &i) > 0)
+		b->pcie_aspm = (enum halo_pcie_aspm)(i + 1);
 	halo_pget_strlist(p, g, "boot", "extra", halo_check_kernel_param, NULL, &b->extra);
 	halo_pget_strlist(p, g, "boot", "remove", halo_check_kernel_param, NULL, &b->remove);
 	halo_pget_bool(p, g, "boot", "regenerate", &b->regenerate);

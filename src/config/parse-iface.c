@@ -15,8 +15,6 @@ static const char *const route_keys[] = { "to", "via", "metric", NULL };
 static const char *const roce_keys[] = {
 	"enable", "dcbx", "pfc", "trust", "dscp_prio", "ecn", "tos", "required", NULL,
 };
-static const char *const dcbx_modes[] = { "host", "firmware", NULL };
-static const char *const trust_modes[] = { "dscp", "pcp", NULL };
 
 static const char *check_cidr(const char *s)
 {
@@ -96,45 +94,47 @@ static void parse_match(struct halo_pctx *p, const struct halo_cset *ig, const c
 	if (halo_pget_group(p, ig, path, "match", match_keys, &g) <= 0)
 		return;
 	halo_pget_checked(p, g, k, "mac", check_mac, false, 0, &it->match_mac, &it->mac_line);
-	if (it->match_mac)
+	if (it->match_mac) {
 		halo_lowercase(it->match_mac);
+		/* Checked above: the parse cannot fail. */
+		it->match.has_mac = halo_mac_parse(it->match_mac, &it->match.mac) == 0;
+	}
 	halo_pget_checked(p, g, k, "driver", halo_check_module_name, false, 0,
 			  &it->match_driver, NULL);
 	halo_pget_checked(p, g, k, "pci", halo_check_pci, false, 0, &it->match_pci, &it->pci_line);
-	if (it->match_pci)
+	if (it->match_pci) {
 		halo_lowercase(it->match_pci);
+		it->match.has_pci = halo_pci_parse(it->match_pci, &it->match.pci) == 0;
+	}
 }
 
-static int family_of(const char *s)
+/* The typed form of R's checked strings: the destination as a network
+ * ("default" is the /0 of its gateway's family, IPv4 without a gateway,
+ * as links.c installs it, so "default" and "0.0.0.0/0" are the same
+ * route) and the gateway. False when R has no usable "to". */
+static bool route_typed(struct halo_route *r)
 {
-	struct halo_cidr c;
+	struct halo_cidr dst;
 
-	return halo_cidr_parse(s, false, &c) == 0 ? c.family : AF_UNSPEC;
-}
-
-/* The destination of R as a network: "default" is the /0 of its gateway's
- * family, IPv4 without a gateway (as links.c installs it), so "default" and
- * "0.0.0.0/0" are the same route. False when R has no usable "to". */
-static bool route_dst(const struct halo_route *r, struct halo_cidr *ret)
-{
-	struct halo_cidr via;
-
+	if (r->via)
+		r->has_gateway = halo_cidr_parse(r->via, false, &r->gateway) == 0;
 	if (!r->to)
 		return false;
-	if (strcmp(r->to, "default") != 0)
-		return halo_cidr_parse(r->to, true, ret) == 0;
-	*ret = (struct halo_cidr){ .family = AF_INET };
-	if (r->via && halo_cidr_parse(r->via, false, &via) == 0)
-		ret->family = via.family;
+	if (strcmp(r->to, "default") == 0) {
+		r->dst_default = true;
+		r->dst = (struct halo_cidr){ .family = r->has_gateway ? r->gateway.family : AF_INET };
+		return true;
+	}
+	if (halo_cidr_parse(r->to, true, &dst) < 0)
+		return false;
+	halo_cidr_network(&dst, &r->dst);
 	return true;
 }
 
 static bool same_route(const struct halo_route *a, const struct halo_route *b)
 {
-	struct halo_cidr x, y;
-
-	return a->metric == b->metric && route_dst(a, &x) && route_dst(b, &y) &&
-	       x.prefixlen == y.prefixlen && halo_cidr_same_addr(&x, &y);
+	return a->metric == b->metric && a->dst.family && b->dst.family &&
+	       a->dst.prefixlen == b->dst.prefixlen && halo_cidr_same_addr(&a->dst, &b->dst);
 }
 
 static void parse_routes(struct halo_pctx *p, const struct halo_cset *ig, const char *path,
@@ -163,8 +163,10 @@ static void parse_routes(struct halo_pctx *p, const struct halo_cset *ig, const 
 		halo_pget_checked(p, g, rk, "via", check_gateway, false, r->line, &r->via, NULL);
 		if (halo_pget_int(p, g, rk, "metric", 0, UINT32_MAX, &metric, NULL) > 0)
 			r->metric = (uint32_t)metric;
-		if (r->to && r->via && strcmp(r->to, "default") != 0 &&
-		    family_of(r->to) != family_of(r->via))
+		if (!route_typed(r))
+			continue;
+		/* Only a CIDR destination: "default" takes the gateway's family. */
+		if (r->has_gateway && r->gateway.family != r->dst.family)
 			halo_perr(p, r->line, "%s: via %s is not of the same address family as %s",
 				  rk, r->via, r->to);
 		for (size_t j = 0; j + 1 < it->n_routes; j++)
@@ -259,16 +261,14 @@ static void parse_roce(struct halo_pctx *p, const struct halo_cset *ig, const ch
 	rc->line = halo_cset_line(g);
 	if (halo_pget_bool(p, g, k, "enable", &b) > 0)
 		rc->enable = b ? HALO_TRUE : HALO_FALSE;
-	if (halo_pget_keyword(p, g, k, "dcbx", dcbx_modes, &i) > 0 &&
-	    !(rc->dcbx = strdup(dcbx_modes[i])))
-		p->oom = true;
+	if (halo_pget_keyword(p, g, k, "dcbx", halo_dcbx_keywords + 1, &i) > 0)
+		rc->dcbx = (enum halo_dcbx_mode)(i + 1);
 	if (halo_pget_intlist(p, g, k, "pfc", 0, 7, &pfc, &n, &rc->pfc_line) != 0 && pfc) {
 		rc->pfc_set = true;
 		rc->pfc_mask = to_mask(pfc, n);
 	}
-	if (halo_pget_keyword(p, g, k, "trust", trust_modes, &i) > 0 &&
-	    !(rc->trust = strdup(trust_modes[i])))
-		p->oom = true;
+	if (halo_pget_keyword(p, g, k, "trust", halo_trust_keywords + 1, &i) > 0)
+		rc->trust = (enum halo_trust_mode)(i + 1);
 	parse_dscp_prio(p, g, k, rc);
 	if (halo_pget_intlist(p, g, k, "ecn", 0, 7, &ecn, &n, NULL) != 0 && ecn) {
 		rc->ecn_set = true;
@@ -277,6 +277,27 @@ static void parse_roce(struct halo_pctx *p, const struct halo_cset *ig, const ch
 	if (halo_pget_int(p, g, k, "tos", 0, 255, &v, &rc->tos_line) > 0)
 		rc->tos = (int)v;
 	halo_pget_bool(p, g, k, "required", &rc->required);
+}
+
+/* The typed form of the checked address strings, element for element. */
+static void parse_addrs(struct halo_pctx *p, struct halo_interface *it)
+{
+	const struct halo_strlist *a = &it->addresses;
+
+	if (a->n == 0)
+		return;
+	it->addrs.v = calloc(a->n, sizeof(*it->addrs.v));
+	it->addrs.line = calloc(a->n, sizeof(*it->addrs.line));
+	if (!it->addrs.v || !it->addrs.line) {
+		p->oom = true;
+		return;
+	}
+	/* Index for index with the text: check_address parsed each one. */
+	for (size_t i = 0; i < a->n; i++) {
+		(void)halo_cidr_parse(a->v[i], true, &it->addrs.v[i]);
+		it->addrs.line[i] = a->line[i];
+	}
+	it->addrs.n = a->n;
 }
 
 static void parse_interface(struct halo_pctx *p, const struct halo_cset *g, const char *path,
@@ -291,6 +312,7 @@ static void parse_interface(struct halo_pctx *p, const struct halo_cset *g, cons
 	if (halo_pget_int(p, g, path, "mtu", 68, 65535, &v, NULL) > 0)
 		it->mtu = (uint32_t)v;
 	halo_pget_strlist(p, g, path, "addresses", check_address, NULL, &it->addresses);
+	parse_addrs(p, it);
 	halo_pget_bool(p, g, path, "exclusive_addresses", &it->exclusive_addresses);
 	parse_routes(p, g, path, it);
 	parse_roce(p, g, path, &it->roce);

@@ -42,7 +42,7 @@ static void check_tos_pfc(struct halo_pctx *p, size_t idx, const struct halo_roc
 	if (!rc->present || rc->tos < 0 || !rc->pfc_set)
 		return;
 	mask_text(rc->pfc_mask, pfc, sizeof(pfc));
-	if (rc->trust && strcmp(rc->trust, "pcp") == 0) {
+	if (rc->trust == HALO_TRUST_PCP) {
 		halo_perr(p, rc->tos_line, "interfaces[%zu].roce.tos: %d (DSCP %d) selects no "
 			  "PFC priority with trust = \"pcp\"; set trust = \"dscp\" and map "
 			  "DSCP %d in dscp_prio", idx, rc->tos, dscp, dscp);
@@ -74,45 +74,41 @@ static void check_roce(struct halo_pctx *p, size_t idx, const struct halo_roce_c
 	check_tos_pfc(p, idx, rc);
 	/* The APP table's DSCP entries are what "trust dscp" means (ice
 	 * switches the port to DSCP mode on the first one). */
-	if (rc->n_dscp_prio && rc->trust && strcmp(rc->trust, "pcp") == 0)
+	if (rc->n_dscp_prio && rc->trust == HALO_TRUST_PCP)
 		halo_perr(p, rc->dscp_prio[0].line, "interfaces[%zu].roce.dscp_prio: DSCP "
 			  "mappings contradict trust = \"pcp\"", idx);
 }
 
+/* One address on two entries: the kernel would move it between links on
+ * every run. IPv6 link-local addresses are scoped to their link, so the
+ * same fe80:: on several is normal (routers use fe80::1 on each). */
 static void check_addresses(struct halo_pctx *p, const struct halo_config *c)
 {
 	for (size_t i = 0; i < c->n_interfaces; i++) {
-		const struct halo_strlist *a = &c->interfaces[i].addresses;
+		const struct halo_cidr_list *a = &c->interfaces[i].addrs;
+		/* Messages show the address as written. */
+		char *const *text = c->interfaces[i].addresses.v;
 
 		for (size_t k = 0; k < a->n; k++) {
-			struct halo_cidr x;
 			bool found = false;
 
-			if (halo_cidr_parse(a->v[k], true, &x) < 0)
+			if (halo_cidr_is_link_local(&a->v[k]))
 				continue;
 			for (size_t j = 0; j <= i && !found; j++) {
-				const struct halo_strlist *b = &c->interfaces[j].addresses;
+				const struct halo_cidr_list *b = &c->interfaces[j].addrs;
 
 				for (size_t l = 0; l < (j == i ? k : b->n); l++) {
-					struct halo_cidr y;
-
-					if (halo_cidr_parse(b->v[l], true, &y) < 0 ||
-					    !halo_cidr_same_addr(&x, &y))
+					if (!halo_cidr_same_addr(&a->v[k], &b->v[l]))
 						continue;
 					halo_perr(p, a->line[k], "interfaces[%zu].addresses: "
 						  "address %s is already on interfaces[%zu] (line %d)",
-						  i, a->v[k], j, b->line[l]);
+						  i, text[k], j, b->line[l]);
 					found = true;
 					break;
 				}
 			}
 		}
 	}
-}
-
-static bool is_link_local6(const struct halo_cidr *c)
-{
-	return c->family == AF_INET6 && c->addr[0] == 0xfe && (c->addr[1] & 0xc0) == 0x80;
 }
 
 /* A gateway must be a host on one of the entry's subnets: outside every one
@@ -125,28 +121,31 @@ static void check_gateway(struct halo_pctx *p, size_t idx, size_t r,
 			  const struct halo_interface *it)
 {
 	const struct halo_route *rt = &it->routes[r];
-	struct halo_cidr via, a, na, nv;
+	const struct halo_cidr_list *addrs = &it->addrs;
+	struct halo_cidr via, na, nv;
 	bool same_family = false;
+	const char *gw = rt->via; /* as written, for messages */
 	char net[64];
 
-	if (!rt->via || halo_cidr_parse(rt->via, false, &via) < 0)
+	if (!rt->has_gateway)
 		return;
-	for (size_t k = 0; k < it->addresses.n; k++)
-		if (halo_cidr_parse(it->addresses.v[k], true, &a) == 0 &&
-		    halo_cidr_same_addr(&a, &via)) {
+	via = rt->gateway;
+	for (size_t k = 0; k < addrs->n; k++)
+		if (halo_cidr_same_addr(&addrs->v[k], &via)) {
 			halo_perr(p, rt->line, "interfaces[%zu].routes[%zu]: via %s is the "
 				  "interface's own address (line %d), not a router", idx, r,
-				  rt->via, it->addresses.line[k]);
+				  gw, addrs->line[k]);
 			return;
 		}
-	for (size_t k = 0; k < it->addresses.n; k++) {
+	for (size_t k = 0; k < addrs->n; k++) {
+		const struct halo_cidr *a = &addrs->v[k];
 		const char *role;
 
-		if (halo_cidr_parse(it->addresses.v[k], true, &a) < 0 || a.family != via.family)
+		if (a->family != via.family)
 			continue;
 		same_family = true;
-		via.prefixlen = a.prefixlen;
-		halo_cidr_network(&a, &na);
+		via.prefixlen = a->prefixlen;
+		halo_cidr_network(a, &na);
 		halo_cidr_network(&via, &nv);
 		if (!halo_cidr_same_addr(&na, &nv))
 			continue;
@@ -154,14 +153,14 @@ static void check_gateway(struct halo_pctx *p, size_t idx, size_t r,
 		if (role) {
 			halo_cidr_format(&na, net, sizeof(net));
 			halo_perr(p, rt->line, "interfaces[%zu].routes[%zu]: via %s is the %s of "
-				  "%s (line %d), not a host address", idx, r, rt->via, role, net,
-				  it->addresses.line[k]);
+				  "%s (line %d), not a host address", idx, r, gw, role, net,
+				  addrs->line[k]);
 		}
 		return;
 	}
-	if (same_family && !is_link_local6(&via))
+	if (same_family && !halo_cidr_is_link_local(&via))
 		halo_perr(p, rt->line, "interfaces[%zu].routes[%zu]: via %s is not within any "
-			  "of the interface's addresses", idx, r, rt->via);
+			  "of the interface's addresses", idx, r, gw);
 }
 
 static void check_same(struct halo_pctx *p, size_t i, size_t j, const char *what,
@@ -170,6 +169,24 @@ static void check_same(struct halo_pctx *p, size_t i, size_t j, const char *what
 	if (a && b && strcmp(a, b) == 0)
 		halo_perr(p, line, "interfaces[%zu]: %s %s is already used by interfaces[%zu] "
 			  "(line %d)", i, what, a, j, other_line);
+}
+
+/* Two entries matching one NIC by the same key fight over it. */
+static void check_match(struct halo_pctx *p, size_t i, size_t j, const struct halo_interface *a,
+			const struct halo_interface *b)
+{
+	char ta[HALO_MAC_STRLEN], tb[HALO_MAC_STRLEN], pa[32], pb[32];
+
+	if (a->match.has_mac && b->match.has_mac) {
+		halo_mac_format(&a->match.mac, ta, sizeof(ta));
+		halo_mac_format(&b->match.mac, tb, sizeof(tb));
+		check_same(p, i, j, "match.mac", ta, tb, a->mac_line, b->mac_line);
+	}
+	if (a->match.has_pci && b->match.has_pci) {
+		halo_pci_format(&a->match.pci, pa, sizeof(pa));
+		halo_pci_format(&b->match.pci, pb, sizeof(pb));
+		check_same(p, i, j, "match.pci", pa, pb, a->pci_line, b->pci_line);
+	}
 }
 
 static void check_interfaces(struct halo_pctx *p, const struct halo_config *c)
@@ -181,10 +198,7 @@ static void check_interfaces(struct halo_pctx *p, const struct halo_config *c)
 			const struct halo_interface *b = &c->interfaces[j];
 
 			check_same(p, i, j, "name", a->name, b->name, a->name_line, b->name_line);
-			check_same(p, i, j, "match.mac", a->match_mac, b->match_mac,
-				   a->mac_line, b->mac_line);
-			check_same(p, i, j, "match.pci", a->match_pci, b->match_pci,
-				   a->pci_line, b->pci_line);
+			check_match(p, i, j, a, b);
 		}
 		check_roce(p, i, &a->roce);
 		for (size_t r = 0; r < a->n_routes; r++)

@@ -161,6 +161,36 @@ static void host_addresses(void **state)
 	host("::ffff:0:0/96", "IPv4-mapped");
 }
 
+static void format_addr(void **state)
+{
+	struct halo_cidr c;
+	char buf[64];
+
+	assert_int_equal(halo_cidr_parse("192.168.100.1/30", true, &c), 0);
+	halo_cidr_format_addr(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "192.168.100.1");
+	assert_int_equal(halo_cidr_parse("FD00:0::1", false, &c), 0);
+	halo_cidr_format_addr(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "fd00::1");
+}
+
+static void link_local(void **state)
+{
+	static const struct { const char *in; bool ll; } t[] = {
+		{ "fe80::1/64", true }, { "FEBF:ffff::1/10", true }, { "fe80::/10", true },
+		{ "fec0::1/64", false }, { "fe7f::1/64", false }, { "fd00::1/64", false },
+		{ "169.254.1.1/16", false }, /* IPv4 link-local is not scoped per link in Linux */
+		{ "10.0.0.1/8", false },
+	};
+	struct halo_cidr c;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		assert_int_equal(halo_cidr_parse(t[i].in, true, &c), 0);
+		if (halo_cidr_is_link_local(&c) != t[i].ll)
+			fail_msg("%s: want %d", t[i].in, t[i].ll);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +198,8 @@ int main(void)
 		cmocka_unit_test(bad),
 		cmocka_unit_test(same_and_network),
 		cmocka_unit_test(host_addresses),
+		cmocka_unit_test(format_addr),
+		cmocka_unit_test(link_local),
 	};
 
 	return cmocka_run_group_tests_name("config-cidr", tests, NULL, NULL);

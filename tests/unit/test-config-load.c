@@ -2,6 +2,7 @@
 /* test-config-load.c: loading from a file (ownership and mode through the
  * descriptor, @include, digest) and the shipped halo.conf.example. */
 #include <errno.h>
+#include <sys/socket.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -98,13 +99,14 @@ static void example_validates(void **state)
 
 	assert_true(c->boot.present);
 	assert_int_equal(c->boot.loader, HALO_LOADER_AUTO);
-	assert_string_equal(c->boot.iommu, "pt");
+	assert_int_equal(c->boot.iommu, HALO_IOMMU_PT);
+	assert_string_equal(halo_iommu_mode_name(c->boot.iommu), "pt");
 	assert_true(c->boot.gtt_set && !c->boot.gtt_auto);
 	assert_int_equal(c->boot.gtt_mib, 126976);
 	assert_int_equal(c->boot.reserve_mib, 2048);
 	assert_int_equal(c->boot.gtt_params, HALO_GTT_PARAMS_AUTO);
 	assert_int_equal(c->boot.pci_realloc, HALO_TRUE);
-	assert_string_equal(c->boot.pcie_aspm, "off");
+	assert_int_equal(c->boot.pcie_aspm, HALO_PCIE_ASPM_OFF);
 	assert_int_equal(c->boot.extra.n, 1);
 	assert_string_equal(c->boot.extra.v[0], "amd_pstate=active");
 	assert_string_equal(c->boot.remove.v[0], "quiet");
@@ -126,19 +128,38 @@ static void example_validates(void **state)
 	assert_string_equal(it->match_mac, "b4:96:91:aa:bb:01");
 	assert_string_equal(it->match_driver, "ice");
 	assert_string_equal(it->match_pci, "0000:c2:00.0");
+	assert_true(it->match.has_mac);
+	assert_memory_equal(it->match.mac.b, ((uint8_t[]){ 0xb4, 0x96, 0x91, 0xaa, 0xbb, 0x01 }), 6);
+	assert_true(it->match.has_pci);
+	assert_int_equal(it->match.pci.domain, 0);
+	assert_int_equal(it->match.pci.bus, 0xc2);
+	assert_int_equal(it->match.pci.device, 0);
+	assert_int_equal(it->match.pci.function, 0);
 	assert_int_equal(it->mtu, 9000);
 	assert_string_equal(it->addresses.v[0], "192.168.100.1/30");
+	assert_int_equal(it->addrs.n, it->addresses.n);
+	assert_int_equal(it->addrs.v[0].family, AF_INET);
+	assert_memory_equal(it->addrs.v[0].addr, ((uint8_t[]){ 192, 168, 100, 1 }), 4);
+	assert_int_equal(it->addrs.v[0].prefixlen, 30);
+	assert_int_equal(it->addrs.line[0], it->addresses.line[0]);
 	assert_false(it->exclusive_addresses);
 	assert_int_equal(it->n_routes, 1);
 	assert_string_equal(it->routes[0].to, "10.0.2.0/24");
 	assert_string_equal(it->routes[0].via, "192.168.100.2");
+	assert_false(it->routes[0].dst_default);
+	assert_int_equal(it->routes[0].dst.family, AF_INET);
+	assert_memory_equal(it->routes[0].dst.addr, ((uint8_t[]){ 10, 0, 2, 0 }), 4);
+	assert_int_equal(it->routes[0].dst.prefixlen, 24);
+	assert_true(it->routes[0].has_gateway);
+	assert_memory_equal(it->routes[0].gateway.addr, ((uint8_t[]){ 192, 168, 100, 2 }), 4);
+	assert_int_equal(it->routes[0].gateway.prefixlen, 32);
 	assert_int_equal(it->routes[0].metric, 100);
 	assert_true(it->roce.present);
 	assert_int_equal(it->roce.enable, HALO_TRUE);
-	assert_string_equal(it->roce.dcbx, "host");
+	assert_int_equal(it->roce.dcbx, HALO_DCBX_HOST);
 	assert_true(it->roce.pfc_set);
 	assert_int_equal(it->roce.pfc_mask, 1u << 3);
-	assert_string_equal(it->roce.trust, "dscp");
+	assert_int_equal(it->roce.trust, HALO_TRUST_DSCP);
 	assert_int_equal(it->roce.n_dscp_prio, 2);
 	assert_int_equal(it->roce.dscp_prio[1].dscp, 48);
 	assert_int_equal(it->roce.dscp_prio[1].prio, 6);
@@ -237,6 +258,12 @@ static void defaults(void **state)
 	assert_int_equal(c->interfaces[0].roce.tos, -1);
 	assert_int_equal(c->interfaces[0].roce.enable, HALO_UNSET);
 	assert_false(c->interfaces[0].roce.pfc_set);
+	assert_int_equal(c->interfaces[0].roce.dcbx, HALO_DCBX_UNSET);
+	assert_int_equal(c->interfaces[0].roce.trust, HALO_TRUST_UNSET);
+	assert_false(c->interfaces[0].match.has_mac || c->interfaces[0].match.has_pci);
+	assert_int_equal(c->interfaces[0].addrs.n, 0);
+	assert_int_equal(c->boot.iommu, HALO_IOMMU_UNSET);
+	assert_int_equal(c->boot.pcie_aspm, HALO_PCIE_ASPM_UNSET);
 	assert_null(c->state.prometheus);
 	assert_string_equal(c->state.path, "/var/lib/halo-provision/state.json");
 	halo_config_free(c);
