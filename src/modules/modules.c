@@ -47,10 +47,11 @@ static void planner_free(struct planner *p)
 	halo_strv_free(p->stale_blacklist);
 }
 
-/* One lookup per module name, however often the config names it. */
+/* One lookup per module name, however often the config names it. NAME
+ * comes from the config, normalised there ('-' read as '_'). */
 static int lookup(struct planner *p, const char *name, const struct lookup **ret)
 {
-	_cleanup_free_ char *norm = halo_modname_dup(name);
+	_cleanup_free_ char *norm = strdup(name);
 	struct lookup *l;
 
 	if (!norm)
@@ -74,26 +75,21 @@ static int lookup(struct planner *p, const char *name, const struct lookup **ret
 	return 0;
 }
 
+/* The config's module names are normalised at load: plain compares. */
 static bool name_in(const struct halo_strlist *list, const char *norm)
 {
-	for (size_t i = 0; i < list->n; i++) {
-		_cleanup_free_ char *n = halo_modname_dup(list->v[i]);
-
-		if (n && strcmp(n, norm) == 0)
+	for (size_t i = 0; i < list->n; i++)
+		if (strcmp(list->v[i], norm) == 0)
 			return true;
-	}
 	return false;
 }
 
 static const struct halo_module_option *options_for(const struct halo_modules_config *mc,
 						    const char *norm)
 {
-	for (size_t i = 0; i < mc->n_options; i++) {
-		_cleanup_free_ char *n = halo_modname_dup(mc->options[i].module);
-
-		if (n && strcmp(n, norm) == 0)
+	for (size_t i = 0; i < mc->n_options; i++)
+		if (strcmp(mc->options[i].module, norm) == 0)
 			return &mc->options[i];
-	}
 	return NULL;
 }
 
@@ -356,10 +352,10 @@ static void warn_blacklist(struct planner *p, struct halo_plan *plan)
 	if (!p->running)
 		return;
 	for (size_t i = 0; i < p->mc->blacklist.n; i++) {
-		_cleanup_free_ char *n = halo_modname_dup(p->mc->blacklist.v[i]);
+		const char *n = p->mc->blacklist.v[i];
 		enum halo_modstate s;
 
-		if (n && halo_sysmodule_state(p->ctx, n, &s) == 0 &&
+		if (halo_sysmodule_state(p->ctx, n, &s) == 0 &&
 		    s == HALO_MODSTATE_LIVE)
 			(void)halo_plan_warn(plan,
 				"%s is blacklisted but loaded; it stays loaded until it is unloaded or the host reboots",
