@@ -1,6 +1,6 @@
 # tests/fuzz: libFuzzer targets (DESIGN.md "Testing": config loader, cmdline
-# tokenizer and merge, grub file editor, netlink reply parsers, and the
-# other parsers of host-provided text).
+# tokenizer and merge, grub file editor, netlink reply parsers (rtnetlink,
+# dcbnl, devlink and ethtool), and the other parsers of host-provided text).
 #
 # Always: each target is linked with replay.c and runs its seed corpus and
 # regression inputs as a TAP test in `make check` (gcc, ASan, valgrind:
@@ -9,7 +9,8 @@
 # binaries tests/fuzz/fuzz-<target>, and `make fuzz` runs each for
 # FUZZ_SECONDS through tests/fuzz/run.sh.
 
-fuzz_targets = config cmdline grubfile netlink modopts modinfo hosttext depindex
+fuzz_targets = config cmdline grubfile netlink modopts modinfo hosttext depindex \
+	dcbnl genl
 
 # Seeds of each target: its own corpus directory (regression inputs
 # included) and the fixtures it reads. Directories or files.
@@ -26,6 +27,8 @@ fuzz_seeds_netlink = $(fuzz_src)/netlink
 fuzz_seeds_modopts = $(fuzz_src)/modopts
 fuzz_seeds_modinfo = $(fuzz_src)/modinfo
 fuzz_seeds_depindex = $(fuzz_src)/depindex
+fuzz_seeds_dcbnl = $(fuzz_src)/dcbnl
+fuzz_seeds_genl = $(fuzz_src)/genl
 fuzz_seeds_hosttext = $(fuzz_src)/hosttext \
 	$(fuzz_fix)/boot/debian/proc/meminfo \
 	$(fuzz_fix)/boot/debian/etc/os-release \
@@ -46,7 +49,9 @@ fuzz_replay = \
 	tests/fuzz/replay-modopts \
 	tests/fuzz/replay-modinfo \
 	tests/fuzz/replay-hosttext \
-	tests/fuzz/replay-depindex
+	tests/fuzz/replay-depindex \
+	tests/fuzz/replay-dcbnl \
+	tests/fuzz/replay-genl
 check_PROGRAMS += $(fuzz_replay)
 TESTS += $(fuzz_replay)
 
@@ -74,6 +79,12 @@ tests_fuzz_replay_hosttext_LDADD = libhalo.la
 tests_fuzz_replay_depindex_SOURCES = tests/fuzz/fuzz-depindex.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_replay_depindex_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_depindex)"'
 tests_fuzz_replay_depindex_LDADD = libhalo.la
+tests_fuzz_replay_dcbnl_SOURCES = tests/fuzz/fuzz-dcbnl.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_dcbnl_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_dcbnl)"'
+tests_fuzz_replay_dcbnl_LDADD = libhalo.la
+tests_fuzz_replay_genl_SOURCES = tests/fuzz/fuzz-genl.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_genl_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_genl)"'
+tests_fuzz_replay_genl_LDADD = libhalo.la
 
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/config.dict tests/fuzz/corpus
 
@@ -95,7 +106,9 @@ fuzz_bin = \
 	tests/fuzz/fuzz-modopts \
 	tests/fuzz/fuzz-modinfo \
 	tests/fuzz/fuzz-hosttext \
-	tests/fuzz/fuzz-depindex
+	tests/fuzz/fuzz-depindex \
+	tests/fuzz/fuzz-dcbnl \
+	tests/fuzz/fuzz-genl
 check_PROGRAMS += $(fuzz_bin)
 fuzz_ldflags = $(AM_LDFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz-config.c tests/fuzz/fuzz.h
@@ -130,6 +143,14 @@ tests_fuzz_fuzz_depindex_SOURCES = tests/fuzz/fuzz-depindex.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_depindex_CFLAGS = $(fuzz_cflags)
 tests_fuzz_fuzz_depindex_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_depindex_LDADD = libhalo.la
+tests_fuzz_fuzz_dcbnl_SOURCES = tests/fuzz/fuzz-dcbnl.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_dcbnl_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_dcbnl_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_dcbnl_LDADD = libhalo.la
+tests_fuzz_fuzz_genl_SOURCES = tests/fuzz/fuzz-genl.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_genl_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_genl_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_genl_LDADD = libhalo.la
 
 # Each target for FUZZ_SECONDS; new corpus and crashes under tests/fuzz/work.
 fuzz: $(fuzz_bin)
@@ -143,6 +164,8 @@ fuzz: $(fuzz_bin)
 		modinfo) seeds="$(fuzz_seeds_modinfo)";; \
 		hosttext) seeds="$(fuzz_seeds_hosttext)";; \
 		depindex) seeds="$(fuzz_seeds_depindex)";; \
+		dcbnl) seeds="$(fuzz_seeds_dcbnl)";; \
+		genl) seeds="$(fuzz_seeds_genl)";; \
 		esac; \
 		LSAN_SUPP="$(fuzz_lsan_supp)" $(SHELL) $(top_srcdir)/tests/fuzz/run.sh \
 			tests/fuzz/fuzz-$$t $(FUZZ_SECONDS) tests/fuzz/work/$$t $$seeds || fail=1; \

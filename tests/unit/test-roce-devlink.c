@@ -464,7 +464,8 @@ static void parse_malformed(void **state)
 	}
 }
 
-/* The real kernel: devlink answers for a device this namespace lacks. */
+/* The real kernel: devlink answers for a device this namespace lacks, or
+ * the kernel has no devlink at all. */
 static void kernel_nodev(void **state)
 {
 	struct halo_nlt *t = NULL;
@@ -475,9 +476,16 @@ static void kernel_nodev(void **state)
 	(void)state;
 	assert_int_equal(halo_nlt_new(&counter, &t), 0);
 	err = halo_devlink_param_get_bool(t, "pci", BDF, "enable_roce", 0, &v);
-	if (err == -ENOENT) { /* a kernel without devlink */
+	if (err == -ENOENT) {
+		/* A kernel without devlink: the family lookup's own answer,
+		 * not remembered, so asked again (cmocka 1.1's TAP skip would
+		 * read as a failure). */
+		print_message("# no devlink family in this kernel\n");
+		assert_int_equal(halo_devlink_param_set_bool(t, "pci", BDF, "enable_roce",
+							     0, true), -ENOENT);
+		assert_int_equal(counter, 2);
 		halo_nlt_free(t);
-		skip();
+		return;
 	}
 	assert_int_equal(err, -ENODEV);
 	assert_int_equal(halo_devlink_param_set_bool(t, "pci", BDF, "enable_roce", 0,

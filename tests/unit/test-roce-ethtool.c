@@ -510,9 +510,11 @@ static void kernel(void **state)
 	(void)state;
 	assert_int_equal(halo_nlt_new(&counter, &t), 0);
 	err = halo_eth_privflags_get(t, "lo", &fl);
-	if (err == -ENOENT) { /* no ethtool netlink */
+	if (err == -ENOENT) { /* no ethtool netlink: the family lookup's answer */
+		print_message("# no ethtool family in this kernel\n");
+		assert_int_equal(counter, 1);
 		halo_nlt_free(t);
-		skip();
+		return;
 	}
 	if (err == 0)
 		assert_int_equal(fl.n, 0);

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fuzz-dcbnl.c: the dcbnl reply parsers of src/roce/dcbnl.c
+ * (halo_dcb_parse_ieee, halo_dcb_parse_dcbx). Input: replies as the kernel
+ * sends them, messages back to back; each is parsed with its own
+ * nlmsg_len, in an allocation of exactly that size, and with the rest of
+ * the buffer.
+ *
+ * Properties: 0 or -EBADMSG; an APP table within HALO_DCB_APP_MAX and
+ * only when the reply had one.
+ *
+ * The same input then answers, through the transport's seam, each dcbnl
+ * request (IEEE_GET, GDCBX, and the SETs whose verdict is a reply
+ * attribute): every one ends with 0 or a negative errno, once counted.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/netlink.h>
+
+#include "fuzz/fuzz.h"
+#include "netlink/transport.h"
+#include "roce/dcbnl.h"
+
+static struct halo_dcb_ieee ieee;
+
+static void parse_all(const void *msg, size_t len)
+{
+	uint8_t mode;
+	int r;
+
+	r = halo_dcb_parse_ieee(msg, len, &ieee);
+	FUZZ_CHECK(r == 0 || r == -EBADMSG);
+	if (r == 0) {
+		FUZZ_CHECK(ieee.n_app <= HALO_DCB_APP_MAX);
+		FUZZ_CHECK(ieee.has_app || ieee.n_app == 0);
+	}
+	r = halo_dcb_parse_dcbx(msg, len, &mode);
+	FUZZ_CHECK(r == 0 || r == -EBADMSG);
+}
+
+struct reply {
+	const uint8_t *data;
+	size_t size;
+};
+
+/* Answers with the input, every message given the request's sequence
+ * number (others would be skipped unread). */
+static int reply_io(void *userdata, enum halo_nlt_proto proto,
+		    const struct nlmsghdr *req, size_t len, void *out, size_t size)
+{
+	const struct reply *r = userdata;
+	uint8_t *buf = out;
+	size_t n = r->size < size ? r->size : size, off = 0;
+
+	(void)proto;
+	(void)len;
+	memcpy(buf, r->data, n);
+	while (n - off >= NLMSG_HDRLEN) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)(buf + off);
+
+		nlh->nlmsg_seq = req->nlmsg_seq;
+		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > n - off)
+			break;
+		off += NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+	}
+	return (int)n;
+}
+
+static void requests(const uint8_t *data, size_t size)
+{
+	const struct dcb_app app = { .selector = 5, .priority = 3, .protocol = 26 };
+	const struct ieee_pfc pfc = { .pfc_cap = 8, .pfc_en = 0x08 };
+	struct reply r = { data, size };
+	struct halo_nlt *t = NULL;
+	unsigned long counter = 0;
+	const char *ext;
+	uint8_t mode;
+	int err;
+
+	if (halo_nlt_new(&counter, &t) < 0)
+		abort();
+	halo_nlt_set_io(t, reply_io, &r);
+	err = halo_dcb_ieee_get(t, "rdma0", &ieee);
+	FUZZ_CHECK(err <= 0);
+	if (err == 0)
+		FUZZ_CHECK(ieee.n_app <= HALO_DCB_APP_MAX);
+	FUZZ_CHECK(halo_dcb_get_dcbx(t, "rdma0", &mode) <= 0);
+	FUZZ_CHECK(halo_dcb_set_pfc(t, "rdma0", &pfc) <= 0);
+	FUZZ_CHECK(halo_dcb_app_add(t, "rdma0", &app, 1) <= 0);
+	FUZZ_CHECK(halo_dcb_app_del(t, "rdma0", &app, 1) <= 0);
+	FUZZ_CHECK(halo_dcb_set_dcbx(t, "rdma0", 0x09) <= 0);
+	FUZZ_CHECK(counter == 6);
+	ext = halo_nlt_extack(t);
+	if (ext)
+		FUZZ_CHECK(strlen(ext) > 0 && strlen(ext) < 256);
+	halo_nlt_free(t);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* The kernel's messages are 4-byte aligned in the receive buffer. */
+	uint8_t *buf = malloc(size ? size : 1);
+	size_t off = 0;
+
+	if (!buf)
+		abort();
+	memcpy(buf, data, size);
+	while (off < size) {
+		const struct nlmsghdr *nlh = (const void *)(buf + off);
+		size_t rest = size - off;
+
+		parse_all(nlh, rest);
+		if (rest < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
+		    nlh->nlmsg_len > rest)
+			break;
+		/* Exactly the message, in its own allocation (overreads). */
+		{
+			uint8_t *one = malloc(nlh->nlmsg_len);
+
+			if (!one)
+				abort();
+			memcpy(one, nlh, nlh->nlmsg_len);
+			parse_all(one, nlh->nlmsg_len);
+			free(one);
+		}
+		off += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	if (size == 0)
+		parse_all(buf, 0);
+	requests(buf, size);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fuzz-genl.c: the generic netlink reply parsers of src/roce: devlink's
+ * PARAM_GET (halo_devlink_parse_param) and ethtool's PRIVFLAGS_GET with its
+ * bitset (halo_eth_parse_privflags, halo_eth_parse_bitset). Input: replies
+ * back to back; each message is parsed with its own nlmsg_len, in an
+ * allocation of exactly that size, and with the rest of the buffer; its
+ * attributes after the generic netlink header are also parsed as a bare
+ * bitset.
+ *
+ * Properties: 0 or -EBADMSG; names NUL-terminated inside their arrays;
+ * no flag at or beyond the bitset's size.
+ *
+ * The same input then answers, through the transport's seam, the devlink
+ * and ethtool requests (the family lookups get a proper answer): each
+ * ends with 0 or a negative errno.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <libmnl/libmnl.h>
+
+#include "fuzz/fuzz.h"
+#include "netlink/transport.h"
+#include "roce/devlink.h"
+#include "roce/ethtool.h"
+
+static void check_flags(const struct halo_eth_privflags *f)
+{
+	uint32_t outside = f->n >= 32 ? 0 : ~((1u << f->n) - 1);
+
+	FUZZ_CHECK(f->n <= HALO_ETH_PRIVFLAGS_MAX);
+	FUZZ_CHECK(!(f->values & outside));
+	FUZZ_CHECK(!(f->named & outside));
+	for (uint32_t i = 0; i < f->n; i++)
+		if (f->named & (1u << i))
+			FUZZ_CHECK(memchr(f->names[i], '\0', sizeof(f->names[i])));
+}
+
+static void parse_all(const void *msg, size_t len)
+{
+	struct halo_devlink_param p;
+	struct halo_eth_privflags f;
+	int r;
+
+	r = halo_devlink_parse_param(msg, len, &p);
+	FUZZ_CHECK(r == 0 || r == -EBADMSG);
+	if (r == 0)
+		FUZZ_CHECK(memchr(p.name, '\0', sizeof(p.name)));
+	r = halo_eth_parse_privflags(msg, len, &f);
+	FUZZ_CHECK(r == 0 || r == -EBADMSG);
+	if (r == 0)
+		check_flags(&f);
+	if (len >= NLMSG_HDRLEN + GENL_HDRLEN) {
+		r = halo_eth_parse_bitset((const uint8_t *)msg + NLMSG_HDRLEN + GENL_HDRLEN,
+					  len - NLMSG_HDRLEN - GENL_HDRLEN, &f);
+		FUZZ_CHECK(r == 0 || r == -EBADMSG);
+		if (r == 0)
+			check_flags(&f);
+	}
+}
+
+struct reply {
+	const uint8_t *data;
+	size_t size;
+};
+
+/* A family lookup is answered as the kernel would (id 0x20); every other
+ * request with the input, each message given the request's sequence. */
+static int reply_io(void *userdata, enum halo_nlt_proto proto,
+		    const struct nlmsghdr *req, size_t len, void *out, size_t size)
+{
+	const struct reply *r = userdata;
+	uint8_t *buf = out;
+	size_t n = r->size < size ? r->size : size, off = 0;
+
+	(void)proto;
+	(void)len;
+	if (req->nlmsg_type == GENL_ID_CTRL) {
+		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+		struct nlmsgerr *e;
+
+		nlh->nlmsg_type = GENL_ID_CTRL;
+		nlh->nlmsg_seq = req->nlmsg_seq;
+		((struct genlmsghdr *)mnl_nlmsg_put_extra_header(nlh, GENL_HDRLEN))->cmd =
+			CTRL_CMD_NEWFAMILY;
+		mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, 0x20);
+		off = MNL_ALIGN(nlh->nlmsg_len);
+		nlh = mnl_nlmsg_put_header(buf + off);
+		nlh->nlmsg_type = NLMSG_ERROR;
+		nlh->nlmsg_flags = NLM_F_CAPPED;
+		nlh->nlmsg_seq = req->nlmsg_seq;
+		e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+		e->error = 0;
+		e->msg = *req;
+		return (int)(off + nlh->nlmsg_len);
+	}
+	memcpy(buf, r->data, n);
+	while (n - off >= NLMSG_HDRLEN) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)(buf + off);
+
+		nlh->nlmsg_seq = req->nlmsg_seq;
+		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > n - off)
+			break;
+		off += NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+	}
+	return (int)n;
+}
+
+static void requests(const uint8_t *data, size_t size)
+{
+	struct reply r = { data, size };
+	struct halo_eth_privflags f;
+	struct halo_nlt *t = NULL;
+	unsigned long counter = 0;
+	const char *ext;
+	bool on;
+	int err;
+
+	if (halo_nlt_new(&counter, &t) < 0)
+		abort();
+	halo_nlt_set_io(t, reply_io, &r);
+	FUZZ_CHECK(halo_devlink_param_get_bool(t, "pci", "0000:c2:00.0", "enable_roce",
+					       0, &on) <= 0);
+	FUZZ_CHECK(halo_devlink_param_set_bool(t, "pci", "0000:c2:00.0", "enable_roce",
+					       0, true) <= 0);
+	err = halo_eth_privflags_get(t, "rdma0", &f);
+	FUZZ_CHECK(err <= 0);
+	if (err == 0)
+		check_flags(&f);
+	FUZZ_CHECK(halo_eth_privflag_get(t, "rdma0", "fw-lldp-agent", &on) <= 0);
+	FUZZ_CHECK(halo_eth_privflag_set(t, "rdma0", "fw-lldp-agent", false) <= 0);
+	/* Two family lookups, then five requests. */
+	FUZZ_CHECK(counter == 7);
+	ext = halo_nlt_extack(t);
+	if (ext)
+		FUZZ_CHECK(strlen(ext) > 0 && strlen(ext) < 256);
+	halo_nlt_free(t);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t *buf = malloc(size ? size : 1);
+	size_t off = 0;
+
+	if (!buf)
+		abort();
+	memcpy(buf, data, size);
+	while (off < size) {
+		const struct nlmsghdr *nlh = (const void *)(buf + off);
+		size_t rest = size - off;
+
+		parse_all(nlh, rest);
+		if (rest < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
+		    nlh->nlmsg_len > rest)
+			break;
+		{
+			uint8_t *one = malloc(nlh->nlmsg_len);
+
+			if (!one)
+				abort();
+			memcpy(one, nlh, nlh->nlmsg_len);
+			parse_all(one, nlh->nlmsg_len);
+			free(one);
+		}
+		off += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	if (size == 0)
+		parse_all(buf, 0);
+	requests(buf, size);
+	free(buf);
+	return 0;
+}
