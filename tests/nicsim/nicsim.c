@@ -280,6 +280,12 @@ int nicsim_flap(struct nicsim_if *nic)
 		return link_set(idx, true);
 	if (pid == 0) {
 		if (fork() == 0) {
+			/* Hold no descriptor of the caller's: a shell reading
+			 * the program's output through a pipe would wait for
+			 * this process too. */
+			for (int fd = 0; fd < 1024; fd++)
+				real_close(fd);
+			setsid();
 			struct timespec ts = { nic->flap_ms / 1000,
 					       (long)(nic->flap_ms % 1000) * 1000000L };
 
