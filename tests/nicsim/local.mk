@@ -29,6 +29,8 @@ EXTRA_DIST += tests/nicsim/README.md tests/nicsim/nicsim-lib.sh
 # Integration: the simulator alone, driven by nicsim-probe in namespaces.
 nicsim_integration_tests = \
 	tests/integration/nicsim-e810.sh \
-	tests/integration/nicsim-connectx.sh
+	tests/integration/nicsim-connectx.sh \
+	tests/integration/nicsim-passthrough.sh \
+	tests/integration/nicsim-state.sh
 TESTS += $(nicsim_integration_tests)
 EXTRA_DIST += $(nicsim_integration_tests)

@@ -1,0 +1,58 @@
+#!/bin/bash
+# NICSIM_STATE: every request leaves DIR/IFNAME.json (written by rename, no
+# temp file left), the next process continues from it, an edit behind the
+# NIC's back (drift) is what the next request sees, and requests are counted
+# as get and set.
+source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
+
+NS=$(new_netns state) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
+veth_pair "$NS" st0 || { echo "1..0 # SKIP no veth"; exit 0; }
+export NICSIM_STATE=$TEST_TMP/state NICSIM_CONFIG=$TEST_TMP/nicsim.conf
+mkdir -p "$NICSIM_STATE"
+printf 'st0 connectx pfc=3 dscp=26:3,48:6\n' >"$NICSIM_CONFIG"
+
+[ ! -e "$NICSIM_STATE/st0.json" ]
+ok $? "no state file before the first request"
+probe "$NS" dcb-get st0
+is "$(state st0 .profile)" '"connectx"' "first request: state file written"
+is "$(state st0 '[.pfc_enabled, .trust, (.app | length)]')" '[[3],"dscp",2]' "starting state from the config line"
+is "$(state st0 '.requests | [.get, .set]')" '[1,0]' "one get counted"
+for m in profile dcbx pfc_enabled app devlink priv_flags link_flaps requests; do
+	is "$(state st0 "has(\"$m\")")" true "member $m present"
+done
+is "$(state st0 '.devlink | keys')" '["enable_iwarp","enable_roce"]' "devlink members"
+is "$(find "$NICSIM_STATE" -name '*.tmp' | wc -l)" 0 "no temp file left"
+
+# The next process continues from the file.
+probe "$NS" dcb-pfc st0 3,4
+probe "$NS" dcb-get st0
+like "$out" 'pfc_en 3,4' "a new process reads back what the last one set"
+is "$(state st0 '.requests | [.get, .set]')" '[3,1]' "counted: 3 gets, 1 set"
+
+# Drift: a test edits the NIC behind the tool's back.
+jq '.pfc_enabled = [4] | .app = [{"selector":"dscp","protocol":10,"priority":1}]' \
+	"$NICSIM_STATE/st0.json" >"$TEST_TMP/edit.json" &&
+	mv "$TEST_TMP/edit.json" "$NICSIM_STATE/st0.json"
+probe "$NS" dcb-get st0
+like "$out" 'pfc_en 4' "drift: the edited PFC is what the NIC reports"
+like "$out" 'app dscp 10 1' "drift: the edited APP table"
+is "$(grep -c '^app ' <<<"$out")" 1 "drift: only the edited entry"
+is "$(state st0 .trust)" '"dscp"' "trust follows the APP table"
+jq '.app = []' "$NICSIM_STATE/st0.json" >"$TEST_TMP/edit.json" &&
+	mv "$TEST_TMP/edit.json" "$NICSIM_STATE/st0.json"
+probe "$NS" dcb-get st0
+is "$(state st0 .trust)" '"pcp"' "no DSCP entry left: trust pcp"
+
+# A broken file: a one-line complaint, the last good state kept.
+echo '{ "pfc_enabled": [9] }' >"$NICSIM_STATE/st0.json"
+probe "$NS" dcb-get st0
+like "$err" 'nicsim: .*st0.json: unreadable state' "a bad state file is reported"
+is "$rc" 0 "... and the request still answered"
+
+# Without NICSIM_STATE the state lives in the process only.
+rm -rf "$NICSIM_STATE"/*
+out=$(NICSIM_STATE= nicsim "$NS" "$NICSIM_PROBE" dcb-get st0)
+like "$out" 'pfc_en 3' "no NICSIM_STATE: the config's state"
+is "$(ls "$NICSIM_STATE" | wc -l)" 0 "no NICSIM_STATE: no file written"
+done_testing
