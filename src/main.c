@@ -22,7 +22,7 @@
 #include "engine/unimplemented.h"
 #include "host/host.h"
 #include "modules/modules.h"
-#include "net/links.h"
+#include "links/links.h"
 #include "util/errors.h"
 #include "util/lock.h"
 #include "util/rootfs.h"

@@ -18,7 +18,7 @@
 
 #include "config/halo-config.h"
 #include "halo.h"
-#include "net/nl.h"
+#include "links/nl.h"
 #include "util/errors.h"
 
 /* When the table was built, which decides what an unmatched entry is. */
@@ -85,3 +85,6 @@ void halo_host_release(struct halo_ctx *ctx);
  */
 int halo_host_enter_netns(const char *netns, bool private_sysfs,
 			  const char **ret_what);
+
+/* "name" is a valid --netns argument (a plain file name under /run/netns). */
+bool halo_netns_name_valid(const char *name);

@@ -12,6 +12,14 @@
 
 #include "host/host.h"
 
+bool halo_netns_name_valid(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return n > 0 && n < 256 && !strchr(name, '/') && strcmp(name, ".") != 0 &&
+	       strcmp(name, "..") != 0;
+}
+
 /* A fresh sysfs on /sys shows the links of the namespace that mounts it
  * (the kernel tags sysfs with the mounter's network namespace). Detaching
  * the old /sys takes its submounts along; configfs (rdma_cm defaults) is

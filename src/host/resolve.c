@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "host/host.h"
-#include "net/match.h"
+#include "links/match.h"
 
 /* Driver and PCI address per link, read from sysfs once, on demand. */
 struct facts_cache {

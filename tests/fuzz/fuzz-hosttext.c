@@ -6,7 +6,7 @@
  *  - modprobe.d `options` lines (src/boot/gtt.c),
  *  - /etc/os-release ID / ID_LIKE (src/boot/detect.c),
  *  - NetworkManager's /run/NetworkManager/devices/<ifindex> keyfile and
- *    our unmanaged-devices drop-in (src/net/nm.c),
+ *    our unmanaged-devices drop-in (src/links/nm.c),
  *  - the `linux` line of grub.cfg and the `options` line of a BLS entry
  *    (src/boot/levels.c: line_after is static, so levels.c is compiled
  *    into this target; the code under test is unchanged), then tokenized.
@@ -17,7 +17,7 @@
 #include "boot/detect.h"
 #include "boot/gtt.h"
 #include "fuzz/fuzz.h"
-#include "net/nm.h"
+#include "links/nm.h"
 
 static void check_option(const char *text, const char *module,
 			 const char *param)

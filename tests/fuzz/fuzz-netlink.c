@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz-netlink.c: the route-netlink reply parsers of src/net/nl.c
+ * fuzz-netlink.c: the route-netlink reply parsers of src/links/nl.c
  * (halo_nl_parse_link/_addr/_route), which hand each message to
  * libnl-route's own parsers (rtnl_link, rtnl_addr, rtnl_route) after the
  * checks libnl needs (a zero-length RTA_MULTIPATH next hop, a short
@@ -27,8 +27,8 @@
 
 #include "config/cidr.h"
 #include "fuzz/fuzz.h"
-#include "net/match.h"
-#include "net/nl.h"
+#include "links/match.h"
+#include "links/nl.h"
 #include "netlink/transport.h"
 
 static void check_cidr(const struct halo_cidr *c)

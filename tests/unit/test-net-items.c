@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for the pure helpers of src/net/items.c (the items themselves
+/* Unit tests for the pure helpers of src/links/items.c (the items themselves
  * run against the kernel in tests/integration/links-*.sh). */
 #include "config.h"
 
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "net/items.h"
+#include "links/items.h"
 
 static struct halo_cidr cidr(const char *s)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for src/net/match.c (pure matcher) and src/net/sysfs.c
+/* Unit tests for src/links/match.c (pure matcher) and src/links/sysfs.c
  * (driver and PCI address from a fake sysfs tree under a root). */
 #include "config.h"
 
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "net/match.h"
+#include "links/match.h"
 #include "util/rootfs.h"
 
 struct fake { const char *name, *driver, *pci; };
@@ -251,6 +251,11 @@ static void sysfs_facts(void **state)
 		 "ln -s ../../../0000:c2:00.0 sys/devices/pci0000:00/0000:c2:00.0/net/eth7/device && "
 		 "ln -s ../../../bus/pci/drivers/ice sys/devices/pci0000:00/0000:c2:00.0/driver && "
 		 "ln -s ../../devices/virtual/net/veth9 sys/class/net/veth9 && "
+		 /* a virtio NIC: the device is virtio2, on PCI function 00:03.0 */
+		 "mkdir -p sys/devices/pci0000:00/0000:00:03.0/virtio2/net/eth8 sys/bus/virtio/drivers/virtio_net && "
+		 "ln -s ../../devices/pci0000:00/0000:00:03.0/virtio2/net/eth8 sys/class/net/eth8 && "
+		 "ln -s ../../../virtio2 sys/devices/pci0000:00/0000:00:03.0/virtio2/net/eth8/device && "
+		 "ln -s ../../../../bus/virtio/drivers/virtio_net sys/devices/pci0000:00/0000:00:03.0/virtio2/driver && "
 		 /* an escape attempt: must resolve inside the root */
 		 "mkdir -p sys/class/net/evil && ln -s /../../../../etc sys/class/net/evil/device",
 		 root);
@@ -264,6 +269,12 @@ static void sysfs_facts(void **state)
 	free(driver);
 	free(pci);
 
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "eth8", &driver, &pci), 0);
+	assert_string_equal(driver, "virtio_net");
+	assert_string_equal(pci, "0000:00:03.0");
+	free(driver);
+	free(pci);
+
 	assert_int_equal(halo_link_sysfs_facts(&ctx, "veth9", &driver, &pci), 0);
 	assert_null(driver);
 	assert_null(pci);
@@ -272,11 +283,11 @@ static void sysfs_facts(void **state)
 	assert_null(driver);
 	assert_null(pci);
 
-	/* the link text names "etc" but the host's /etc/driver is never read */
+	/* the link text names "etc", not a PCI function, and the host's
+	 * /etc/driver is never read */
 	assert_int_equal(halo_link_sysfs_facts(&ctx, "evil", &driver, &pci), 0);
-	assert_string_equal(pci, "etc");
+	assert_null(pci);
 	assert_null(driver);
-	free(pci);
 
 	assert_int_equal(halo_link_sysfs_facts(&ctx, "../x", &driver, &pci), -EINVAL);
 	close(ctx.root_fd);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for src/net/nl.c: the reply parsers on messages built by hand
+/* Unit tests for src/links/nl.c: the reply parsers on messages built by hand
  * from the kernel UAPI layouts (good and malformed) and by libnl-route
  * itself; the change requests, seen through the transport's seam. */
 #include "config.h"
@@ -22,7 +22,8 @@
 #include <netlink/route/link.h>
 
 #include "halo.h"
-#include "net/nl.h"
+#include "host/host.h"
+#include "links/nl.h"
 #include "netlink/transport.h"
 
 struct msgbuf {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for src/net/nm.c: NetworkManager's device state files and the
+/* Unit tests for src/links/nm.c: NetworkManager's device state files and the
  * unmanaged-devices drop-in, in a temporary root. */
 #include "config.h"
 
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "net/nm.h"
+#include "links/nm.h"
 #include "util/rootfs.h"
 
 static void parse_state(void **state)

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "net/nm.h"
+#include "links/nm.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 #include "util/template.h"

@@ -2,7 +2,7 @@
 /*
  * nl.h: route netlink for the links subsystem, without libnl types.
  *
- * Of src/net, nl.c alone includes libnl headers. It keeps one socket
+ * Of src/links, nl.c alone includes libnl headers. It keeps one socket
  * (opened inside --netns) and a snapshot of links, addresses and routes,
  * reused until a change of that kind marks it stale. What a run costs
  * does not grow with the host (issue 8, part 4): links named in the
@@ -75,7 +75,7 @@ struct halo_nl_route {
 	uint8_t type;
 };
 
-/* Enters --netns (if any) and creates the run's netlink transport (its
+/* Creates the run's netlink transport in the namespace main entered (its
  * sockets open on first use); no-op when already done. */
 int halo_nl_open(struct halo_ctx *ctx);
 void halo_nl_close(struct halo_ctx *ctx);
@@ -139,10 +139,3 @@ int halo_nl_parse_link(const void *nlh, size_t len, struct halo_nl_link *ret);
 int halo_nl_parse_addr(const void *nlh, size_t len, struct halo_nl_addr *ret);
 int halo_nl_parse_route(const void *nlh, size_t len, struct halo_nl_route *ret);
 
-/* netns.c: setns(2) into the host's /run/netns/NAME (not under --root: the
- * namespace is a property of this machine's kernel, not of the tree being
- * provisioned). The process stays there, so every later netlink socket of
- * any subsystem lands in the same namespace. 0 when ctx->netns is NULL. */
-int halo_netns_enter(const struct halo_ctx *ctx);
-/* "name" is a valid --netns argument (a plain file name). */
-bool halo_netns_name_valid(const char *name);

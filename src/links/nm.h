@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "engine/plan.h"
-#include "net/nl.h"
+#include "links/nl.h"
 
 #define HALO_NM_DROPIN "/etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf"
 

@@ -16,7 +16,7 @@
 #include <sys/types.h>
 
 #include "config/halo-config.h"
-#include "net/nl.h"
+#include "links/nl.h"
 #include "util/errors.h"
 
 /* Fills driver and PCI address of LINK (NULL when it has none); the

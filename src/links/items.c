@@ -14,7 +14,7 @@
 
 #include <linux/rtnetlink.h>
 
-#include "net/items.h"
+#include "links/items.h"
 #include "util/strv.h"
 
 bool halo_addr_is_link_local(const struct halo_cidr *c)

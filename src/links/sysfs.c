@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "net/match.h"
+#include "links/match.h"
 #include "util/rootfs.h"
 
 /* "0000:c2:00.0": domain:bus:device.function, as the PCI core names its

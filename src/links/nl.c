@@ -25,7 +25,7 @@
 #include <netlink/route/nexthop.h>
 #include <netlink/route/route.h>
 
-#include "net/nl.h"
+#include "links/nl.h"
 #include "netlink/transport.h"
 
 #ifndef RTEXT_FILTER_SKIP_STATS
@@ -443,9 +443,7 @@ int halo_nl_open(struct halo_ctx *ctx)
 
 	if (ctx->nl)
 		return 0;
-	err = halo_netns_enter(ctx);
-	if (err < 0)
-		return err;
+	/* main has entered --netns before anything was opened (host/). */
 	nl = calloc(1, sizeof(*nl));
 	if (!nl)
 		return -ENOMEM;

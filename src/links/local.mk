@@ -1,17 +1,16 @@
-# src/net: links, addresses, routes through libnl-route-3 (issue 4).
+# src/links: the links subsystem, links, addresses, routes through libnl-route-3.
 libhalo_la_SOURCES += \
-	src/net/links.h \
-	src/net/links.c \
-	src/net/items.h \
-	src/net/items.c \
-	src/net/match.h \
-	src/net/match.c \
-	src/net/sysfs.c \
-	src/net/nl.h \
-	src/net/nl.c \
-	src/net/netns.c \
-	src/net/nm.h \
-	src/net/nm.c
+	src/links/links.h \
+	src/links/links.c \
+	src/links/items.h \
+	src/links/items.c \
+	src/links/match.h \
+	src/links/match.c \
+	src/links/sysfs.c \
+	src/links/nl.h \
+	src/links/nl.c \
+	src/links/nm.h \
+	src/links/nm.c
 
 # Unit tests (cmocka, TAP)
 net_unit_tests = tests/unit/test-net-nl tests/unit/test-net-match tests/unit/test-net-nm \

@@ -17,11 +17,11 @@
 
 #include "config/cidr.h"
 #include "host/host.h"
-#include "net/items.h"
-#include "net/links.h"
-#include "net/match.h"
-#include "net/nl.h"
-#include "net/nm.h"
+#include "links/items.h"
+#include "links/links.h"
+#include "links/match.h"
+#include "links/nl.h"
+#include "links/nm.h"
 #include "util/strv.h"
 
 static const char *cfg_name(const struct halo_config *cfg)

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* items.h: the link/<name>/... items (private to src/net). */
+/* items.h: the link/<name>/... items (private to src/links). */
 #pragma once
 
 #include <net/if.h>
 
 #include "config/cidr.h"
 #include "engine/plan.h"
-#include "net/nl.h"
+#include "links/nl.h"
 
 enum halo_link_item_kind {
 	HALO_LINK_PRESENT,
