@@ -105,6 +105,8 @@ static int reply_io(void *userdata, enum halo_nlt_proto proto,
 		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > n - off)
 			break;
 		off += NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+		if (off > n)
+			break; /* aligned past the end: n - off would wrap */
 	}
 	return (int)n;
 }

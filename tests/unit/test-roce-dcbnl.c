@@ -106,7 +106,7 @@ static void encode_sdcbx(void **state)
 {
 	char buf[BUFSZ] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh = NULL;
-	const uint8_t *b = bytes(buf);
+	const uint8_t *b = (const uint8_t *)buf;
 
 	(void)state;
 	memset(buf, 0xaa, sizeof(buf));
@@ -126,7 +126,7 @@ static void encode_pfc(void **state)
 	char buf[BUFSZ] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh = NULL;
 	struct ieee_pfc pfc;
-	const uint8_t *b = bytes(buf);
+	const uint8_t *b = (const uint8_t *)buf;
 
 	(void)state;
 	memset(&pfc, 0, sizeof(pfc));
@@ -160,7 +160,7 @@ static void encode_app(void **state)
 		{ .selector = IEEE_8021QAZ_APP_SEL_DSCP, .priority = 6, .protocol = 48 },
 		{ .selector = 255 /* PCP */, .priority = 1, .protocol = 2 },
 	};
-	const uint8_t *b = bytes(buf);
+	const uint8_t *b = (const uint8_t *)buf;
 
 	(void)state;
 	for (int add = 1; add >= 0; add--) {

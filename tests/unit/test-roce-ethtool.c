@@ -172,15 +172,17 @@ static struct nlmsghdr *flags_reply(char *buf, uint32_t seq, enum form form,
 		mnl_attr_put(nlh, ETHTOOL_A_BITSET_NOMASK, 0, "");
 	mnl_attr_put_u32(nlh, ETHTOOL_A_BITSET_SIZE, n);
 	if (form == COMPACT || form == COMPACT_NOMASK) {
-		uint32_t v = values & mask;
+		/* Up to two words (a size of 33 is tested). */
+		uint32_t m[2] = { mask, n > 32 ? (1u << (n - 32)) - 1 : 0 };
+		uint32_t v[2] = { values & mask, 0 };
 
-		mnl_attr_put(nlh, ETHTOOL_A_BITSET_VALUE, (n + 31) / 32 * 4, &v);
+		mnl_attr_put(nlh, ETHTOOL_A_BITSET_VALUE, (n + 31) / 32 * 4, v);
 		if (form == COMPACT)
-			mnl_attr_put(nlh, ETHTOOL_A_BITSET_MASK, (n + 31) / 32 * 4, &mask);
+			mnl_attr_put(nlh, ETHTOOL_A_BITSET_MASK, (n + 31) / 32 * 4, m);
 	} else {
 		bits = mnl_attr_nest_start(nlh, ETHTOOL_A_BITSET_BITS);
 		for (uint32_t i = 0; i < n; i++) {
-			bool on = values & (1u << i);
+			bool on = i < 32 && (values & (1u << i));
 
 			if (form == LIST && !on)
 				continue;
