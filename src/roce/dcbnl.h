@@ -71,7 +71,9 @@ int halo_dcb_ieee_get(struct halo_nlt *t, const char *ifname,
 		      struct halo_dcb_ieee *ret);
 /* GDCBX: the DCBX mode alone. */
 int halo_dcb_get_dcbx(struct halo_nlt *t, const char *ifname, uint8_t *ret_mode);
-/* SDCBX: MODE is an OR of DCB_CAP_DCBX_*; -EIO when the driver refused. */
+/* SDCBX: MODE is an OR of DCB_CAP_DCBX_*; -EIO when the driver refused.
+ * ice answers a mode it already has with a nonzero "no change" too
+ * (ICE_DCB_NO_HW_CHG), so read the mode first and set only a change. */
 int halo_dcb_set_dcbx(struct halo_nlt *t, const char *ifname, uint8_t mode);
 /* IEEE_SET of the whole PFC struct (callers read, modify, write). */
 int halo_dcb_set_pfc(struct halo_nlt *t, const char *ifname,
