@@ -157,11 +157,3 @@ const char *halo_check_word(const char *s)
 	}
 	return NULL;
 }
-
-void halo_lowercase(char *s)
-{
-	for (; *s; s++)
-		if (*s >= 'A' && *s <= 'Z')
-			*s = (char)(*s - 'A' + 'a');
-}
-

@@ -12,9 +12,7 @@ static void strlist_free(struct halo_strlist *l)
 static void interface_free(struct halo_interface *it)
 {
 	free(it->name);
-	free(it->match_mac);
 	free(it->match_driver);
-	free(it->match_pci);
 	strlist_free(&it->addresses);
 	free(it->addrs.v);
 	free(it->addrs.line);

@@ -171,11 +171,7 @@ struct halo_match {
 struct halo_interface {
 	char *name;
 	int line;
-	/* legacy string form: removed once net/ reads the typed fields */
-	char *match_mac;    /* lower-case aa:bb:.., NULL unset */
 	char *match_driver; /* as written (a driver name, compared as sysfs has it) */
-	/* legacy string form: removed once net/ reads the typed fields */
-	char *match_pci;    /* 0000:c2:00.0 */
 	struct halo_match match;
 	uint32_t mtu;       /* 0: leave alone */
 	/* The CIDRs as written, for messages only (tests assert that

@@ -110,7 +110,6 @@ const char *halo_check_mount_point(const char *s);
 const char *halo_check_mac(const char *s);   /* "aa:bb:cc:dd:ee:ff" any case */
 const char *halo_check_pci(const char *s);   /* "dddd:bb:dd.f" any case */
 const char *halo_check_word(const char *s);  /* non-empty, no space/quote/ctl */
-void halo_lowercase(char *s);
 
 /* keywords.c: keyword tables indexed by their enum, NULL-terminated. The
  * ones of enums with an UNSET value start with "" at index 0: parse with

@@ -87,25 +87,20 @@ static const char *check_mac(const char *s) { return halo_check_mac(s); }
 static void parse_match(struct halo_pctx *p, const struct halo_cset *ig, const char *path,
 			struct halo_interface *it)
 {
+	_cleanup_free_ char *mac = NULL, *pci = NULL;
 	const struct halo_cset *g;
 	char k[64];
 
 	halo_pkey(k, sizeof(k), path, "match", 0);
 	if (halo_pget_group(p, ig, path, "match", match_keys, &g) <= 0)
 		return;
-	halo_pget_checked(p, g, k, "mac", check_mac, false, 0, &it->match_mac, &it->mac_line);
-	if (it->match_mac) {
-		halo_lowercase(it->match_mac);
-		/* Checked above: the parse cannot fail. */
-		it->match.has_mac = halo_mac_parse(it->match_mac, &it->match.mac) == 0;
-	}
+	/* Checked as text (with the checks' messages), kept typed only. */
+	halo_pget_checked(p, g, k, "mac", check_mac, false, 0, &mac, &it->mac_line);
+	it->match.has_mac = mac && halo_mac_parse(mac, &it->match.mac) == 0;
 	halo_pget_checked(p, g, k, "driver", halo_check_module_name, false, 0,
 			  &it->match_driver, NULL);
-	halo_pget_checked(p, g, k, "pci", halo_check_pci, false, 0, &it->match_pci, &it->pci_line);
-	if (it->match_pci) {
-		halo_lowercase(it->match_pci);
-		it->match.has_pci = halo_pci_parse(it->match_pci, &it->match.pci) == 0;
-	}
+	halo_pget_checked(p, g, k, "pci", halo_check_pci, false, 0, &pci, &it->pci_line);
+	it->match.has_pci = pci && halo_pci_parse(pci, &it->match.pci) == 0;
 }
 
 /* The typed form of R's checked strings: the destination as a network

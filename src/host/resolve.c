@@ -75,7 +75,7 @@ static bool all_by_name(const struct halo_config *cfg)
 	for (size_t i = 0; i < cfg->n_interfaces; i++) {
 		const struct halo_interface *f = &cfg->interfaces[i];
 
-		if (f->match_mac || f->match_driver || f->match_pci)
+		if (f->match.has_mac || f->match_driver || f->match.has_pci)
 			return false;
 	}
 	return true;

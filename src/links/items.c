@@ -17,12 +17,6 @@
 #include "links/items.h"
 #include "util/strv.h"
 
-bool halo_addr_is_link_local(const struct halo_cidr *c)
-{
-	return c->family == AF_INET6 && c->addr[0] == 0xfe &&
-	       (c->addr[1] & 0xc0) == 0x80;
-}
-
 void halo_route_dst_format(const struct halo_cidr *dst, char *buf, size_t len)
 {
 	if (dst->prefixlen == 0)
@@ -293,7 +287,7 @@ static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 
 static bool is_kept(const struct halo_link_want *w, const struct halo_cidr *c)
 {
-	if (halo_addr_is_link_local(c))
+	if (halo_cidr_is_link_local(c))
 		return true;
 	for (size_t i = 0; i < w->n_keep; i++)
 		if (cidr_equal(&w->keep[i], c))

@@ -43,9 +43,5 @@ struct halo_link_want {
 int halo_link_item_add(struct halo_plan *plan, const char *key,
 		       struct halo_link_want *w, struct halo_item **ret_item);
 
-/* IPv6 link-local (fe80::/10): never removed by exclusive_addresses, since
- * the kernel owns it and RoCE GID index 0 is derived from it. */
-bool halo_addr_is_link_local(const struct halo_cidr *c);
-
 /* "0.0.0.0/0"-style display of a route destination: "default" for /0. */
 void halo_route_dst_format(const struct halo_cidr *dst, char *buf, size_t len);

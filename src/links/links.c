@@ -52,91 +52,35 @@ static void check_mtu(const struct halo_config *cfg, const struct halo_interface
 	*bad = true;
 }
 
-/* Each configured address: well-formed, not on another link of the host
- * (asked of the kernel address by address: the holder of its local
- * route, so the cost does not grow with the host), not configured twice.
- * 0, or -errno when the kernel could not be asked. */
+/* Each configured address is not on another link of the host (asked of
+ * the kernel address by address: the holder of its local route, so the
+ * cost does not grow with the host). The config load has checked the
+ * form and that no address is configured twice. 0, or -errno when the
+ * kernel could not be asked. */
 static int check_addresses(struct halo_ctx *ctx, const struct halo_config *cfg,
-			   size_t idx, const struct halo_nl_link *l,
+			   const struct halo_interface *f, const struct halo_nl_link *l,
 			   struct halo_errors *errs, bool *bad)
 {
-	const struct halo_interface *f = &cfg->interfaces[idx];
-
-	for (size_t a = 0; a < f->addresses.n; a++) {
-		const char *text = f->addresses.v[a];
-		int line = f->addresses.line ? f->addresses.line[a] : f->line;
+	for (size_t a = 0; a < f->addrs.n; a++) {
+		const struct halo_cidr *c = &f->addrs.v[a];
+		int line = f->addrs.line ? f->addrs.line[a] : f->line;
 		char other[IF_NAMESIZE];
-		struct halo_cidr c;
 		int holder, err;
 
-		if (halo_cidr_parse(text, true, &c) < 0) {
-			halo_errors_add(errs, "%s:%d: interface \"%s\": malformed address \"%s\" (want ADDRESS/PREFIX)",
-					cfg_name(cfg), line, f->name, text);
-			*bad = true;
-			continue;
-		}
-		if (halo_addr_is_link_local(&c))
+		if (halo_cidr_is_link_local(c))
 			continue; /* the same fe80:: on many links is normal */
-		err = halo_nl_addr_holder(ctx, &c, &holder);
+		err = halo_nl_addr_holder(ctx, c, &holder);
 		if (err < 0)
 			return err;
 		if (holder > 0 && holder != l->ifindex) {
 			if (halo_nl_link_name(ctx, holder, other) < 0)
 				snprintf(other, sizeof(other), "?");
 			halo_errors_add(errs, "%s:%d: interface \"%s\": address %s is already on link %s",
-					cfg_name(cfg), line, f->name, text, other);
+					cfg_name(cfg), line, f->name, f->addresses.v[a], other);
 			*bad = true;
-		}
-		for (size_t j = 0; j < idx; j++) {
-			const struct halo_interface *g = &cfg->interfaces[j];
-
-			for (size_t b = 0; b < g->addresses.n; b++) {
-				struct halo_cidr d;
-
-				if (halo_cidr_parse(g->addresses.v[b], true, &d) == 0 &&
-				    halo_cidr_same_addr(&c, &d)) {
-					halo_errors_add(errs, "%s:%d: interface \"%s\": address %s is also configured on interface \"%s\" (line %d)",
-							cfg_name(cfg), line, f->name, text,
-							g->name, g->line);
-					*bad = true;
-				}
-			}
 		}
 	}
 	return 0;
-}
-
-/* Parses a route of F into W (dst in network form); errors to ERRS. */
-static bool route_want(const struct halo_config *cfg, const struct halo_interface *f,
-		       const struct halo_route *r, struct halo_link_want *w,
-		       struct halo_errors *errs)
-{
-	struct halo_cidr dst;
-
-	if (r->via) {
-		if (halo_cidr_parse(r->via, false, &w->gateway) < 0) {
-			halo_errors_add(errs, "%s:%d: interface \"%s\": malformed gateway \"%s\"",
-					cfg_name(cfg), r->line, f->name, r->via);
-			return false;
-		}
-		w->has_gateway = true;
-	}
-	if (strcmp(r->to, "default") == 0) {
-		memset(&dst, 0, sizeof(dst));
-		dst.family = w->has_gateway ? w->gateway.family : AF_INET;
-	} else if (halo_cidr_parse(r->to, false, &dst) < 0) {
-		halo_errors_add(errs, "%s:%d: interface \"%s\": malformed route destination \"%s\"",
-				cfg_name(cfg), r->line, f->name, r->to);
-		return false;
-	}
-	if (w->has_gateway && w->gateway.family != dst.family) {
-		halo_errors_add(errs, "%s:%d: interface \"%s\": route to %s via %s mixes IPv4 and IPv6",
-				cfg_name(cfg), r->line, f->name, r->to, r->via);
-		return false;
-	}
-	halo_cidr_network(&dst, &w->dst);
-	w->metric = r->metric;
-	return true;
 }
 
 static int add_item(struct halo_plan *plan, struct halo_errors *errs,
@@ -188,25 +132,27 @@ static int plan_interface(struct halo_plan *plan, const struct halo_config *cfg,
 	 * would take a just-added secondary of the same subnet with it. */
 	if (f->exclusive_addresses) {
 		w = base;
-		w.keep = calloc(f->addresses.n ? f->addresses.n : 1, sizeof(*w.keep));
+		w.keep = calloc(f->addrs.n ? f->addrs.n : 1, sizeof(*w.keep));
 		if (!w.keep)
 			return -ENOMEM;
-		for (size_t a = 0; a < f->addresses.n; a++)
-			if (halo_cidr_parse(f->addresses.v[a], true, &w.keep[w.n_keep]) == 0)
-				w.n_keep++;
+		memcpy(w.keep, f->addrs.v, f->addrs.n * sizeof(*w.keep));
+		w.n_keep = f->addrs.n;
 		ADD(HALO_LINK_ADDR_EXTRA, "link/%s/addr-extra", f->name);
 	}
-	for (size_t a = 0; a < f->addresses.n; a++) {
+	for (size_t a = 0; a < f->addrs.n; a++) {
 		w = base;
-		if (halo_cidr_parse(f->addresses.v[a], true, &w.addr) < 0)
-			continue; /* reported by check_addresses */
+		w.addr = f->addrs.v[a];
 		halo_cidr_format(&w.addr, buf, sizeof(buf));
 		ADD(HALO_LINK_ADDR, "link/%s/addr/%s", f->name, buf);
 	}
 	for (size_t r = 0; r < f->n_routes; r++) {
+		const struct halo_route *route = &f->routes[r];
+
 		w = base;
-		if (!route_want(cfg, f, &f->routes[r], &w, errs))
-			return -EINVAL;
+		w.dst = route->dst;
+		w.has_gateway = route->has_gateway;
+		w.gateway = route->gateway;
+		w.metric = route->metric;
 		halo_route_dst_format(&w.dst, buf, sizeof(buf));
 		ADD(HALO_LINK_ROUTE, "link/%s/route/%s", f->name, buf);
 	}
@@ -259,7 +205,7 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		if (!h->selected || !h->found)
 			continue;
 		check_mtu(cfg, h->entry, &h->link, errs, &bad);
-		err = check_addresses(ctx, cfg, i, &h->link, errs, &bad);
+		err = check_addresses(ctx, cfg, h->entry, &h->link, errs, &bad);
 		if (err < 0)
 			return netlink_error(errs, "looking up addresses", err);
 	}

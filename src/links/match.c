@@ -24,7 +24,7 @@ void halo_hwaddr_format(const uint8_t *addr, size_t n, char *buf, size_t len)
 
 static bool has_keys(const struct halo_interface *f)
 {
-	return f->match_mac || f->match_driver || f->match_pci;
+	return f->match.has_mac || f->match_driver || f->match.has_pci;
 }
 
 void halo_link_match_describe(const struct halo_interface *f, char *buf,
@@ -37,24 +37,22 @@ void halo_link_match_describe(const struct halo_interface *f, char *buf,
 		snprintf(buf, len, "name %s", f->name);
 		return;
 	}
-	if (f->match_mac)
-		halo_buf_printf(&b, "mac %s", f->match_mac);
+	if (f->match.has_mac) {
+		char mac[HALO_MAC_STRLEN];
+
+		halo_mac_format(&f->match.mac, mac, sizeof(mac));
+		halo_buf_printf(&b, "mac %s", mac);
+	}
 	if (f->match_driver)
 		halo_buf_printf(&b, "%sdriver %s", b.len ? ", " : "", f->match_driver);
-	if (f->match_pci)
-		halo_buf_printf(&b, "%spci %s", b.len ? ", " : "", f->match_pci);
+	if (f->match.has_pci) {
+		char pci[HALO_PCI_STRLEN];
+
+		halo_pci_format(&f->match.pci, pci, sizeof(pci));
+		halo_buf_printf(&b, "%spci %s", b.len ? ", " : "", pci);
+	}
 	s = halo_buf_steal(&b);
 	snprintf(buf, len, "%s", s ? s : "match keys");
-}
-
-static bool mac_equal(const uint8_t *addr, size_t n, const char *want)
-{
-	char got[3 * HALO_NL_HWADDR_MAX + 1];
-
-	if (n == 0)
-		return false;
-	halo_hwaddr_format(addr, n, got, sizeof(got));
-	return strcasecmp(got, want) == 0;
 }
 
 int halo_link_matches(const struct halo_interface *f,
@@ -62,21 +60,24 @@ int halo_link_matches(const struct halo_interface *f,
 		      halo_link_facts_fn facts, void *userdata)
 {
 	const char *driver = NULL, *pci = NULL;
+	struct halo_pci_addr at;
 	int err;
 
 	if (!has_keys(f))
 		return strcmp(f->name, link->name) == 0;
-	if (f->match_mac && !mac_equal(link->mac, link->mac_len, f->match_mac) &&
-	    !mac_equal(link->perm_mac, link->perm_mac_len, f->match_mac))
+	if (f->match.has_mac &&
+	    !halo_mac_equal_bytes(&f->match.mac, link->mac, link->mac_len) &&
+	    !halo_mac_equal_bytes(&f->match.mac, link->perm_mac, link->perm_mac_len))
 		return 0;
-	if (!f->match_driver && !f->match_pci)
+	if (!f->match_driver && !f->match.has_pci)
 		return 1;
 	err = facts(userdata, link, &driver, &pci);
 	if (err < 0)
 		return err;
 	if (f->match_driver && (!driver || strcmp(driver, f->match_driver) != 0))
 		return 0;
-	if (f->match_pci && (!pci || strcasecmp(pci, f->match_pci) != 0))
+	if (f->match.has_pci && (!pci || halo_pci_parse(pci, &at) < 0 ||
+				 !halo_pci_equal(&at, &f->match.pci)))
 		return 0;
 	return 1;
 }

@@ -7,28 +7,28 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "config/pci.h"
 #include "links/match.h"
 #include "util/rootfs.h"
 
 /* "0000:c2:00.0": domain:bus:device.function, as the PCI core names its
- * devices in sysfs. */
+ * devices in sysfs (and the config's pci key is parsed). */
 static bool is_pci_address(const char *s, size_t n)
 {
-	static const char shape[] = "xxxx:xx:xx.x";
+	struct halo_pci_addr a;
+	char buf[32];
 
-	if (n != sizeof(shape) - 1)
+	if (n >= sizeof(buf))
 		return false;
-	for (size_t i = 0; i < n; i++)
-		if (shape[i] == 'x' ? !isxdigit((unsigned char)s[i]) : s[i] != shape[i])
-			return false;
-	return true;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return halo_pci_parse(buf, &a) == 0;
 }
 
 /* The PCI function a link sits on: the last PCI-shaped component of its

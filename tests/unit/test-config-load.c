@@ -125,9 +125,9 @@ static void example_validates(void **state)
 	assert_int_equal(c->n_interfaces, 1);
 	it = &c->interfaces[0];
 	assert_string_equal(it->name, "rdma0");
-	assert_string_equal(it->match_mac, "b4:96:91:aa:bb:01");
+	assert_true(it->match.has_mac);
 	assert_string_equal(it->match_driver, "ice");
-	assert_string_equal(it->match_pci, "0000:c2:00.0");
+	assert_true(it->match.has_pci);
 	assert_true(it->match.has_mac);
 	assert_memory_equal(it->match.mac.b, ((uint8_t[]){ 0xb4, 0x96, 0x91, 0xaa, 0xbb, 0x01 }), 6);
 	assert_true(it->match.has_pci);

@@ -105,7 +105,6 @@ static void match(void **state)
 	assert_true(it->match.has_mac);
 	halo_mac_format(&it->match.mac, buf, sizeof(buf));
 	assert_string_equal(buf, "0c:42:a1:0b:cd:ef");
-	assert_string_equal(it->match_mac, buf); /* legacy form agrees */
 	assert_true(it->match.has_pci);
 	assert_int_equal(it->match.pci.domain, 1);
 	assert_int_equal(it->match.pci.bus, 0xc2);
@@ -113,7 +112,6 @@ static void match(void **state)
 	assert_int_equal(it->match.pci.function, 7);
 	halo_pci_format(&it->match.pci, buf, sizeof(buf));
 	assert_string_equal(buf, "0001:c2:1f.7");
-	assert_string_equal(it->match_pci, buf);
 	it = &c->interfaces[1];
 	assert_false(it->match.has_mac || it->match.has_pci);
 	assert_string_equal(it->match_driver, "ice");

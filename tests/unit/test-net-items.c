@@ -27,11 +27,11 @@ static void link_local(void **state)
 			 c = cidr("fec0::1/64"), d = cidr("2001:db8::1/64"),
 			 e = cidr("169.254.1.1/16");
 
-	assert_true(halo_addr_is_link_local(&a));
-	assert_true(halo_addr_is_link_local(&b));  /* fe80::/10 */
-	assert_false(halo_addr_is_link_local(&c));
-	assert_false(halo_addr_is_link_local(&d));
-	assert_false(halo_addr_is_link_local(&e)); /* only IPv6 is spared */
+	assert_true(halo_cidr_is_link_local(&a));
+	assert_true(halo_cidr_is_link_local(&b));  /* fe80::/10 */
+	assert_false(halo_cidr_is_link_local(&c));
+	assert_false(halo_cidr_is_link_local(&d));
+	assert_false(halo_cidr_is_link_local(&e)); /* only IPv6 is spared */
 }
 
 static void route_dst(void **state)

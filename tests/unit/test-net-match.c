@@ -68,9 +68,12 @@ static int setup(void **state)
 static struct halo_interface iface(const char *name, const char *mac,
 				   const char *driver, const char *pci, int line)
 {
-	return (struct halo_interface){ .name = (char *)name, .match_mac = (char *)mac,
-					.match_driver = (char *)driver,
-					.match_pci = (char *)pci, .line = line };
+	struct halo_interface f = { .name = (char *)name,
+				    .match_driver = (char *)driver, .line = line };
+
+	f.match.has_mac = mac && halo_mac_parse(mac, &f.match.mac) == 0;
+	f.match.has_pci = pci && halo_pci_parse(pci, &f.match.pci) == 0;
+	return f;
 }
 
 static void by_name(void **state)
