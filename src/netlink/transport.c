@@ -184,7 +184,10 @@ static void extack_keep(struct halo_nlt *t, const struct nlmsghdr *nlh,
 	}
 }
 
-/* -EIO when the verdict attribute V of NLH is there and nonzero. */
+/* The verdict attribute V of NLH, when there and nonzero: dcbnl puts the
+ * driver's int return into a u8, so a negative errno comes back as its
+ * low byte (-EINVAL as 234) and is given back as that errno; a positive
+ * status (SDCBX's "no change", mlx5's 1) is -EIO. */
 static int verdict_check(const struct nlmsghdr *nlh,
 			 const struct halo_nlt_verdict *v)
 {
@@ -197,7 +200,9 @@ static int verdict_check(const struct nlmsghdr *nlh,
 			continue;
 		if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
 			return -EBADMSG;
-		return mnl_attr_get_u8(a) ? -EIO : 0;
+		int8_t status = (int8_t)mnl_attr_get_u8(a);
+
+		return status < 0 ? status : status > 0 ? -EIO : 0;
 	}
 	return 0;
 }

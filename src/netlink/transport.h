@@ -48,7 +48,9 @@ typedef int (*halo_nlt_io_fn)(void *userdata, enum halo_nlt_proto proto,
 			      void *buf, size_t size);
 
 /* A verdict inside the reply: the u8 attribute ATTR after a family header
- * of HDRLEN bytes; nonzero means the request failed (-EIO). */
+ * of HDRLEN bytes; nonzero means the request failed: with the driver's
+ * errno when the u8 holds a negative one (dcbnl stores the int return in
+ * it), else -EIO. */
 struct halo_nlt_verdict {
 	size_t hdrlen;
 	uint16_t attr;

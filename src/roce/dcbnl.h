@@ -9,7 +9,9 @@
  * The SET commands answer with ACK 0 even when the driver refused: the
  * refusal is a u8 attribute of the reply (DCB_ATTR_IEEE for IEEE_SET and
  * IEEE_DEL, DCB_ATTR_DCBX for SDCBX). It is read by the transport's
- * verdict support, so a nonzero verdict is a failure here (-EIO).
+ * verdict support, so a nonzero verdict is a failure here: the driver's
+ * errno when the u8 holds one (-EINVAL from ice with its agent on), else
+ * -EIO.
  *
  * Encoders and parsers are pure and exported for the unit tests and the
  * fuzz target; the request functions send and read through halo_nlt.

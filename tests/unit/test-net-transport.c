@@ -233,6 +233,13 @@ static void verdict_in_reply(void **state)
 	/* The ACK says 0, the attribute says the NIC refused. */
 	assert_int_equal(halo_nlt_request(t, HALO_NLT_DCB, getlink(buf, NULL, 0),
 					  NULL, NULL, &v), -EIO);
+	/* A driver's -EINVAL, as dcbnl's u8 carries it: the errno is kept. */
+	f.verdict = (uint8_t)-EINVAL;
+	assert_int_equal(halo_nlt_request(t, HALO_NLT_DCB, getlink(buf, NULL, 0),
+					  NULL, NULL, &v), -EINVAL);
+	f.verdict = (uint8_t)-EEXIST;
+	assert_int_equal(halo_nlt_request(t, HALO_NLT_DCB, getlink(buf, NULL, 0),
+					  NULL, NULL, &v), -EEXIST);
 	f.verdict = 0;
 	assert_int_equal(halo_nlt_request(t, HALO_NLT_DCB, getlink(buf, NULL, 0),
 					  NULL, NULL, &v), 0);

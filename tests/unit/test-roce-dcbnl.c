@@ -398,12 +398,13 @@ static void set_verdicts(void **state)
 	check_start((struct nlmsghdr *)f->req, RTM_SETDCB, DCB_CMD_IEEE_DEL);
 
 	/* Refused by the driver (ice with the firmware agent on: -EINVAL as
-	 * a u8) while the ACK says 0: still a failure. */
+	 * a u8) while the ACK says 0: still a failure, with the driver's
+	 * own errno. */
 	f->verdict = (uint8_t)-EINVAL;
-	assert_int_equal(halo_dcb_set_pfc(t, "rdma0", &pfc), -EIO);
+	assert_int_equal(halo_dcb_set_pfc(t, "rdma0", &pfc), -EINVAL);
 	f->verdict = (uint8_t)-EEXIST;
-	assert_int_equal(halo_dcb_app_add(t, "rdma0", &app, 1), -EIO);
-	assert_int_equal(halo_dcb_app_del(t, "rdma0", &app, 1), -EIO);
+	assert_int_equal(halo_dcb_app_add(t, "rdma0", &app, 1), -EEXIST);
+	assert_int_equal(halo_dcb_app_del(t, "rdma0", &app, 1), -EEXIST);
 
 	/* SDCBX: the verdict is DCB_ATTR_DCBX (setdcbx's return value). */
 	f->verdict_attr = DCB_ATTR_DCBX;
