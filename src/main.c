@@ -23,6 +23,7 @@
 #include "host/host.h"
 #include "modules/modules.h"
 #include "links/links.h"
+#include "roce/roce.h"
 #include "util/errors.h"
 #include "util/lock.h"
 #include "util/rootfs.h"
@@ -58,6 +59,7 @@ static const struct builder early_builders[] = {
  * applied when an interface was still missing. */
 static const struct builder host_builders[] = {
 	{ HALO_SUB_LINKS, halo_links_plan },
+	{ HALO_SUB_ROCE, halo_roce_plan },
 };
 
 /* One line whatever the message holds (a path given with -c or --root may

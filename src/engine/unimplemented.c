@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * unimplemented.c: settings the config accepts but no subsystem of this
- * version applies or checks yet (roce, firewall, access, storage, the env
- * file). Each configured one becomes a run warning, shown in text, JSON
+ * version applies or checks yet (roce.tos, firewall, access, storage, the
+ * env file). Each configured one becomes a run warning, shown in text, JSON
  * and the textfile, so a config that relies on it never reads as a clean
  * "in sync". A subsystem that lands takes its section out of here.
  */
@@ -30,11 +30,13 @@ int halo_unimplemented_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		const struct halo_interface *iface = &cfg->interfaces[i];
 		_cleanup_free_ char *what = NULL;
 
-		if (!iface->roce.present || !(ctx->only & (HALO_SUB_ROCE | HALO_SUB_RDMA)))
+		/* The roce subsystem plans everything of the group but tos,
+		 * the rdma_cm default ToS of the rdma subsystem. */
+		if (!iface->roce.present || iface->roce.tos < 0 || !(ctx->only & HALO_SUB_RDMA))
 			continue;
 		if (ctx->interface && strcmp(ctx->interface, iface->name) != 0)
 			continue;
-		what = halo_strdup_printf("interfaces/%s/roce", iface->name);
+		what = halo_strdup_printf("interfaces/%s/roce.tos (rdma_cm default ToS)", iface->name);
 		r = what ? warn(plan, what) : -ENOMEM;
 	}
 	if (r == 0 && cfg->firewall.present && (ctx->only & HALO_SUB_FILES))

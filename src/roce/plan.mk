@@ -1,2 +1,15 @@
 # src/roce: the roce planner and its items (issue 9), on the host table and
 # the codecs of local.mk.
+libhalo_la_SOURCES += \
+	src/roce/roce.h \
+	src/roce/plan.c \
+	src/roce/items.c \
+	src/roce/items-app.c \
+	src/roce/items-dev.c \
+	src/roce/items-ecn.c
+
+# Integration tests: the simulated NIC (tests/nicsim) and a plain veth.
+roce_integration_tests = \
+	tests/integration/roce-e810.sh
+TESTS += $(roce_integration_tests)
+EXTRA_DIST += $(roce_integration_tests)

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * items.c: what the roce items share, and the dcbx and pfc items.
+ * Every observation is one IEEE_GET (it carries PFC, the APP table and
+ * the DCBX mode); every change is read back by the engine's second
+ * observation.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/rtnetlink.h>
+
+#include "links/nl.h"
+#include "netlink/transport.h"
+#include "roce/dcbnl.h"
+#include "roce/roce.h"
+
+/* mlx5 toggles the port after a PFC change; how long we wait for the
+ * carrier before verifying. */
+#define CARRIER_WAIT_MS 5000
+
+int halo_roce_item_add(struct halo_plan *plan, const char *key,
+		       const struct halo_roce_want *w, bool required,
+		       struct halo_item **ret_item)
+{
+	const struct halo_item_ops *ops;
+	struct halo_item *item;
+	int err;
+
+	switch (w->kind) {
+	case HALO_ROCE_FW_LLDP:
+	case HALO_ROCE_ENABLE:
+		ops = &halo_roce_dev_ops;
+		break;
+	case HALO_ROCE_DCBX:
+	case HALO_ROCE_PFC:
+		ops = &halo_roce_dcb_ops;
+		break;
+	case HALO_ROCE_DSCP_PRIO:
+	case HALO_ROCE_TRUST:
+		ops = &halo_roce_app_ops;
+		break;
+	default:
+		ops = &halo_roce_ecn_ops;
+		break;
+	}
+	err = halo_plan_add_new(plan, key, HALO_SUB_ROCE, HALO_PHASE_ROCE, ops,
+				sizeof(*w), &item);
+	if (err < 0)
+		return err;
+	memcpy(item->data, w, sizeof(*w));
+	item->required = required;
+	if (ret_item)
+		*ret_item = item;
+	return 0;
+}
+
+int halo_roce_nlt(struct halo_ctx *ctx, struct halo_item *item,
+		  struct halo_nlt **ret)
+{
+	int err = halo_nl_open(ctx);
+
+	if (err < 0)
+		return halo_item_fail(item, err, "opening netlink");
+	*ret = halo_nl_transport(ctx);
+	return *ret ? 0 : halo_item_fail(item, -ENOMEM, "opening netlink");
+}
+
+int halo_roce_fail(struct halo_ctx *ctx, struct halo_item *item, int err,
+		   const char *what)
+{
+	struct halo_nlt *t = ctx->nl ? halo_nl_transport(ctx) : NULL;
+	const char *ext = t ? halo_nlt_extack(t) : NULL;
+
+	if (ext && *ext)
+		return halo_item_fail(item, err, "%s (driver: %s)", what, ext);
+	return halo_item_fail(item, err, "%s", what);
+}
+
+void halo_roce_mask_text(uint8_t mask, char *buf, size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, "[");
+	bool first = true;
+
+	for (int p = 0; p < 8 && o < len; p++)
+		if (mask & (1u << p)) {
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", first ? " " : ", ", p);
+			first = false;
+		}
+	if (o < len)
+		snprintf(buf + o, len - o, " ]");
+}
+
+int halo_roce_ieee_get(struct halo_ctx *ctx, struct halo_item *item,
+		       const struct halo_roce_want *w, struct halo_dcb_ieee *ret)
+{
+	struct halo_nlt *t;
+	int err = halo_roce_nlt(ctx, item, &t);
+
+	if (err < 0)
+		return err;
+	err = halo_dcb_ieee_get(t, w->ifname, ret);
+	if (err == -EOPNOTSUPP) {
+		free(item->observed);
+		item->observed = NULL;
+		halo_item_set_message(item, "%s has no DCB (dcbnl: %s)", w->ifname,
+				      strerror(EOPNOTSUPP));
+		return HALO_SYNC_UNSUPPORTED;
+	}
+	if (err < 0)
+		return halo_roce_fail(ctx, item, err, "reading DCB (IEEE_GET)");
+	return 0;
+}
+
+bool halo_roce_fw_managed(const struct halo_roce_want *w, const struct halo_dcb_ieee *g)
+{
+	return w->nic == HALO_ROCE_NIC_ICE && g->has_dcbx &&
+	       (g->dcbx & DCB_CAP_DCBX_LLD_MANAGED);
+}
+
+/* ---- dcbx ---- */
+
+static bool dcbx_is_host(uint8_t mode)
+{
+	return (mode & DCB_CAP_DCBX_HOST) && (mode & DCB_CAP_DCBX_VER_IEEE) &&
+	       !(mode & DCB_CAP_DCBX_LLD_MANAGED);
+}
+
+static const char *dcbx_name(uint8_t mode)
+{
+	return mode & DCB_CAP_DCBX_HOST && !(mode & DCB_CAP_DCBX_LLD_MANAGED) ?
+	       (mode & DCB_CAP_DCBX_VER_IEEE ? "host" : "host (not IEEE)") : "firmware";
+}
+
+static int dcbx_observe(struct halo_ctx *ctx, struct halo_item *item,
+			const struct halo_roce_want *w, const struct halo_dcb_ieee *g)
+{
+	bool host;
+
+	(void)ctx;
+	if (!g->has_dcbx) {
+		halo_item_set_message(item, "%s reports no DCBX mode", w->ifname);
+		return HALO_SYNC_UNSUPPORTED;
+	}
+	host = dcbx_is_host(g->dcbx);
+	halo_item_set_observed(item, "%s (0x%x)", dcbx_name(g->dcbx), g->dcbx);
+	if (w->dcbx == HALO_DCBX_HOST ? host : !host)
+		return HALO_SYNC_OK;
+	if (w->nic == HALO_ROCE_NIC_ICE)
+		halo_item_set_message(item, "on ice the DCBX mode follows the fw-lldp-agent flag");
+	return HALO_SYNC_DIFFERS;
+}
+
+static int dcbx_apply(struct halo_ctx *ctx, struct halo_item *item,
+		      const struct halo_roce_want *w)
+{
+	struct halo_dcb_ieee g;
+	struct halo_nlt *t;
+	uint8_t mode = w->dcbx == HALO_DCBX_HOST ?
+		       DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE : 0;
+	int err = halo_roce_ieee_get(ctx, item, w, &g);
+
+	if (err != 0)
+		return err < 0 ? err : -EOPNOTSUPP;
+	/* ice: the fw-lldp-agent item, applied before, already switched it
+	 * (ice answers "no change" to a mode it has). */
+	if (g.has_dcbx && (w->dcbx == HALO_DCBX_HOST) == dcbx_is_host(g.dcbx))
+		return 0;
+	if (w->nic == HALO_ROCE_NIC_ICE && w->dcbx == HALO_DCBX_FIRMWARE)
+		return halo_item_fail(item, -EOPNOTSUPP,
+				      "ice returns DCBX to the firmware only with fw-lldp-agent on");
+	err = halo_roce_nlt(ctx, item, &t);
+	if (err < 0)
+		return err;
+	err = halo_dcb_set_dcbx(t, w->ifname, mode);
+	if (err < 0)
+		return halo_roce_fail(ctx, item, err, "setting the DCBX mode (SDCBX)");
+	return 0;
+}
+
+/* ---- pfc ---- */
+
+static int pfc_observe(struct halo_ctx *ctx, struct halo_item *item,
+		       const struct halo_roce_want *w, const struct halo_dcb_ieee *g)
+{
+	char have[40];
+
+	(void)ctx;
+	if (!g->has_pfc) {
+		free(item->observed);
+		item->observed = NULL;
+		halo_item_set_message(item, "%s reports no IEEE PFC", w->ifname);
+		return HALO_SYNC_UNSUPPORTED;
+	}
+	halo_roce_mask_text(g->pfc.pfc_en, have, sizeof(have));
+	halo_item_set_observed(item, "%s", have);
+	if (halo_roce_fw_managed(w, g)) {
+		halo_item_set_message(item, "the firmware LLDP agent manages DCB: set after fw-lldp-agent is off");
+		return HALO_SYNC_DIFFERS;
+	}
+	return g->pfc.pfc_en == w->pfc_mask ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
+}
+
+/* The carrier of IFINDEX now: 1 up, 0 down; -errno. */
+struct carrier_q {
+	int ifindex;
+	int carrier;
+};
+
+static int carrier_msg(const struct nlmsghdr *nlh, void *userdata)
+{
+	struct carrier_q *q = userdata;
+	struct halo_nl_link l;
+	int r = halo_nl_parse_link(nlh, nlh->nlmsg_len, &l);
+
+	if (r == 1 && l.ifindex == q->ifindex)
+		q->carrier = (l.flags & IFF_UP) && l.carrier == 1 ? 1 : 0;
+	return r < 0 ? r : 0;
+}
+
+static int carrier_get(struct halo_nlt *t, int ifindex, int *ret)
+{
+	char buf[256] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	struct ifinfomsg *ifi;
+	struct carrier_q q = { .ifindex = ifindex, .carrier = -1 };
+	int err;
+
+	memset(buf, 0, sizeof(buf));
+	nlh->nlmsg_len = NLMSG_LENGTH(sizeof(*ifi));
+	nlh->nlmsg_type = RTM_GETLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	ifi = NLMSG_DATA(nlh);
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	err = halo_nlt_request(t, HALO_NLT_ROUTE, nlh, carrier_msg, &q, NULL);
+	if (err < 0)
+		return err;
+	*ret = q.carrier;
+	return q.carrier < 0 ? -ENODEV : 0;
+}
+
+static long ms_since(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) * 1000L + (b.tv_nsec - a->tv_nsec) / 1000000L;
+}
+
+/* mlx5 flaps the link when the PFC bitmap changes: wait (bounded) for
+ * the carrier, so the verification and the next phase see a working
+ * link. Only a link that was up before is waited for. */
+static void wait_carrier(struct halo_ctx *ctx, struct halo_item *item,
+			 const struct halo_roce_want *w, struct halo_nlt *t)
+{
+	const struct timespec tick = { 0, 50 * 1000000L };
+	struct timespec start;
+	int carrier = 0;
+	long waited;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (carrier_get(t, w->ifindex, &carrier) == 0 && !carrier &&
+	       ms_since(&start) < CARRIER_WAIT_MS)
+		nanosleep(&tick, NULL);
+	waited = ms_since(&start);
+	if (carrier == 1)
+		halo_item_set_message(item, "mlx5 flaps the link on a PFC change: carrier back after %ld ms",
+				      waited);
+	else
+		halo_item_set_message(item, "mlx5 flaps the link on a PFC change: no carrier after %d ms",
+				      CARRIER_WAIT_MS);
+}
+
+static int pfc_apply(struct halo_ctx *ctx, struct halo_item *item,
+		     const struct halo_roce_want *w)
+{
+	struct halo_dcb_ieee g;
+	struct halo_nlt *t;
+	int was_up = 0;
+	int err = halo_roce_ieee_get(ctx, item, w, &g);
+
+	if (err != 0)
+		return err < 0 ? err : -EOPNOTSUPP;
+	if (!g.has_pfc)
+		return halo_item_fail(item, -EOPNOTSUPP, "%s reports no IEEE PFC", w->ifname);
+	if (g.pfc.pfc_en == w->pfc_mask)
+		return 0; /* the agent's reset already left it right */
+	err = halo_roce_nlt(ctx, item, &t);
+	if (err < 0)
+		return err;
+	if (w->nic == HALO_ROCE_NIC_MLX5 && carrier_get(t, w->ifindex, &was_up) < 0)
+		was_up = 0;
+	/* Read-modify-write: pfc_cap, mbc, delay (mlx5's cable length) and
+	 * the counters stay as the driver reported them. */
+	g.pfc.pfc_en = w->pfc_mask;
+	err = halo_dcb_set_pfc(t, w->ifname, &g.pfc);
+	if (err < 0)
+		return halo_roce_fail(ctx, item, err, "setting PFC (IEEE_SET)");
+	if (was_up)
+		wait_carrier(ctx, item, w, t);
+	return 0;
+}
+
+/* ---- ops ---- */
+
+static int dcb_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_roce_want *w = item->data;
+	struct halo_dcb_ieee g;
+	int r = halo_roce_ieee_get(ctx, item, w, &g);
+
+	if (r != 0)
+		return r;
+	return w->kind == HALO_ROCE_DCBX ? dcbx_observe(ctx, item, w, &g)
+					 : pfc_observe(ctx, item, w, &g);
+}
+
+static int dcb_apply(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct halo_roce_want *w = item->data;
+
+	return w->kind == HALO_ROCE_DCBX ? dcbx_apply(ctx, item, w)
+					 : pfc_apply(ctx, item, w);
+}
+
+const struct halo_item_ops halo_roce_dcb_ops = {
+	.observe = dcb_observe,
+	.apply = dcb_apply,
+};

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * plan.c: each selected interface entry's `roce` group becomes
+ * roce/<entry>/... items on the live link the host table matched.
+ *
+ * What the config loader cannot know is checked here, before anything
+ * changes: the link's driver must have RoCE, and what the drivers are
+ * known to refuse (FACTS 3, 4) is refused up front with FILE:LINE.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "host/host.h"
+#include "roce/roce.h"
+
+/* Ethernet drivers with a RoCE RDMA device (irdma on ice, mlx5_ib on
+ * mlx5_core, bnxt_re, qedr, hns_roce, mlx4_ib). */
+static const char *const roce_drivers[] = {
+	"ice", "mlx5_core", "bnxt_en", "qede", "hns3", "mlx4_en", NULL,
+};
+
+static const char *cfg_name(const struct halo_config *cfg)
+{
+	return cfg->path ? cfg->path : "config";
+}
+
+static bool has_roce(const char *driver)
+{
+	for (size_t i = 0; driver && roce_drivers[i]; i++)
+		if (strcmp(driver, roce_drivers[i]) == 0)
+			return true;
+	return false;
+}
+
+static enum halo_roce_nic nic_of(const char *driver)
+{
+	if (driver && strcmp(driver, "ice") == 0)
+		return HALO_ROCE_NIC_ICE;
+	if (driver && strcmp(driver, "mlx5_core") == 0)
+		return HALO_ROCE_NIC_MLX5;
+	return HALO_ROCE_NIC_OTHER;
+}
+
+static bool host_dcb(const struct halo_roce_config *rc)
+{
+	return rc->pfc_set || rc->n_dscp_prio || rc->trust != HALO_TRUST_UNSET;
+}
+
+/* The checks that need the live link; false when one failed. */
+static bool check_entry(const struct halo_config *cfg, const struct halo_host_link *h,
+			struct halo_errors *errs)
+{
+	const struct halo_interface *f = h->entry;
+	const struct halo_roce_config *rc = &f->roce;
+	const char *file = cfg_name(cfg);
+	bool ok = true;
+
+	if (!has_roce(h->driver)) {
+		halo_errors_add(errs, "%s:%d: interface \"%s\": roce: link %s (driver %s) has no RoCE; "
+				"roce needs ice, mlx5_core or another RoCE NIC driver",
+				file, rc->line, f->name, h->link.name,
+				h->driver ? h->driver : "none");
+		return false;
+	}
+	if (nic_of(h->driver) == HALO_ROCE_NIC_ICE && rc->dcbx == HALO_DCBX_FIRMWARE &&
+	    host_dcb(rc)) {
+		halo_errors_add(errs, "%s:%d: interface \"%s\": roce: ice refuses host PFC and APP "
+				"changes while the firmware LLDP agent runs (dcbx = \"firmware\"); "
+				"use dcbx = \"host\"", file, rc->line, f->name);
+		ok = false;
+	}
+	if (rc->trust == HALO_TRUST_DSCP && rc->n_dscp_prio == 0) {
+		halo_errors_add(errs, "%s:%d: interface \"%s\": roce.trust: \"dscp\" needs dscp_prio "
+				"entries (ice and mlx5 trust DSCP while the APP table has a DSCP entry)",
+				file, rc->line, f->name);
+		ok = false;
+	}
+	return ok;
+}
+
+static int add(struct halo_plan *plan, struct halo_errors *errs,
+	       const struct halo_config *cfg, const struct halo_interface *f,
+	       const char *what, struct halo_roce_want *w, enum halo_roce_kind kind)
+{
+	char key[300];
+	int err;
+
+	w->kind = kind;
+	snprintf(key, sizeof(key), "roce/%s/%s", f->name, what);
+	err = halo_roce_item_add(plan, key, w, f->roce.required, NULL);
+	if (err == -EEXIST)
+		halo_errors_add(errs, "%s:%d: interface \"%s\": %s is configured twice",
+				cfg_name(cfg), f->line, f->name, key);
+	else if (err < 0)
+		halo_errors_add(errs, "%s: %s", key, strerror(-err));
+	return err;
+}
+
+static int plan_entry(struct halo_plan *plan, struct halo_errors *errs,
+		      const struct halo_config *cfg, const struct halo_host_link *h)
+{
+	const struct halo_interface *f = h->entry;
+	const struct halo_roce_config *rc = &f->roce;
+	struct halo_roce_want w;
+	int err = 0;
+
+	memset(&w, 0, sizeof(w));
+	w.nic = nic_of(h->driver);
+	w.ifindex = h->link.ifindex;
+	snprintf(w.ifname, sizeof(w.ifname), "%s", h->link.name);
+	snprintf(w.pci, sizeof(w.pci), "%s", h->pci ? h->pci : "");
+	w.pfc_mask = rc->pfc_mask;
+
+	/* First: ice refuses host DCB while its firmware agent runs, and
+	 * turning the agent off resets PFC and the APP table. */
+	if (w.nic == HALO_ROCE_NIC_ICE && (rc->dcbx != HALO_DCBX_UNSET || host_dcb(rc))) {
+		w.on = rc->dcbx == HALO_DCBX_FIRMWARE;
+		err = add(plan, errs, cfg, f, "fw-lldp-agent", &w, HALO_ROCE_FW_LLDP);
+	}
+	if (err == 0 && rc->enable != HALO_UNSET) {
+		w.on = rc->enable == HALO_TRUE;
+		err = add(plan, errs, cfg, f, "enable", &w, HALO_ROCE_ENABLE);
+	}
+	if (err == 0 && rc->dcbx != HALO_DCBX_UNSET) {
+		w.dcbx = rc->dcbx;
+		err = add(plan, errs, cfg, f, "dcbx", &w, HALO_ROCE_DCBX);
+	}
+	if (err == 0 && rc->pfc_set)
+		err = add(plan, errs, cfg, f, "pfc", &w, HALO_ROCE_PFC);
+	if (err == 0 && rc->n_dscp_prio) {
+		for (size_t i = 0; i < rc->n_dscp_prio && i < HALO_ROCE_DSCP_MAX; i++)
+			w.app[w.n_app++] = (struct dcb_app){
+				.selector = IEEE_8021QAZ_APP_SEL_DSCP,
+				.priority = rc->dscp_prio[i].prio,
+				.protocol = rc->dscp_prio[i].dscp,
+			};
+		err = add(plan, errs, cfg, f, "dscp-prio", &w, HALO_ROCE_DSCP_PRIO);
+	}
+	if (err == 0 && rc->trust != HALO_TRUST_UNSET) {
+		w.trust_dscp = rc->trust == HALO_TRUST_DSCP;
+		err = add(plan, errs, cfg, f, "trust", &w, HALO_ROCE_TRUST);
+	}
+	if (err == 0 && rc->ecn_set) {
+		w.ecn_mask = rc->ecn_mask;
+		err = add(plan, errs, cfg, f, "ecn", &w, HALO_ROCE_ECN);
+	}
+	return err;
+}
+
+int halo_roce_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
+		   struct halo_plan *plan, struct halo_errors *errs)
+{
+	const struct halo_host *host = ctx->host;
+	bool bad = false;
+	int err;
+
+	if (!(ctx->only & HALO_SUB_ROCE) || !host)
+		return 0;
+	for (size_t i = 0; i < host->n; i++) {
+		const struct halo_host_link *h = &host->links[i];
+
+		if (h->selected && h->found && h->entry->roce.present &&
+		    !check_entry(cfg, h, errs))
+			bad = true;
+	}
+	if (bad)
+		return -EINVAL;
+	for (size_t i = 0; i < host->n; i++) {
+		const struct halo_host_link *h = &host->links[i];
+
+		if (!h->selected || !h->entry->roce.present)
+			continue;
+		/* Not there yet: its link/<name>/present item says so; the
+		 * apply plans again once the modules phase brought it. */
+		if (!h->found) {
+			err = halo_plan_warn(plan, "interfaces/%s/roce: no link matches yet: "
+						   "nothing is applied or checked",
+					     h->entry->name);
+		} else {
+			err = plan_entry(plan, errs, cfg, h);
+		}
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,108 @@
+#!/bin/bash
+# roce on a simulated E810 (tests/nicsim, profile e810) through the real
+# codecs: the firmware LLDP agent (on, as shipped) is turned off before
+# any host DCB change; enable_roce by devlink with iWARP turned off first;
+# DCBX host, PFC on 3, DSCP 26 -> 3; a second apply sends no SETDCB; a
+# check is clean; an edit of the NIC behind the tool's back is drift
+# naming the item. Driver and PCI address come from a fixture sysfs under
+# --root, the live link from --netns.
+source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
+
+NS=$(new_netns roce810) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
+veth_pair "$NS" e810a || { echo "1..0 # SKIP no veth"; exit 0; }
+export NICSIM_STATE=$TEST_TMP/state NICSIM_CONFIG=$TEST_TMP/nicsim.conf NICSIM_LOG=$TEST_TMP/nicsim.log
+mkdir -p "$NICSIM_STATE"
+echo "e810a e810 pci=0000:3b:00.0 enable_roce=false enable_iwarp=true" >"$NICSIM_CONFIG"
+
+ROOT=$TEST_TMP/root
+CONF=$ROOT/etc/halo-provision/halo.conf
+mkdir -p "$ROOT/etc/halo-provision"
+fake_nic() { # fake_nic IFNAME BDF DRIVER
+	local dev=sys/devices/pci0000:00/$2
+	mkdir -p "$ROOT/$dev/net/$1" "$ROOT/sys/class/net" "$ROOT/sys/bus/pci/drivers/$3"
+	ln -s "../../../$2" "$ROOT/$dev/net/$1/device"
+	ln -s "../../../bus/pci/drivers/$3" "$ROOT/$dev/driver"
+	ln -s "../../devices/pci0000:00/$2/net/$1" "$ROOT/sys/class/net/$1"
+}
+fake_nic e810a 0000:3b:00.0 ice
+
+write_conf "$CONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "rdma0"; match = { driver = "ice"; pci = "0000:3b:00.0"; };
+    roce = { enable = true; dcbx = "host"; pfc = [ 3 ]; trust = "dscp";
+             dscp_prio = ( [ 26, 3 ] ); tos = 106; ecn = [ 3 ]; }; }
+);
+CONF
+
+# --netns (not ip netns exec): the driver and PCI facts come from --root.
+halo() {
+	env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		LD_PRELOAD="$NICSIM_SO" "$HALO" -c "$CONF" --root "$ROOT" --netns "$NS" \
+		--only roce "$@" 2>"$TEST_TMP/stderr"
+}
+run() { out=$(halo "$@"); rc=$?; err=$(cat "$TEST_TMP/stderr"); }
+item() { jq -r --arg k "$1" '.items[] | select(.key==$k) | '"$2" <<<"$out"; }
+
+run --check --json
+is "$rc" 2 "check before the first apply: drift (exit 2)"
+is "$(item roce/rdma0/fw-lldp-agent .observed)" on "the factory agent is seen on"
+is "$(item roce/rdma0/pfc .outcome)" drift "pfc is drift while the firmware manages DCB"
+is "$(state e810a .requests.dcbnl.set)" 0 "check sent no SETDCB"
+
+run --json
+is "$rc" 2 "first apply: exit 2 (changed, nothing failed)"
+[ "$rc" = 2 ] || diag "$out $err"
+is "$(jq -c '[.items[] | select(.subsystem=="roce") | .key]' <<<"$out")" \
+	'["roce/rdma0/fw-lldp-agent","roce/rdma0/enable","roce/rdma0/dcbx","roce/rdma0/pfc","roce/rdma0/dscp-prio","roce/rdma0/trust","roce/rdma0/ecn"]' \
+	"items in apply order, the agent first"
+is "$(item roce/rdma0/fw-lldp-agent .outcome)" changed "agent: changed"
+is "$(state e810a '.priv_flags["fw-lldp-agent"]')" false "state: the agent is off"
+# The log: "IF dcbnl type=79 ..." is an RTM_SETDCB, "IF genl ... cmd=14" an
+# ETHTOOL_MSG_PRIVFLAGS_SET.
+first_set=$(grep -n -m1 '^e810a dcbnl type=79 ' "$NICSIM_LOG" | cut -d: -f1)
+agent_set=$(grep -n -m1 '^e810a genl .* cmd=14 ' "$NICSIM_LOG" | cut -d: -f1)
+[ -n "$agent_set" ] && [ -n "$first_set" ] && [ "$agent_set" -lt "$first_set" ]
+ok $? "the agent went off before the first DCB set (log lines ${agent_set:-none} < ${first_set:-none})"
+is "$(item roce/rdma0/enable .outcome)" changed "enable: changed"
+like "$(item roce/rdma0/enable .message)" 'enable_iwarp turned off first' "enable says iWARP went off first"
+is "$(state e810a .devlink)" '{"enable_roce":true,"enable_iwarp":false}' "state: RoCE on, iWARP off"
+is "$(state e810a .dcbx)" '"host"' "state: dcbx host"
+is "$(state e810a .pfc_enabled)" '[3]' "state: PFC on 3"
+is "$(state e810a .app)" '[{"selector":"dscp","protocol":26,"priority":3}]' "state: DSCP 26 -> 3"
+is "$(state e810a .trust)" '"dscp"' "state: L3 DSCP mode"
+is "$(item roce/rdma0/ecn .outcome)" unsupported "ecn: unsupported on ice"
+like "$(item roce/rdma0/ecn .message)" 'upstream mlx5 and irdma have no such knob' "ecn says why"
+is "$(jq -r '.failed' <<<"$out")" false "nothing failed"
+
+sets=$(state e810a .requests.dcbnl.set)
+run --json
+is "$rc" 0 "second apply: exit 0"
+is "$(state e810a .requests.dcbnl.set)" "$sets" "second apply: 0 SETDCB requests"
+run --check
+is "$rc" 0 "check: clean"
+
+# Behind the tool's back: PFC moved to priority 4.
+jq '.pfc_enabled = [4]' "$NICSIM_STATE/e810a.json" >"$TEST_TMP/s" && mv "$TEST_TMP/s" "$NICSIM_STATE/e810a.json"
+run --check --json
+is "$rc" 2 "drift: check exit 2"
+is "$(jq -c '[.items[] | select(.outcome=="drift") | .key]' <<<"$out")" '["roce/rdma0/pfc"]' "drift names roce/rdma0/pfc"
+is "$(item roce/rdma0/pfc .observed)" '[ 4 ]' "observed PFC [ 4 ]"
+run
+is "$rc" 2 "apply repairs it"
+is "$(state e810a .pfc_enabled)" '[3]' "state: PFC back on 3"
+
+# The agent turned back on behind our back resets host DCB: the agent
+# item and the DCB items drift, and one apply converges again.
+jq '.priv_flags["fw-lldp-agent"] = true | .dcbx = "firmware" | del(.dcbx_mode) | .app = [] | .pfc_enabled = []' \
+	"$NICSIM_STATE/e810a.json" >"$TEST_TMP/s" && mv "$TEST_TMP/s" "$NICSIM_STATE/e810a.json"
+run --check --json
+is "$rc" 2 "agent on again: drift"
+is "$(item roce/rdma0/fw-lldp-agent .outcome)" drift "... naming fw-lldp-agent"
+run
+is "$rc" 2 "apply converges again"
+run --check
+is "$rc" 0 "and checks clean"
+
+done_testing
