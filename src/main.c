@@ -23,6 +23,7 @@
 #include "host/host.h"
 #include "modules/modules.h"
 #include "links/links.h"
+#include "links/nl.h"
 #include "roce/roce.h"
 #include "util/errors.h"
 #include "util/lock.h"
@@ -342,9 +343,8 @@ static int replan_on_host(struct run *run, size_t first, size_t first_warning)
 	struct halo_plan *plan = &run->plan;
 
 	halo_plan_truncate(plan, first, first_warning);
-	/* The netlink snapshots are scoped to what matched before: start
-	 * afresh (this path alone opens the sockets a second time). */
-	halo_links_release(&run->ctx);
+	/* The netlink snapshots are scoped to what matched before. */
+	halo_nl_unscope(&run->ctx);
 	if (build_on_host(run, HALO_HOST_AFTER_MODULES) < 0) {
 		halo_plan_truncate(plan, first, first_warning);
 		for (size_t i = 0; i < run->errs.n; i++) {

@@ -471,6 +471,23 @@ void halo_nl_close(struct halo_ctx *ctx)
 	ctx->nl = NULL;
 }
 
+void halo_nl_unscope(struct halo_ctx *ctx)
+{
+	struct halo_nl *nl = ctx->nl;
+
+	if (!nl)
+		return;
+	free(nl->names);
+	nl->names = NULL;
+	nl->n_names = 0;
+	free(nl->scope);
+	nl->scope = NULL;
+	nl->n_scope = 0;
+	nl->scoped = false;
+	for (size_t k = 0; k < SNAP_N; k++)
+		nl->snap[k].ok = nl->snap[k].loaded = false;
+}
+
 struct halo_nlt *halo_nl_transport(struct halo_ctx *ctx)
 {
 	return halo_nl_open(ctx) < 0 ? NULL : ctx->nl->t;

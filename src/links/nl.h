@@ -96,6 +96,9 @@ int halo_nl_scope_names(struct halo_ctx *ctx, const char *const *names, size_t n
 /* From now on the link and address snapshots cover these managed links
  * only: one request per link and kind. */
 int halo_nl_scope_ifindexes(struct halo_ctx *ctx, const int *ifindexes, size_t n);
+/* Forgets the scope and every snapshot (the host changed under an earlier
+ * phase: links are matched again); the transport and its sockets stay. */
+void halo_nl_unscope(struct halo_ctx *ctx);
 /* The name of IFINDEX: from the link snapshot, else one RTM_GETLINK. */
 int halo_nl_link_name(struct halo_ctx *ctx, int ifindex, char name[IF_NAMESIZE]);
 /* The link holding address C (its local route, one FIB-match lookup:
