@@ -10,6 +10,7 @@ libhalo_la_SOURCES += \
 
 # Integration tests: the simulated NIC (tests/nicsim) and a plain veth.
 roce_integration_tests = \
-	tests/integration/roce-e810.sh
+	tests/integration/roce-e810.sh \
+	tests/integration/roce-connectx.sh
 TESTS += $(roce_integration_tests)
 EXTRA_DIST += $(roce_integration_tests)

@@ -1,0 +1,97 @@
+#!/bin/bash
+# roce on a simulated ConnectX (tests/nicsim, profile connectx): PFC on 3
+# flaps the link (the item waits for the carrier, bounded, and says so),
+# DSCP 26 -> 3 makes trust DSCP, ECN through the vendor driver's
+# ecn/roce_np|roce_rp sysfs (a fixture under --root), enable_roce read
+# back as mlx5's driverinit param. A second apply sends no SETDCB; a check
+# is clean; a remapped DSCP behind the tool's back is drift naming the
+# item; an entry of a DSCP the config does not map is left alone.
+source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
+
+NS=$(new_netns rocecx) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
+veth_pair "$NS" cx0 || { echo "1..0 # SKIP no veth"; exit 0; }
+export NICSIM_STATE=$TEST_TMP/state NICSIM_CONFIG=$TEST_TMP/nicsim.conf
+mkdir -p "$NICSIM_STATE"
+echo "cx0 connectx pci=0000:c1:00.0 flap_ms=300" >"$NICSIM_CONFIG"
+
+ROOT=$TEST_TMP/root
+CONF=$ROOT/etc/halo-provision/halo.conf
+mkdir -p "$ROOT/etc/halo-provision"
+DEV=sys/devices/pci0000:00/0000:c1:00.0
+mkdir -p "$ROOT/$DEV/net/cx0" "$ROOT/sys/class/net" "$ROOT/sys/bus/pci/drivers/mlx5_core"
+ln -s "../../../0000:c1:00.0" "$ROOT/$DEV/net/cx0/device"
+ln -s "../../../bus/pci/drivers/mlx5_core" "$ROOT/$DEV/driver"
+ln -s "../../devices/pci0000:00/0000:c1:00.0/net/cx0" "$ROOT/sys/class/net/cx0"
+for p in roce_np roce_rp; do
+	mkdir -p "$ROOT/$DEV/net/cx0/ecn/$p/enable"
+	for i in 0 1 2 3 4 5 6 7; do echo 0 >"$ROOT/$DEV/net/cx0/ecn/$p/enable/$i"; done
+done
+echo 1 >"$ROOT/$DEV/net/cx0/ecn/roce_rp/enable/5"
+ECN=$ROOT/$DEV/net/cx0/ecn
+
+write_conf "$CONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "cx"; match = { driver = "mlx5_core"; };
+    roce = { enable = true; dcbx = "host"; pfc = [ 3 ]; trust = "dscp";
+             dscp_prio = ( [ 26, 3 ] ); ecn = [ 3 ]; tos = 106; }; }
+);
+CONF
+
+halo() {
+	env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		LD_PRELOAD="$NICSIM_SO" "$HALO" -c "$CONF" --root "$ROOT" --netns "$NS" \
+		--only roce "$@" 2>"$TEST_TMP/stderr"
+}
+run() { out=$(halo "$@"); rc=$?; err=$(cat "$TEST_TMP/stderr"); }
+item() { jq -r --arg k "$1" '.items[] | select(.key==$k) | '"$2" <<<"$out"; }
+
+run --json
+is "$rc" 2 "first apply: exit 2"
+[ "$rc" = 2 ] || diag "$out $err"
+is "$(jq -c '[.items[] | select(.subsystem=="roce") | .key]' <<<"$out")" \
+	'["roce/cx/enable","roce/cx/dcbx","roce/cx/pfc","roce/cx/dscp-prio","roce/cx/trust","roce/cx/ecn"]' \
+	"no fw-lldp-agent item on mlx5"
+is "$(item roce/cx/enable .outcome)" ok "enable_roce (driverinit) already true"
+is "$(state cx0 .dcbx)" '"host"' "state: dcbx host"
+is "$(state cx0 .pfc_enabled)" '[3]' "state: PFC on 3"
+is "$(state cx0 .pfc_delay)" 7 "PFC read-modify-write kept the cable length (delay 7)"
+is "$(state cx0 .link_flaps)" 1 "the PFC change flapped the link once"
+like "$(item roce/cx/pfc .message)" '^mlx5 flaps the link on a PFC change: carrier back after [0-9]+ ms$' \
+	"the pfc item says it waited for the carrier"
+waited=$(item roce/cx/pfc .message | grep -o '[0-9]* ms' | cut -d' ' -f1)
+[ "${waited:-0}" -ge 250 ]
+ok $? "... and really waited for it (${waited:-?} ms, flap 300 ms)"
+is "$(ip -n "$NS" -j link show cx0 | jq -r '.[0].operstate')" UP "the link is up after the run"
+is "$(state cx0 .app)" '[{"selector":"dscp","protocol":26,"priority":3}]' "state: DSCP 26 -> 3"
+is "$(state cx0 .trust)" '"dscp"' "trust dscp"
+is "$(cat "$ECN/roce_np/enable/3")$(cat "$ECN/roce_rp/enable/3")" 11 "ECN on for priority 3 (np and rp)"
+is "$(cat "$ECN/roce_rp/enable/5")" 0 "ECN off where not wanted (rp 5)"
+is "$(jq -r '.failed' <<<"$out")" false "nothing failed"
+
+sets=$(state cx0 .requests.dcbnl.set)
+run --json
+is "$rc" 0 "second apply: exit 0"
+is "$(state cx0 .requests.dcbnl.set)" "$sets" "second apply: 0 SETDCB requests"
+is "$(state cx0 .link_flaps)" 1 "no more flaps"
+run --check
+is "$rc" 0 "check: clean"
+
+# Behind the tool's back: DSCP 26 now goes to 5, and someone maps 48 -> 6.
+jq '.app = [{"selector":"dscp","protocol":26,"priority":5},{"selector":"dscp","protocol":48,"priority":6}]' \
+	"$NICSIM_STATE/cx0.json" >"$TEST_TMP/s" && mv "$TEST_TMP/s" "$NICSIM_STATE/cx0.json"
+run --check --json
+is "$rc" 2 "drift: check exit 2"
+is "$(jq -c '[.items[] | select(.outcome=="drift") | .key]' <<<"$out")" '["roce/cx/dscp-prio"]' \
+	"drift names roce/cx/dscp-prio"
+is "$(item roce/cx/dscp-prio .observed)" '26:5' "observed 26:5"
+run
+is "$rc" 2 "apply repairs it"
+is "$(state cx0 '[.app[] | "\(.protocol):\(.priority)"] | sort')" '["26:3","48:6"]' \
+	"26 -> 3 again; the unmapped DSCP 48 entry is left alone"
+echo 1 >"$ECN/roce_np/enable/6"
+run --check --json
+is "$(jq -c '[.items[] | select(.outcome=="drift") | .key]' <<<"$out")" '["roce/cx/ecn"]' "ECN edited: drift names roce/cx/ecn"
+
+done_testing
