@@ -11,6 +11,8 @@ libhalo_la_SOURCES += \
 # Integration tests: the simulated NIC (tests/nicsim) and a plain veth.
 roce_integration_tests = \
 	tests/integration/roce-e810.sh \
-	tests/integration/roce-connectx.sh
+	tests/integration/roce-connectx.sh \
+	tests/integration/roce-veth.sh \
+	tests/integration/roce-bad-input.sh
 TESTS += $(roce_integration_tests)
 EXTRA_DIST += $(roce_integration_tests)
