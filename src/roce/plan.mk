@@ -13,6 +13,10 @@ roce_integration_tests = \
 	tests/integration/roce-e810.sh \
 	tests/integration/roce-connectx.sh \
 	tests/integration/roce-veth.sh \
-	tests/integration/roce-bad-input.sh
+	tests/integration/roce-bad-input.sh \
+	tests/integration/roce-examples.sh
 TESTS += $(roce_integration_tests)
 EXTRA_DIST += $(roce_integration_tests)
+
+# Seed configs (issue 9): an E810 pair, a ConnectX node.
+EXTRA_DIST += examples/e810-pair-node1.conf examples/connectx-node.conf
