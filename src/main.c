@@ -24,6 +24,7 @@
 #include "modules/modules.h"
 #include "links/links.h"
 #include "links/nl.h"
+#include "rdma/rdma.h"
 #include "roce/roce.h"
 #include "util/errors.h"
 #include "util/lock.h"
@@ -61,6 +62,7 @@ static const struct builder early_builders[] = {
 static const struct builder host_builders[] = {
 	{ HALO_SUB_LINKS, halo_links_plan },
 	{ HALO_SUB_ROCE, halo_roce_plan },
+	{ HALO_SUB_RDMA, halo_rdma_plan },
 };
 
 /* One line whatever the message holds (a path given with -c or --root may

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * gid.c: the GID index of an interface's IPv4 address, computed from the
+ * port's GID table the way mlnx-tools' show_gids reads it (FACTS 6):
+ * gids/<i> ("%pI6", all zeros when unused), gid_attrs/types/<i> ("RoCE v2"
+ * or "IB/RoCE v1"; an empty entry reads EINVAL) and gid_attrs/ndevs/<i>.
+ * The index depends on the vendor (irdma 1, mlx5 3) and on every address
+ * added before it, so it is never assumed.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdma/rdma.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int halo_rdma_gid_parse(const char *text, uint8_t gid[16])
+{
+	const char *p = text;
+
+	for (int g = 0; g < 8; g++) {
+		unsigned v = 0;
+
+		for (int k = 0; k < 4; k++) {
+			int h = hexval(*p++);
+
+			if (h < 0)
+				return -EINVAL;
+			v = v << 4 | (unsigned)h;
+		}
+		gid[2 * g] = (uint8_t)(v >> 8);
+		gid[2 * g + 1] = (uint8_t)v;
+		if (g < 7 && *p++ != ':')
+			return -EINVAL;
+	}
+	if (*p == '\n')
+		p++;
+	return *p ? -EINVAL : 0;
+}
+
+static bool is_zero(const uint8_t gid[16])
+{
+	for (int i = 0; i < 16; i++)
+		if (gid[i])
+			return false;
+	return true;
+}
+
+/* ::ffff:a.b.c.d, the form an IPv4 address takes in a RoCE v2 GID. */
+static bool is_v4_mapped(const uint8_t gid[16])
+{
+	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	return memcmp(gid, prefix, sizeof(prefix)) == 0;
+}
+
+/* An attribute of entry I: 1 read (newline removed), 0 empty entry. */
+static int read_entry(halo_rdma_reader rd, void *userdata, const char *path, char **ret)
+{
+	int err = rd(userdata, path, ret);
+	size_t n;
+
+	/* The kernel answers EINVAL for an empty entry's attributes "for
+	 * user space compatibility"; ENODATA is what lies underneath. */
+	if (err == -EINVAL || err == -ENODATA)
+		return 0;
+	if (err < 0)
+		return err;
+	n = strlen(*ret);
+	if (n > 0 && (*ret)[n - 1] == '\n')
+		(*ret)[n - 1] = '\0';
+	return 1;
+}
+
+int halo_rdma_gid_scan(halo_rdma_reader rd, void *userdata, const char *dir,
+		       const unsigned *indices, size_t n, const char *ifname,
+		       const uint8_t addr[4], struct halo_rdma_gid *ret)
+{
+	struct halo_rdma_gid res = { .index = -1, .first_v4 = -1 };
+	char path[512];
+	int err;
+
+	for (size_t k = 0; k < n; k++) {
+		_cleanup_free_ char *text = NULL, *type = NULL, *ndev = NULL;
+		unsigned i = indices[k];
+		uint8_t gid[16];
+
+		snprintf(path, sizeof(path), "%s/gids/%u", dir, i);
+		err = rd(userdata, path, &text);
+		if (err == -EINVAL || err == -ENODATA) {
+			res.n_empty++;
+			continue;
+		}
+		if (err < 0)
+			return err;
+		/* A GID we cannot read as one is no IPv4 GID of ours. */
+		if (halo_rdma_gid_parse(text, gid) < 0 || is_zero(gid))
+			continue;
+		snprintf(path, sizeof(path), "%s/gid_attrs/types/%u", dir, i);
+		err = read_entry(rd, userdata, path, &type);
+		if (err < 0)
+			return err;
+		if (err == 0) {
+			res.n_empty++;
+			continue;
+		}
+		if (strcmp(type, "RoCE v2") != 0 || !is_v4_mapped(gid))
+			continue;
+		snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/%u", dir, i);
+		err = read_entry(rd, userdata, path, &ndev);
+		if (err < 0)
+			return err;
+		if (err == 0) {
+			res.n_empty++;
+			continue;
+		}
+		if (strcmp(ndev, ifname) != 0)
+			continue;
+		res.n_v4++;
+		if (res.first_v4 < 0)
+			res.first_v4 = (int)i;
+		if (res.index < 0 && addr && memcmp(gid + 12, addr, 4) == 0)
+			res.index = (int)i;
+	}
+	*ret = res;
+	return 0;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int halo_rdma_gid_find(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
+		       const char *ifname, const uint8_t addr[4],
+		       struct halo_rdma_gid *ret)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	_cleanup_free_ unsigned *idx = NULL;
+	char dir[256], path[300];
+	size_t n = 0;
+	int err;
+
+	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%u", dev->ibdev, dev->port);
+	snprintf(path, sizeof(path), "%s/gids", dir);
+	err = halo_root_list_dir(ctx, path, &names);
+	if (err < 0)
+		return err;
+	idx = calloc(halo_strv_len(names) + 1, sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	/* The directory lists "0", "1", ..., "10": numeric order. */
+	for (size_t i = 0; names[i]; i++) {
+		char *end;
+		unsigned long v = strtoul(names[i], &end, 10);
+
+		if (!*end && names[i][0] && v < 65536)
+			idx[n++] = (unsigned)v;
+	}
+	qsort(idx, n, sizeof(*idx), cmp_unsigned);
+	return halo_rdma_gid_scan(halo_rdma_read_root, ctx, dir, idx, n, ifname, addr, ret);
+}

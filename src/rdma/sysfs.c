@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sysfs.c: netdev -> RDMA device and port, read from the root's sysfs
+ * (FACTS 6): /sys/class/net/<if>/device/infiniband/<ibdev> names the
+ * device (whatever rdma-core renamed it to), the GID ndevs attributes
+ * name the port, node_type tells RoCE from iWARP.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rdma/rdma.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+int halo_rdma_read_root(void *userdata, const char *path, char **ret)
+{
+	size_t len;
+
+	return halo_read_file(userdata, path, ret, &len);
+}
+
+void halo_rdma_sleep_ms(unsigned ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Drops the trailing newline sysfs prints. */
+static void chomp(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+}
+
+/* A name as the kernel's entries have them: no path, not "." or "..". */
+static bool plain_name(const char *s)
+{
+	return s[0] && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
+}
+
+/* Whether some GID of port DIR names IFNAME (an empty entry reads EINVAL). */
+static int port_has_ndev(struct halo_ctx *ctx, const char *dir, const char *ifname)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	char path[512];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/gid_attrs/ndevs", dir);
+	err = halo_root_list_dir(ctx, path, &names);
+	if (err == -ENOENT)
+		return 0;
+	if (err < 0)
+		return err;
+	for (size_t i = 0; names[i]; i++) {
+		_cleanup_free_ char *text = NULL;
+
+		snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/%s", dir, names[i]);
+		err = halo_rdma_read_root(ctx, path, &text);
+		if (err == -EINVAL || err == -ENODATA || err == -ENOENT)
+			continue;
+		if (err < 0)
+			return err;
+		chomp(text);
+		if (strcmp(text, ifname) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The port of IBDEV whose GIDs name IFNAME; the only port when none does
+ * yet (no GID of the link is in the table before the link is up). */
+static int find_port(struct halo_ctx *ctx, const char *ibdev, const char *ifname,
+		     unsigned *ret, char **ret_why)
+{
+	_cleanup_strv_free_ char **ports = NULL;
+	unsigned only = 0, n = 0;
+	char dir[256];
+	int err;
+
+	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports", ibdev);
+	err = halo_root_list_dir(ctx, dir, &ports);
+	if (err == -ENOENT) {
+		*ret_why = halo_strdup_printf("%s has no ports directory", ibdev);
+		return -ENODEV;
+	}
+	if (err < 0)
+		return err;
+	for (size_t i = 0; ports[i]; i++) {
+		char *end;
+		unsigned long p = strtoul(ports[i], &end, 10);
+
+		if (*end || p == 0 || p > 255)
+			continue;
+		n++;
+		only = (unsigned)p;
+		snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%lu", ibdev, p);
+		err = port_has_ndev(ctx, dir, ifname);
+		if (err < 0)
+			return err;
+		if (err > 0) {
+			*ret = (unsigned)p;
+			return 0;
+		}
+	}
+	if (n == 1) {
+		*ret = only;
+		return 0;
+	}
+	*ret_why = halo_strdup_printf(n ? "no port of %s has a GID of %s" : "%s has no ports",
+				      ibdev, ifname);
+	return -ENODEV;
+}
+
+int halo_rdma_find_dev(struct halo_ctx *ctx, const char *ifname,
+		       struct halo_rdma_dev *ret, char **ret_why)
+{
+	_cleanup_strv_free_ char **devs = NULL;
+	_cleanup_free_ char *type = NULL;
+	struct halo_rdma_dev dev = { 0 };
+	char path[256];
+	int err;
+
+	*ret_why = NULL;
+	if (!plain_name(ifname))
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device/infiniband", ifname);
+	err = halo_root_list_dir(ctx, path, &devs);
+	if (err == -ENOENT || err == -ENOTDIR || (err == 0 && !devs[0]))
+		return -ENODEV;
+	if (err < 0)
+		return err;
+	if (devs[1]) {
+		*ret_why = halo_strdup_printf("%s has several RDMA devices (%s, %s)", ifname,
+					      devs[0], devs[1]);
+		return -ENOTUNIQ;
+	}
+	if (!plain_name(devs[0]) || strlen(devs[0]) >= sizeof(dev.ibdev))
+		return -EINVAL;
+	snprintf(dev.ibdev, sizeof(dev.ibdev), "%s", devs[0]);
+	/* "4: RNIC" is iWARP (E810 with enable_iwarp), "1: CA" RoCE. */
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/node_type", dev.ibdev);
+	err = halo_rdma_read_root(ctx, path, &type);
+	if (err < 0 && err != -ENOENT)
+		return err;
+	dev.iwarp = type && strstr(type, "RNIC");
+	err = find_port(ctx, dev.ibdev, ifname, &dev.port, ret_why);
+	if (err < 0)
+		return err;
+	*ret = dev;
+	return 0;
+}
+
+/* The RDMA half of split Ethernet drivers (FACTS 7). */
+static const struct {
+	const char *driver, *module;
+} rdma_modules[] = {
+	{ "ice", "irdma" },       { "mlx5_core", "mlx5_ib" }, { "mlx4_en", "mlx4_ib" },
+	{ "bnxt_en", "bnxt_re" }, { "qede", "qedr" },         { "hns3", "hns_roce_hw_v2" },
+};
+
+char *halo_rdma_why_no_dev(struct halo_ctx *ctx, const char *ifname, const char *driver)
+{
+	const char *module = NULL;
+	char path[128];
+
+	for (size_t i = 0; driver && i < ARRAY_SIZE(rdma_modules); i++)
+		if (strcmp(driver, rdma_modules[i].driver) == 0)
+			module = rdma_modules[i].module;
+	if (!module)
+		return halo_strdup_printf("no RDMA device on %s: driver %s has no RoCE", ifname,
+					  driver && driver[0] ? driver : "(none)");
+	snprintf(path, sizeof(path), "/sys/module/%s", module);
+	if (halo_root_exists(ctx, path) <= 0)
+		return halo_strdup_printf("no RDMA device on %s: module %s is not loaded "
+					  "(modules.load = [ \"%s\" ])", ifname, module, module);
+	if (strcmp(driver, "ice") == 0)
+		return halo_strdup_printf("no RDMA device on %s: irdma is loaded but has no device "
+					  "on it (RoCE and iWARP both off in devlink: roce.enable = true)",
+					  ifname);
+	return halo_strdup_printf("no RDMA device on %s: %s is loaded but has no device on it",
+				  ifname, module);
+}
+
+static int read_attr(struct halo_ctx *ctx, const char *path, char *buf, size_t len)
+{
+	_cleanup_free_ char *text = NULL;
+	int err = halo_rdma_read_root(ctx, path, &text);
+
+	if (err < 0)
+		return err;
+	chomp(text);
+	snprintf(buf, len, "%s", text);
+	return 0;
+}
+
+int halo_rdma_port_state(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
+			 char *state, size_t state_len, char *phys, size_t phys_len)
+{
+	char path[256];
+	int err;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/state", dev->ibdev,
+		 dev->port);
+	err = read_attr(ctx, path, state, state_len);
+	if (err < 0)
+		return err;
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/phys_state",
+		 dev->ibdev, dev->port);
+	return read_attr(ctx, path, phys, phys_len);
+}
