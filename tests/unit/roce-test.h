@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * roce-test.h: the fake kernel the test-roce-*.c unit tests share. Each
+ * test answers the transport's seam (halo_nlt_set_io) with replies built
+ * here: the NLMSG_ERROR ACK (with an extended-ACK message), the generic
+ * netlink family lookup, and a transport wired to the test's io function.
+ */
+#pragma once
+
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "netlink/transport.h"
+
+/* The u16 at byte OFF of P (unaligned). */
+static inline uint16_t u16_at(const void *p, size_t off)
+{
+	uint16_t v;
+
+	memcpy(&v, (const uint8_t *)p + off, sizeof(v));
+	return v;
+}
+
+/* Appends at BUF + *OFF the ACK of REQ: ERROR (0 or -errno) and, when MSG,
+ * the extended ACK's message (NLMSGERR_ATTR_MSG), as netlink_ack does. */
+static inline void put_ack(char *buf, size_t *off, const struct nlmsghdr *req,
+			   int error, const char *msg)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf + *off);
+	struct nlmsgerr *e;
+
+	nlh->nlmsg_type = NLMSG_ERROR;
+	nlh->nlmsg_flags = NLM_F_CAPPED | (msg ? NLM_F_ACK_TLVS : 0);
+	nlh->nlmsg_seq = req->nlmsg_seq;
+	e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+	e->error = error;
+	e->msg = *req;
+	if (msg)
+		mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, msg);
+	*off += MNL_ALIGN(nlh->nlmsg_len);
+}
+
+/* The family name a CTRL_CMD_GETFAMILY request asks for (its first
+ * attribute, right after the genl header). */
+static inline const char *family_asked(const struct nlmsghdr *req)
+{
+	assert_int_equal(req->nlmsg_type, GENL_ID_CTRL);
+	return mnl_attr_get_str((const struct nlattr *)((const char *)req + 20));
+}
+
+/* The answer to a family lookup: ID, or -ENOENT (no such family) when ID
+ * is 0. Returns the reply's length. */
+static inline int put_family(char *buf, const struct nlmsghdr *req, uint16_t id)
+{
+	size_t off = 0;
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+
+	if (!id) {
+		put_ack(buf, &off, req, -ENOENT, NULL);
+		return (int)off;
+	}
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	nlh->nlmsg_seq = req->nlmsg_seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = CTRL_CMD_NEWFAMILY;
+	mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, id);
+	off += MNL_ALIGN(nlh->nlmsg_len);
+	put_ack(buf, &off, req, 0, NULL);
+	return (int)off;
+}
+
+/* Starts a generic netlink reply of FAMILY (CMD, VERSION) to sequence SEQ
+ * at BUF. */
+static inline struct nlmsghdr *genl_reply(char *buf, uint16_t family, uint32_t seq,
+					  uint8_t cmd, uint8_t version)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = family;
+	nlh->nlmsg_seq = seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = version;
+	return nlh;
+}
+
+/* A transport that asks IO (with USERDATA) instead of the kernel. */
+static inline struct halo_nlt *fake_transport(halo_nlt_io_fn io, void *userdata,
+					      unsigned long *counter)
+{
+	struct halo_nlt *t = NULL;
+
+	assert_int_equal(halo_nlt_new(counter, &t), 0);
+	halo_nlt_set_io(t, io, userdata);
+	return t;
+}
