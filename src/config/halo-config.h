@@ -156,6 +156,7 @@ struct halo_roce_config {
 	uint8_t ecn_mask;
 	int tos;         /* 0..255, -1 unset */
 	bool required;
+	bool exclusive;  /* remove DSCP APP entries someone else added too */
 	int tos_line;    /* lines of tos and pfc, for cross-field messages */
 	int pfc_line;
 };

@@ -13,7 +13,8 @@ static const char *const iface_keys[] = {
 static const char *const match_keys[] = { "mac", "driver", "pci", NULL };
 static const char *const route_keys[] = { "to", "via", "metric", NULL };
 static const char *const roce_keys[] = {
-	"enable", "dcbx", "pfc", "trust", "dscp_prio", "ecn", "tos", "required", NULL,
+	"enable", "dcbx", "pfc", "trust", "dscp_prio", "ecn", "tos", "required",
+	"exclusive", NULL,
 };
 
 static const char *check_cidr(const char *s)
@@ -272,6 +273,13 @@ static void parse_roce(struct halo_pctx *p, const struct halo_cset *ig, const ch
 	if (halo_pget_int(p, g, k, "tos", 0, 255, &v, &rc->tos_line) > 0)
 		rc->tos = (int)v;
 	halo_pget_bool(p, g, k, "required", &rc->required);
+	/* exclusive says what to do with the DSCP entries of the APP table
+	 * that the map does not hold; without a map or a trust there is no
+	 * such decision, and removing every entry is trust = "pcp". */
+	if (halo_pget_bool(p, g, k, "exclusive", &rc->exclusive) > 0 && rc->exclusive &&
+	    !rc->n_dscp_prio && rc->trust == HALO_TRUST_UNSET)
+		halo_perr(p, rc->line, "%s.exclusive: needs dscp_prio (or trust = \"pcp\" "
+			  "to remove every DSCP entry)", k);
 }
 
 /* The typed form of the checked address strings, element for element. */

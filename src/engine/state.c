@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -75,6 +76,32 @@ static bool untouched_by_run(const struct halo_ctx *ctx, const struct halo_plan 
 	return !name || !plan_has_interface(plan, name, len);
 }
 
+/* The last state file at PATH when it is one of ours (this schema
+ * version, an items array): its items in *RET_ITEMS, the document to put
+ * in *RET. Absent, unreadable or foreign: NULL (the file is replaced). */
+static struct json_object *read_prev(struct halo_ctx *ctx, const char *path,
+				     struct json_object **ret_items)
+{
+	_cleanup_free_ char *old = NULL;
+	struct json_object *prev, *v, *list;
+	size_t len;
+
+	if (halo_read_file(ctx, path, &old, &len) < 0)
+		return NULL;
+	prev = json_tokener_parse(old);
+	if (!prev)
+		return NULL;
+	if (json_object_object_get_ex(prev, "schema_version", &v) &&
+	    json_object_get_int(v) == STATE_SCHEMA_VERSION &&
+	    json_object_object_get_ex(prev, "items", &list) &&
+	    json_object_is_type(list, json_type_array)) {
+		*ret_items = list;
+		return prev;
+	}
+	json_object_put(prev);
+	return NULL;
+}
+
 /* With --only or --interface, the items the run did not look at stay as
  * the last apply recorded them, so the file keeps describing the whole
  * host. Appends them to ITEMS and returns the exit bits they carry. An
@@ -82,46 +109,132 @@ static bool untouched_by_run(const struct halo_ctx *ctx, const struct halo_plan 
 static int keep_other_items(struct halo_ctx *ctx, const struct halo_plan *plan,
 			    const char *path, struct json_object *items)
 {
-	_cleanup_free_ char *old = NULL;
-	struct json_object *prev, *v, *list;
-	size_t len;
+	struct json_object *prev, *v, *list = NULL;
 	int bits = 0;
 
-	if (((ctx->only & HALO_SUB_ALL) == HALO_SUB_ALL && !ctx->interface) ||
-	    halo_read_file(ctx, path, &old, &len) < 0)
+	if ((ctx->only & HALO_SUB_ALL) == HALO_SUB_ALL && !ctx->interface)
 		return 0;
-	prev = json_tokener_parse(old);
+	prev = read_prev(ctx, path, &list);
 	if (!prev)
 		return 0;
-	if (json_object_object_get_ex(prev, "schema_version", &v) &&
-	    json_object_get_int(v) == STATE_SCHEMA_VERSION &&
-	    json_object_object_get_ex(prev, "items", &list) &&
-	    json_object_is_type(list, json_type_array)) {
-		for (size_t i = 0; i < json_object_array_length(list); i++) {
-			struct json_object *it = json_object_array_get_idx(list, i);
-			enum halo_subsys sub = 0;
-			const char *outcome = "", *key = NULL;
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		struct json_object *it = json_object_array_get_idx(list, i);
+		enum halo_subsys sub = 0;
+		const char *outcome = "", *key = NULL;
 
-			if (json_object_object_get_ex(it, "subsystem", &v) &&
-			    json_object_is_type(v, json_type_string))
-				sub = halo_subsys_from_name(json_object_get_string(v));
-			if (json_object_object_get_ex(it, "key", &v) &&
-			    json_object_is_type(v, json_type_string))
-				key = json_object_get_string(v);
-			if (!sub || !key || !untouched_by_run(ctx, plan, sub, key))
-				continue;
-			if (json_object_object_get_ex(it, "outcome", &v) &&
-			    json_object_is_type(v, json_type_string))
-				outcome = json_object_get_string(v);
-			if (strcmp(outcome, "pending-reboot") == 0)
-				bits |= HALO_EXIT_REBOOT;
-			else if (strcmp(outcome, "failed") == 0)
-				bits |= HALO_EXIT_FAILED;
-			json_object_array_add(items, json_object_get(it));
-		}
+		if (json_object_object_get_ex(it, "subsystem", &v) &&
+		    json_object_is_type(v, json_type_string))
+			sub = halo_subsys_from_name(json_object_get_string(v));
+		if (json_object_object_get_ex(it, "key", &v) &&
+		    json_object_is_type(v, json_type_string))
+			key = json_object_get_string(v);
+		if (!sub || !key || !untouched_by_run(ctx, plan, sub, key))
+			continue;
+		if (json_object_object_get_ex(it, "outcome", &v) &&
+		    json_object_is_type(v, json_type_string))
+			outcome = json_object_get_string(v);
+		if (strcmp(outcome, "pending-reboot") == 0)
+			bits |= HALO_EXIT_REBOOT;
+		else if (strcmp(outcome, "failed") == 0)
+			bits |= HALO_EXIT_FAILED;
+		json_object_array_add(items, json_object_get(it));
 	}
 	json_object_put(prev);
 	return bits;
+}
+
+/* ---- ownership records ---- */
+
+void halo_owned_free_data(void *data)
+{
+	free(data);
+}
+
+bool halo_owned_has(const struct halo_owned *o, const char *entry)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (strcmp(o->v[i], entry) == 0)
+			return true;
+	return false;
+}
+
+int halo_owned_add(struct halo_owned *o, const char *entry)
+{
+	if (strlen(entry) >= HALO_OWNED_LEN)
+		return -ENAMETOOLONG;
+	if (halo_owned_has(o, entry))
+		return 0;
+	if (o->n >= HALO_OWNED_MAX)
+		return -ENOSPC;
+	memcpy(o->v[o->n++], entry, strlen(entry) + 1);
+	return 0;
+}
+
+void halo_owned_remove(struct halo_owned *o, const char *entry)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (strcmp(o->v[i], entry) == 0) {
+			memmove(o->v[i], o->v[i + 1], (o->n - i - 1) * sizeof(o->v[0]));
+			o->n--;
+			return;
+		}
+}
+
+int halo_state_owned_read(struct halo_ctx *ctx, const struct halo_config *cfg,
+			  const char *key, struct halo_owned *ret)
+{
+	const char *path = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
+	struct json_object *prev, *list = NULL, *v, *owned;
+	int err = 0;
+
+	prev = read_prev(ctx, path, &list);
+	if (!prev)
+		return 0;
+	for (size_t i = 0; i < json_object_array_length(list) && err == 0; i++) {
+		struct json_object *it = json_object_array_get_idx(list, i);
+
+		if (!json_object_object_get_ex(it, "key", &v) ||
+		    !json_object_is_type(v, json_type_string) ||
+		    strcmp(json_object_get_string(v), key) != 0 ||
+		    !json_object_object_get_ex(it, "owned", &owned) ||
+		    !json_object_is_type(owned, json_type_array))
+			continue;
+		for (size_t j = 0; j < json_object_array_length(owned) && err == 0; j++) {
+			v = json_object_array_get_idx(owned, j);
+			/* A hand-edited entry too long to be ours is not ours. */
+			if (json_object_is_type(v, json_type_string) &&
+			    strlen(json_object_get_string(v)) < HALO_OWNED_LEN)
+				err = halo_owned_add(ret, json_object_get_string(v));
+		}
+	}
+	json_object_put(prev);
+	return err;
+}
+
+static int owned_cmp(const void *a, const void *b)
+{
+	return strverscmp(a, b);
+}
+
+/* ITEM's ownership record, sorted, as the "owned" member of O. */
+static void add_owned(const struct halo_item *item, struct json_object *o)
+{
+	struct halo_owned rec;
+	struct json_object *a;
+
+	if (!item->ops || item->ops->free_data != halo_owned_free_data || !item->data)
+		return;
+	memcpy(&rec, item->data, sizeof(rec));
+	if (rec.n == 0 || rec.n > HALO_OWNED_MAX)
+		return;
+	qsort(rec.v, rec.n, sizeof(rec.v[0]), owned_cmp);
+	a = json_object_new_array();
+	for (size_t i = 0; a && i < rec.n; i++) {
+		rec.v[i][HALO_OWNED_LEN - 1] = '\0';
+		json_object_array_add(a, json_object_new_string(rec.v[i]));
+	}
+	if (a)
+		json_object_object_add(o, "owned", a);
 }
 
 int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
@@ -136,8 +249,13 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	items = json_object_new_array();
 	if (!items)
 		return -ENOMEM;
-	for (size_t i = 0; i < plan->n; i++)
-		json_object_array_add(items, halo_item_json(plan->items[i], HALO_ITEM_JSON_HOST));
+	for (size_t i = 0; i < plan->n; i++) {
+		struct json_object *it = halo_item_json(plan->items[i], HALO_ITEM_JSON_HOST);
+
+		if (it)
+			add_owned(plan->items[i], it);
+		json_object_array_add(items, it);
+	}
 	bits |= keep_other_items(ctx, plan, path, items);
 
 	o = json_object_new_object();

@@ -4,13 +4,17 @@
  * (the wanted DSCP -> priority map, one item) and roce/<if>/trust (mlx5
  * and ice trust DSCP exactly while at least one DSCP entry exists).
  *
- * Ownership is by the map, not recorded: an entry is ours when its DSCP is
- * in the wanted map. Apply adds the missing entries first (no window
- * without a mapping), then removes the stale ones: entries of a wanted
- * DSCP with another priority (removed before the new one is added, since
- * ice refuses a DSCP mapped twice). Entries of other DSCPs are never
- * touched, except by trust = "pcp", which means the table holds no DSCP
- * entry at all.
+ * The table is shared with whoever else configures the NIC, so this tool
+ * records in the state file which entries it added (engine/state.h) and
+ * removes only those when they are no longer wanted. Apply adds the
+ * missing entries first (no window without a mapping), then removes the
+ * stale ones: an entry of a wanted DSCP with another priority, whoever
+ * added it (removed before the new one is added, since ice refuses a DSCP
+ * mapped twice), and entries of our record no longer in the map. An entry
+ * someone else added is never touched unless `exclusive = true`: then
+ * every DSCP entry the map does not hold goes. trust = "pcp" removes ours
+ * (all with exclusive), and fails, naming them, while foreign entries
+ * keep the port in DSCP trust.
  */
 #include "config.h"
 
@@ -45,6 +49,79 @@ static size_t count_dscp(const struct halo_dcb_ieee *g)
 	return n;
 }
 
+void halo_roce_app_text(const struct dcb_app *a, char buf[HALO_OWNED_LEN])
+{
+	snprintf(buf, HALO_OWNED_LEN, "%u:%u", a->protocol, a->priority);
+}
+
+static bool in_table(const struct halo_dcb_ieee *g, const char *entry)
+{
+	char t[HALO_OWNED_LEN];
+
+	for (size_t i = 0; i < g->n_app; i++) {
+		if (!is_dscp(&g->app[i]))
+			continue;
+		halo_roce_app_text(&g->app[i], t);
+		if (strcmp(t, entry) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The record keeps only what the table still holds: an entry someone
+ * removed (or the firmware agent's reset cleared) is ours no more. */
+static void prune_owned(struct halo_roce_want *w, const struct halo_dcb_ieee *g)
+{
+	for (size_t i = w->owned.n; i-- > 0;)
+		if (!in_table(g, w->owned.v[i]))
+			halo_owned_remove(&w->owned, w->owned.v[i]);
+}
+
+static bool wanted_dscp(const struct halo_roce_want *w, uint16_t dscp)
+{
+	for (size_t i = 0; i < w->n_app; i++)
+		if (w->app[i].protocol == dscp)
+			return true;
+	return false;
+}
+
+/* The DSCP entries to remove that are not a wanted DSCP's: ours no longer
+ * wanted, or with exclusive every one not wanted (TRUST "pcp": nothing is
+ * wanted). Into RET (HALO_DCB_APP_MAX), their count returned; *RET_FOREIGN
+ * counts the entries kept because someone else added them. */
+static size_t stale_entries(const struct halo_roce_want *w, const struct halo_dcb_ieee *g,
+			    struct dcb_app *ret, size_t *ret_foreign)
+{
+	char t[HALO_OWNED_LEN];
+	size_t n = 0, foreign = 0;
+
+	for (size_t i = 0; i < g->n_app; i++) {
+		const struct dcb_app *a = &g->app[i];
+
+		if (!is_dscp(a) || wanted_dscp(w, a->protocol))
+			continue;
+		halo_roce_app_text(a, t);
+		if (w->exclusive || halo_owned_has(&w->owned, t))
+			ret[n++] = *a;
+		else
+			foreign++;
+	}
+	if (ret_foreign)
+		*ret_foreign = foreign;
+	return n;
+}
+
+/* "10:1, 12:2" of N entries. */
+static void entries_text(const struct dcb_app *a, size_t n, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%u:%u", i ? ", " : "",
+				      a[i].protocol, a[i].priority);
+}
+
 /* "26:3, 48:6": what the table maps the wanted DSCPs to ("26:-": none). */
 static void observed_map(struct halo_item *item, const struct halo_roce_want *w,
 			 const struct halo_dcb_ieee *g)
@@ -65,10 +142,46 @@ static void observed_map(struct halo_item *item, const struct halo_roce_want *w,
 	halo_item_set_observed(item, "%s", buf);
 }
 
+static int trust_observe(struct halo_item *item, struct halo_roce_want *w,
+			 const struct halo_dcb_ieee *g)
+{
+	struct dcb_app stale[HALO_DCB_APP_MAX];
+	char text[HALO_DCB_APP_MAX * 8];
+	size_t n = count_dscp(g), foreign = 0, n_stale;
+
+	halo_item_set_observed(item, "%s", n ? "dscp" : "pcp");
+	if (halo_roce_fw_managed(w, g)) {
+		halo_item_set_message(item, "the firmware LLDP agent manages DCB: set after fw-lldp-agent is off");
+		return HALO_SYNC_DIFFERS;
+	}
+	if (w->trust_dscp) {
+		if (!n)
+			halo_item_set_message(item, "trust follows the DSCP entries of dscp-prio");
+		return n ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
+	}
+	if (!n)
+		return HALO_SYNC_OK;
+	n_stale = stale_entries(w, g, stale, &foreign);
+	if (foreign) {
+		/* Ours (if any) can go, but the port stays in DSCP trust. */
+		halo_item_set_message(item, "%zu DSCP APP entr%s that halo-provision did not add "
+				      "keep DSCP trust; exclusive = true removes them",
+				      foreign, foreign == 1 ? "y" : "ies");
+	} else {
+		entries_text(stale, n_stale, text, sizeof(text));
+		halo_item_set_message(item, "%zu DSCP APP entr%s to remove: %s", n_stale,
+				      n_stale == 1 ? "y" : "ies", text);
+	}
+	return HALO_SYNC_DIFFERS;
+}
+
 static int app_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
-	const struct halo_roce_want *w = item->data;
+	struct halo_roce_want *w = item->data;
 	struct halo_dcb_ieee g;
+	struct dcb_app stale[HALO_DCB_APP_MAX];
+	char text[HALO_DCB_APP_MAX * 8];
+	size_t n_stale;
 	int r = halo_roce_ieee_get(ctx, item, w, &g);
 	bool same = true;
 
@@ -79,58 +192,64 @@ static int app_observe(struct halo_ctx *ctx, struct halo_item *item)
 		 * so far; an empty table is what we compare anyway. */
 		g.n_app = 0;
 	}
-	if (w->kind == HALO_ROCE_TRUST) {
-		size_t n = count_dscp(&g);
-
-		halo_item_set_observed(item, "%s", n ? "dscp" : "pcp");
-		if (halo_roce_fw_managed(w, &g)) {
-			halo_item_set_message(item, "the firmware LLDP agent manages DCB: set after fw-lldp-agent is off");
-			return HALO_SYNC_DIFFERS;
-		}
-		if (w->trust_dscp && !n)
-			halo_item_set_message(item, "trust follows the DSCP entries of dscp-prio");
-		else if (!w->trust_dscp && n)
-			halo_item_set_message(item, "%zu DSCP APP entr%s to remove", n,
-					      n == 1 ? "y" : "ies");
-		return (n > 0) == w->trust_dscp ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
-	}
+	prune_owned(w, &g);
+	if (w->kind == HALO_ROCE_TRUST)
+		return halo_roce_bond_refuses(item, w, trust_observe(item, w, &g));
 	observed_map(item, w, &g);
 	for (size_t i = 0; i < w->n_app; i++)
 		if (table_prio(&g, w->app[i].protocol) != w->app[i].priority)
 			same = false;
 	if (halo_roce_fw_managed(w, &g)) {
 		halo_item_set_message(item, "the firmware LLDP agent manages DCB: set after fw-lldp-agent is off");
-		return HALO_SYNC_DIFFERS;
+		return halo_roce_bond_refuses(item, w, HALO_SYNC_DIFFERS);
 	}
-	return same ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
+	n_stale = stale_entries(w, &g, stale, NULL);
+	if (n_stale) {
+		entries_text(stale, n_stale, text, sizeof(text));
+		halo_item_set_message(item, "%s to remove: %s",
+				      w->exclusive ? "DSCP entries not in dscp_prio (exclusive)"
+						   : "stale entries halo-provision added", text);
+		same = false;
+	}
+	return halo_roce_bond_refuses(item, w, same ? HALO_SYNC_OK : HALO_SYNC_DIFFERS);
 }
 
+/* Adds or deletes N entries in one request; the record follows: what
+ * this tool added is ours, what it deleted is no one's. */
 static int change(struct halo_ctx *ctx, struct halo_item *item,
-		  const struct halo_roce_want *w, bool add,
+		  struct halo_roce_want *w, bool add,
 		  const struct dcb_app *app, size_t n)
 {
-	struct halo_nlt *t;
+	char t[HALO_OWNED_LEN];
+	struct halo_nlt *t_nl;
 	int err;
 
 	if (n == 0)
 		return 0;
-	err = halo_roce_nlt(ctx, item, &t);
+	err = halo_roce_nlt(ctx, item, &t_nl);
 	if (err < 0)
 		return err;
-	err = add ? halo_dcb_app_add(t, w->ifname, app, n)
-		  : halo_dcb_app_del(t, w->ifname, app, n);
+	err = add ? halo_dcb_app_add(t_nl, w->ifname, app, n)
+		  : halo_dcb_app_del(t_nl, w->ifname, app, n);
 	if (err < 0)
 		return halo_roce_fail(ctx, item, err, add ? "adding DSCP APP entries (IEEE_SET)"
 						       : "deleting DSCP APP entries (IEEE_DEL)");
+	for (size_t i = 0; i < n; i++) {
+		halo_roce_app_text(&app[i], t);
+		if (!add)
+			halo_owned_remove(&w->owned, t);
+		else if (halo_owned_add(&w->owned, t) < 0)
+			return halo_item_fail(item, -ENOSPC, "recording DSCP entry %s as ours", t);
+	}
 	return 0;
 }
 
 static int map_apply(struct halo_ctx *ctx, struct halo_item *item,
-		     const struct halo_roce_want *w, const struct halo_dcb_ieee *g)
+		     struct halo_roce_want *w, const struct halo_dcb_ieee *g)
 {
 	struct dcb_app fresh[HALO_ROCE_DSCP_MAX], stale[HALO_ROCE_DSCP_MAX],
-		remap[HALO_ROCE_DSCP_MAX];
-	size_t n_fresh = 0, n_stale = 0;
+		remap[HALO_ROCE_DSCP_MAX], gone[HALO_DCB_APP_MAX];
+	size_t n_fresh = 0, n_stale = 0, n_gone = stale_entries(w, g, gone, NULL);
 	int err;
 
 	for (size_t i = 0; i < w->n_app; i++) {
@@ -152,33 +271,45 @@ static int map_apply(struct halo_ctx *ctx, struct halo_item *item,
 		err = change(ctx, item, w, false, stale, n_stale);
 	if (err == 0)
 		err = change(ctx, item, w, true, remap, n_stale);
+	/* Last, so the port keeps a DSCP mapping throughout. */
+	if (err == 0)
+		err = change(ctx, item, w, false, gone, n_gone);
 	return err;
 }
 
 static int app_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
-	const struct halo_roce_want *w = item->data;
+	struct halo_roce_want *w = item->data;
 	struct halo_dcb_ieee g;
-	struct dcb_app all[HALO_DCB_APP_MAX];
-	size_t n = 0;
+	struct dcb_app gone[HALO_DCB_APP_MAX];
+	size_t n, foreign = 0;
 	int r = halo_roce_ieee_get(ctx, item, w, &g);
 
 	if (r != 0)
 		return r < 0 ? r : -EOPNOTSUPP;
 	if (!g.has_app)
 		g.n_app = 0;
+	prune_owned(w, &g);
 	if (w->kind == HALO_ROCE_DSCP_PRIO)
 		return map_apply(ctx, item, w, &g);
 	/* trust = "dscp" is carried by the dscp-prio item. */
 	if (w->trust_dscp)
 		return 0;
-	for (size_t i = 0; i < g.n_app; i++)
-		if (is_dscp(&g.app[i]))
-			all[n++] = g.app[i];
-	return change(ctx, item, w, false, all, n);
+	n = stale_entries(w, &g, gone, &foreign);
+	r = change(ctx, item, w, false, gone, n);
+	if (r < 0)
+		return r;
+	if (foreign) {
+		halo_item_set_message(item, "%zu DSCP APP entr%s that halo-provision did not add "
+				      "keep DSCP trust; exclusive = true removes them",
+				      foreign, foreign == 1 ? "y" : "ies");
+		return -EPERM;
+	}
+	return 0;
 }
 
 const struct halo_item_ops halo_roce_app_ops = {
 	.observe = app_observe,
 	.apply = app_apply,
+	.free_data = halo_owned_free_data, /* the state file records w->owned */
 };

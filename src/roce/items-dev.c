@@ -158,8 +158,10 @@ static int dev_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct halo_roce_want *w = item->data;
 
+	/* The agent goes off only for host DCB, which ice refuses on a
+	 * bond's port (and turning it off resets PFC and the APP table). */
 	return w->kind == HALO_ROCE_ENABLE ? enable_observe(ctx, item, w)
-					   : lldp_observe(ctx, item, w);
+					   : halo_roce_bond_refuses(item, w, lldp_observe(ctx, item, w));
 }
 
 static int dev_apply(struct halo_ctx *ctx, struct halo_item *item)

@@ -116,6 +116,16 @@ int halo_roce_ieee_get(struct halo_ctx *ctx, struct halo_item *item,
 	return 0;
 }
 
+int halo_roce_bond_refuses(struct halo_item *item, const struct halo_roce_want *w, int sync)
+{
+	if (sync != HALO_SYNC_DIFFERS || !w->bond[0])
+		return sync;
+	halo_item_set_message(item, "%s is a port of bond %s, and ice refuses DCB changes there "
+			      "(\"DCB changes not allowed when in a bond\"): configure DCB before "
+			      "the port joins the bond", w->ifname, w->bond);
+	return HALO_SYNC_INVALID;
+}
+
 bool halo_roce_fw_managed(const struct halo_roce_want *w, const struct halo_dcb_ieee *g)
 {
 	return w->nic == HALO_ROCE_NIC_ICE && g->has_dcbx &&
@@ -317,8 +327,9 @@ static int dcb_observe(struct halo_ctx *ctx, struct halo_item *item)
 
 	if (r != 0)
 		return r;
-	return w->kind == HALO_ROCE_DCBX ? dcbx_observe(ctx, item, w, &g)
-					 : pfc_observe(ctx, item, w, &g);
+	r = w->kind == HALO_ROCE_DCBX ? dcbx_observe(ctx, item, w, &g)
+				      : pfc_observe(ctx, item, w, &g);
+	return halo_roce_bond_refuses(item, w, r);
 }
 
 static int dcb_apply(struct halo_ctx *ctx, struct halo_item *item)

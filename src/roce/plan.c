@@ -99,24 +99,67 @@ static int add(struct halo_plan *plan, struct halo_errors *errs,
 	return err;
 }
 
-static int plan_entry(struct halo_plan *plan, struct halo_errors *errs,
+/* The DSCP entries the last apply recorded as ours for entry F (under
+ * whichever of its items managed the APP table then). */
+static int read_owned(struct halo_ctx *ctx, const struct halo_config *cfg,
+		      const struct halo_interface *f, struct halo_owned *ret)
+{
+	static const char *const items[] = { "dscp-prio", "trust" };
+	char key[300];
+	int err = 0;
+
+	memset(ret, 0, sizeof(*ret));
+	for (size_t i = 0; i < ARRAY_SIZE(items) && err == 0; i++) {
+		snprintf(key, sizeof(key), "roce/%s/%s", f->name, items[i]);
+		err = halo_state_owned_read(ctx, cfg, key, ret);
+	}
+	return err;
+}
+
+/* ice refuses DCB on a bond's port: which bond, so that the items predict
+ * the refusal (observe: HALO_SYNC_INVALID when a change is needed). */
+static int find_bond(struct halo_ctx *ctx, struct halo_plan *plan,
+		     const struct halo_host_link *h, struct halo_roce_want *w)
+{
+	int r = halo_roce_bond_of(ctx, h->link.name, w->bond);
+
+	if (r >= 0)
+		return 0;
+	w->bond[0] = '\0';
+	/* Unknown: the driver's own refusal still names the reason. */
+	return halo_plan_warn(plan, "roce/%s: cannot tell whether %s is in a bond: %s",
+			      h->entry->name, h->link.name, strerror(-r));
+}
+
+static int plan_entry(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_errors *errs,
 		      const struct halo_config *cfg, const struct halo_host_link *h)
 {
 	const struct halo_interface *f = h->entry;
 	const struct halo_roce_config *rc = &f->roce;
 	struct halo_roce_want w;
+	struct halo_owned prev;
 	int err = 0;
 
+	err = read_owned(ctx, cfg, f, &prev);
+	if (err < 0) {
+		halo_errors_add(errs, "roce/%s: the state file's record of DSCP entries: %s",
+				f->name, strerror(-err));
+		return err;
+	}
 	memset(&w, 0, sizeof(w));
+	w.exclusive = rc->exclusive;
 	w.nic = nic_of(h->driver);
 	w.ifindex = h->link.ifindex;
 	snprintf(w.ifname, sizeof(w.ifname), "%s", h->link.name);
 	snprintf(w.pci, sizeof(w.pci), "%s", h->pci ? h->pci : "");
 	w.pfc_mask = rc->pfc_mask;
+	if (w.nic == HALO_ROCE_NIC_ICE && (rc->dcbx != HALO_DCBX_UNSET || host_dcb(rc)))
+		err = find_bond(ctx, plan, h, &w);
 
 	/* First: ice refuses host DCB while its firmware agent runs, and
 	 * turning the agent off resets PFC and the APP table. */
-	if (w.nic == HALO_ROCE_NIC_ICE && (rc->dcbx != HALO_DCBX_UNSET || host_dcb(rc))) {
+	if (err == 0 && w.nic == HALO_ROCE_NIC_ICE &&
+	    (rc->dcbx != HALO_DCBX_UNSET || host_dcb(rc))) {
 		w.on = rc->dcbx == HALO_DCBX_FIRMWARE;
 		err = add(plan, errs, cfg, f, "fw-lldp-agent", &w, HALO_ROCE_FW_LLDP);
 	}
@@ -130,7 +173,11 @@ static int plan_entry(struct halo_plan *plan, struct halo_errors *errs,
 	}
 	if (err == 0 && rc->pfc_set)
 		err = add(plan, errs, cfg, f, "pfc", &w, HALO_ROCE_PFC);
-	if (err == 0 && rc->n_dscp_prio) {
+	/* The APP table's item carries the record: dscp-prio, else trust =
+	 * "pcp"; with neither, a non-empty record still plans dscp-prio with
+	 * an empty map, so the entries we added and nobody wants go. */
+	if (err == 0 && (rc->n_dscp_prio || (rc->trust == HALO_TRUST_UNSET && prev.n))) {
+		w.owned = prev;
 		for (size_t i = 0; i < rc->n_dscp_prio && i < HALO_ROCE_DSCP_MAX; i++)
 			w.app[w.n_app++] = (struct dcb_app){
 				.selector = IEEE_8021QAZ_APP_SEL_DSCP,
@@ -141,6 +188,10 @@ static int plan_entry(struct halo_plan *plan, struct halo_errors *errs,
 	}
 	if (err == 0 && rc->trust != HALO_TRUST_UNSET) {
 		w.trust_dscp = rc->trust == HALO_TRUST_DSCP;
+		if (rc->trust == HALO_TRUST_PCP)
+			w.owned = prev;
+		else
+			memset(&w.owned, 0, sizeof(w.owned));
 		err = add(plan, errs, cfg, f, "trust", &w, HALO_ROCE_TRUST);
 	}
 	if (err == 0 && rc->ecn_set) {
@@ -180,7 +231,7 @@ int halo_roce_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 						   "nothing is applied or checked",
 					     h->entry->name);
 		} else {
-			err = plan_entry(plan, errs, cfg, h);
+			err = plan_entry(ctx, plan, errs, cfg, h);
 		}
 		if (err < 0)
 			return err;

@@ -6,7 +6,8 @@ libhalo_la_SOURCES += \
 	src/roce/items.c \
 	src/roce/items-app.c \
 	src/roce/items-dev.c \
-	src/roce/items-ecn.c
+	src/roce/items-ecn.c \
+	src/roce/bond.c
 
 # Integration tests: the simulated NIC (tests/nicsim) and a plain veth.
 roce_integration_tests = \
@@ -14,7 +15,9 @@ roce_integration_tests = \
 	tests/integration/roce-connectx.sh \
 	tests/integration/roce-veth.sh \
 	tests/integration/roce-bad-input.sh \
-	tests/integration/roce-examples.sh
+	tests/integration/roce-examples.sh \
+	tests/integration/roce-dscp-owner.sh \
+	tests/integration/roce-e810-bond.sh
 TESTS += $(roce_integration_tests)
 EXTRA_DIST += $(roce_integration_tests)
 

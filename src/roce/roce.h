@@ -28,6 +28,7 @@
 
 #include "config/halo-config.h"
 #include "engine/plan.h"
+#include "engine/state.h"
 #include "halo.h"
 #include "util/errors.h"
 
@@ -60,6 +61,10 @@ enum halo_roce_kind {
 #define HALO_ROCE_DSCP_MAX 64
 
 struct halo_roce_want {
+	/* First (engine/state.h): DSCP_PRIO, and TRUST = "pcp": the DSCP APP
+	 * entries ("26:3") this tool added, from the last state file, kept
+	 * up to date by observe and apply, written to the next one. */
+	struct halo_owned owned;
 	enum halo_roce_kind kind;
 	enum halo_roce_nic nic;
 	int ifindex;
@@ -73,7 +78,17 @@ struct halo_roce_want {
 	struct dcb_app app[HALO_ROCE_DSCP_MAX]; /* DSCP_PRIO: wanted entries */
 	size_t n_app;
 	bool driverinit_set;      /* ENABLE on mlx5: set this run, reload pending */
+	bool exclusive;           /* DSCP_PRIO, TRUST: remove foreign DSCP entries too */
+	char bond[IF_NAMESIZE];   /* ice port in this bond: no DCB change ("" none) */
 };
+
+/* bond.c: 1 when IFNAME is a port of a bond (its name in RET), 0 not
+ * (no master, or a bridge's), -errno. From the root's sysfs. */
+int halo_roce_bond_of(const struct halo_ctx *ctx, const char *ifname,
+		      char ret[IF_NAMESIZE]);
+
+/* The DSCP entry A as an ownership record entry, "26:3". */
+void halo_roce_app_text(const struct dcb_app *a, char buf[HALO_OWNED_LEN]);
 
 /* Adds item KEY for W (copied), REQUIRED as configured. */
 int halo_roce_item_add(struct halo_plan *plan, const char *key,
@@ -94,6 +109,9 @@ int halo_roce_fail(struct halo_ctx *ctx, struct halo_item *item, int err,
 		   const char *what);
 /* "[ 3, 4 ]" of a priority mask. */
 void halo_roce_mask_text(uint8_t mask, char *buf, size_t len);
+/* SYNC, or HALO_SYNC_INVALID with the reason when it is a change that ice
+ * refuses because W's port is in a bond (w->bond). */
+int halo_roce_bond_refuses(struct halo_item *item, const struct halo_roce_want *w, int sync);
 /* ice with the firmware agent in charge: host DCB is not readable as ours. */
 bool halo_roce_fw_managed(const struct halo_roce_want *w, const struct halo_dcb_ieee *g);
 

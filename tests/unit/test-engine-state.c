@@ -211,6 +211,83 @@ static void test_state_only_keeps_others(void **state)
 	assert_int_equal(halo_state_write(&fx->ctx, &fx->cfg, &fx->plan, HALO_EXIT_REBOOT), 0);
 }
 
+static const struct halo_item_ops owning_ops = {
+	.observe = nop_observe,
+	.free_data = halo_owned_free_data,
+};
+
+/* An owning item's record goes to the state file as "owned", sorted, and
+ * the next run reads it back per item key; an older file without the
+ * member, or another item's, gives nothing. */
+static void test_state_owned_record(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_item *it;
+	struct halo_owned *rec, got;
+	struct json_object *o, *v, *a;
+	char *text, *again;
+
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(halo_state_owned_read(&fx->ctx, &fx->cfg, "roce/a/dscp-prio", &got), 0);
+	assert_int_equal(got.n, 0); /* no file yet */
+
+	assert_int_equal(halo_plan_add_new(&fx->plan, "roce/a/dscp-prio", HALO_SUB_ROCE,
+					   HALO_PHASE_ROCE, &owning_ops, sizeof(*rec), &it), 0);
+	rec = it->data;
+	assert_int_equal(halo_owned_add(rec, "48:6"), 0);
+	assert_int_equal(halo_owned_add(rec, "26:3"), 0);
+	assert_int_equal(halo_owned_add(rec, "26:3"), 0); /* once */
+	assert_int_equal(halo_owned_add(rec, "0123456789abcdef"), -ENAMETOOLONG);
+	assert_int_equal(rec->n, 2);
+	it->outcome = HALO_OUTCOME_CHANGED;
+	/* Same ops without a record, and a plain item: no member. */
+	assert_int_equal(halo_plan_add_new(&fx->plan, "roce/a/trust", HALO_SUB_ROCE,
+					   HALO_PHASE_ROCE, &owning_ops, sizeof(*rec), &it), 0);
+	add(fx, "link/a/mtu", HALO_OUTCOME_OK, false, NULL);
+	assert_int_equal(halo_state_write(&fx->ctx, &fx->cfg, &fx->plan, 0), 1);
+	text = slurp(fx, HALO_STATE_DEFAULT_PATH);
+	assert_non_null(text);
+	o = json_tokener_parse(text);
+	assert_non_null(o);
+	json_object_object_get_ex(o, "items", &v);
+	json_object_object_get_ex(json_object_array_get_idx(v, 0), "owned", &a);
+	assert_string_equal(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN),
+			    "[\"26:3\",\"48:6\"]");
+	assert_false(json_object_object_get_ex(json_object_array_get_idx(v, 1), "owned", &a));
+	assert_false(json_object_object_get_ex(json_object_array_get_idx(v, 2), "owned", &a));
+	json_object_put(o);
+
+	assert_int_equal(halo_state_owned_read(&fx->ctx, &fx->cfg, "roce/a/dscp-prio", &got), 0);
+	assert_int_equal(got.n, 2);
+	assert_true(halo_owned_has(&got, "26:3") && halo_owned_has(&got, "48:6"));
+	halo_owned_remove(&got, "26:3");
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.v[0], "48:6");
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(halo_state_owned_read(&fx->ctx, &fx->cfg, "roce/a/trust", &got), 0);
+	assert_int_equal(got.n, 0);
+
+	/* The same content again: the file is left byte-identical. */
+	assert_int_equal(halo_state_write(&fx->ctx, &fx->cfg, &fx->plan, 0), 0);
+	again = slurp(fx, HALO_STATE_DEFAULT_PATH);
+	assert_string_equal(text, again);
+	free(again);
+	free(text);
+
+	/* An older version's file (no "owned"): no record, no error. */
+	assert_int_equal(halo_write_file_atomic(&fx->ctx, HALO_STATE_DEFAULT_PATH,
+		"{ \"schema_version\": 1, \"items\": [ { \"key\": \"roce/a/dscp-prio\" } ] }\n",
+		strlen("{ \"schema_version\": 1, \"items\": [ { \"key\": \"roce/a/dscp-prio\" } ] }\n"),
+		0644), 1);
+	assert_int_equal(halo_state_owned_read(&fx->ctx, &fx->cfg, "roce/a/dscp-prio", &got), 0);
+	assert_int_equal(got.n, 0);
+	/* Not JSON at all: the same. */
+	assert_int_equal(halo_write_file_atomic(&fx->ctx, HALO_STATE_DEFAULT_PATH, "{ owned", 7,
+						0644), 1);
+	assert_int_equal(halo_state_owned_read(&fx->ctx, &fx->cfg, "roce/a/dscp-prio", &got), 0);
+	assert_int_equal(got.n, 0);
+}
+
 static void test_reboot_required(void **state)
 {
 	struct fixture *fx = *state;
@@ -376,6 +453,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_state_is_the_host_not_the_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_state_configured_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_state_only_keeps_others, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_state_owned_record, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reboot_required, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus_unsupported, setup, teardown),

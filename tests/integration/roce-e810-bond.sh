@@ -1,0 +1,101 @@
+#!/bin/bash
+# An E810 port in a bond (FACTS 3): ice refuses every DCB change there
+# ("DCB changes not allowed when in a bond"). halo-provision sees the bond
+# in the root's sysfs (the port's master link, a bond's bonding/
+# directory) and stops before anything changes (exit 1, naming the item
+# and the bond), instead of turning the firmware agent off and then
+# failing half-way. A bridge port is no bond; a bonded port whose DCB
+# already matches checks and applies clean. The NIC: tests/nicsim, e810
+# profile with bonded=yes.
+source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
+
+NS=$(new_netns rocebond) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
+veth_pair "$NS" e810a || { echo "1..0 # SKIP no veth"; exit 0; }
+export NICSIM_STATE=$TEST_TMP/state NICSIM_CONFIG=$TEST_TMP/nicsim.conf NICSIM_LOG=$TEST_TMP/nicsim.log
+mkdir -p "$NICSIM_STATE"
+echo "e810a e810 pci=0000:3b:00.0 bonded=yes" >"$NICSIM_CONFIG"
+
+ROOT=$TEST_TMP/root
+CONF=$ROOT/etc/halo-provision/halo.conf
+mkdir -p "$ROOT/etc/halo-provision"
+DEV=sys/devices/pci0000:00/0000:3b:00.0
+mkdir -p "$ROOT/$DEV/net/e810a" "$ROOT/sys/class/net" "$ROOT/sys/bus/pci/drivers/ice"
+ln -s "../../../0000:3b:00.0" "$ROOT/$DEV/net/e810a/device"
+ln -s "../../../bus/pci/drivers/ice" "$ROOT/$DEV/driver"
+ln -s "../../devices/pci0000:00/0000:3b:00.0/net/e810a" "$ROOT/sys/class/net/e810a"
+# upper KIND NAME: the port's master is NAME, a bond or a bridge, as the
+# kernel shows it in sysfs.
+upper() {
+	rm -rf "$ROOT/$DEV/net/e810a/master" "$ROOT/$DEV/net/e810a/bonding_slave" \
+		"$ROOT/sys/devices/virtual/net" "$ROOT/sys/class/net/$2"
+	mkdir -p "$ROOT/sys/devices/virtual/net/$2"
+	ln -s "../../../../virtual/net/$2" "$ROOT/$DEV/net/e810a/master"
+	ln -s "../../devices/virtual/net/$2" "$ROOT/sys/class/net/$2"
+	if [ "$1" = bond ]; then
+		mkdir -p "$ROOT/sys/devices/virtual/net/$2/bonding" "$ROOT/$DEV/net/e810a/bonding_slave"
+	else
+		mkdir -p "$ROOT/sys/devices/virtual/net/$2/bridge" "$ROOT/$DEV/net/e810a/brport"
+	fi
+}
+
+write_conf "$CONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "rdma0"; match = { driver = "ice"; };
+    roce = { enable = true; dcbx = "host"; pfc = [ 3 ]; trust = "dscp";
+             dscp_prio = ( [ 26, 3 ] ); }; }
+);
+CONF
+halo() {
+	env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		LD_PRELOAD="$NICSIM_SO" "$HALO" -c "$CONF" --root "$ROOT" --netns "$NS" \
+		--only roce "$@" 2>"$TEST_TMP/stderr"
+}
+run() { out=$(halo "$@"); rc=$?; err=$(cat "$TEST_TMP/stderr"); }
+
+upper bond bond0
+run
+is "$rc" 1 "bonded E810 with DCB to change: exit 1"
+like "$err" 'roce/rdma0/fw-lldp-agent: e810a is a port of bond bond0, and ice refuses DCB changes there \("DCB changes not allowed when in a bond"\)' \
+	"the error names the item, the bond and the driver's words"
+like "$err" 'roce/rdma0/pfc: e810a is a port of bond bond0' "... and the pfc item"
+is "$(state e810a '.requests.dcbnl.set + .requests.ethtool.set + .requests.devlink.set')" 0 \
+	"nothing was sent to change the NIC"
+is "$(state e810a '.priv_flags["fw-lldp-agent"]')" true "the firmware agent is still on"
+[ ! -e "$ROOT/var/lib/halo-provision/state.json" ]
+ok $? "no state file written"
+run --check
+is "$rc" 1 "check: exit 1 as well"
+
+# Without the sysfs facts the driver refuses by itself, with a bare EINVAL
+# inside the dcbnl reply (its words go to the kernel log only).
+rm -rf "$ROOT/$DEV/net/e810a/master" "$ROOT/$DEV/net/e810a/bonding_slave"
+run --json
+is "$(jq -r '.items[] | select(.key=="roce/rdma0/pfc") | .outcome' <<<"$out")" failed \
+	"unpredicted: the driver refuses pfc (failed)"
+like "$(jq -r '.items[] | select(.key=="roce/rdma0/pfc") | .message' <<<"$out")" \
+	'^setting PFC \(IEEE_SET\): Invalid argument' "... with a bare EINVAL"
+
+# A bridge port is no bond: DCB is applied.
+jq '.bonded = false' "$NICSIM_STATE/e810a.json" >"$TEST_TMP/s" && mv "$TEST_TMP/s" "$NICSIM_STATE/e810a.json"
+upper bridge br0
+run
+is "$rc" 2 "bridge port: apply exit 2"
+is "$(state e810a .pfc_enabled)" '[3]' "PFC on 3"
+
+# The port joins a bond with its DCB already right: in sync.
+jq '.bonded = true' "$NICSIM_STATE/e810a.json" >"$TEST_TMP/s" && mv "$TEST_TMP/s" "$NICSIM_STATE/e810a.json"
+upper bond bond0
+run --check
+is "$rc" 0 "bonded, DCB already right: check exit 0"
+run
+is "$rc" 0 "... and apply exit 0"
+# Then someone moves PFC: the change is refused up front again.
+jq '.pfc_enabled = [4]' "$NICSIM_STATE/e810a.json" >"$TEST_TMP/s" && mv "$TEST_TMP/s" "$NICSIM_STATE/e810a.json"
+run
+is "$rc" 1 "PFC drifted on a bonded port: exit 1"
+like "$err" 'roce/rdma0/pfc: e810a is a port of bond bond0' "... naming pfc"
+is "$(state e810a .pfc_enabled)" '[4]' "nothing changed"
+
+done_testing
