@@ -8,6 +8,8 @@
 # For each: --dry-run, apply, --check, a simulated reboot (the new command
 # line becomes /proc/cmdline), --check, and apply again, which must change
 # nothing and exit 0.
+# Then RoCE (sandbox/roce.sh): two E810 nodes back to back and a ConnectX
+# node, configured from examples/ on the simulated NIC of tests/nicsim.
 set -uo pipefail
 
 HALO=${1:?usage: demo.sh PATH-TO-halo-provision}
@@ -120,6 +122,10 @@ after=$(snapshot "$box/fedora")
 [ "$before" = "$after" ] && echo "=> no file under the root was written" ||
 	{ echo "<-- UNEXPECTED: files changed"; failures=$((failures + 1)); }
 step 0 "the state file of the last run" --status "${R[@]}"
+
+# ---------------------------------------------------------------- roce
+source "$here/roce.sh"
+roce_demo
 
 echo
 if [ "$failures" = 0 ]; then

@@ -1,8 +1,14 @@
 #!/bin/bash
 # The Quick start's first command runs sandbox/demo.sh: it must keep
 # working (every step exits as the demo expects, and the second apply
-# writes nothing).
+# writes nothing), and its RoCE part (sandbox/roce.sh) configures the
+# E810 pair and the ConnectX node of examples/ on the simulated NIC.
 source "$top_srcdir/tests/lib/tap.sh"
+
+# The simulator make check built (the demo would otherwise make it).
+NICSIM_SO=$(find "$top_builddir" -name 'nicsim*.so' -print -quit 2>/dev/null)
+[ -n "$NICSIM_SO" ] || { echo "1..0 # SKIP nicsim not built (make check builds it)"; exit 0; }
+export NICSIM_SO
 
 out=$("$top_srcdir/sandbox/demo.sh" "$HALO" 2>&1)
 rc=$?
@@ -11,5 +17,20 @@ is "$rc" 0 "sandbox/demo.sh: every step behaved as expected"
 is "$(grep -c 'no file under the root was written' <<<"$out")" 2 \
 	"the second apply wrote nothing on either node"
 like "$out" '8980 bytes from 192\.168\.100\.2' "jumbo frames crossed the sandbox link"
+
+# RoCE: the E810 pair and the ConnectX node.
+is "$(grep -c '8980 bytes from 192\.168\.100\.2' <<<"$out")" 2 "jumbo frames crossed the E810 link too"
+nic() { grep -A200 "== $1" <<<"$out" | grep -m1 '^(the NIC now: ' | sed 's/^(the NIC now: //; s/)$//'; }
+e810=$(nic 'E810 pair')
+is "$(jq -c '[.dcbx, .pfc_enabled, .app, .trust, .devlink, .fw_lldp_agent]' <<<"$e810")" \
+	'["host",[3],["26->3"],"dscp",{"enable_roce":true,"enable_iwarp":false},false]' \
+	"E810: host DCB, PFC 3, DSCP 26 -> 3, RoCE not iWARP, agent off"
+cx=$(nic 'ConnectX node')
+is "$(jq -c '[.dcbx, .pfc_enabled, .app, .trust, .link_flaps]' <<<"$cx")" \
+	'["host",[3],["26->3"],"dscp",1]' "ConnectX: host DCB, PFC 3, DSCP 26 -> 3, one flap"
+like "$out" 'roce/cx0/pfc .*carrier back after [0-9]+ ms' "ConnectX: the flap was waited for"
+like "$out" 'ECN np/rp enable/3: 1/1' "ConnectX: ECN on priority 3"
+is "$(grep -c 'no SETDCB request reached the NIC' <<<"$out")" 2 \
+	"the second apply sent no SETDCB to either NIC"
 
 done_testing
