@@ -16,3 +16,16 @@ halo_templates += templates/rccl.env
 rdma_unit_tests = tests/unit/test-rdma-gid tests/unit/test-rdma-env
 check_PROGRAMS += $(rdma_unit_tests)
 TESTS += $(rdma_unit_tests)
+
+# Integration tests: fixture sysfs/configfs under --root, veths in a
+# network namespace.
+rdma_integration_tests = \
+	tests/integration/rdma-gid.sh \
+	tests/integration/rdma-configfs.sh \
+	tests/integration/rdma-envfile.sh \
+	tests/integration/rdma-seed.sh
+TESTS += $(rdma_integration_tests)
+EXTRA_DIST += $(rdma_integration_tests) tests/integration/rdma-lib.sh \
+	tests/fixtures/rdma/e810-node1.conf tests/fixtures/rdma/e810-node1.env \
+	tests/fixtures/rdma/e810-node2.conf tests/fixtures/rdma/e810-node2.env \
+	tests/fixtures/rdma/connectx.conf tests/fixtures/rdma/connectx.env

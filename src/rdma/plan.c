@@ -143,12 +143,10 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return -EINVAL;
 	for (size_t i = 0; i < cfg->n_interfaces; i++)
 		n_cfg += is_rdma(&cfg->interfaces[i]);
-	if (want_env && n_cfg == 0) {
-		halo_errors_add(errs, "%s:%d: state.env_file: no interface has a roce group: the env "
-				"file names the RDMA devices of the RoCE interfaces", cfg_name(cfg),
-				cfg->state.env_file_line ? cfg->state.env_file_line : cfg->state.line);
-		return -EINVAL;
-	}
+	/* Nothing to name: said, not silently skipped. */
+	if (want_env && n_cfg == 0)
+		return halo_plan_warn(plan, "state.env_file is configured but no interface has a "
+					    "roce group: %s is not written or checked", env);
 	links = calloc(host->n + 1, sizeof(*links));
 	if (!links)
 		return -ENOMEM;

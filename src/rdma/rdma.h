@@ -32,9 +32,10 @@
 #include "util/errors.h"
 
 /* Plans the rdma items and the env file on ctx->host (after the modules
- * phase). Config errors that need the host table (state.env_file without
- * an RDMA interface, different ToS values the env file cannot carry) go
- * to ERRS with FILE:LINE: -EINVAL, nothing planned. */
+ * phase). RDMA interfaces whose roce.tos differ (the env file's
+ * NCCL_IB_TC is one value) are a config error in ERRS with FILE:LINE:
+ * -EINVAL, nothing planned. state.env_file without any RDMA interface is
+ * a run warning. */
 int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		   struct halo_plan *plan, struct halo_errors *errs);
 
