@@ -33,19 +33,41 @@ static void mask_text(uint8_t m, char *buf, size_t len)
 	snprintf(buf + o, len - o, " ]");
 }
 
+/* net/ipv4/route.c ip_tos2prio: the priority the kernel gives a ToS when
+ * nothing maps its DSCP (L2, PCP trust), indexed by IPTOS_TOS(tos) >> 1.
+ * ToS 106 lands on 2 (TC_PRIO_BULK), not on the usual PFC priority 3. */
+static const uint8_t tos2prio[16] = { 0, 0, 0, 0, 2, 2, 2, 2, 6, 6, 6, 6, 4, 4, 4, 4 };
+
+/* "; in L2 mode the kernel maps ToS 106 to priority 2, not 3" (FACTS 3):
+ * why a priority picked by hand does not match without DSCP trust. */
+static void l2_note(char *buf, size_t len, const struct halo_roce_config *rc)
+{
+	int l2 = tos2prio[(rc->tos & 0x1e) >> 1], want = lowest_bit(rc->pfc_mask);
+
+	if (want >= 0 && !(rc->pfc_mask & (1u << l2)))
+		snprintf(buf, len, "; in L2 mode the kernel maps ToS %d to priority %d, not %d",
+			 rc->tos, l2, want);
+	else
+		snprintf(buf, len, "; in L2 mode the kernel maps ToS %d to priority %d",
+			 rc->tos, l2);
+}
+
 /* The priority the RoCE ToS lands on must have PFC, or RoCE runs lossy. */
 static void check_tos_pfc(struct halo_pctx *p, size_t idx, const struct halo_roce_config *rc)
 {
 	int dscp = rc->tos >> 2, want = lowest_bit(rc->pfc_mask);
-	char pfc[40];
+	char pfc[40], note[96] = "";
 
 	if (!rc->present || rc->tos < 0 || !rc->pfc_set)
 		return;
 	mask_text(rc->pfc_mask, pfc, sizeof(pfc));
+	/* Without DSCP entries the port stays in L2 (PCP) mode. */
+	if (rc->trust == HALO_TRUST_PCP || (rc->trust == HALO_TRUST_UNSET && !rc->n_dscp_prio))
+		l2_note(note, sizeof(note), rc);
 	if (rc->trust == HALO_TRUST_PCP) {
 		halo_perr(p, rc->tos_line, "interfaces[%zu].roce.tos: %d (DSCP %d) selects no "
 			  "PFC priority with trust = \"pcp\"; set trust = \"dscp\" and map "
-			  "DSCP %d in dscp_prio", idx, rc->tos, dscp, dscp);
+			  "DSCP %d in dscp_prio%s", idx, rc->tos, dscp, dscp, note);
 		return;
 	}
 	for (size_t i = 0; i < rc->n_dscp_prio; i++) {
@@ -61,17 +83,25 @@ static void check_tos_pfc(struct halo_pctx *p, size_t idx, const struct halo_roc
 	}
 	if (want >= 0)
 		halo_perr(p, rc->tos_line, "interfaces[%zu].roce.tos: %d (DSCP %d) selects no "
-			  "PFC priority: dscp_prio has no entry for DSCP %d (e.g. [ %d, %d ])",
-			  idx, rc->tos, dscp, dscp, dscp, want);
+			  "PFC priority: dscp_prio has no entry for DSCP %d (e.g. [ %d, %d ])%s",
+			  idx, rc->tos, dscp, dscp, dscp, want, note);
 	else
 		halo_perr(p, rc->tos_line, "interfaces[%zu].roce.tos: %d (DSCP %d) selects no "
-			  "PFC priority: dscp_prio has no entry for DSCP %d and pfc is empty",
-			  idx, rc->tos, dscp, dscp);
+			  "PFC priority: dscp_prio has no entry for DSCP %d and pfc is empty%s",
+			  idx, rc->tos, dscp, dscp, note);
 }
 
-static void check_roce(struct halo_pctx *p, size_t idx, const struct halo_roce_config *rc)
+static void check_roce(struct halo_pctx *p, size_t idx, const struct halo_interface *f)
 {
+	const struct halo_roce_config *rc = &f->roce;
+
 	check_tos_pfc(p, idx, rc);
+	/* Word for word what the roce planner says at run time (it checks
+	 * again for configs not loaded from a file). */
+	if (rc->present && rc->trust == HALO_TRUST_DSCP && rc->n_dscp_prio == 0)
+		halo_perr(p, rc->line, "interface \"%s\": roce.trust: \"dscp\" needs dscp_prio "
+			  "entries (ice and mlx5 trust DSCP while the APP table has a DSCP entry)",
+			  f->name ? f->name : "");
 	/* The APP table's DSCP entries are what "trust dscp" means (ice
 	 * switches the port to DSCP mode on the first one). */
 	if (rc->n_dscp_prio && rc->trust == HALO_TRUST_PCP)
@@ -200,7 +230,7 @@ static void check_interfaces(struct halo_pctx *p, const struct halo_config *c)
 			check_same(p, i, j, "name", a->name, b->name, a->name_line, b->name_line);
 			check_match(p, i, j, a, b);
 		}
-		check_roce(p, i, &a->roce);
+		check_roce(p, i, a);
 		for (size_t r = 0; r < a->n_routes; r++)
 			check_gateway(p, i, r, a);
 	}

@@ -31,19 +31,63 @@ static void tos_without_mapping(void **state)
 	assert_config_errors(ROCE_IF("pfc = [ 3 ]; dscp_prio = ( [ 48, 6 ] ); tos = 106;"),
 			     "halo.conf:2: interfaces[0].roce.tos: 106 (DSCP 26) selects no PFC "
 			     "priority: dscp_prio has no entry for DSCP 26 (e.g. [ 26, 3 ])");
+	/* No DSCP entry, no trust: the port is in L2 mode (FACTS 3). */
 	assert_config_errors(ROCE_IF("pfc = [ ]; tos = 106;"),
 			     "halo.conf:2: interfaces[0].roce.tos: 106 (DSCP 26) selects no PFC "
-			     "priority: dscp_prio has no entry for DSCP 26 and pfc is empty");
+			     "priority: dscp_prio has no entry for DSCP 26 and pfc is empty; "
+			     "in L2 mode the kernel maps ToS 106 to priority 2");
+	assert_config_errors(ROCE_IF("pfc = [ 3 ]; tos = 106;"),
+			     "halo.conf:2: interfaces[0].roce.tos: 106 (DSCP 26) selects no PFC "
+			     "priority: dscp_prio has no entry for DSCP 26 (e.g. [ 26, 3 ]); "
+			     "in L2 mode the kernel maps ToS 106 to priority 2, not 3");
+	/* trust = "dscp" explicitly: no L2 note (the missing map is its own error) */
+	assert_config_errors(ROCE_IF("trust = \"dscp\"; pfc = [ 3 ]; tos = 106;"),
+			     "halo.conf:2: interfaces[0].roce.tos: 106 (DSCP 26) selects no PFC "
+			     "priority: dscp_prio has no entry for DSCP 26 (e.g. [ 26, 3 ])\n"
+			     "halo.conf:2: interface \"rdma0\": roce.trust: \"dscp\" needs dscp_prio "
+			     "entries (ice and mlx5 trust DSCP while the APP table has a DSCP entry)");
 }
 
 static void tos_with_trust_pcp(void **state)
 {
 	assert_config_errors(ROCE_IF("trust = \"pcp\"; pfc = [ 3 ]; tos = 106;"),
 			     "halo.conf:2: interfaces[0].roce.tos: 106 (DSCP 26) selects no PFC "
-			     "priority with trust = \"pcp\"; set trust = \"dscp\" and map DSCP 26 in dscp_prio");
+			     "priority with trust = \"pcp\"; set trust = \"dscp\" and map DSCP 26 in dscp_prio; "
+			     "in L2 mode the kernel maps ToS 106 to priority 2, not 3");
+	/* ip_tos2prio of other ToS values; a PFC set holding it: no "not" */
+	assert_config_errors(ROCE_IF("trust = \"pcp\"; pfc = [ 3 ]; tos = 184;"),
+			     "halo.conf:2: interfaces[0].roce.tos: 184 (DSCP 46) selects no PFC "
+			     "priority with trust = \"pcp\"; set trust = \"dscp\" and map DSCP 46 in dscp_prio; "
+			     "in L2 mode the kernel maps ToS 184 to priority 4, not 3");
+	assert_config_errors(ROCE_IF("trust = \"pcp\"; pfc = [ 2, 3 ]; tos = 106;"),
+			     "halo.conf:2: interfaces[0].roce.tos: 106 (DSCP 26) selects no PFC "
+			     "priority with trust = \"pcp\"; set trust = \"dscp\" and map DSCP 26 in dscp_prio; "
+			     "in L2 mode the kernel maps ToS 106 to priority 2");
 	assert_config_errors(ROCE_IF("trust = \"pcp\"; dscp_prio = ( [ 26, 3 ] );"),
 			     "halo.conf:2: interfaces[0].roce.dscp_prio: DSCP mappings contradict "
 			     "trust = \"pcp\"");
+}
+
+/* trust = "dscp" means "at least one DSCP APP entry": without dscp_prio
+ * there is nothing to trust. Refused at load, at the roce group's line,
+ * in the planner's words. */
+static void trust_dscp_needs_map(void **state)
+{
+	(void)state;
+	assert_config_errors("interfaces = ( { name = \"rdma0\";\n"
+			     "  mtu = 9000;\n  roce = {\n    trust = \"dscp\";\n  };\n} );\n",
+			     "halo.conf:3: interface \"rdma0\": roce.trust: \"dscp\" needs dscp_prio "
+			     "entries (ice and mlx5 trust DSCP while the APP table has a DSCP entry)");
+	/* each entry on its own */
+	assert_config_errors("interfaces = ( { name = \"a\"; roce = { trust = \"dscp\"; }; },\n"
+			     "  { name = \"b\"; roce = { trust = \"dscp\"; dscp_prio = ( [ 26, 3 ] ); }; },\n"
+			     "  { name = \"c\"; roce = { trust = \"dscp\"; dscp_prio = ( ); }; } );\n",
+			     "halo.conf:1: interface \"a\": roce.trust: \"dscp\" needs dscp_prio "
+			     "entries (ice and mlx5 trust DSCP while the APP table has a DSCP entry)\n"
+			     "halo.conf:3: interface \"c\": roce.trust: \"dscp\" needs dscp_prio "
+			     "entries (ice and mlx5 trust DSCP while the APP table has a DSCP entry)");
+	assert_config_ok(ROCE_IF("trust = \"dscp\"; dscp_prio = ( [ 26, 3 ] );"), NULL);
+	assert_config_ok(ROCE_IF("trust = \"pcp\";"), NULL);
 }
 
 static void duplicate_addresses(void **state)
@@ -196,6 +240,7 @@ int main(void)
 		cmocka_unit_test(tos_maps_to_prio_without_pfc),
 		cmocka_unit_test(tos_without_mapping),
 		cmocka_unit_test(tos_with_trust_pcp),
+		cmocka_unit_test(trust_dscp_needs_map),
 		cmocka_unit_test(duplicate_addresses),
 		cmocka_unit_test(duplicate_links),
 		cmocka_unit_test(duplicate_storage),
