@@ -143,7 +143,7 @@ run_halo --root "$R3" -c "$TEST_TMP/unimpl.conf" --check
 is "$rc" 0 "unimplemented: check exit 0 (nothing it can check drifted)"
 like "$out" "warning: firewall is configured but not implemented in this version" "unimplemented: text warning (firewall)"
 like "$out" "warning: storage is configured but not implemented" "unimplemented: text warning (storage)"
-like "$out" "warning: state.env_file is configured but not implemented" "unimplemented: text warning (env_file)"
+like "$out" "warning: state.env_file is configured but no interface has a roce group" "unimplemented: text warning (env_file without a RoCE interface)"
 run_halo --root "$R3" -c "$TEST_TMP/unimpl.conf" --check --json
 is "$(jq -r '.warnings | length' <<<"$out")" 4 "unimplemented: four warnings in JSON"
 like "$(cat "$R3$PROM")" "halo_warnings 4" "unimplemented: the textfile counts them"
