@@ -69,7 +69,7 @@ void halo_cli_usage(FILE *out)
 	      "  --kernel-release V  the kernel whose modules and boot entries to manage\n"
 	      "                      (default: the running one)\n"
 	      "  --only LIST         comma list of subsystems:\n"
-	      "                      boot,modules,links,roce,rdma,files,storage\n"
+	      "                      boot,modules,links,roce,rdma,files,storage,ready\n"
 	      "  --interface NAME    limit link, RoCE and RDMA items to the managed\n"
 	      "                      interface NAME (the per-interface hotplug unit)\n"
 	      "  --wait SECONDS      wait up to SECONDS for another run's lock, then\n"
@@ -121,7 +121,7 @@ static int parse_only(const char *list, unsigned *ret, char **ret_error)
 
 		if (!s) {
 			*ret_error = halo_strdup_printf(
-				"unknown subsystem '%s' in --only (known: boot, modules, links, roce, rdma, files, storage)",
+				"unknown subsystem '%s' in --only (known: boot, modules, links, roce, rdma, files, storage, ready)",
 				name);
 			return -EINVAL;
 		}

@@ -46,7 +46,8 @@ enum halo_subsys {
 	HALO_SUB_RDMA = 1u << 4,
 	HALO_SUB_FILES = 1u << 5,
 	HALO_SUB_STORAGE = 1u << 6,
-	HALO_SUB_ALL = (1u << 7) - 1,
+	HALO_SUB_READY = 1u << 7, /* check-only readiness facts (ready/...) */
+	HALO_SUB_ALL = (1u << 8) - 1,
 };
 
 enum halo_mode {

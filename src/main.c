@@ -25,6 +25,7 @@
 #include "links/links.h"
 #include "links/nl.h"
 #include "rdma/rdma.h"
+#include "ready/ready.h"
 #include "roce/roce.h"
 #include "util/errors.h"
 #include "util/lock.h"
@@ -63,6 +64,7 @@ static const struct builder host_builders[] = {
 	{ HALO_SUB_LINKS, halo_links_plan },
 	{ HALO_SUB_ROCE, halo_roce_plan },
 	{ HALO_SUB_RDMA, halo_rdma_plan },
+	{ HALO_SUB_READY, halo_ready_plan },
 };
 
 /* One line whatever the message holds (a path given with -c or --root may

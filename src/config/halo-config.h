@@ -235,6 +235,15 @@ struct halo_state_config {
 	int prometheus_line;
 };
 
+/* ready = { ... }: thresholds of the check-only readiness items
+ * (src/ready); the defaults hold when the group is absent. */
+struct halo_ready_config {
+	bool present;
+	int line;
+	unsigned kernel_min[3]; /* running kernel at least this; default 6.18.4 */
+	uint64_t uma_max_mib;   /* amdgpu VRAM carve-out ceiling; default 512 */
+};
+
 struct halo_config {
 	char *path; /* the file as given, for messages */
 	int version;
@@ -247,6 +256,7 @@ struct halo_config {
 	struct halo_storage *storage;
 	size_t n_storage;
 	struct halo_state_config state;
+	struct halo_ready_config ready;
 	char digest[65]; /* sha256 hex of the file's bytes */
 };
 

@@ -3,10 +3,11 @@
 #include <string.h>
 
 #include "config/internal.h"
+#include "config/parse-ready.h"
 
 static const char *const root_keys[] = {
 	"version", "boot", "modules", "interfaces", "firewall", "access", "storage",
-	"state", NULL,
+	"state", "ready", NULL,
 };
 
 static void set_defaults(struct halo_pctx *p, struct halo_config *c)
@@ -16,6 +17,10 @@ static void set_defaults(struct halo_pctx *p, struct halo_config *c)
 	c->boot.regenerate = true;
 	c->boot.pci_realloc = HALO_UNSET;
 	c->modules.persist = true;
+	c->ready.kernel_min[0] = 6;
+	c->ready.kernel_min[1] = 18;
+	c->ready.kernel_min[2] = 4;
+	c->ready.uma_max_mib = 512;
 	c->firewall.trusted_interfaces = true;
 	c->state.path = strdup("/var/lib/halo-provision/state.json");
 	if (!c->state.path)
@@ -43,5 +48,6 @@ void halo_parse_root(struct halo_pctx *p, const struct halo_cset *root, struct h
 	halo_parse_access(p, root, c);
 	halo_parse_storage(p, root, c);
 	halo_parse_state(p, root, c);
+	halo_parse_ready(p, root, c);
 	halo_config_validate(p, c);
 }

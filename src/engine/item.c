@@ -20,7 +20,7 @@ static const char *const outcome_names[] = {
 
 /* Bit i of enum halo_subsys is named subsys_names[i]; --only uses these. */
 static const char *const subsys_names[] = {
-	"boot", "modules", "links", "roce", "rdma", "files", "storage",
+	"boot", "modules", "links", "roce", "rdma", "files", "storage", "ready",
 };
 
 /* Replaces *FIELD with the formatted string; NULL FMT clears it. */

@@ -1,0 +1,23 @@
+# src/ready: check-only readiness items (issue 10): what no tool can set
+# but an operator must know before blaming the network.
+libhalo_la_SOURCES += \
+	src/ready/ready.h \
+	src/ready/plan.c \
+	src/ready/version.c \
+	src/ready/kernel.c \
+	src/ready/pcie.c \
+	src/ready/amdgpu.c \
+	src/ready/iommu.c \
+	src/ready/memlock.c \
+	src/config/parse-ready.h \
+	src/config/parse-ready.c
+
+# Unit tests (cmocka, TAP)
+ready_unit_tests = tests/unit/test-ready-parse
+check_PROGRAMS += $(ready_unit_tests)
+TESTS += $(ready_unit_tests)
+
+# Integration tests: fixture /proc, /sys and /etc/security under --root.
+ready_integration_tests = tests/integration/ready-check.sh
+TESTS += $(ready_integration_tests)
+EXTRA_DIST += $(ready_integration_tests)
