@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
 #include <string.h>
 
 #include "roce/attrs.h"
@@ -82,4 +83,20 @@ int halo_attr_str(const struct nlattr *a, char *buf, size_t size)
 		return -EBADMSG;
 	memcpy(buf, s, (size_t)(nul - s) + 1);
 	return 0;
+}
+
+int halo_attr_genl(const void *nlh, size_t len, uint8_t cmd, uint8_t alt,
+		   halo_attr_fn fn, void *userdata)
+{
+	const struct genlmsghdr *g;
+	const void *attrs;
+	size_t alen;
+	int err = halo_attr_msg(nlh, len, sizeof(*g), &attrs, &alen);
+
+	if (err < 0)
+		return err;
+	g = mnl_nlmsg_get_payload(nlh);
+	if (g->cmd != cmd && g->cmd != alt)
+		return -EBADMSG;
+	return halo_attr_walk(attrs, alen, fn, userdata);
 }

@@ -32,6 +32,12 @@ int halo_attr_walk_nested(const struct nlattr *a, halo_attr_fn fn,
 int halo_attr_msg(const void *nlh, size_t len, size_t hdrlen,
 		  const void **ret_attrs, size_t *ret_len);
 
+/* A generic netlink reply (NLH, LEN bytes readable): whole, its command
+ * CMD or ALT (the same twice when only one will do); FN gets each of its
+ * top-level attributes. */
+int halo_attr_genl(const void *nlh, size_t len, uint8_t cmd, uint8_t alt,
+		   halo_attr_fn fn, void *userdata);
+
 /* Typed reads: -EBADMSG unless the payload has exactly that size. A
  * string must be NUL-terminated and fit in SIZE bytes with its NUL. */
 int halo_attr_u8(const struct nlattr *a, uint8_t *ret);

@@ -18,6 +18,7 @@
 #include "netlink/transport.h"
 #include "roce/attrs.h"
 #include "roce/dcbnl.h"
+#include "roce/request.h"
 
 /* Linux 6.3 uapi, newer than some build hosts' headers: the APP table's
  * child for non-IEEE selectors (enum ieee_attrs_app, not testable with
@@ -42,18 +43,15 @@ static int req_start(void *buf, size_t size, uint16_t type, uint8_t cmd,
 {
 	struct nlmsghdr *nlh;
 	struct dcbmsg *d;
+	void *hdr;
+	int err;
 
 	if (!ifname || !*ifname || strlen(ifname) >= IF_NAMESIZE)
 		return -EINVAL;
-	if (size < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(*d)))
-		return -EMSGSIZE;
-	/* libmnl 1.0.4 leaves attribute padding as it was: no stale bytes
-	 * may reach the kernel. */
-	memset(buf, 0, size);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	d = mnl_nlmsg_put_extra_header(nlh, sizeof(*d));
+	err = halo_req_start(buf, size, type, sizeof(*d), &nlh, &hdr);
+	if (err < 0)
+		return err;
+	d = hdr;
 	d->dcb_family = AF_UNSPEC;
 	d->cmd = cmd;
 	if (!mnl_attr_put_strz_check(nlh, size, DCB_ATTR_IFNAME, ifname))
@@ -257,18 +255,9 @@ int halo_dcb_parse_dcbx(const void *nlh, size_t len, uint8_t *ret_mode)
 
 /* ---- requests ---- */
 
-struct got_ieee {
-	struct halo_dcb_ieee *r;
-	bool seen;
-};
-
-static int ieee_msg(const struct nlmsghdr *nlh, void *userdata)
+static int parse_ieee(const void *nlh, size_t len, void *ret)
 {
-	struct got_ieee *g = userdata;
-	int err = halo_dcb_parse_ieee(nlh, nlh->nlmsg_len, g->r);
-
-	g->seen = err == 0;
-	return err;
+	return halo_dcb_parse_ieee(nlh, len, ret);
 }
 
 int halo_dcb_ieee_get(struct halo_nlt *t, const char *ifname,
@@ -276,50 +265,27 @@ int halo_dcb_ieee_get(struct halo_nlt *t, const char *ifname,
 {
 	char buf[HALO_DCB_REQ_SIZE] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh;
-	struct got_ieee g = { .r = calloc(1, sizeof(*g.r)) };
-	int err;
+	int err = halo_dcb_req_ieee_get(buf, sizeof(buf), ifname, &nlh);
 
-	if (!g.r)
-		return -ENOMEM;
-	err = halo_dcb_req_ieee_get(buf, sizeof(buf), ifname, &nlh);
-	if (err == 0)
-		err = halo_nlt_request(t, HALO_NLT_DCB, nlh, ieee_msg, &g, NULL);
-	if (err == 0 && !g.seen)
-		err = -EBADMSG; /* ACKed without an answer */
-	if (err == 0)
-		*ret = *g.r;
-	free(g.r);
-	return err;
+	if (err < 0)
+		return err;
+	return halo_req_one(t, HALO_NLT_DCB, nlh, parse_ieee, sizeof(*ret), ret);
 }
 
-struct got_dcbx {
-	uint8_t mode;
-	bool seen;
-};
-
-static int dcbx_msg(const struct nlmsghdr *nlh, void *userdata)
+static int parse_dcbx(const void *nlh, size_t len, void *ret)
 {
-	struct got_dcbx *g = userdata;
-	int err = halo_dcb_parse_dcbx(nlh, nlh->nlmsg_len, &g->mode);
-
-	g->seen = err == 0;
-	return err;
+	return halo_dcb_parse_dcbx(nlh, len, ret);
 }
 
 int halo_dcb_get_dcbx(struct halo_nlt *t, const char *ifname, uint8_t *ret_mode)
 {
 	char buf[256] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh;
-	struct got_dcbx g = { 0 };
 	int err = halo_dcb_req_gdcbx(buf, sizeof(buf), ifname, &nlh);
 
-	if (err == 0)
-		err = halo_nlt_request(t, HALO_NLT_DCB, nlh, dcbx_msg, &g, NULL);
-	if (err == 0 && !g.seen)
-		err = -EBADMSG;
-	if (err == 0)
-		*ret_mode = g.mode;
-	return err;
+	if (err < 0)
+		return err;
+	return halo_req_one(t, HALO_NLT_DCB, nlh, parse_dcbx, sizeof(*ret_mode), ret_mode);
 }
 
 int halo_dcb_set_dcbx(struct halo_nlt *t, const char *ifname, uint8_t mode)

@@ -19,28 +19,21 @@
 #include "netlink/transport.h"
 #include "roce/attrs.h"
 #include "roce/devlink.h"
+#include "roce/request.h"
 
 static int req_start(void *buf, size_t size, uint16_t family, uint8_t cmd,
 		     const char *bus, const char *dev, const char *name,
 		     struct nlmsghdr **ret_nlh)
 {
 	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
+	int err;
 
 	if (!bus || !*bus || !dev || !*dev || !name || !*name ||
 	    strlen(name) >= HALO_DEVLINK_NAME_MAX)
 		return -EINVAL;
-	if (size < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(*g)))
-		return -EMSGSIZE;
-	/* libmnl 1.0.4 leaves attribute padding as it was: no stale bytes
-	 * may reach the kernel. */
-	memset(buf, 0, size);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = family;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = DEVLINK_GENL_VERSION;
+	err = halo_genl_req_start(buf, size, family, cmd, DEVLINK_GENL_VERSION, &nlh);
+	if (err < 0)
+		return err;
 	if (!mnl_attr_put_strz_check(nlh, size, DEVLINK_ATTR_BUS_NAME, bus) ||
 	    !mnl_attr_put_strz_check(nlh, size, DEVLINK_ATTR_DEV_NAME, dev) ||
 	    !mnl_attr_put_strz_check(nlh, size, DEVLINK_ATTR_PARAM_NAME, name))
@@ -174,19 +167,11 @@ static int top_cb(const struct nlattr *a, void *userdata)
 int halo_devlink_parse_param(const void *nlh, size_t len,
 			     struct halo_devlink_param *ret)
 {
-	const struct genlmsghdr *g;
 	struct halo_devlink_param p = { 0 };
 	struct param_seen s = { .p = &p };
-	const void *attrs;
-	size_t alen;
-	int err = halo_attr_msg(nlh, len, sizeof(*g), &attrs, &alen);
+	int err = halo_attr_genl(nlh, len, DEVLINK_CMD_PARAM_GET, DEVLINK_CMD_PARAM_NEW,
+				 top_cb, &s);
 
-	if (err < 0)
-		return err;
-	g = mnl_nlmsg_get_payload(nlh);
-	if (g->cmd != DEVLINK_CMD_PARAM_GET && g->cmd != DEVLINK_CMD_PARAM_NEW)
-		return -EBADMSG;
-	err = halo_attr_walk(attrs, alen, top_cb, &s);
 	if (err < 0)
 		return err;
 	if (!s.name || !s.type)
@@ -205,18 +190,9 @@ int halo_devlink_parse_param(const void *nlh, size_t len,
 
 #define REQ_SIZE 512
 
-struct got_param {
-	struct halo_devlink_param p;
-	bool seen;
-};
-
-static int param_msg(const struct nlmsghdr *nlh, void *userdata)
+static int parse_param(const void *nlh, size_t len, void *ret)
 {
-	struct got_param *g = userdata;
-	int err = halo_devlink_parse_param(nlh, nlh->nlmsg_len, &g->p);
-
-	g->seen = err == 0;
-	return err;
+	return halo_devlink_parse_param(nlh, len, ret);
 }
 
 int halo_devlink_param_get_bool(struct halo_nlt *t, const char *bus,
@@ -224,7 +200,7 @@ int halo_devlink_param_get_bool(struct halo_nlt *t, const char *bus,
 				uint8_t cmode, bool *ret_value)
 {
 	char buf[REQ_SIZE] __attribute__((aligned(4)));
-	struct got_param g = { 0 };
+	struct halo_devlink_param p;
 	struct nlmsghdr *nlh;
 	uint16_t family;
 	int err;
@@ -238,16 +214,16 @@ int halo_devlink_param_get_bool(struct halo_nlt *t, const char *bus,
 					 name, &nlh);
 	if (err < 0)
 		return err;
-	err = halo_nlt_request(t, HALO_NLT_GENERIC, nlh, param_msg, &g, NULL);
+	err = halo_req_one(t, HALO_NLT_GENERIC, nlh, parse_param, sizeof(p), &p);
 	if (err < 0)
 		return err;
-	if (!g.seen || strcmp(g.p.name, name) != 0)
-		return -EBADMSG; /* no answer, or about another param */
-	if (g.p.type != HALO_DEVLINK_PARAM_TYPE_BOOL)
+	if (strcmp(p.name, name) != 0)
+		return -EBADMSG; /* about another param */
+	if (p.type != HALO_DEVLINK_PARAM_TYPE_BOOL)
 		return -EPROTOTYPE;
-	if (!g.p.has[cmode])
+	if (!p.has[cmode])
 		return -ENODATA;
-	*ret_value = g.p.value[cmode];
+	*ret_value = p.value[cmode];
 	return 0;
 }
 

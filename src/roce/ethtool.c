@@ -16,27 +16,20 @@
 #include "netlink/transport.h"
 #include "roce/attrs.h"
 #include "roce/ethtool.h"
+#include "roce/request.h"
 
 static int req_start(void *buf, size_t size, uint16_t family, uint8_t cmd,
 		     const char *ifname, struct nlmsghdr **ret_nlh)
 {
 	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
 	struct nlattr *hdr;
+	int err;
 
 	if (!ifname || !*ifname || strlen(ifname) >= IF_NAMESIZE)
 		return -EINVAL;
-	if (size < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(*g)))
-		return -EMSGSIZE;
-	/* libmnl 1.0.4 leaves attribute padding as it was: no stale bytes
-	 * may reach the kernel. */
-	memset(buf, 0, size);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = family;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = ETHTOOL_GENL_VERSION;
+	err = halo_genl_req_start(buf, size, family, cmd, ETHTOOL_GENL_VERSION, &nlh);
+	if (err < 0)
+		return err;
 	hdr = mnl_attr_nest_start_check(nlh, size, ETHTOOL_A_PRIVFLAGS_HEADER);
 	if (!hdr || !mnl_attr_put_strz_check(nlh, size, ETHTOOL_A_HEADER_DEV_NAME,
 					     ifname))
@@ -234,19 +227,11 @@ static int reply_cb(const struct nlattr *a, void *userdata)
 int halo_eth_parse_privflags(const void *nlh, size_t len,
 			     struct halo_eth_privflags *ret)
 {
-	const struct genlmsghdr *g;
 	struct halo_eth_privflags f;
 	struct reply r = { .f = &f };
-	const void *attrs;
-	size_t alen;
-	int err = halo_attr_msg(nlh, len, sizeof(*g), &attrs, &alen);
+	int err = halo_attr_genl(nlh, len, ETHTOOL_MSG_PRIVFLAGS_GET_REPLY,
+				 ETHTOOL_MSG_PRIVFLAGS_GET_REPLY, reply_cb, &r);
 
-	if (err < 0)
-		return err;
-	g = mnl_nlmsg_get_payload(nlh);
-	if (g->cmd != ETHTOOL_MSG_PRIVFLAGS_GET_REPLY)
-		return -EBADMSG;
-	err = halo_attr_walk(attrs, alen, reply_cb, &r);
 	if (err < 0)
 		return err;
 	if (!r.flags)
@@ -267,25 +252,15 @@ int halo_eth_privflag_find(const struct halo_eth_privflags *f, const char *name)
 
 #define REQ_SIZE 256
 
-struct got_flags {
-	struct halo_eth_privflags f;
-	bool seen;
-};
-
-static int flags_msg(const struct nlmsghdr *nlh, void *userdata)
+static int parse_flags(const void *nlh, size_t len, void *ret)
 {
-	struct got_flags *g = userdata;
-	int err = halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &g->f);
-
-	g->seen = err == 0;
-	return err;
+	return halo_eth_parse_privflags(nlh, len, ret);
 }
 
 int halo_eth_privflags_get(struct halo_nlt *t, const char *ifname,
 			   struct halo_eth_privflags *ret)
 {
 	char buf[REQ_SIZE] __attribute__((aligned(4)));
-	struct got_flags g = { 0 };
 	struct nlmsghdr *nlh;
 	uint16_t family;
 	int err = halo_nlt_family(t, ETHTOOL_GENL_NAME, &family);
@@ -295,13 +270,7 @@ int halo_eth_privflags_get(struct halo_nlt *t, const char *ifname,
 	err = halo_eth_req_privflags_get(buf, sizeof(buf), family, ifname, &nlh);
 	if (err < 0)
 		return err;
-	err = halo_nlt_request(t, HALO_NLT_GENERIC, nlh, flags_msg, &g, NULL);
-	if (err < 0)
-		return err;
-	if (!g.seen)
-		return -EBADMSG;
-	*ret = g.f;
-	return 0;
+	return halo_req_one(t, HALO_NLT_GENERIC, nlh, parse_flags, sizeof(*ret), ret);
 }
 
 int halo_eth_privflag_get(struct halo_nlt *t, const char *ifname,

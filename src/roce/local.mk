@@ -8,7 +8,9 @@ libhalo_la_SOURCES += \
 	src/roce/devlink.h \
 	src/roce/devlink.c \
 	src/roce/ethtool.h \
-	src/roce/ethtool.c
+	src/roce/ethtool.c \
+	src/roce/request.h \
+	src/roce/request.c
 
 # Unit tests (cmocka, TAP)
 roce_unit_tests = tests/unit/test-roce-dcbnl tests/unit/test-roce-devlink \

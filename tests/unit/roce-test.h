@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
+#include <linux/dcbnl.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <cmocka.h>
 
@@ -94,6 +96,59 @@ static inline struct nlmsghdr *genl_reply(char *buf, uint16_t family, uint32_t s
 	g->cmd = cmd;
 	g->version = version;
 	return nlh;
+}
+
+/* Starts a dcbnl reply (TYPE, CMD) to sequence SEQ at BUF, as dcb_doit
+ * and dcbnl_ieee_fill do. */
+static inline struct nlmsghdr *dcb_reply(char *buf, uint16_t type, uint8_t cmd, uint32_t seq)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct dcbmsg *d;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_seq = seq;
+	d = mnl_nlmsg_put_extra_header(nlh, sizeof(*d));
+	d->dcb_family = AF_UNSPEC;
+	d->cmd = cmd;
+	return nlh;
+}
+
+/* What every fake kernel of these tests keeps: the last request, how many
+ * were sent, and the error (with its extended ACK) to answer with. */
+#define FAKE_REQ_MAX 8192
+struct fake_kernel {
+	int error;
+	const char *extack;
+	int requests;
+	int family_lookups;
+	char req[FAKE_REQ_MAX];
+};
+
+/* The start of every fake's answer: counts REQ (LEN bytes) and keeps a
+ * copy, and clears the reply buffer OUT, which must hold at least MIN. */
+static inline void fake_begin(struct fake_kernel *k, const struct nlmsghdr *req,
+			      size_t len, void *out, size_t size, size_t min)
+{
+	assert_true(len <= sizeof(k->req) && size >= min);
+	memset(out, 0, min);
+	memcpy(k->req, req, len);
+	k->requests++;
+}
+
+/* fake_begin for a generic netlink fake of family NAME: a family lookup
+ * is answered here, with ID (0: no such family), and its length returned;
+ * 0 when the request is the fake's to answer. */
+static inline int fake_genl_begin(struct fake_kernel *k, enum halo_nlt_proto proto,
+				  const struct nlmsghdr *req, size_t len, void *out,
+				  size_t size, size_t min, const char *name, uint16_t id)
+{
+	assert_int_equal(proto, HALO_NLT_GENERIC);
+	fake_begin(k, req, len, out, size, min);
+	if (req->nlmsg_type != GENL_ID_CTRL)
+		return 0;
+	k->family_lookups++;
+	assert_string_equal(family_asked(req), name);
+	return put_family(out, req, id);
 }
 
 /* A transport that asks IO (with USERDATA) instead of the kernel. */

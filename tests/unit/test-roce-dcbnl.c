@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "netlink/transport.h"
+#include "roce-test.h"
 #include "roce/dcbnl.h"
 
 #define BUFSZ 8192
@@ -61,14 +61,6 @@ static void uapi_layouts(void **state)
 /* ---- byte-level reading helpers ---- */
 
 static const uint8_t *bytes(const void *p) { return p; }
-
-static uint16_t u16_at(const void *p, size_t off)
-{
-	uint16_t v;
-
-	memcpy(&v, bytes(p) + off, sizeof(v));
-	return v;
-}
 
 /* The common start: nlmsghdr, dcbmsg, DCB_ATTR_IFNAME "rdma0" (6 bytes,
  * aligned to 8): the next attribute is at 16 + 4 + 12 = 32. */
@@ -214,20 +206,6 @@ static void encode_errors(void **state)
 
 /* ---- replies as the kernel builds them ---- */
 
-static struct nlmsghdr *reply_start(char *buf, uint16_t type, uint8_t cmd,
-				    uint32_t seq)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct dcbmsg *d;
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_seq = seq;
-	d = mnl_nlmsg_put_extra_header(nlh, sizeof(*d));
-	d->dcb_family = AF_UNSPEC;
-	d->cmd = cmd;
-	return nlh;
-}
-
 static const struct dcb_app kernel_apps[] = {
 	{ .selector = IEEE_8021QAZ_APP_SEL_DSCP, .priority = 3, .protocol = 26 },
 	{ .selector = IEEE_8021QAZ_APP_SEL_ETHERTYPE, .priority = 4, .protocol = 0x8906 },
@@ -237,7 +215,7 @@ static const struct dcb_app kernel_apps[] = {
 static struct nlmsghdr *ieee_reply(char *buf, uint32_t seq, uint8_t pfc_en,
 				   size_t n_app)
 {
-	struct nlmsghdr *nlh = reply_start(buf, RTM_GETDCB, DCB_CMD_IEEE_GET, seq);
+	struct nlmsghdr *nlh = dcb_reply(buf, RTM_GETDCB, DCB_CMD_IEEE_GET, seq);
 	struct nlattr *ieee, *table;
 	struct ieee_ets ets = { .ets_cap = 8 };
 	struct ieee_pfc pfc = { .pfc_cap = 8, .pfc_en = pfc_en, .delay = 7 };
@@ -267,28 +245,8 @@ struct fake {
 	uint8_t pfc_en;
 	uint8_t verdict_attr;
 	uint8_t verdict;
-	int error;
-	const char *extack;
-	int requests;
-	char req[BUFSZ];
+	struct fake_kernel k;
 };
-
-static void put_ack(char *buf, size_t *off, const struct nlmsghdr *req,
-		    int error, const char *msg)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf + *off);
-	struct nlmsgerr *e;
-
-	nlh->nlmsg_type = NLMSG_ERROR;
-	nlh->nlmsg_flags = NLM_F_CAPPED | (msg ? NLM_F_ACK_TLVS : 0);
-	nlh->nlmsg_seq = req->nlmsg_seq;
-	e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
-	e->error = error;
-	e->msg = *req;
-	if (msg)
-		mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, msg);
-	*off += MNL_ALIGN(nlh->nlmsg_len);
-}
 
 static int fake_io(void *userdata, enum halo_nlt_proto proto,
 		   const struct nlmsghdr *req, size_t len, void *out, size_t size)
@@ -300,22 +258,20 @@ static int fake_io(void *userdata, enum halo_nlt_proto proto,
 	struct nlmsghdr *nlh;
 
 	assert_int_equal(proto, HALO_NLT_DCB);
-	assert_true(len <= sizeof(f->req) && size >= 4096);
-	memcpy(f->req, req, len);
-	f->requests++;
+	fake_begin(&f->k, req, len, out, size, 4096);
 	switch (f->answer) {
 	case ANS_IEEE:
 		nlh = ieee_reply(buf, req->nlmsg_seq, f->pfc_en, 2);
 		off += MNL_ALIGN(nlh->nlmsg_len);
 		break;
 	case ANS_DCBX:
-		nlh = reply_start(buf, RTM_GETDCB, DCB_CMD_GDCBX, req->nlmsg_seq);
+		nlh = dcb_reply(buf, RTM_GETDCB, DCB_CMD_GDCBX, req->nlmsg_seq);
 		mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, DCB_CAP_DCBX_LLD_MANAGED |
 				DCB_CAP_DCBX_VER_IEEE);
 		off += MNL_ALIGN(nlh->nlmsg_len);
 		break;
 	case ANS_VERDICT: /* dcb_doit: the reply has the request's type */
-		nlh = reply_start(buf, req->nlmsg_type, d->cmd, req->nlmsg_seq);
+		nlh = dcb_reply(buf, req->nlmsg_type, d->cmd, req->nlmsg_seq);
 		mnl_attr_put_u8(nlh, f->verdict_attr, f->verdict);
 		off += MNL_ALIGN(nlh->nlmsg_len);
 		break;
@@ -323,18 +279,9 @@ static int fake_io(void *userdata, enum halo_nlt_proto proto,
 	case ANS_ERROR:
 		break;
 	}
-	put_ack(buf, &off, req, f->answer == ANS_ERROR ? f->error : 0,
-		f->answer == ANS_ERROR ? f->extack : NULL);
+	put_ack(buf, &off, req, f->answer == ANS_ERROR ? f->k.error : 0,
+		f->answer == ANS_ERROR ? f->k.extack : NULL);
 	return (int)off;
-}
-
-static struct halo_nlt *fake_nlt(struct fake *f, unsigned long *counter)
-{
-	struct halo_nlt *t = NULL;
-
-	assert_int_equal(halo_nlt_new(counter, &t), 0);
-	halo_nlt_set_io(t, fake_io, f);
-	return t;
 }
 
 static void get_through_transport(void **state)
@@ -342,7 +289,7 @@ static void get_through_transport(void **state)
 	struct fake *f = calloc(1, sizeof(*f));
 	struct halo_dcb_ieee *r = calloc(1, sizeof(*r));
 	unsigned long counter = 0;
-	struct halo_nlt *t = fake_nlt(f, &counter);
+	struct halo_nlt *t = fake_transport(fake_io, f, &counter);
 	uint8_t mode = 0;
 
 	(void)state;
@@ -350,7 +297,7 @@ static void get_through_transport(void **state)
 	f->pfc_en = 0x18;
 	assert_int_equal(halo_dcb_ieee_get(t, "rdma0", r), 0);
 	assert_int_equal(counter, 1);
-	check_start((struct nlmsghdr *)f->req, RTM_GETDCB, DCB_CMD_IEEE_GET);
+	check_start((struct nlmsghdr *)f->k.req, RTM_GETDCB, DCB_CMD_IEEE_GET);
 	assert_true(r->has_pfc);
 	assert_int_equal(r->pfc.pfc_cap, 8);
 	assert_int_equal(r->pfc.pfc_en, 0x18);
@@ -365,7 +312,7 @@ static void get_through_transport(void **state)
 
 	f->answer = ANS_DCBX;
 	assert_int_equal(halo_dcb_get_dcbx(t, "rdma0", &mode), 0);
-	check_start((struct nlmsghdr *)f->req, RTM_GETDCB, DCB_CMD_GDCBX);
+	check_start((struct nlmsghdr *)f->k.req, RTM_GETDCB, DCB_CMD_GDCBX);
 	assert_int_equal(mode, DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE);
 
 	/* An ACK without the answer is no answer. */
@@ -382,7 +329,7 @@ static void set_verdicts(void **state)
 {
 	struct fake *f = calloc(1, sizeof(*f));
 	unsigned long counter = 0;
-	struct halo_nlt *t = fake_nlt(f, &counter);
+	struct halo_nlt *t = fake_transport(fake_io, f, &counter);
 	struct ieee_pfc pfc = { .pfc_cap = 8, .pfc_en = 0x08 };
 	const struct dcb_app app = { .selector = 5, .priority = 3, .protocol = 26 };
 
@@ -392,10 +339,10 @@ static void set_verdicts(void **state)
 	f->verdict_attr = DCB_ATTR_IEEE;
 	f->verdict = 0;
 	assert_int_equal(halo_dcb_set_pfc(t, "rdma0", &pfc), 0);
-	check_start((struct nlmsghdr *)f->req, RTM_SETDCB, DCB_CMD_IEEE_SET);
+	check_start((struct nlmsghdr *)f->k.req, RTM_SETDCB, DCB_CMD_IEEE_SET);
 	assert_int_equal(halo_dcb_app_add(t, "rdma0", &app, 1), 0);
 	assert_int_equal(halo_dcb_app_del(t, "rdma0", &app, 1), 0);
-	check_start((struct nlmsghdr *)f->req, RTM_SETDCB, DCB_CMD_IEEE_DEL);
+	check_start((struct nlmsghdr *)f->k.req, RTM_SETDCB, DCB_CMD_IEEE_DEL);
 
 	/* Refused by the driver (ice with the firmware agent on: -EINVAL as
 	 * a u8) while the ACK says 0: still a failure, with the driver's
@@ -411,18 +358,18 @@ static void set_verdicts(void **state)
 	f->verdict = 0;
 	assert_int_equal(halo_dcb_set_dcbx(t, "rdma0", DCB_CAP_DCBX_HOST |
 					   DCB_CAP_DCBX_VER_IEEE), 0);
-	check_start((struct nlmsghdr *)f->req, RTM_SETDCB, DCB_CMD_SDCBX);
+	check_start((struct nlmsghdr *)f->k.req, RTM_SETDCB, DCB_CMD_SDCBX);
 	f->verdict = 1; /* ice: ICE_DCB_NO_HW_CHG */
 	assert_int_equal(halo_dcb_set_dcbx(t, "rdma0", DCB_CAP_DCBX_HOST), -EIO);
 
 	/* The kernel's own refusal: its errno and extended ACK text. */
 	f->answer = ANS_ERROR;
-	f->error = -EOPNOTSUPP;
-	f->extack = "device has no DCB";
+	f->k.error = -EOPNOTSUPP;
+	f->k.extack = "device has no DCB";
 	assert_int_equal(halo_dcb_set_pfc(t, "rdma0", &pfc), -EOPNOTSUPP);
 	assert_string_equal(halo_nlt_extack(t), "device has no DCB");
-	f->error = -ENODEV;
-	f->extack = NULL;
+	f->k.error = -ENODEV;
+	f->k.extack = NULL;
 	assert_int_equal(halo_dcb_set_dcbx(t, "nosuch", 0), -ENODEV);
 	assert_null(halo_nlt_extack(t));
 	assert_int_equal(counter, 10);
@@ -455,7 +402,7 @@ static void parse_valid(void **state)
 
 	/* A driver without PFC, APP or getdcbx: parts marked absent. */
 	memset(buf, 0, sizeof(buf));
-	nlh = reply_start(buf, RTM_GETDCB, DCB_CMD_IEEE_GET, 1);
+	nlh = dcb_reply(buf, RTM_GETDCB, DCB_CMD_IEEE_GET, 1);
 	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, "rdma0");
 	mnl_attr_nest_end(nlh, mnl_attr_nest_start(nlh, DCB_ATTR_IEEE));
 	assert_int_equal(halo_dcb_parse_ieee(nlh, nlh->nlmsg_len, r), 0);
@@ -465,7 +412,7 @@ static void parse_valid(void **state)
 	assert_int_equal(r->n_app, 0);
 
 	memset(buf, 0, sizeof(buf));
-	nlh = reply_start(buf, RTM_GETDCB, DCB_CMD_GDCBX, 1);
+	nlh = dcb_reply(buf, RTM_GETDCB, DCB_CMD_GDCBX, 1);
 	mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, 0x0a);
 	assert_int_equal(halo_dcb_parse_dcbx(nlh, nlh->nlmsg_len, &mode), 0);
 	assert_int_equal(mode, 0x0a);
@@ -566,12 +513,12 @@ static void parse_malformed(void **state)
 	/* GDCBX: no mode, a mode of two bytes, garbage after the last
 	 * attribute. */
 	memset(buf, 0, sizeof(buf));
-	nlh = reply_start(buf, RTM_GETDCB, DCB_CMD_GDCBX, 1);
+	nlh = dcb_reply(buf, RTM_GETDCB, DCB_CMD_GDCBX, 1);
 	assert_int_equal(halo_dcb_parse_dcbx(nlh, nlh->nlmsg_len, &mode), -EBADMSG);
 	mnl_attr_put_u16(nlh, DCB_ATTR_DCBX, 8);
 	assert_int_equal(halo_dcb_parse_dcbx(nlh, nlh->nlmsg_len, &mode), -EBADMSG);
 	memset(buf, 0, sizeof(buf));
-	nlh = reply_start(buf, RTM_GETDCB, DCB_CMD_GDCBX, 1);
+	nlh = dcb_reply(buf, RTM_GETDCB, DCB_CMD_GDCBX, 1);
 	mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, 8);
 	nlh->nlmsg_len += 2;
 	assert_int_equal(halo_dcb_parse_dcbx(nlh, nlh->nlmsg_len, &mode), -EBADMSG);

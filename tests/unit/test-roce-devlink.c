@@ -21,20 +21,12 @@
 
 #include <cmocka.h>
 
-#include "netlink/transport.h"
+#include "roce-test.h"
 #include "roce/devlink.h"
 
 #define BUFSZ 4096
 #define FAMILY 0x1d
 #define BDF "0000:c2:00.0"
-
-static uint16_t u16_at(const void *p, size_t off)
-{
-	uint16_t v;
-
-	memcpy(&v, (const uint8_t *)p + off, sizeof(v));
-	return v;
-}
 
 /* An attribute of TYPE and payload length PLEN at OFF; returns the next
  * attribute's offset. */
@@ -154,15 +146,10 @@ struct param_reply {
 static struct nlmsghdr *param_reply(char *buf, uint32_t seq, uint16_t family,
 				    const struct param_reply *p)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
+	struct nlmsghdr *nlh = genl_reply(buf, family, seq, DEVLINK_CMD_PARAM_GET,
+					  DEVLINK_GENL_VERSION);
 	struct nlattr *param, *list, *value;
 
-	nlh->nlmsg_type = family;
-	nlh->nlmsg_seq = seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = DEVLINK_CMD_PARAM_GET;
-	g->version = DEVLINK_GENL_VERSION;
 	mnl_attr_put_strz(nlh, DEVLINK_ATTR_BUS_NAME, "pci");
 	mnl_attr_put_strz(nlh, DEVLINK_ATTR_DEV_NAME, BDF);
 	param = mnl_attr_nest_start(nlh, DEVLINK_ATTR_PARAM);
@@ -198,31 +185,10 @@ enum answer { ANS_PARAM, ANS_ACK, ANS_ERROR };
 
 struct fake {
 	bool no_family;
-	int family_lookups;
 	enum answer answer;
 	struct param_reply param;
-	int error;
-	const char *extack;
-	int requests;
-	char req[BUFSZ];
+	struct fake_kernel k;
 };
-
-static void put_ack(char *buf, size_t *off, const struct nlmsghdr *req,
-		    int error, const char *msg)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf + *off);
-	struct nlmsgerr *e;
-
-	nlh->nlmsg_type = NLMSG_ERROR;
-	nlh->nlmsg_flags = NLM_F_CAPPED | (msg ? NLM_F_ACK_TLVS : 0);
-	nlh->nlmsg_seq = req->nlmsg_seq;
-	e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
-	e->error = error;
-	e->msg = *req;
-	if (msg)
-		mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, msg);
-	*off += MNL_ALIGN(nlh->nlmsg_len);
-}
 
 static int fake_io(void *userdata, enum halo_nlt_proto proto,
 		   const struct nlmsghdr *req, size_t len, void *out, size_t size)
@@ -231,55 +197,25 @@ static int fake_io(void *userdata, enum halo_nlt_proto proto,
 	char *buf = out;
 	size_t off = 0;
 	struct nlmsghdr *nlh;
+	int r = fake_genl_begin(&f->k, proto, req, len, out, size, BUFSZ,
+				DEVLINK_GENL_NAME, f->no_family ? 0 : FAMILY);
 
-	assert_int_equal(proto, HALO_NLT_GENERIC);
-	assert_true(len <= sizeof(f->req) && size >= BUFSZ);
-	memset(buf, 0, BUFSZ);
-	f->requests++;
-	if (req->nlmsg_type == GENL_ID_CTRL) {
-		struct genlmsghdr *g;
-
-		f->family_lookups++;
-		assert_string_equal(mnl_attr_get_str((const struct nlattr *)
-				    ((const char *)req + 20)), DEVLINK_GENL_NAME);
-		if (f->no_family) {
-			put_ack(buf, &off, req, -ENOENT, NULL);
-			return (int)off;
-		}
-		nlh = mnl_nlmsg_put_header(buf);
-		nlh->nlmsg_type = GENL_ID_CTRL;
-		nlh->nlmsg_seq = req->nlmsg_seq;
-		g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-		g->cmd = CTRL_CMD_NEWFAMILY;
-		mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, FAMILY);
-		off += MNL_ALIGN(nlh->nlmsg_len);
-		put_ack(buf, &off, req, 0, NULL);
-		return (int)off;
-	}
-	memcpy(f->req, req, len);
+	if (r)
+		return r;
 	if (f->answer == ANS_PARAM) {
 		nlh = param_reply(buf, req->nlmsg_seq, FAMILY, &f->param);
 		off += MNL_ALIGN(nlh->nlmsg_len);
 	}
-	put_ack(buf, &off, req, f->answer == ANS_ERROR ? f->error : 0,
-		f->answer == ANS_ERROR ? f->extack : NULL);
+	put_ack(buf, &off, req, f->answer == ANS_ERROR ? f->k.error : 0,
+		f->answer == ANS_ERROR ? f->k.extack : NULL);
 	return (int)off;
-}
-
-static struct halo_nlt *fake_nlt(struct fake *f, unsigned long *counter)
-{
-	struct halo_nlt *t = NULL;
-
-	assert_int_equal(halo_nlt_new(counter, &t), 0);
-	halo_nlt_set_io(t, fake_io, f);
-	return t;
 }
 
 static void get_and_set(void **state)
 {
 	struct fake *f = calloc(1, sizeof(*f));
 	unsigned long counter = 0;
-	struct halo_nlt *t = fake_nlt(f, &counter);
+	struct halo_nlt *t = fake_transport(fake_io, f, &counter);
 	bool v = false;
 
 	(void)state;
@@ -289,7 +225,7 @@ static void get_and_set(void **state)
 						     DEVLINK_PARAM_CMODE_RUNTIME, &v), 0);
 	assert_true(v);
 	assert_int_equal(counter, 2); /* the family lookup, then the param */
-	check_start((struct nlmsghdr *)f->req, DEVLINK_CMD_PARAM_GET);
+	check_start((struct nlmsghdr *)f->k.req, DEVLINK_CMD_PARAM_GET);
 
 	f->param.runtime = 0;
 	f->param.driverinit = true; /* other cmodes do not leak into runtime */
@@ -300,13 +236,13 @@ static void get_and_set(void **state)
 						     DEVLINK_PARAM_CMODE_DRIVERINIT, &v), 0);
 	assert_true(v);
 	assert_int_equal(counter, 4); /* the family id is remembered */
-	assert_int_equal(f->family_lookups, 1);
+	assert_int_equal(f->k.family_lookups, 1);
 
 	f->answer = ANS_ACK;
 	assert_int_equal(halo_devlink_param_set_bool(t, "pci", BDF, "enable_roce",
 						     DEVLINK_PARAM_CMODE_RUNTIME, true), 0);
-	check_start((struct nlmsghdr *)f->req, DEVLINK_CMD_PARAM_SET);
-	assert_int_equal(((struct nlmsghdr *)f->req)->nlmsg_len, 84);
+	check_start((struct nlmsghdr *)f->k.req, DEVLINK_CMD_PARAM_SET);
+	assert_int_equal(((struct nlmsghdr *)f->k.req)->nlmsg_len, 84);
 	assert_int_equal(counter, 5);
 	halo_nlt_free(t);
 	free(f);
@@ -316,7 +252,7 @@ static void errors(void **state)
 {
 	struct fake *f = calloc(1, sizeof(*f));
 	unsigned long counter = 0;
-	struct halo_nlt *t = fake_nlt(f, &counter);
+	struct halo_nlt *t = fake_transport(fake_io, f, &counter);
 	bool v = true;
 
 	(void)state;
@@ -332,13 +268,13 @@ static void errors(void **state)
 	/* The kernel's errno kept, EOPNOTSUPP apart from ENOENT, with the
 	 * extended ACK's text (ice's exclusivity check speaks so). */
 	f->answer = ANS_ERROR;
-	f->error = -EOPNOTSUPP;
-	f->extack = "iWARP is currently enabled. This device cannot enable iWARP and RoCEv2 simultaneously";
+	f->k.error = -EOPNOTSUPP;
+	f->k.extack = "iWARP is currently enabled. This device cannot enable iWARP and RoCEv2 simultaneously";
 	assert_int_equal(halo_devlink_param_set_bool(t, "pci", BDF, "enable_roce", 0, true),
 			 -EOPNOTSUPP);
-	assert_string_equal(halo_nlt_extack(t), f->extack);
-	f->error = -ENODEV;
-	f->extack = NULL;
+	assert_string_equal(halo_nlt_extack(t), f->k.extack);
+	f->k.error = -ENODEV;
+	f->k.extack = NULL;
 	assert_int_equal(halo_devlink_param_get_bool(t, "pci", BDF, "enable_roce", 0, &v),
 			 -ENODEV);
 	assert_null(halo_nlt_extack(t));

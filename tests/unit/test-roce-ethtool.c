@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "netlink/transport.h"
+#include "roce-test.h"
 #include "roce/ethtool.h"
 
 #define BUFSZ 4096
@@ -33,14 +33,6 @@ static const char *const ice_flags[] = {
 	"mdd-auto-reset-vf", "vf-vlan-pruning", "legacy-rx",
 };
 #define N_ICE 6
-
-static uint16_t u16_at(const void *p, size_t off)
-{
-	uint16_t v;
-
-	memcpy(&v, (const uint8_t *)p + off, sizeof(v));
-	return v;
-}
 
 static size_t check_attr(const void *p, size_t off, uint16_t type, size_t plen,
 			 bool nested)
@@ -153,16 +145,11 @@ enum form { VERBOSE, LIST, COMPACT, COMPACT_NOMASK };
 static struct nlmsghdr *flags_reply(char *buf, uint32_t seq, enum form form,
 				    uint32_t n, uint32_t values)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
+	struct nlmsghdr *nlh = genl_reply(buf, FAMILY, seq, ETHTOOL_MSG_PRIVFLAGS_GET_REPLY,
+					  ETHTOOL_GENL_VERSION);
 	struct nlattr *hdr, *flags, *bits, *bit;
 	uint32_t mask = n < 32 ? (1u << n) - 1 : ~0u;
 
-	nlh->nlmsg_type = FAMILY;
-	nlh->nlmsg_seq = seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = ETHTOOL_MSG_PRIVFLAGS_GET_REPLY;
-	g->version = ETHTOOL_GENL_VERSION;
 	hdr = mnl_attr_nest_start(nlh, ETHTOOL_A_PRIVFLAGS_HEADER);
 	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_DEV_INDEX, 2);
 	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, "rdma0");
@@ -377,28 +364,8 @@ struct fake {
 	enum answer answer;
 	enum form form;
 	uint32_t values;
-	int error;
-	const char *extack;
-	int requests;
-	char req[BUFSZ];
+	struct fake_kernel k;
 };
-
-static void put_ack(char *buf, size_t *off, const struct nlmsghdr *req,
-		    int error, const char *msg)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf + *off);
-	struct nlmsgerr *e;
-
-	nlh->nlmsg_type = NLMSG_ERROR;
-	nlh->nlmsg_flags = NLM_F_CAPPED | (msg ? NLM_F_ACK_TLVS : 0);
-	nlh->nlmsg_seq = req->nlmsg_seq;
-	e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
-	e->error = error;
-	e->msg = *req;
-	if (msg)
-		mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, msg);
-	*off += MNL_ALIGN(nlh->nlmsg_len);
-}
 
 static int fake_io(void *userdata, enum halo_nlt_proto proto,
 		   const struct nlmsghdr *req, size_t len, void *out, size_t size)
@@ -407,37 +374,17 @@ static int fake_io(void *userdata, enum halo_nlt_proto proto,
 	char *buf = out;
 	size_t off = 0;
 	struct nlmsghdr *nlh;
+	int r = fake_genl_begin(&f->k, proto, req, len, out, size, BUFSZ,
+				ETHTOOL_GENL_NAME, f->no_family ? 0 : FAMILY);
 
-	assert_int_equal(proto, HALO_NLT_GENERIC);
-	assert_true(len <= sizeof(f->req) && size >= BUFSZ);
-	memset(buf, 0, BUFSZ);
-	f->requests++;
-	if (req->nlmsg_type == GENL_ID_CTRL) {
-		struct genlmsghdr *g;
-
-		assert_string_equal(mnl_attr_get_str((const struct nlattr *)
-				    ((const char *)req + 20)), ETHTOOL_GENL_NAME);
-		if (f->no_family) {
-			put_ack(buf, &off, req, -ENOENT, NULL);
-			return (int)off;
-		}
-		nlh = mnl_nlmsg_put_header(buf);
-		nlh->nlmsg_type = GENL_ID_CTRL;
-		nlh->nlmsg_seq = req->nlmsg_seq;
-		g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-		g->cmd = CTRL_CMD_NEWFAMILY;
-		mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, FAMILY);
-		off += MNL_ALIGN(nlh->nlmsg_len);
-		put_ack(buf, &off, req, 0, NULL);
-		return (int)off;
-	}
-	memcpy(f->req, req, len);
+	if (r)
+		return r;
 	if (f->answer == ANS_FLAGS) {
 		nlh = flags_reply(buf, req->nlmsg_seq, f->form, N_ICE, f->values);
 		off += MNL_ALIGN(nlh->nlmsg_len);
 	}
-	put_ack(buf, &off, req, f->answer == ANS_ERROR ? f->error : 0,
-		f->answer == ANS_ERROR ? f->extack : NULL);
+	put_ack(buf, &off, req, f->answer == ANS_ERROR ? f->k.error : 0,
+		f->answer == ANS_ERROR ? f->k.extack : NULL);
 	return (int)off;
 }
 
@@ -450,15 +397,14 @@ static void through_transport(void **state)
 	bool on = false;
 
 	(void)state;
-	assert_int_equal(halo_nlt_new(&counter, &t), 0);
-	halo_nlt_set_io(t, fake_io, f);
+	t = fake_transport(fake_io, f, &counter);
 	f->answer = ANS_FLAGS;
 	f->form = VERBOSE;
 	f->values = 0x02;
 	assert_int_equal(halo_eth_privflag_get(t, "rdma0", "fw-lldp-agent", &on), 0);
 	assert_true(on);
 	assert_int_equal(counter, 2);
-	check_start((struct nlmsghdr *)f->req, ETHTOOL_MSG_PRIVFLAGS_GET);
+	check_start((struct nlmsghdr *)f->k.req, ETHTOOL_MSG_PRIVFLAGS_GET);
 	f->values = 0x3d;
 	assert_int_equal(halo_eth_privflag_get(t, "rdma0", "fw-lldp-agent", &on), 0);
 	assert_false(on);
@@ -472,25 +418,24 @@ static void through_transport(void **state)
 
 	f->answer = ANS_ACK;
 	assert_int_equal(halo_eth_privflag_set(t, "rdma0", "fw-lldp-agent", false), 0);
-	check_start((struct nlmsghdr *)f->req, ETHTOOL_MSG_PRIVFLAGS_SET);
-	assert_int_equal(((struct nlmsghdr *)f->req)->nlmsg_len, 36 + 32);
+	check_start((struct nlmsghdr *)f->k.req, ETHTOOL_MSG_PRIVFLAGS_SET);
+	assert_int_equal(((struct nlmsghdr *)f->k.req)->nlmsg_len, 36 + 32);
 	assert_int_equal(halo_eth_privflags_get(t, "rdma0", &fl), -EBADMSG);
 
 	f->answer = ANS_ERROR;
-	f->error = -EINVAL;
-	f->extack = "cannot find bit \"fw-lldp-agent\"";
+	f->k.error = -EINVAL;
+	f->k.extack = "cannot find bit \"fw-lldp-agent\"";
 	assert_int_equal(halo_eth_privflag_set(t, "rdma0", "fw-lldp-agent", true), -EINVAL);
-	assert_string_equal(halo_nlt_extack(t), f->extack);
-	f->error = -EOPNOTSUPP;
-	f->extack = NULL;
+	assert_string_equal(halo_nlt_extack(t), f->k.extack);
+	f->k.error = -EOPNOTSUPP;
+	f->k.extack = NULL;
 	assert_int_equal(halo_eth_privflag_get(t, "rdma0", "fw-lldp-agent", &on), -EOPNOTSUPP);
 	assert_int_equal(counter, 10);
 	halo_nlt_free(t);
 
 	/* No ethtool netlink in the kernel. */
 	counter = 0;
-	assert_int_equal(halo_nlt_new(&counter, &t), 0);
-	halo_nlt_set_io(t, fake_io, f);
+	t = fake_transport(fake_io, f, &counter);
 	f->no_family = true;
 	assert_int_equal(halo_eth_privflag_get(t, "rdma0", "fw-lldp-agent", &on), -ENOENT);
 	assert_int_equal(halo_eth_privflag_set(t, "rdma0", "fw-lldp-agent", true), -ENOENT);

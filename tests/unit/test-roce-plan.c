@@ -108,19 +108,6 @@ static const struct nlattr *attr_top(const struct nlmsghdr *req, size_t hdr, uin
 	return NULL;
 }
 
-static struct nlmsghdr *dcb_start(char *buf, uint16_t type, uint8_t cmd, uint32_t seq)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct dcbmsg *d;
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_seq = seq;
-	d = mnl_nlmsg_put_extra_header(nlh, sizeof(*d));
-	d->dcb_family = AF_UNSPEC;
-	d->cmd = cmd;
-	return nlh;
-}
-
 static int app_find(const struct nic *n, const struct dcb_app *a)
 {
 	for (size_t i = 0; i < n->n_app; i++)
@@ -192,7 +179,7 @@ static int dcb_answer(struct nic *n, const struct nlmsghdr *req, char *buf)
 		struct ieee_pfc pfc = { .pfc_cap = 8, .pfc_en = n->pfc_en, .delay = 0x77 };
 		struct nlattr *ieee, *table;
 
-		nlh = dcb_start(buf, RTM_GETDCB, DCB_CMD_IEEE_GET, req->nlmsg_seq);
+		nlh = dcb_reply(buf, RTM_GETDCB, DCB_CMD_IEEE_GET, req->nlmsg_seq);
 		mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, "rdma0");
 		ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
 		mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
@@ -224,7 +211,7 @@ static int dcb_answer(struct nic *n, const struct nlmsghdr *req, char *buf)
 		fail_msg("unexpected dcbnl command %u", d->cmd);
 	}
 	/* dcb_doit: ACK 0, the driver's int return in a u8 attribute */
-	nlh = dcb_start(buf, req->nlmsg_type, d->cmd, req->nlmsg_seq);
+	nlh = dcb_reply(buf, req->nlmsg_type, d->cmd, req->nlmsg_seq);
 	mnl_attr_put_u8(nlh, vattr, (uint8_t)verdict);
 	off = MNL_ALIGN(nlh->nlmsg_len);
 	put_ack(buf, &off, req, 0, NULL);
