@@ -22,3 +22,4 @@ tests_unit_test_roce_devlink_SOURCES = tests/unit/test-roce-devlink.c tests/unit
 tests_unit_test_roce_ethtool_SOURCES = tests/unit/test-roce-ethtool.c tests/unit/roce-test.h
 tests_unit_test_roce_plan_SOURCES = tests/unit/test-roce-plan.c tests/unit/roce-test.h \
 	tests/unit/config-test.h tests/unit/engine-test.h
+EXTRA_DIST += bench/roce-check.sh
