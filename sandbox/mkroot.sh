@@ -5,6 +5,9 @@ set -euo pipefail
 kind=${1:?debian|fedora}
 R=${2:?DIR}
 mkdir -p "$R"/{etc/halo-provision,etc/default,proc,run,var/lib,boot,sys/module,sys/class/drm}
+# AMD-Vi on in the firmware: the kernel lists IOMMU groups whatever
+# iommu= says (ready/iommu wants some for iommu=pt).
+mkdir -p "$R"/sys/kernel/iommu_groups/{0,1,2,3}/devices
 
 # 128 GiB board with 512 MiB of BIOS UMA carve-out.
 cat >"$R/proc/meminfo" <<'MEM'
