@@ -33,7 +33,8 @@ dist_pkgdata_DATA = docs/halo-provision.schema.json
 
 EXTRA_DIST += quickstart .ci/run tests/lib/tap.sh \
 	sandbox/demo.sh sandbox/mkroot.sh sandbox/reboot.sh \
-	sandbox/debian.conf sandbox/fedora.conf sandbox/bad.conf sandbox/roce.sh
+	sandbox/debian.conf sandbox/fedora.conf sandbox/bad.conf sandbox/roce.sh \
+	sandbox/rdma.sh
 
 # Unit tests again under valgrind (the integration scripts run the binary,
 # which ASan covers).

@@ -10,7 +10,12 @@
 #     ToS 106), whose PFC change flaps the link.
 # Each node is a throwaway root (the NIC's driver and PCI address in its
 # sys/) and a network namespace; --only links,roce, since the sandbox has
-# no kernel modules to load. Uses demo.sh's step, box, ns, here, failures.
+# no kernel modules to load. Then rdma on E810 node 1 and the ConnectX
+# node: the RDMA device their driver registers (sandbox/rdma.sh), the GID
+# index computed from its table, the rdma_cm defaults, and the env file
+# (state.env_file, added to the example's config) printed.
+# Uses demo.sh's step, box, ns, here, failures.
+source "$here/rdma.sh"
 
 # The simulator is a check library of the build halo-provision came from
 # (make check builds it; made here when missing). NICSIM_SO overrides.
@@ -66,6 +71,7 @@ same_sets() {
 
 roce_demo() {
 	local e1 e2 cx cxp R1 R2 RC sets
+	local env_file='state = { env_file = "/etc/halo-provision/rccl.env"; };'
 	nicsim_so=$(nicsim_lib) && [ -n "$nicsim_so" ] || {
 		echo "<-- UNEXPECTED: the simulated NIC (tests/nicsim) could not be built"
 		failures=$((failures + 1)); return; }
@@ -79,7 +85,8 @@ roce_demo() {
 	R1=$box/e810-node1; R2=$box/e810-node2
 	nic_root "$R1" ens1f0 0000:c2:00.0 ice
 	nic_root "$R2" ens1f0 0000:c2:00.0 ice
-	install -m 0600 "$here/../examples/e810-pair-node1.conf" "$R1/etc/halo-provision/halo.conf"
+	cat "$here/../examples/e810-pair-node1.conf" - <<<"$env_file" |
+		install -m 0600 /dev/stdin "$R1/etc/halo-provision/halo.conf"
 	sed 's|192\.168\.100\.1/30|192.168.100.2/30|' "$here/../examples/e810-pair-node1.conf" |
 		install -m 0600 /dev/stdin "$R2/etc/halo-provision/halo.conf"
 	mkdir -p "$box/nic1" "$box/nic2"
@@ -96,6 +103,13 @@ roce_demo() {
 	nic_step 2 "apply: agent off first, RoCE v2, host DCB, PFC 3, DSCP 26 -> 3, MTU 9000" \
 		"$box/nic1" "$box/nic1.conf" "${R[@]}"
 	nic_show "$box/nic1" ens1f0
+	rdma_dev "$R1" "$e1" ens1f0 0000:c2:00.0 rocep194s0f0 irdma
+	echo "(RoCE on: irdma registered rocep194s0f0; the kernel filled its GID table from ens1f0:)"
+	rdma_show_gids "$R1" rocep194s0f0
+	R=(--root "$R1" --netns "$e1" --only links,roce,rdma)
+	nic_step 2 "apply with rdma: device, GID index, rdma_cm RoCE v2 / ToS 106, the env file" \
+		"$box/nic1" "$box/nic1.conf" -v "${R[@]}"
+	rdma_show_env "$R1"
 	NICSIM_STATE=$box/nic2 NICSIM_CONFIG=$box/nic2.conf LD_PRELOAD=$nicsim_so \
 		"$HALO" --root "$R2" --netns "$e2" --only links,roce -q >/dev/null
 	echo "(node 2 applied the same with 192.168.100.2/30)"
@@ -122,7 +136,8 @@ roce_demo() {
 		mkdir -p "$e/$p/enable"
 		for i in 0 1 2 3 4 5 6 7; do echo 0 >"$e/$p/enable/$i"; done
 	done
-	install -m 0600 "$here/../examples/connectx-node.conf" "$RC/etc/halo-provision/halo.conf"
+	cat "$here/../examples/connectx-node.conf" - <<<"$env_file" |
+		install -m 0600 /dev/stdin "$RC/etc/halo-provision/halo.conf"
 	mkdir -p "$box/niccx"
 	echo "enp65s0f0np0 connectx pci=0000:41:00.0 flap_ms=300" >"$box/niccx.conf"
 
@@ -134,6 +149,13 @@ roce_demo() {
 		"$box/niccx" "$box/niccx.conf" -v "${R[@]}"
 	nic_show "$box/niccx" enp65s0f0np0
 	echo "(ECN np/rp enable/3: $(cat "$e/roce_np/enable/3")/$(cat "$e/roce_rp/enable/3"))"
+	rdma_dev "$RC" "$cx" enp65s0f0np0 0000:41:00.0 rocep65s0f0 mlx5
+	echo "(mlx5_ib's rocep65s0f0: the kernel filled its GID table from enp65s0f0np0:)"
+	rdma_show_gids "$RC" rocep65s0f0
+	R=(--root "$RC" --netns "$cx" --only links,roce,rdma)
+	nic_step 2 "apply with rdma: device, GID index, rdma_cm RoCE v2 / ToS 106, the env file" \
+		"$box/niccx" "$box/niccx.conf" -v "${R[@]}"
+	rdma_show_env "$RC"
 	sets=$(jq '.requests.dcbnl.set' "$box/niccx/enp65s0f0np0.json")
 	nic_step 0 "apply again: nothing to change" "$box/niccx" "$box/niccx.conf" "${R[@]}"
 	same_sets "$box/niccx" enp65s0f0np0 "$sets"
