@@ -9,7 +9,9 @@
 # line becomes /proc/cmdline), --check, and apply again, which must change
 # nothing and exit 0.
 # Then RoCE (sandbox/roce.sh): two E810 nodes back to back and a ConnectX
-# node, configured from examples/ on the simulated NIC of tests/nicsim.
+# node, configured from examples/ on the simulated NIC of tests/nicsim;
+# E810 node 1 and the ConnectX node also get an RDMA device (sandbox/rdma.sh)
+# and print their env file (state.env_file) with the computed GID index.
 set -uo pipefail
 
 HALO=${1:?usage: demo.sh PATH-TO-halo-provision}
