@@ -70,6 +70,7 @@ void halo_cli_usage(FILE *out)
 	      "                      (default: the running one)\n"
 	      "  --only LIST         comma list of subsystems:\n"
 	      "                      boot,modules,links,roce,rdma,files,storage,ready\n"
+	      "                      (ready: the readiness checks, run only when named)\n"
 	      "  --interface NAME    limit link, RoCE and RDMA items to the managed\n"
 	      "                      interface NAME (the per-interface hotplug unit)\n"
 	      "  --wait SECONDS      wait up to SECONDS for another run's lock, then\n"
