@@ -129,6 +129,7 @@ void halo_parse_firewall(struct halo_pctx *p, const struct halo_cset *root, stru
 void halo_parse_access(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
 void halo_parse_storage(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
 void halo_parse_state(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
+void halo_parse_ready(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
 /* The whole tree: top-level keys, every section, then validate. */
 void halo_parse_root(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
 /* Cross-field checks (validate.c). */

@@ -18,6 +18,7 @@ libhalo_la_SOURCES += \
 	src/config/parse-common.c \
 	src/config/parse-boot.c \
 	src/config/parse-host.c \
+	src/config/parse-ready.c \
 	src/config/parse-iface.c \
 	src/config/parse-files.c \
 	src/config/paths.c \

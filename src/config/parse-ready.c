@@ -3,7 +3,7 @@
  * thresholds (src/ready). */
 #include <string.h>
 
-#include "config/parse-ready.h"
+#include "config/internal.h"
 #include "ready/ready.h"
 
 static const char *const ready_keys[] = { "kernel_min", "uma_max_mib", NULL };

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "config/internal.h"
-#include "config/parse-ready.h"
 
 static const char *const root_keys[] = {
 	"version", "boot", "modules", "interfaces", "firewall", "access", "storage",

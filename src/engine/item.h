@@ -43,6 +43,9 @@ enum halo_phase {
 	HALO_PHASE_RDMA,
 	HALO_PHASE_FILES,
 	HALO_PHASE_BOOT,
+	/* Check-only (readiness): after every phase the engine applies, so
+	 * it never applies these items. */
+	HALO_PHASE_CHECK_ONLY,
 };
 
 struct halo_item;

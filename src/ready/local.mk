@@ -8,9 +8,7 @@ libhalo_la_SOURCES += \
 	src/ready/pcie.c \
 	src/ready/amdgpu.c \
 	src/ready/iommu.c \
-	src/ready/memlock.c \
-	src/config/parse-ready.h \
-	src/config/parse-ready.c
+	src/ready/memlock.c
 
 # Unit tests (cmocka, TAP)
 ready_unit_tests = tests/unit/test-ready-parse

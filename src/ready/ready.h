@@ -62,9 +62,9 @@ void halo_memlock_parse(const char *text, struct halo_memlock *m);
 
 /* ---- items ---- */
 
-/* The phase of check-only items: after every phase the engine applies,
- * so it never applies them and their drift never becomes a failure. */
-#define HALO_READY_PHASE ((enum halo_phase)(HALO_PHASE_BOOT + 1))
+/* Check-only items: the engine never applies them, so their drift never
+ * becomes a failure. */
+#define HALO_READY_PHASE HALO_PHASE_CHECK_ONLY
 
 int halo_ready_kernel_observe(struct halo_ctx *ctx, struct halo_item *item);
 int halo_ready_pcie_observe(struct halo_ctx *ctx, struct halo_item *item);

@@ -24,7 +24,7 @@ usage_error "unknown option '--chec' (did you mean --check?)" --chec
 usage_error "--check and --dry-run cannot be used together" --check --dry-run
 usage_error "--dry-run and --validate cannot be used together" --dry-run --validate
 usage_error "--check and --status cannot be used together" --check --status
-usage_error "unknown subsystem 'network' in --only (known: boot, modules, links, roce, rdma, files, storage)" \
+usage_error "unknown subsystem 'network' in --only (known: boot, modules, links, roce, rdma, files, storage, ready)" \
 	--only boot,network
 usage_error "unknown command 'check' (did you mean --check?)" check
 usage_error "unknown command 'apply' (apply is the default: run without a command)" apply

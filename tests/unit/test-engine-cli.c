@@ -117,9 +117,9 @@ static void test_errors(void **state)
 	expect_error("unknown command 'apply' (apply is the default: run without a command)", "apply", NULL);
 	expect_error("unexpected argument 'foo'", "-q", "foo", NULL);
 	expect_error("unexpected argument 'foo'", "--", "foo", NULL);
-	expect_error("unknown subsystem 'network' in --only (known: boot, modules, links, roce, rdma, files, storage)",
+	expect_error("unknown subsystem 'network' in --only (known: boot, modules, links, roce, rdma, files, storage, ready)",
 		     "--only", "boot,network", NULL);
-	expect_error("unknown subsystem '' in --only (known: boot, modules, links, roce, rdma, files, storage)",
+	expect_error("unknown subsystem '' in --only (known: boot, modules, links, roce, rdma, files, storage, ready)",
 		     "--only", "boot,,links", NULL);
 	expect_error("-q and -v cannot be used together", "-q", "-v", NULL);
 	expect_error("invalid network namespace name '../x'", "--netns", "../x", NULL);
