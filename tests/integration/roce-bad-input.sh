@@ -2,8 +2,8 @@
 # roce configs the host makes impossible, refused before anything changes
 # (exit 1, FILE:LINE, one line each, the NIC's state untouched): a roce
 # section on a link whose driver has no RoCE, host DCB on ice with
-# dcbx = "firmware", trust = "dscp" without a map, a ToS whose priority
-# has no PFC.
+# dcbx = "firmware", a ToS whose priority has no PFC; and trust = "dscp"
+# without a map, which the config load itself refuses.
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
 

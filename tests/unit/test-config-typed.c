@@ -146,7 +146,7 @@ static void enums(void **state)
 
 	assert_config_ok("boot = { iommu = \"pt\"; };\n"
 			 "interfaces = ( { name = \"a\"; roce = { dcbx = \"host\"; "
-			 "trust = \"dscp\"; }; } );\n", &c);
+			 "trust = \"dscp\"; dscp_prio = ( [ 26, 3 ] ); }; } );\n", &c);
 	assert_int_equal(c->boot.iommu, HALO_IOMMU_PT);
 	assert_int_equal(c->boot.pcie_aspm, HALO_PCIE_ASPM_UNSET);
 	assert_int_equal(c->boot.loader, HALO_LOADER_AUTO);
