@@ -19,3 +19,6 @@ TESTS += $(ready_unit_tests)
 ready_integration_tests = tests/integration/ready-check.sh
 TESTS += $(ready_integration_tests)
 EXTRA_DIST += $(ready_integration_tests)
+
+# Benchmark: --check --only ready (figures only).
+EXTRA_DIST += bench/ready-check.sh
