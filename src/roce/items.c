@@ -23,6 +23,38 @@
  * carrier before verifying. */
 #define CARRIER_WAIT_MS 5000
 
+/* The wanted value, in the form observe shows the NIC's. */
+static int set_wanted(struct halo_item *item, const struct halo_roce_want *w)
+{
+	char buf[HALO_ROCE_DSCP_MAX * 8] = "";
+	size_t o = 0;
+
+	switch (w->kind) {
+	case HALO_ROCE_FW_LLDP:
+		return halo_item_set_wanted(item, "%s", w->on ? "on" : "off");
+	case HALO_ROCE_ENABLE:
+		return halo_item_set_wanted(item, "%s", w->on ? "true" : "false");
+	case HALO_ROCE_DCBX:
+		return halo_item_set_wanted(item, "%s", halo_dcbx_mode_name(w->dcbx) ?
+					    halo_dcbx_mode_name(w->dcbx) : "-");
+	case HALO_ROCE_PFC:
+		halo_roce_mask_text(w->pfc_mask, buf, sizeof(buf));
+		break;
+	case HALO_ROCE_ECN:
+		halo_roce_mask_text(w->ecn_mask, buf, sizeof(buf));
+		break;
+	case HALO_ROCE_DSCP_PRIO:
+		for (size_t i = 0; i < w->n_app && o < sizeof(buf); i++)
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%u:%u",
+					      i ? ", " : "", w->app[i].protocol,
+					      w->app[i].priority);
+		break;
+	case HALO_ROCE_TRUST:
+		return halo_item_set_wanted(item, "%s", w->trust_dscp ? "dscp" : "pcp");
+	}
+	return halo_item_set_wanted(item, "%s", buf);
+}
+
 int halo_roce_item_add(struct halo_plan *plan, const char *key,
 		       const struct halo_roce_want *w, bool required,
 		       struct halo_item **ret_item)
@@ -54,6 +86,9 @@ int halo_roce_item_add(struct halo_plan *plan, const char *key,
 		return err;
 	memcpy(item->data, w, sizeof(*w));
 	item->required = required;
+	err = set_wanted(item, w);
+	if (err < 0)
+		return err;
 	if (ret_item)
 		*ret_item = item;
 	return 0;
