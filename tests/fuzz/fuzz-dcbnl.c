@@ -39,41 +39,23 @@ static void parse_all(const void *msg, size_t len)
 	FUZZ_CHECK(r == 0 || r == -EBADMSG);
 }
 
-struct reply {
-	const uint8_t *data;
-	size_t size;
-};
-
 /* Answers with the input, every message given the request's sequence
  * number (others would be skipped unread). */
 static int reply_io(void *userdata, enum halo_nlt_proto proto,
 		    const struct nlmsghdr *req, size_t len, void *out, size_t size)
 {
-	const struct reply *r = userdata;
-	uint8_t *buf = out;
-	size_t n = r->size < size ? r->size : size, off = 0;
+	const struct fuzz_reply *r = userdata;
 
 	(void)proto;
 	(void)len;
-	memcpy(buf, r->data, n);
-	while (n - off >= NLMSG_HDRLEN) {
-		struct nlmsghdr *nlh = (struct nlmsghdr *)(buf + off);
-
-		nlh->nlmsg_seq = req->nlmsg_seq;
-		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > n - off)
-			break;
-		off += NLMSG_ALIGN((size_t)nlh->nlmsg_len);
-		if (off > n)
-			break; /* aligned past the end: n - off would wrap */
-	}
-	return (int)n;
+	return fuzz_reply_copy(r, req, out, size);
 }
 
 static void requests(const uint8_t *data, size_t size)
 {
 	const struct dcb_app app = { .selector = 5, .priority = 3, .protocol = 26 };
 	const struct ieee_pfc pfc = { .pfc_cap = 8, .pfc_en = 0x08 };
-	struct reply r = { data, size };
+	struct fuzz_reply r = { data, size };
 	struct halo_nlt *t = NULL;
 	unsigned long counter = 0;
 	const char *ext;
@@ -103,33 +85,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* The kernel's messages are 4-byte aligned in the receive buffer. */
 	uint8_t *buf = malloc(size ? size : 1);
-	size_t off = 0;
 
 	if (!buf)
 		abort();
 	memcpy(buf, data, size);
-	while (off < size) {
-		const struct nlmsghdr *nlh = (const void *)(buf + off);
-		size_t rest = size - off;
-
-		parse_all(nlh, rest);
-		if (rest < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
-		    nlh->nlmsg_len > rest)
-			break;
-		/* Exactly the message, in its own allocation (overreads). */
-		{
-			uint8_t *one = malloc(nlh->nlmsg_len);
-
-			if (!one)
-				abort();
-			memcpy(one, nlh, nlh->nlmsg_len);
-			parse_all(one, nlh->nlmsg_len);
-			free(one);
-		}
-		off += NLMSG_ALIGN(nlh->nlmsg_len);
-	}
-	if (size == 0)
-		parse_all(buf, 0);
+	fuzz_each_message(buf, size, parse_all);
 	requests(buf, size);
 	free(buf);
 	return 0;

@@ -78,34 +78,16 @@ static void parse_all(const void *msg, size_t len)
 	}
 }
 
-struct reply {
-	const uint8_t *data;
-	size_t size;
-};
-
 /* Answers with the fuzz input, every message given the request's sequence
  * number (a kernel answer always has it; others are skipped unread). */
 static int reply_io(void *userdata, enum halo_nlt_proto proto,
 		    const struct nlmsghdr *req, size_t len, void *out, size_t size)
 {
-	const struct reply *r = userdata;
-	uint8_t *buf = out;
-	size_t n = r->size < size ? r->size : size, off = 0;
+	const struct fuzz_reply *r = userdata;
 
 	(void)proto;
 	(void)len;
-	memcpy(buf, r->data, n);
-	while (n - off >= NLMSG_HDRLEN) {
-		struct nlmsghdr *nlh = (struct nlmsghdr *)(buf + off);
-
-		nlh->nlmsg_seq = req->nlmsg_seq;
-		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > n - off)
-			break;
-		off += NLMSG_ALIGN((size_t)nlh->nlmsg_len);
-		if (off > n)
-			break;
-	}
-	return (int)n;
+	return fuzz_reply_copy(r, req, out, size);
 }
 
 static int count_msg(const struct nlmsghdr *nlh, void *userdata)
@@ -120,7 +102,7 @@ static void transport_read(const uint8_t *data, size_t size, bool dump)
 	const struct halo_nlt_verdict verdict = { .hdrlen = 4, .attr = 1 };
 	struct nlmsghdr req = { .nlmsg_len = NLMSG_HDRLEN, .nlmsg_type = 18,
 				.nlmsg_flags = dump ? NLM_F_DUMP : 0 };
-	struct reply r = { data, size };
+	struct fuzz_reply r = { data, size };
 	struct halo_nlt *t = NULL;
 	unsigned long counter = 0;
 	const char *ext;
@@ -144,33 +126,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* The kernel's messages are 4-byte aligned in the receive buffer. */
 	uint8_t *buf = malloc(size ? size : 1);
-	size_t off = 0;
 
 	if (!buf)
 		abort();
 	memcpy(buf, data, size);
-	while (off < size) {
-		const struct nlmsghdr *nlh = (const void *)(buf + off);
-		size_t rest = size - off;
-
-		parse_all(nlh, rest);
-		if (rest < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
-		    nlh->nlmsg_len > rest)
-			break;
-		/* Exactly the message, in its own allocation (overreads). */
-		{
-			uint8_t *one = malloc(nlh->nlmsg_len);
-
-			if (!one)
-				abort();
-			memcpy(one, nlh, nlh->nlmsg_len);
-			parse_all(one, nlh->nlmsg_len);
-			free(one);
-		}
-		off += NLMSG_ALIGN(nlh->nlmsg_len);
-	}
-	if (size == 0)
-		parse_all(buf, 0);
+	fuzz_each_message(buf, size, parse_all);
 	transport_read(buf, size, true);
 	transport_read(buf, size, false);
 	free(buf);

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include <linux/netlink.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -90,4 +91,62 @@ static inline int fuzz_skip_known(void)
 	if (skip < 0)
 		skip = getenv("FUZZ_SKIP_KNOWN") != NULL;
 	return skip;
+}
+
+/* Netlink targets: the fuzz input as the kernel's reply to a request. */
+struct fuzz_reply {
+	const uint8_t *data;
+	size_t size;
+};
+
+/* Copies R into OUT (at most SIZE bytes) and gives each whole message the
+ * sequence number of REQ, as the kernel would, so the transport reads it
+ * as the answer. Returns the length copied. */
+static inline int fuzz_reply_copy(const struct fuzz_reply *r,
+				  const struct nlmsghdr *req, void *out, size_t size)
+{
+	uint8_t *buf = out;
+	size_t n = r->size < size ? r->size : size, off = 0;
+
+	memcpy(buf, r->data, n);
+	while (n - off >= NLMSG_HDRLEN) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)(buf + off);
+
+		nlh->nlmsg_seq = req->nlmsg_seq;
+		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > n - off)
+			break;
+		off += NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+		if (off > n)
+			break; /* aligned past the end: n - off would wrap */
+	}
+	return (int)n;
+}
+
+/* PARSE on every message of BUF (the kernel's messages are 4-byte aligned
+ * in its receive buffer), first as the rest of the buffer, then as exactly
+ * the message in its own allocation, so ASan sees any overread. */
+static inline void fuzz_each_message(uint8_t *buf, size_t size,
+				     void (*parse)(const void *msg, size_t len))
+{
+	size_t off = 0;
+
+	while (off < size) {
+		const struct nlmsghdr *nlh = (const void *)(buf + off);
+		size_t rest = size - off;
+		uint8_t *one;
+
+		parse(nlh, rest);
+		if (rest < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
+		    nlh->nlmsg_len > rest)
+			break;
+		one = malloc(nlh->nlmsg_len);
+		if (!one)
+			abort();
+		memcpy(one, nlh, nlh->nlmsg_len);
+		parse(one, nlh->nlmsg_len);
+		free(one);
+		off += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	if (size == 0)
+		parse(buf, 0);
 }
