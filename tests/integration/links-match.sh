@@ -19,13 +19,6 @@ ROOT=$TEST_TMP/root
 CONF=$ROOT/etc/halo-provision/halo.conf
 mkdir -p "$ROOT/etc/halo-provision"
 
-fake_nic() { # fake_nic IFNAME BDF DRIVER: the layout of a real PCI NIC
-	local dev=sys/devices/pci0000:00/$2
-	mkdir -p "$ROOT/$dev/net/$1" "$ROOT/sys/class/net" "$ROOT/sys/bus/pci/drivers/$3"
-	ln -s "../../../$2" "$ROOT/$dev/net/$1/device"
-	ln -s "../../../bus/pci/drivers/$3" "$ROOT/$dev/driver"
-	ln -s "../../devices/pci0000:00/$2/net/$1" "$ROOT/sys/class/net/$1"
-}
 fake_nic eth-a 0000:c2:00.0 ice
 fake_nic eth-c 0000:c2:00.1 ice
 fake_nic eth-b 0000:01:00.0 r8169

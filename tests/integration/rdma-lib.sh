@@ -54,14 +54,6 @@ empty() {
 	return 0
 }
 
-# fake_nic IFNAME BDF DRIVER: the layout of a real PCI NIC.
-fake_nic() {
-	local dev=sys/devices/pci0000:00/$2
-	mkdir -p "$ROOT/$dev/net/$1" "$ROOT/sys/bus/pci/drivers/$3"
-	ln -s "../../../$2" "$ROOT/$dev/net/$1/device"
-	ln -sfn "../../../bus/pci/drivers/$3" "$ROOT/$dev/driver"
-	ln -s "../../devices/pci0000:00/$2/net/$1" "$ROOT/sys/class/net/$1"
-}
 
 # fake_ibdev IBDEV BDF [NODE_TYPE]: an RDMA device of the PCI function BDF,
 # port 1 ACTIVE/LinkUp, a GID table of 8 empty entries.

@@ -16,11 +16,7 @@ ROOT=$TEST_TMP/root
 CONF=$ROOT/etc/halo-provision/halo.conf
 mkdir -p "$ROOT/etc/halo-provision" "$ROOT/run"
 : >"$ROOT/run/halo-provision.lock" # an apply takes the run lock first
-DEV=sys/devices/pci0000:00/0000:3b:00.0
-mkdir -p "$ROOT/$DEV/net/e0" "$ROOT/sys/class/net" "$ROOT/sys/bus/pci/drivers/ice"
-ln -s "../../../0000:3b:00.0" "$ROOT/$DEV/net/e0/device"
-ln -s "../../../bus/pci/drivers/ice" "$ROOT/$DEV/driver"
-ln -s "../../devices/pci0000:00/0000:3b:00.0/net/e0" "$ROOT/sys/class/net/e0"
+fake_nic e0 0000:3b:00.0 ice
 
 halo() {
 	out=$(env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \

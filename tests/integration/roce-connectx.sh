@@ -19,10 +19,7 @@ ROOT=$TEST_TMP/root
 CONF=$ROOT/etc/halo-provision/halo.conf
 mkdir -p "$ROOT/etc/halo-provision"
 DEV=sys/devices/pci0000:00/0000:c1:00.0
-mkdir -p "$ROOT/$DEV/net/cx0" "$ROOT/sys/class/net" "$ROOT/sys/bus/pci/drivers/mlx5_core"
-ln -s "../../../0000:c1:00.0" "$ROOT/$DEV/net/cx0/device"
-ln -s "../../../bus/pci/drivers/mlx5_core" "$ROOT/$DEV/driver"
-ln -s "../../devices/pci0000:00/0000:c1:00.0/net/cx0" "$ROOT/sys/class/net/cx0"
+fake_nic cx0 0000:c1:00.0 mlx5_core
 for p in roce_np roce_rp; do
 	mkdir -p "$ROOT/$DEV/net/cx0/ecn/$p/enable"
 	for i in 0 1 2 3 4 5 6 7; do echo 0 >"$ROOT/$DEV/net/cx0/ecn/$p/enable/$i"; done

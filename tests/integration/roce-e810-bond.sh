@@ -20,10 +20,7 @@ ROOT=$TEST_TMP/root
 CONF=$ROOT/etc/halo-provision/halo.conf
 mkdir -p "$ROOT/etc/halo-provision"
 DEV=sys/devices/pci0000:00/0000:3b:00.0
-mkdir -p "$ROOT/$DEV/net/e810a" "$ROOT/sys/class/net" "$ROOT/sys/bus/pci/drivers/ice"
-ln -s "../../../0000:3b:00.0" "$ROOT/$DEV/net/e810a/device"
-ln -s "../../../bus/pci/drivers/ice" "$ROOT/$DEV/driver"
-ln -s "../../devices/pci0000:00/0000:3b:00.0/net/e810a" "$ROOT/sys/class/net/e810a"
+fake_nic e810a 0000:3b:00.0 ice
 # upper KIND NAME: the port's master is NAME, a bond or a bridge, as the
 # kernel shows it in sysfs.
 upper() {

@@ -18,13 +18,6 @@ echo "e810a e810 pci=0000:3b:00.0 enable_roce=false enable_iwarp=true" >"$NICSIM
 ROOT=$TEST_TMP/root
 CONF=$ROOT/etc/halo-provision/halo.conf
 mkdir -p "$ROOT/etc/halo-provision"
-fake_nic() { # fake_nic IFNAME BDF DRIVER
-	local dev=sys/devices/pci0000:00/$2
-	mkdir -p "$ROOT/$dev/net/$1" "$ROOT/sys/class/net" "$ROOT/sys/bus/pci/drivers/$3"
-	ln -s "../../../$2" "$ROOT/$dev/net/$1/device"
-	ln -s "../../../bus/pci/drivers/$3" "$ROOT/$dev/driver"
-	ln -s "../../devices/pci0000:00/$2/net/$1" "$ROOT/sys/class/net/$1"
-}
 fake_nic e810a 0000:3b:00.0 ice
 
 write_conf "$CONF" <<'CONF'

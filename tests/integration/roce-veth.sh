@@ -10,11 +10,7 @@ ip -n "$NS" link add v0 type veth peer name v0-p || { echo "1..0 # SKIP no veth"
 ROOT=$TEST_TMP/root
 CONF=$ROOT/etc/halo-provision/halo.conf
 mkdir -p "$ROOT/etc/halo-provision"
-DEV=sys/devices/pci0000:00/0000:c1:00.0
-mkdir -p "$ROOT/$DEV/net/v0" "$ROOT/sys/class/net" "$ROOT/sys/bus/pci/drivers/mlx5_core"
-ln -s "../../../0000:c1:00.0" "$ROOT/$DEV/net/v0/device"
-ln -s "../../../bus/pci/drivers/mlx5_core" "$ROOT/$DEV/driver"
-ln -s "../../devices/pci0000:00/0000:c1:00.0/net/v0" "$ROOT/sys/class/net/v0"
+fake_nic v0 0000:c1:00.0 mlx5_core
 
 conf() {
 	write_conf "$CONF" <<CONF

@@ -104,6 +104,17 @@ release_lock() {
 	wait "$LOCK_HOLDER" 2>/dev/null
 }
 
+# fake_nic IFNAME BDF DRIVER: under $ROOT, the sysfs layout of a real PCI
+# NIC (class link, device link, the function's driver), for a live veth
+# of the same name in a namespace. Two ports may share a function's driver.
+fake_nic() {
+	local dev=sys/devices/pci0000:00/$2
+	mkdir -p "$ROOT/$dev/net/$1" "$ROOT/sys/class/net" "$ROOT/sys/bus/pci/drivers/$3"
+	ln -s "../../../$2" "$ROOT/$dev/net/$1/device"
+	ln -sfn "../../../bus/pci/drivers/$3" "$ROOT/$dev/driver"
+	ln -s "../../devices/pci0000:00/$2/net/$1" "$ROOT/sys/class/net/$1"
+}
+
 # write_conf FILE: stdin to FILE with mode 0600 (the loader refuses
 # group/other-writable configs).
 write_conf() {
