@@ -20,6 +20,7 @@
 #include "engine/report.h"
 #include "engine/state.h"
 #include "engine/unimplemented.h"
+#include "files/files.h"
 #include "host/host.h"
 #include "modules/modules.h"
 #include "links/links.h"
@@ -27,6 +28,7 @@
 #include "rdma/rdma.h"
 #include "ready/ready.h"
 #include "roce/roce.h"
+#include "storage/storage.h"
 #include "util/errors.h"
 #include "util/lock.h"
 #include "util/rootfs.h"
@@ -54,6 +56,7 @@ struct builder {
 static const struct builder early_builders[] = {
 	{ HALO_SUB_MODULES, halo_modules_plan },
 	{ HALO_SUB_BOOT, halo_boot_plan },
+	{ HALO_SUB_STORAGE, halo_storage_plan },
 	{ HALO_SUB_ALL, halo_unimplemented_plan },
 };
 
@@ -64,6 +67,7 @@ static const struct builder host_builders[] = {
 	{ HALO_SUB_LINKS, halo_links_plan },
 	{ HALO_SUB_ROCE, halo_roce_plan },
 	{ HALO_SUB_RDMA, halo_rdma_plan },
+	{ HALO_SUB_FILES, halo_files_plan },
 	{ HALO_SUB_READY, halo_ready_plan },
 };
 

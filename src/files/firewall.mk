@@ -1,0 +1,2 @@
+# src/files/firewall.c: the firewalld zone or nftables table.
+libhalo_la_SOURCES += src/files/firewall.c
