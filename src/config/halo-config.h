@@ -216,6 +216,22 @@ struct halo_access_config {
 	uint64_t memlock_kib; /* when set and not unlimited */
 };
 
+/* sysctl = { ... } (src/files/sysctl.c): the ARP and reverse-path rule of
+ * multi-NIC RDMA nodes on the managed interfaces, and keys the operator
+ * asks for. Parsed in config/parse-sysctl.c. */
+enum halo_multi_nic {
+	HALO_MULTI_NIC_AUTO, /* the rule when more than one interface is managed */
+	HALO_MULTI_NIC_ON,
+	HALO_MULTI_NIC_OFF,
+};
+
+struct halo_sysctl_config {
+	bool present;
+	int line;
+	enum halo_multi_nic multi_nic;
+	struct halo_strlist settings; /* "key=value", validated */
+};
+
 struct halo_storage {
 	char *what;    /* LABEL=x, UUID=x, or /dev/... */
 	char *where;   /* absolute path */
@@ -253,6 +269,7 @@ struct halo_config {
 	size_t n_interfaces;
 	struct halo_firewall_config firewall;
 	struct halo_access_config access;
+	struct halo_sysctl_config sysctl;
 	struct halo_storage *storage;
 	size_t n_storage;
 	struct halo_state_config state;

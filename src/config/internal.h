@@ -127,6 +127,7 @@ void halo_parse_modules(struct halo_pctx *p, const struct halo_cset *root, struc
 void halo_parse_interfaces(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
 void halo_parse_firewall(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
 void halo_parse_access(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
+void halo_parse_sysctl(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
 void halo_parse_storage(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
 void halo_parse_state(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);
 void halo_parse_ready(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c);

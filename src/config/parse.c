@@ -6,7 +6,7 @@
 
 static const char *const root_keys[] = {
 	"version", "boot", "modules", "interfaces", "firewall", "access", "storage",
-	"state", "ready", NULL,
+	"state", "ready", "sysctl", NULL,
 };
 
 static void set_defaults(struct halo_pctx *p, struct halo_config *c)
@@ -45,6 +45,7 @@ void halo_parse_root(struct halo_pctx *p, const struct halo_cset *root, struct h
 	halo_parse_interfaces(p, root, c);
 	halo_parse_firewall(p, root, c);
 	halo_parse_access(p, root, c);
+	halo_parse_sysctl(p, root, c);
 	halo_parse_storage(p, root, c);
 	halo_parse_state(p, root, c);
 	halo_parse_ready(p, root, c);
