@@ -31,6 +31,7 @@ enum {
 	OPT_VERSION,
 	OPT_INTERFACE,
 	OPT_WAIT,
+	OPT_REVERT,
 };
 
 static const struct option long_options[] = {
@@ -51,6 +52,7 @@ static const struct option long_options[] = {
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "interface", required_argument, NULL, OPT_INTERFACE },
 	{ "wait", required_argument, NULL, OPT_WAIT },
+	{ "revert", no_argument, NULL, OPT_REVERT },
 	{ 0 },
 };
 
@@ -61,6 +63,8 @@ void halo_cli_usage(FILE *out)
 	      "       halo-provision --dry-run [OPTIONS]  show what apply would change, change nothing\n"
 	      "       halo-provision --validate           check the config file only\n"
 	      "       halo-provision --status             print the last state file\n"
+	      "       halo-provision --revert [OPTIONS]   remove what it owns, undo its edits\n"
+	      "                                           (with --dry-run: show)\n"
 	      "\n"
 	      "  -c, --config FILE   a path as given; without -c, /etc/halo-provision/halo.conf\n"
 	      "                      inside the root\n"
@@ -292,6 +296,10 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 		case OPT_ONLY:
 			r = parse_only(optarg, &cli.only, ret_error);
 			break;
+		case OPT_REVERT:
+			cli.revert = true;
+			r = 0;
+			break;
 		case OPT_JSON:
 			cli.json = true;
 			r = 0;
@@ -334,6 +342,13 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 	}
 	if (optind < argc) {
 		*ret_error = positional_error(argv[optind]);
+		return -EINVAL;
+	}
+	/* A revert changes the host (or, with --dry-run, shows how): the
+	 * read-only modes have nothing to revert. */
+	if (cli.revert && cli.mode != HALO_MODE_APPLY && cli.mode != HALO_MODE_DRY_RUN) {
+		*ret_error = halo_strdup_printf("--revert and --%s cannot be used together",
+						halo_mode_name(cli.mode));
 		return -EINVAL;
 	}
 	if (quiet && verbose) {

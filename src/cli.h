@@ -24,6 +24,7 @@ struct halo_cli {
 	const char *interface;      /* NULL unless --interface */
 	unsigned wait_seconds;      /* --wait, HALO_WAIT_DEFAULT_SECONDS */
 	int verbosity;              /* -1, 0, 1 */
+	bool revert;                /* --revert: undo (with --dry-run: show) */
 	bool json, diff, help, version;
 };
 

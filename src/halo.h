@@ -86,6 +86,9 @@ struct halo_ctx {
 	const char *netns;          /* --netns NAME or NULL (host path /run/netns/NAME) */
 	const char *kernel_release; /* --kernel-release or uname -r */
 	enum halo_mode mode;
+	/* --revert: the plan is turned into its undo (engine/revert.c);
+	 * mode stays APPLY or DRY_RUN, so the engine runs it as usual. */
+	bool revert;
 	unsigned only;              /* enum halo_subsys mask, HALO_SUB_ALL by default */
 	const char *interface;      /* --interface NAME: only that managed link's items */
 	unsigned wait_seconds;      /* --wait: how long to wait for the run lock */

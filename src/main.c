@@ -18,6 +18,7 @@
 #include "config/halo-config.h"
 #include "engine/engine.h"
 #include "engine/report.h"
+#include "engine/revert.h"
 #include "engine/state.h"
 #include "engine/unimplemented.h"
 #include "files/files.h"
@@ -232,7 +233,7 @@ static bool writes_textfile(const struct run *run)
 {
 	const struct halo_ctx *ctx = &run->ctx;
 
-	return (ctx->mode == HALO_MODE_APPLY || ctx->mode == HALO_MODE_CHECK) &&
+	return (ctx->mode == HALO_MODE_APPLY || ctx->mode == HALO_MODE_CHECK) && !ctx->revert &&
 	       run->cfg->state.prometheus && run->cfg->state.prometheus[0] &&
 	       (ctx->only & HALO_SUB_ALL) == HALO_SUB_ALL && !ctx->interface;
 }
@@ -283,7 +284,8 @@ static int write_results(struct run *run, int bits)
 	int extra = 0, r;
 
 	if (ctx->mode == HALO_MODE_APPLY) {
-		r = halo_state_write(ctx, run->cfg, &run->plan, bits);
+		/* A revert removes the state file as an item (engine/revert.c). */
+		r = ctx->revert ? 0 : halo_state_write(ctx, run->cfg, &run->plan, bits);
 		if (r < 0)
 			extra |= after_write_failed(run, "the state file", r);
 		if (bits & HALO_EXIT_REBOOT) {
@@ -427,6 +429,46 @@ static int do_run(struct run *run)
 	return bits;
 }
 
+/*
+ * --revert: the normal plan, made without applying anything (so an
+ * interface that is missing now is no error), turned into its undo and
+ * run by the engine like an apply or a dry-run (engine/revert.h).
+ */
+static int do_revert(struct run *run)
+{
+	struct halo_ctx *ctx = &run->ctx;
+	int bits, r;
+
+	if (load_config(run) < 0)
+		return fail(run);
+	r = take_lock(run);
+	if (r == -EBUSY || (r < 0 && r != -ELOOP))
+		return fail_operational(run);
+	if (r < 0 || build(run, early_builders, ARRAY_SIZE(early_builders)) < 0 ||
+	    build_on_host(run, HALO_HOST_BEFORE_MODULES) < 0)
+		return fail(run);
+	r = halo_revert_plan(ctx, run->cfg, &run->plan, &run->errs);
+	if (r < 0) {
+		if (run->errs.n == 0)
+			halo_errors_add(&run->errs, "revert: %s", strerror(-r));
+		return fail(run);
+	}
+	r = check_outputs(run);
+	if (r == -EROFS)
+		return fail_operational(run);
+	if (r < 0)
+		return fail(run);
+	bits = halo_engine_run(ctx, &run->plan, &run->errs);
+	if (bits < 0)
+		return fail(run);
+	bits |= write_results(run, bits);
+	if (ctx->json)
+		(void)halo_report_json_print(stdout, ctx, run->cfg, &run->plan, bits);
+	else
+		halo_report_text(stdout, ctx, &run->plan, bits);
+	return bits;
+}
+
 /* "/" itself (by inode) is not a --root run: host tools may be spawned. */
 static bool is_host_root(int fd)
 {
@@ -497,6 +539,7 @@ int main(int argc, char *argv[])
 
 	run.ctx.root = cli.root;
 	run.ctx.mode = cli.mode;
+	run.ctx.revert = cli.revert;
 	run.ctx.only = cli.only;
 	run.ctx.interface = cli.interface;
 	run.ctx.wait_seconds = cli.wait_seconds;
@@ -545,7 +588,7 @@ int main(int argc, char *argv[])
 		rc = do_status(&run);
 		break;
 	default:
-		rc = do_run(&run);
+		rc = run.ctx.revert ? do_revert(&run) : do_run(&run);
 		break;
 	}
 out:

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/file_int.h"
 #include "engine/plan.h"
 #include "util/diff.h"
 #include "util/rootfs.h"
@@ -35,8 +36,8 @@ static void file_data_free(void *p)
 /* Walks PATH from the root: a symlink in any existing component is
  * INVALID, as is a non-directory parent or a non-regular target.
  * Returns 1 if the file exists, 0 if not, HALO_SYNC_INVALID or -errno. */
-static int check_path(struct halo_ctx *ctx, struct halo_item *item,
-		      const char *path, struct stat *ret_st)
+int halo_file_check_path(struct halo_ctx *ctx, struct halo_item *item,
+			 const char *path, struct stat *ret_st)
 {
 	_cleanup_free_ char *prefix = strdup(path);
 	_cleanup_free_ char *shown = NULL;
@@ -86,7 +87,7 @@ int halo_file_target_check(struct halo_ctx *ctx, const char *path, char **ret_wh
 {
 	struct halo_item probe = { 0 };
 	struct stat st;
-	int r = check_path(ctx, &probe, path, &st);
+	int r = halo_file_check_path(ctx, &probe, path, &st);
 
 	if (r == HALO_SYNC_INVALID) {
 		*ret_why = TAKE_PTR(probe.message);
@@ -106,7 +107,7 @@ static int file_observe(struct halo_ctx *ctx, struct halo_item *item)
 	bool same;
 	int r;
 
-	r = check_path(ctx, item, d->path, &st);
+	r = halo_file_check_path(ctx, item, d->path, &st);
 	if (r < 0 || r == HALO_SYNC_INVALID)
 		return r;
 	/* An apply cleans up after a run killed between temp file and rename,
@@ -180,6 +181,13 @@ static const struct halo_item_ops file_ops = {
 	.apply = file_apply,
 	.free_data = file_data_free,
 };
+
+const char *halo_file_item_path(const struct halo_item *item)
+{
+	if (item->ops != &file_ops || !item->data)
+		return NULL;
+	return ((const struct file_data *)item->data)->path;
+}
 
 int halo_plan_add_file(struct halo_plan *plan, enum halo_subsys subsys,
 		       enum halo_phase phase, const char *path,

@@ -78,6 +78,8 @@ struct halo_item {
 	bool required;            /* unsupported counts as failed */
 	bool activates_on_reboot; /* applying leaves a reboot/reload pending */
 	bool changed;             /* apply changed it in this run */
+	bool reverting;           /* --revert: already the undo (its subsystem
+				   * made it); engine/revert.c keeps it */
 	char *diff;               /* unified diff (file items), for --diff */
 	char *was;                /* set by the engine: observed before apply */
 	const struct halo_item_ops *ops;

@@ -6,6 +6,10 @@ libhalo_la_SOURCES += \
 	src/engine/plan.h \
 	src/engine/plan.c \
 	src/engine/file_item.c \
+	src/engine/file_int.h \
+	src/engine/file_revert.c \
+	src/engine/revert.h \
+	src/engine/revert.c \
 	src/engine/engine.h \
 	src/engine/engine.c \
 	src/engine/report.h \

@@ -64,4 +64,15 @@ int halo_file_target_check(struct halo_ctx *ctx, const char *path, char **ret_wh
 
 /* The header every owned file starts with, with the comment leader
  * ("#" for most). Static string. */
-#define HALO_MANAGED_HEADER "# Managed by halo-provision; local changes will be overwritten.\n"
+#define HALO_MANAGED_TEXT "Managed by halo-provision; local changes will be overwritten."
+#define HALO_MANAGED_HEADER "# " HALO_MANAGED_TEXT "\n"
+
+/* Whether TEXT (LEN bytes) is an owned file: HALO_MANAGED_TEXT on one of
+ * its first three lines after a comment leader, whatever the leader
+ * ("#", ";", "//", "<!--": an XML file's comment follows its <?xml?>
+ * declaration). What --revert removes is decided by this. */
+bool halo_is_managed(const char *text, size_t len);
+
+/* The path of an owned-file item (halo_plan_add_file), or NULL for any
+ * other item. */
+const char *halo_file_item_path(const struct halo_item *item);

@@ -30,7 +30,9 @@ char *halo_report_summary(const struct halo_ctx *ctx,
 {
 	struct halo_buf b = { 0 };
 
-	halo_buf_printf(&b, "%s: %zu item%s", halo_mode_name(ctx->mode), plan->n,
+	/* "apply: revert, ...": the JSON msg keeps its "<mode>: " prefix. */
+	halo_buf_printf(&b, "%s: %s%zu item%s", halo_mode_name(ctx->mode),
+			ctx->revert ? "revert, " : "", plan->n,
 			plan->n == 1 ? "" : "s");
 	for (enum halo_outcome o = 0; o < HALO_N_OUTCOMES; o++) {
 		size_t n = halo_plan_count(plan, o);
@@ -46,7 +48,8 @@ char *halo_report_summary(const struct halo_ctx *ctx,
 
 static bool shown(const struct halo_ctx *ctx, const struct halo_item *item)
 {
-	if (ctx->verbosity > 0)
+	/* A revert lists everything it removes, restores and leaves. */
+	if (ctx->verbosity > 0 || (ctx->revert && ctx->verbosity == 0))
 		return true;
 	if (ctx->verbosity < 0)
 		return item->outcome == HALO_OUTCOME_FAILED;

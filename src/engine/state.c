@@ -143,6 +143,36 @@ static int keep_other_items(struct halo_ctx *ctx, const struct halo_plan *plan,
 	return bits;
 }
 
+int halo_state_recorded_items(struct halo_ctx *ctx, const struct halo_config *cfg,
+			      int (*fn)(void *userdata, const char *key,
+					enum halo_subsys subsys),
+			      void *userdata)
+{
+	const char *path = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
+	struct json_object *prev, *list = NULL, *v;
+	int r = 0;
+
+	prev = read_prev(ctx, path, &list);
+	if (!prev)
+		return 0;
+	for (size_t i = 0; i < json_object_array_length(list) && r >= 0; i++) {
+		struct json_object *it = json_object_array_get_idx(list, i);
+		enum halo_subsys sub = 0;
+		const char *key = NULL;
+
+		if (json_object_object_get_ex(it, "subsystem", &v) &&
+		    json_object_is_type(v, json_type_string))
+			sub = halo_subsys_from_name(json_object_get_string(v));
+		if (json_object_object_get_ex(it, "key", &v) &&
+		    json_object_is_type(v, json_type_string))
+			key = json_object_get_string(v);
+		if (sub && key)
+			r = fn(userdata, key, sub);
+	}
+	json_object_put(prev);
+	return r;
+}
+
 /* ---- ownership records ---- */
 
 void halo_owned_free_data(void *data)

@@ -21,6 +21,15 @@
 int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     const struct halo_plan *plan, int exit_bits);
 
+/* Calls FN for every item (key, subsystem) of the last state file
+ * (cfg->state.path under the root), as --revert's record of the owned
+ * files the last apply had. No file, an unreadable or foreign one:
+ * nothing. FN's negative result stops the walk and is returned. */
+int halo_state_recorded_items(struct halo_ctx *ctx, const struct halo_config *cfg,
+			      int (*fn)(void *userdata, const char *key,
+					enum halo_subsys subsys),
+			      void *userdata);
+
 /*
  * Ownership records: the entries this tool added to a table it shares with
  * others on the host (the DSCP entries of a NIC's APP table), so that a

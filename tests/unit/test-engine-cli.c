@@ -127,6 +127,31 @@ static void test_errors(void **state)
 	expect_error("--root needs a directory", "--root", "", NULL);
 }
 
+/* --revert: alone (apply) or with --dry-run, never with a read-only mode. */
+static void test_revert(void **state)
+{
+	struct halo_cli cli;
+	char *error;
+
+	assert_int_equal(parse(&cli, &error, NULL), 0);
+	assert_false(cli.revert);
+	assert_int_equal(parse(&cli, &error, "--revert", NULL), 0);
+	assert_true(cli.revert);
+	assert_int_equal(cli.mode, HALO_MODE_APPLY);
+	assert_int_equal(parse(&cli, &error, "--dry-run", "--revert", NULL), 0);
+	assert_true(cli.revert);
+	assert_int_equal(cli.mode, HALO_MODE_DRY_RUN);
+	assert_int_equal(parse(&cli, &error, "--revert", "--dry-run", "--only", "boot", NULL), 0);
+	assert_true(cli.revert);
+	assert_int_equal(cli.mode, HALO_MODE_DRY_RUN);
+	expect_error("--revert and --check cannot be used together", "--revert", "--check", NULL);
+	expect_error("--revert and --check cannot be used together", "--check", "--revert", NULL);
+	expect_error("--revert and --validate cannot be used together", "--revert", "--validate", NULL);
+	expect_error("--revert and --status cannot be used together", "--status", "--revert", NULL);
+	expect_error("unknown option '--rev' (did you mean --revert?)", "--rev", NULL);
+	expect_error("option '--revert' takes no argument", "--revert=yes", NULL);
+}
+
 /* --interface and --wait (the hotplug unit and the lock queue). */
 static void test_interface_wait(void **state)
 {
@@ -173,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_options),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_revert),
 		cmocka_unit_test(test_interface_wait),
 		cmocka_unit_test(test_wants_json),
 	};
