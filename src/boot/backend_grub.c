@@ -20,12 +20,6 @@
 #include "util/rootfs.h"
 #include "util/strv.h"
 
-struct var_edit {
-	const struct halo_grub_assign *a; /* NULL: append a new line */
-	const char *name;
-	char *encoded;
-};
-
 static void report_where(struct halo_ctx *ctx, struct halo_errors *errs,
 			 unsigned line, const char *msg)
 {
@@ -36,7 +30,7 @@ static void report_where(struct halo_ctx *ctx, struct halo_errors *errs,
 
 /* Applies in-place edits from the end of the file backwards (offsets stay
  * valid), then appends. */
-static int apply_var_edits(const char *text, const struct halo_grub_file *f,
+int boot_apply_var_edits(const char *text, const struct halo_grub_file *f,
 			   struct var_edit *e, size_t n, char **ret_text)
 {
 	_cleanup_free_ char *cur = strdup(text);
@@ -65,11 +59,22 @@ static int apply_var_edits(const char *text, const struct halo_grub_file *f,
 	return 0;
 }
 
-static char *encode_tokens(char *const *tokens, const struct halo_grub_assign *a)
+char *boot_encode_tokens(char *const *tokens, const struct halo_grub_assign *a)
 {
 	_cleanup_free_ char *joined = halo_cmdline_join(tokens);
 
 	return joined ? halo_grubfile_quote(joined, a ? a->quote : '"') : NULL;
+}
+
+static int record_var(struct boot_record *rec, const char *text,
+		      const struct halo_grub_assign *a, const char *var,
+		      char *const *before, char *const *after)
+{
+	_cleanup_free_ char *raw = a ? strndup(text + a->start, a->end - a->start) : NULL;
+
+	if (a && !raw)
+		return -ENOMEM;
+	return boot_record_change(rec, BOOT_DEFAULT_GRUB, var, raw, before, after);
 }
 
 int boot_grub_edit_default(struct halo_ctx *ctx, const struct boot_want *want,
@@ -118,7 +123,7 @@ int boot_grub_edit_default(struct halo_ctx *ctx, const struct boot_want *want,
 		goto out;
 
 	if (!halo_cmdline_equal(l, l2)) {
-		e[0] = (struct var_edit){ al, BOOT_VAR_LINUX, encode_tokens(l2, al) };
+		e[0] = (struct var_edit){ al, BOOT_VAR_LINUX, boot_encode_tokens(l2, al) };
 		if (!e[0].encoded)
 			goto out;
 	}
@@ -130,14 +135,18 @@ int boot_grub_edit_default(struct halo_ctx *ctx, const struct boot_want *want,
 			r = -EINVAL;
 			goto out;
 		}
-		e[1] = (struct var_edit){ ad, BOOT_VAR_DEFAULT, encode_tokens(d2, ad) };
+		e[1] = (struct var_edit){ ad, BOOT_VAR_DEFAULT, boot_encode_tokens(d2, ad) };
 		if (!e[1].encoded)
 			goto out;
 	}
+	/* Recorded for --revert (record.h) before the edit exists. */
+	if (record_var(&edits->rec, text, al, BOOT_VAR_LINUX, l, l2) < 0 ||
+	    record_var(&edits->rec, text, ad, BOOT_VAR_DEFAULT, d, d2) < 0)
+		goto out;
 	if (ret_changed)
 		*ret_changed = (e[0].encoded ? BOOT_CHANGES_LINUX : 0) |
 			       (e[1].encoded ? BOOT_CHANGES_DEFAULT : 0);
-	if (apply_var_edits(text, &f, e, 2, &content) < 0 ||
+	if (boot_apply_var_edits(text, &f, e, 2, &content) < 0 ||
 	    boot_concat(l2, d2, &result) < 0)
 		goto out;
 	r = boot_edits_add(edits, BOOT_DEFAULT_GRUB, TAKE_PTR(text),

@@ -92,6 +92,9 @@ int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,
 		return r;
 	if (halo_cmdline_merge(cur, want->set, want->remove, &merged) < 0)
 		return -ENOMEM;
+	/* Recorded for --revert (record.h). */
+	if (boot_record_change(&edits->rec, BOOT_KERNEL_CMDLINE, "-", old, cur, merged) < 0)
+		return -ENOMEM;
 	if (old && halo_cmdline_equal(cur, merged)) {
 		content = strdup(old);
 	} else {

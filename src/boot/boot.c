@@ -21,6 +21,7 @@
 #include "boot/boot.h"
 #include "boot/bootint.h"
 #include "boot/detect.h"
+#include "util/rootfs.h"
 
 static const struct boot_backend *backend_for(enum halo_boot_loader l)
 {
@@ -44,6 +45,33 @@ bool halo_boot_needs_amdgpu_dkms(const struct halo_config *cfg)
 
 	return b->present && b->loader != HALO_LOADER_NONE && b->gtt_set &&
 	       b->gtt_params == HALO_GTT_PARAMS_AUTO;
+}
+
+/* The last record of edits (record.h); a missing or foreign one is
+ * empty. Read errors are the file item's to report. */
+static int load_record(struct halo_ctx *ctx, struct boot_record *rec)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	int r = halo_read_file(ctx, BOOT_RECORD_PATH, &text, &len);
+
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	return boot_record_parse(text, rec);
+}
+
+/* The record is written before the files it describes (same phase, plan
+ * order): an edit that is never recorded could never be reverted. */
+static int add_record(struct halo_ctx *ctx, struct halo_plan *plan,
+		      const struct boot_edits *edits)
+{
+	_cleanup_free_ char *content = NULL;
+	int r = boot_record_render(&edits->rec, &content);
+
+	if (r < 0 || !content)
+		return r;
+	return halo_plan_add_file(plan, HALO_SUB_BOOT, HALO_PHASE_BOOT, BOOT_RECORD_PATH,
+				  content, 0644, NULL);
 }
 
 static int add_files(struct halo_plan *plan, const struct boot_edits *edits)
@@ -73,6 +101,21 @@ int halo_boot_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	size_t n_errs = errs->n;
 	int r;
 
+	/* A revert works from what the last applies left (the record, the
+	 * drop-in), also when the section is gone from the config since. */
+	if (ctx->revert) {
+		if (!b->present)
+			loader = HALO_LOADER_AUTO;
+		if (loader == HALO_LOADER_AUTO) {
+			struct halo_boot_facts f;
+
+			r = halo_boot_gather_facts(ctx, &f);
+			if (r < 0)
+				return r;
+			loader = halo_boot_detect(&f);
+		}
+		return boot_revert_plan(ctx, cfg, backend_for(loader), plan, errs);
+	}
 	if (!b->present || loader == HALO_LOADER_NONE)
 		return 0;
 	if (loader == HALO_LOADER_AUTO) {
@@ -90,6 +133,9 @@ int halo_boot_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 			return 0;
 		}
 	}
+	r = load_record(ctx, &edits.rec);
+	if (r < 0)
+		return r;
 	run = calloc(1, sizeof(*run));
 	if (!run)
 		return -ENOMEM;
@@ -117,7 +163,9 @@ int halo_boot_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		r = boot_check_lengths(ctx, run, &edits, errs);
 	/* Nothing is added unless the whole boot section is valid. */
 	if (r >= 0 && errs->n == n_errs) {
-		r = add_files(plan, &edits);
+		r = add_record(ctx, plan, &edits);
+		if (r >= 0)
+			r = add_files(plan, &edits);
 		if (r >= 0)
 			r = boot_add_items(ctx, plan, run);
 	}

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "boot/grubfile.h"
+#include "boot/record.h"
 #include "config/halo-config.h"
 #include "engine/plan.h"
 #include "halo.h"
@@ -47,6 +49,8 @@ struct boot_edit {
 struct boot_edits {
 	struct boot_edit *v;
 	size_t n;
+	/* The last record, plus what these edits change (for --revert). */
+	struct boot_record rec;
 };
 
 struct boot_run;
@@ -210,6 +214,23 @@ int boot_grub_edit_default(struct halo_ctx *ctx, const struct boot_want *want,
 			   struct halo_errors *errs, unsigned *ret_changed);
 int boot_grub_configured(struct halo_ctx *ctx, char ***ret_tokens,
 			 char **ret_msg);
+
+/* One in-place value edit of a grub file (boot_apply_var_edits). */
+struct var_edit {
+	const struct halo_grub_assign *a; /* NULL: append a new line */
+	const char *name;
+	char *encoded;
+};
+/* Applies N edits of F (a scan of TEXT); *ret_text the new text. */
+int boot_apply_var_edits(const char *text, const struct halo_grub_file *f,
+			 struct var_edit *e, size_t n, char **ret_text);
+/* TOKENS as a shell word, quoted like A's value (NULL: double quotes). */
+char *boot_encode_tokens(char *const *tokens, const struct halo_grub_assign *a);
+
+/* --- revert.c: --revert's boot items (record.h) --- */
+int boot_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
+		     const struct boot_backend *backend, struct halo_plan *plan,
+		     struct halo_errors *errs);
 
 /* --- backend_kcmdline.c, shared with the bls backend --- */
 int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,

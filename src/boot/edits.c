@@ -103,5 +103,6 @@ void boot_edits_free(struct boot_edits *edits)
 		free(edits->v[i].note);
 	}
 	free(edits->v);
+	boot_record_free(&edits->rec);
 	*edits = (struct boot_edits){ 0 };
 }

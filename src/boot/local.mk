@@ -29,7 +29,10 @@ libhalo_la_SOURCES += \
 	src/boot/backend_grub.c \
 	src/boot/backend_dropin.c \
 	src/boot/backend_kcmdline.c \
-	src/boot/backend_bls.c
+	src/boot/backend_bls.c \
+	src/boot/record.h \
+	src/boot/record.c \
+	src/boot/revert.c
 
 # Unit tests (cmocka, TAP).
 boot_unit_tests = \
