@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * firewall-item.c: the zone or table file as an owned-file item (writing,
+ * modes, symlink refusal and diffs exactly as every owned file), plus
+ * what makes a written file take effect:
+ *
+ * - firewalld: `firewall-cmd --reload` when `firewall-cmd --state` says it
+ *   runs; a firewalld that does not run reads the zone when it starts.
+ * - nftables: `nft -f FILE`, which replaces our table in one transaction.
+ *
+ * The file is the state: a file already right is not loaded again, and
+ * the live ruleset is not observed (nft's listing is normalised, not the
+ * file's text; a check would have to run nft on every timer tick). After
+ * a reboot the table is there when /etc/nftables.conf includes the file.
+ *
+ * Under --root nothing is run: the tree is not this machine's firewall.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "files/firewall.h"
+#include "util/spawn.h"
+#include "util/strv.h"
+
+struct fw_data {
+	enum halo_fw_kind kind;
+	struct halo_plan inner; /* the owned-file item */
+	char *note;             /* what the apply did to make it take effect */
+};
+
+static void fw_data_free(void *p)
+{
+	struct fw_data *d = p;
+
+	halo_plan_free(&d->inner);
+	free(d->note);
+	free(d);
+}
+
+static const char *const reload_argv[] = { "firewall-cmd", "--reload", NULL };
+static const char *const state_argv[] = { "firewall-cmd", "--state", NULL };
+static const char *const load_argv[] = { "nft", "-f", HALO_FW_NFT_PATH, NULL };
+
+const char *const *halo_fw_activate_argv(enum halo_fw_kind kind)
+{
+	return kind == HALO_FW_KIND_FIREWALLD ? reload_argv : load_argv;
+}
+
+static const char *under_root_note(enum halo_fw_kind kind)
+{
+	return kind == HALO_FW_KIND_FIREWALLD ?
+		"under --root firewalld is not reloaded: left to the operator or the next boot" :
+		"under --root the table is not loaded: left to the operator (nft -f "
+		HALO_FW_NFT_PATH ") or the next boot (include it from /etc/nftables.conf)";
+}
+
+/* The first line of S (a program's stderr), for a one-line message. */
+static char *first_line(const char *s)
+{
+	return strndup(s ? s : "", s ? strcspn(s, "\n") : 0);
+}
+
+static int copy_view(struct halo_item *item, const struct halo_item *f, const char *note)
+{
+	free(item->diff);
+	item->diff = f->diff ? strdup(f->diff) : NULL;
+	if (f->diff && !item->diff)
+		return -ENOMEM;
+	if (f->observed ? halo_item_set_observed(item, "%s", f->observed) < 0 :
+			  halo_item_set_observed(item, NULL) < 0)
+		return -ENOMEM;
+	if (f->message)
+		return halo_item_set_message(item, "%s", f->message);
+	if (note)
+		return halo_item_set_message(item, "%s", note);
+	return halo_item_set_message(item, NULL);
+}
+
+static int fw_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	struct fw_data *d = item->data;
+	struct halo_item *f = d->inner.items[0];
+	const char *note = d->note;
+	int r = f->ops->observe(ctx, f);
+	int c;
+
+	/* What an apply would leave to someone else, said before it. */
+	if (r == HALO_SYNC_DIFFERS && !note && ctx->under_root)
+		note = under_root_note(d->kind);
+	c = copy_view(item, f, note);
+	if (c < 0)
+		return c;
+	return r;
+}
+
+/* Runs ARGV: 0 when it exited 0, else -EIO with the message set. */
+static int run(struct halo_ctx *ctx, struct halo_item *item, const char *const *argv,
+	       int *ret_status)
+{
+	_cleanup_free_ char *err = NULL, *line = NULL;
+	int status = -1;
+	int r = halo_spawn(ctx, argv, &status, NULL, &err);
+
+	if (ret_status)
+		*ret_status = status;
+	if (r < 0)
+		return r;
+	if (status == 0)
+		return 0;
+	line = first_line(err);
+	if (!line)
+		return -ENOMEM;
+	(void)halo_item_set_message(item, "%s %s exited %d%s%s", argv[0], argv[1], status,
+				    line[0] ? ": " : "", line);
+	return -EIO;
+}
+
+static int activate_firewalld(struct halo_ctx *ctx, struct halo_item *item, struct fw_data *d)
+{
+	int status, r = run(ctx, item, state_argv, &status);
+
+	/* Not installed, or installed and stopped (--state exits 252):
+	 * firewalld reads the zone when it starts. */
+	if (r == -ENOENT || r == -EIO) {
+		d->note = strdup(r == -ENOENT ?
+				 "firewall-cmd is not installed: the zone is read when firewalld starts" :
+				 "firewalld is not running: the zone is read when it starts");
+		(void)halo_item_set_message(item, NULL);
+		return d->note ? 0 : -ENOMEM;
+	}
+	if (r < 0)
+		return halo_item_fail(item, r, "running firewall-cmd --state");
+	r = run(ctx, item, reload_argv, NULL);
+	if (r == -EIO)
+		return r;
+	if (r < 0)
+		return halo_item_fail(item, r, "running firewall-cmd --reload");
+	d->note = strdup("firewalld reloaded");
+	return d->note ? 0 : -ENOMEM;
+}
+
+static int activate_nft(struct halo_ctx *ctx, struct halo_item *item, struct fw_data *d)
+{
+	int r = run(ctx, item, load_argv, NULL);
+
+	if (r == -EIO)
+		return r;
+	if (r < 0)
+		return halo_item_fail(item, r, "running nft -f %s", HALO_FW_NFT_PATH);
+	d->note = strdup("loaded with nft -f " HALO_FW_NFT_PATH);
+	return d->note ? 0 : -ENOMEM;
+}
+
+static int fw_apply(struct halo_ctx *ctx, struct halo_item *item)
+{
+	struct fw_data *d = item->data;
+	struct halo_item *f = d->inner.items[0];
+	int r = f->ops->apply(ctx, f);
+
+	free(d->note);
+	d->note = NULL;
+	if (r < 0) {
+		(void)halo_item_set_message(item, "%s", f->message ? f->message : strerror(-r));
+		return r;
+	}
+	if (ctx->under_root) {
+		d->note = strdup(under_root_note(d->kind));
+		return d->note ? 0 : -ENOMEM;
+	}
+	return d->kind == HALO_FW_KIND_FIREWALLD ? activate_firewalld(ctx, item, d) :
+						   activate_nft(ctx, item, d);
+}
+
+static const struct halo_item_ops fw_ops = {
+	.observe = fw_observe,
+	.apply = fw_apply,
+	.free_data = fw_data_free,
+};
+
+int halo_fw_item_add(struct halo_plan *plan, enum halo_fw_kind kind, const char *path,
+		     const char *content)
+{
+	_cleanup_free_ char *key = halo_strdup_printf("file%s", path);
+	struct halo_item *item, *f;
+	struct fw_data *d;
+	int err;
+
+	if (!key)
+		return -ENOMEM;
+	err = halo_plan_add_new(plan, key, HALO_SUB_FILES, HALO_PHASE_FILES, &fw_ops,
+				sizeof(*d), &item);
+	if (err < 0)
+		return err;
+	d = item->data;
+	d->kind = kind;
+	halo_plan_init(&d->inner);
+	err = halo_plan_add_file(&d->inner, HALO_SUB_FILES, HALO_PHASE_FILES, path, content,
+				 0644, &f);
+	if (err < 0)
+		return err;
+	return halo_item_set_wanted(item, "%s", f->wanted);
+}
