@@ -206,14 +206,22 @@ struct halo_firewall_config {
 	size_t n_allow_tcp;
 };
 
+/* access = { ... } (src/files/access.c, memlock.c): the udev rule for
+ * the device groups, the memlock drop-ins. Each key's line is kept: a
+ * group missing from the root's /etc/group is reported there. */
 struct halo_access_config {
 	bool present;
 	int line;
 	char *rdma_group; /* NULL unset */
+	int rdma_group_line;
 	char *gpu_group;
+	int gpu_group_line;
+	unsigned gpu_mode; /* of /dev/kfd, /dev/dri/renderD*; 0 unset (0660) */
+	int gpu_mode_line;
 	bool memlock_set;
 	bool memlock_unlimited;
 	uint64_t memlock_kib; /* when set and not unlimited */
+	int memlock_line;
 };
 
 /* sysctl = { ... } (src/files/sysctl.c): the ARP and reverse-path rule of

@@ -10,7 +10,9 @@ static const char *const firewall_keys[] = {
 	"backend", "trusted_interfaces", "allow_udp", "allow_tcp", NULL,
 };
 static const char *const fw_backends[] = { "auto", "firewalld", "nftables", "none", NULL };
-static const char *const access_keys[] = { "rdma_group", "gpu_group", "memlock", NULL };
+static const char *const access_keys[] = {
+	"rdma_group", "gpu_group", "gpu_mode", "memlock", NULL,
+};
 
 /* An option string goes into a modprobe.d line: one line, something in it. */
 static const char *check_module_options(const char *s)
@@ -146,12 +148,13 @@ void halo_parse_firewall(struct halo_pctx *p, const struct halo_cset *root, stru
 }
 
 static void get_group_name(struct halo_pctx *p, const struct halo_cset *g, const char *key,
-			   char **ret)
+			   char **ret, int *ret_line)
 {
 	char q[96];
 	int line;
 
 	if (halo_pget_string(p, g, "access", key, ret, &line) > 0) {
+		*ret_line = line;
 		const char *why = halo_check_group_name(*ret);
 
 		if (why) {
@@ -160,6 +163,49 @@ static void get_group_name(struct halo_pctx *p, const struct halo_cset *g, const
 			*ret = NULL;
 		}
 	}
+}
+
+/* A device node mode as udev's MODE= takes it: "0660" or "660", octal.
+ * The group must be able to read and write (it is what the group is for);
+ * execute, setuid/setgid/sticky mean nothing on a device node and are
+ * refused rather than written. Returns why not, or NULL. */
+static const char *check_device_mode(const char *s, unsigned *ret)
+{
+	size_t n = strlen(s), start = n == 4 ? 1 : 0;
+	unsigned m = 0;
+
+	if ((n != 3 && n != 4) || (n == 4 && s[0] != '0'))
+		return "is not a device mode (octal, like \"0660\")";
+	for (size_t i = start; i < n; i++) {
+		if (s[i] < '0' || s[i] > '7')
+			return "is not a device mode (octal, like \"0660\")";
+		m = m * 8 + (unsigned)(s[i] - '0');
+	}
+	if (m & 0111)
+		return "has an execute bit (meaningless on a device node)";
+	if ((m & 060) != 060)
+		return "does not let the group read and write the device";
+	*ret = m;
+	return NULL;
+}
+
+static void get_gpu_mode(struct halo_pctx *p, const struct halo_cset *g,
+			 struct halo_access_config *a)
+{
+	_cleanup_free_ char *s = NULL;
+	const char *why;
+	char q[96];
+	int line;
+
+	if (halo_pget_string(p, g, "access", "gpu_mode", &s, &line) <= 0)
+		return;
+	a->gpu_mode_line = line;
+	why = check_device_mode(s, &a->gpu_mode);
+	if (why)
+		halo_perr(p, line, "access.gpu_mode: %s %s", halo_pquote(s, q, sizeof(q)), why);
+	else if (!halo_cset_member(g, "gpu_group"))
+		halo_perr(p, line, "access.gpu_mode: set without access.gpu_group "
+			  "(the group the mode is for)");
 }
 
 void halo_parse_access(struct halo_pctx *p, const struct halo_cset *root, struct halo_config *c)
@@ -173,11 +219,13 @@ void halo_parse_access(struct halo_pctx *p, const struct halo_cset *root, struct
 		return;
 	a->present = true;
 	a->line = halo_cset_line(g);
-	get_group_name(p, g, "rdma_group", &a->rdma_group);
-	get_group_name(p, g, "gpu_group", &a->gpu_group);
+	get_group_name(p, g, "rdma_group", &a->rdma_group, &a->rdma_group_line);
+	get_group_name(p, g, "gpu_group", &a->gpu_group, &a->gpu_group_line);
+	get_gpu_mode(p, g, a);
 	m = halo_cset_member(g, "memlock");
 	if (!m)
 		return;
+	a->memlock_line = halo_cset_line(m);
 	if (halo_cset_kind(m) == HALO_CSET_STRING) {
 		if (strcmp(halo_cset_string(m), "unlimited") == 0)
 			a->memlock_set = a->memlock_unlimited = true;

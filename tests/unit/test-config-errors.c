@@ -397,6 +397,26 @@ static void message_truncated(void **state)
 	assert_config_errors(text, want);
 }
 
+/* access.gpu_mode (issue 11): an octal device mode the group can read
+ * and write, nothing else, and only beside a gpu_group. */
+static void bad_access_modes(void **state)
+{
+	assert_config_errors("access = { gpu_group = \"render\"; gpu_mode = \"0777\"; };\n",
+			     "halo.conf:1: access.gpu_mode: \"0777\" has an execute bit (meaningless on a device node)");
+	assert_config_errors("access = {\n gpu_mode = \"0660\";\n};\n",
+			     "halo.conf:2: access.gpu_mode: set without access.gpu_group (the group the mode is for)");
+	assert_config_errors("access = { gpu_group = \"render\";\n gpu_mode = \"0606\"; };\n",
+			     "halo.conf:2: access.gpu_mode: \"0606\" does not let the group read and write the device");
+	assert_config_errors("access = { gpu_group = \"render\";\n gpu_mode = \"4660\"; };\n",
+			     "halo.conf:2: access.gpu_mode: \"4660\" is not a device mode (octal, like \"0660\")");
+	assert_config_errors("access = { gpu_group = \"render\";\n gpu_mode = \"0680\"; };\n",
+			     "halo.conf:2: access.gpu_mode: \"0680\" is not a device mode (octal, like \"0660\")");
+	assert_config_errors("access = { gpu_group = \"render\";\n gpu_mode = 660; };\n",
+			     "halo.conf:2: access.gpu_mode: expected a string, got an integer");
+	assert_config_errors("access = { gpu_group = \"render\";\n gpu_mode = \"0660\\n\"; };\n",
+			     "halo.conf:2: access.gpu_mode: \"0660\\x0a\" is not a device mode (octal, like \"0660\")");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +446,7 @@ int main(void)
 		cmocka_unit_test(all_errors_at_once),
 		cmocka_unit_test(message_stays_one_line),
 		cmocka_unit_test(message_truncated),
+		cmocka_unit_test(bad_access_modes),
 	};
 
 	return cmocka_run_group_tests_name("config-errors", tests, NULL, NULL);
