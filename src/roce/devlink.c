@@ -6,6 +6,13 @@
  * PARAM_VALUE_CMODE and, for a bool, PARAM_VALUE_DATA as a flag present
  * for true. The GET reply nests DEVLINK_ATTR_PARAM { NAME, GENERIC, TYPE,
  * VALUES_LIST { VALUE { CMODE, DATA } ... } }.
+ *
+ * DEVLINK_CMD_INFO_GET (net/devlink/dev.c, devlink_nl_info_fill): the
+ * request is the handle alone; the reply (command INFO_GET) carries the
+ * handle, what the driver's info_get puts (ice: SERIAL_NUMBER, then its
+ * versions table; mlx5: fixed fw.psid, running and stored fw.version),
+ * and DRIVER_NAME last, put by the core. Each version is a nest
+ * { INFO_VERSION_NAME, INFO_VERSION_VALUE } of strings.
  */
 #include "config.h"
 
@@ -21,6 +28,25 @@
 #include "roce/devlink.h"
 #include "roce/request.h"
 
+/* The request's start: the genl header and the handle. */
+static int handle_start(void *buf, size_t size, uint16_t family, uint8_t cmd,
+			const char *bus, const char *dev, struct nlmsghdr **ret_nlh)
+{
+	struct nlmsghdr *nlh;
+	int err;
+
+	if (!bus || !*bus || !dev || !*dev)
+		return -EINVAL;
+	err = halo_genl_req_start(buf, size, family, cmd, DEVLINK_GENL_VERSION, &nlh);
+	if (err < 0)
+		return err;
+	if (!mnl_attr_put_strz_check(nlh, size, DEVLINK_ATTR_BUS_NAME, bus) ||
+	    !mnl_attr_put_strz_check(nlh, size, DEVLINK_ATTR_DEV_NAME, dev))
+		return -EMSGSIZE;
+	*ret_nlh = nlh;
+	return 0;
+}
+
 static int req_start(void *buf, size_t size, uint16_t family, uint8_t cmd,
 		     const char *bus, const char *dev, const char *name,
 		     struct nlmsghdr **ret_nlh)
@@ -28,18 +54,22 @@ static int req_start(void *buf, size_t size, uint16_t family, uint8_t cmd,
 	struct nlmsghdr *nlh;
 	int err;
 
-	if (!bus || !*bus || !dev || !*dev || !name || !*name ||
-	    strlen(name) >= HALO_DEVLINK_NAME_MAX)
+	if (!name || !*name || strlen(name) >= HALO_DEVLINK_NAME_MAX)
 		return -EINVAL;
-	err = halo_genl_req_start(buf, size, family, cmd, DEVLINK_GENL_VERSION, &nlh);
+	err = handle_start(buf, size, family, cmd, bus, dev, &nlh);
 	if (err < 0)
 		return err;
-	if (!mnl_attr_put_strz_check(nlh, size, DEVLINK_ATTR_BUS_NAME, bus) ||
-	    !mnl_attr_put_strz_check(nlh, size, DEVLINK_ATTR_DEV_NAME, dev) ||
-	    !mnl_attr_put_strz_check(nlh, size, DEVLINK_ATTR_PARAM_NAME, name))
+	if (!mnl_attr_put_strz_check(nlh, size, DEVLINK_ATTR_PARAM_NAME, name))
 		return -EMSGSIZE;
 	*ret_nlh = nlh;
 	return 0;
+}
+
+int halo_devlink_req_info_get(void *buf, size_t size, uint16_t family,
+			      const char *bus, const char *dev,
+			      struct nlmsghdr **ret_nlh)
+{
+	return handle_start(buf, size, family, DEVLINK_CMD_INFO_GET, bus, dev, ret_nlh);
 }
 
 int halo_devlink_req_param_get(void *buf, size_t size, uint16_t family,
@@ -186,6 +216,129 @@ int halo_devlink_parse_param(const void *nlh, size_t len,
 	return 0;
 }
 
+/* ---- parsing INFO_GET ---- */
+
+/* A NUL-terminated string attribute: *RET points into it. */
+static int str_of(const struct nlattr *a, const char **ret)
+{
+	const char *s = mnl_attr_get_payload(a);
+	size_t len = mnl_attr_get_payload_len(a);
+
+	if (len == 0 || !memchr(s, '\0', len))
+		return -EBADMSG;
+	*ret = s;
+	return 0;
+}
+
+/* Copies S into BUF when it fits; a longer one is left out. */
+static bool keep(char *buf, size_t size, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= size)
+		return false;
+	memcpy(buf, s, n + 1);
+	return true;
+}
+
+struct version_seen {
+	const char *name, *value;
+};
+
+static int version_cb(const struct nlattr *a, void *userdata)
+{
+	struct version_seen *v = userdata;
+
+	switch (mnl_attr_get_type(a)) {
+	case DEVLINK_ATTR_INFO_VERSION_NAME:
+		return str_of(a, &v->name);
+	case DEVLINK_ATTR_INFO_VERSION_VALUE:
+		return str_of(a, &v->value);
+	default:
+		return 0;
+	}
+}
+
+struct info_seen {
+	struct halo_devlink_info *i;
+	bool bus, dev;
+};
+
+static int info_cb(const struct nlattr *a, void *userdata)
+{
+	struct info_seen *s = userdata;
+	struct halo_devlink_info *i = s->i;
+	struct version_seen v = { 0 };
+	uint16_t type = mnl_attr_get_type(a);
+	const char *str;
+	int err;
+
+	switch (type) {
+	case DEVLINK_ATTR_BUS_NAME:
+		s->bus = true;
+		return halo_attr_str(a, i->bus, sizeof(i->bus));
+	case DEVLINK_ATTR_DEV_NAME:
+		s->dev = true;
+		return halo_attr_str(a, i->dev, sizeof(i->dev));
+	case DEVLINK_ATTR_INFO_DRIVER_NAME:
+	case DEVLINK_ATTR_INFO_SERIAL_NUMBER:
+	case DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER:
+		err = str_of(a, &str);
+		if (err < 0)
+			return err;
+		if (type == DEVLINK_ATTR_INFO_DRIVER_NAME)
+			keep(i->driver, sizeof(i->driver), str);
+		else if (type == DEVLINK_ATTR_INFO_SERIAL_NUMBER)
+			keep(i->serial, sizeof(i->serial), str);
+		return 0;
+	case DEVLINK_ATTR_INFO_VERSION_FIXED:
+	case DEVLINK_ATTR_INFO_VERSION_RUNNING:
+	case DEVLINK_ATTR_INFO_VERSION_STORED:
+		err = halo_attr_walk_nested(a, version_cb, &v);
+		if (err < 0)
+			return err;
+		if (!v.name || !v.value)
+			return -EBADMSG; /* devlink_info_version_put puts both */
+		if (type != DEVLINK_ATTR_INFO_VERSION_RUNNING ||
+		    i->n_running == HALO_DEVLINK_VERSIONS_MAX)
+			return 0;
+		if (keep(i->running[i->n_running].name, HALO_DEVLINK_NAME_MAX, v.name) &&
+		    keep(i->running[i->n_running].value, HALO_DEVLINK_VALUE_MAX, v.value))
+			i->n_running++;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int halo_devlink_parse_info(const void *nlh, size_t len,
+			    struct halo_devlink_info *ret)
+{
+	struct halo_devlink_info *i = calloc(1, sizeof(*i));
+	struct info_seen s = { .i = i };
+	int err;
+
+	if (!i)
+		return -ENOMEM;
+	err = halo_attr_genl(nlh, len, DEVLINK_CMD_INFO_GET, DEVLINK_CMD_INFO_GET,
+			     info_cb, &s);
+	if (err == 0 && (!s.bus || !s.dev))
+		err = -EBADMSG;
+	if (err == 0)
+		*ret = *i;
+	free(i);
+	return err;
+}
+
+const char *halo_devlink_info_running(const struct halo_devlink_info *info,
+				      const char *name)
+{
+	for (size_t k = 0; k < info->n_running; k++)
+		if (strcmp(info->running[k].name, name) == 0)
+			return info->running[k].value;
+	return NULL;
+}
+
 /* ---- requests ---- */
 
 #define REQ_SIZE 512
@@ -225,6 +378,38 @@ int halo_devlink_param_get_bool(struct halo_nlt *t, const char *bus,
 		return -ENODATA;
 	*ret_value = p.value[cmode];
 	return 0;
+}
+
+static int parse_info(const void *nlh, size_t len, void *ret)
+{
+	return halo_devlink_parse_info(nlh, len, ret);
+}
+
+int halo_devlink_info_get(struct halo_nlt *t, const char *bus, const char *dev,
+			  struct halo_devlink_info *ret)
+{
+	char buf[REQ_SIZE] __attribute__((aligned(4)));
+	struct halo_devlink_info *i;
+	struct nlmsghdr *nlh;
+	uint16_t family;
+	int err = halo_nlt_family(t, DEVLINK_GENL_NAME, &family);
+
+	if (err < 0)
+		return err;
+	err = halo_devlink_req_info_get(buf, sizeof(buf), family, bus, dev, &nlh);
+	if (err < 0)
+		return err;
+	/* On the heap: 32 versions are some 6 KiB. */
+	i = malloc(sizeof(*i));
+	if (!i)
+		return -ENOMEM;
+	err = halo_req_one(t, HALO_NLT_GENERIC, nlh, parse_info, sizeof(*i), i);
+	if (err == 0 && (strcmp(i->bus, bus) != 0 || strcmp(i->dev, dev) != 0))
+		err = -EBADMSG; /* about another device */
+	if (err == 0)
+		*ret = *i;
+	free(i);
+	return err;
 }
 
 int halo_devlink_param_set_bool(struct halo_nlt *t, const char *bus,

@@ -36,6 +36,25 @@ struct halo_devlink_param {
 	bool value[HALO_DEVLINK_CMODES];
 };
 
+/* One DEVLINK_CMD_INFO_GET answer: the driver, the serial number and the
+ * running versions (DEVLINK_ATTR_INFO_VERSION_RUNNING), in the driver's
+ * order. Fixed and stored versions are walked but not kept; running
+ * versions past HALO_DEVLINK_VERSIONS_MAX, or whose name or value does not
+ * fit, are left out (none that this program reads is that long). */
+#define HALO_DEVLINK_VERSIONS_MAX 32
+#define HALO_DEVLINK_VALUE_MAX 128 /* ice formats into a 128-byte buffer */
+struct halo_devlink_version {
+	char name[HALO_DEVLINK_NAME_MAX];
+	char value[HALO_DEVLINK_VALUE_MAX];
+};
+struct halo_devlink_info {
+	char bus[16], dev[HALO_DEVLINK_NAME_MAX]; /* the handle answered */
+	char driver[HALO_DEVLINK_NAME_MAX];       /* "" when not reported */
+	char serial[HALO_DEVLINK_VALUE_MAX];      /* "" when not reported */
+	size_t n_running;
+	struct halo_devlink_version running[HALO_DEVLINK_VERSIONS_MAX];
+};
+
 /* ---- encoders: into BUF (SIZE bytes); FAMILY is devlink's genl id ---- */
 
 int halo_devlink_req_param_get(void *buf, size_t size, uint16_t family,
@@ -46,10 +65,25 @@ int halo_devlink_req_param_set_bool(void *buf, size_t size, uint16_t family,
 				    const char *name, uint8_t cmode, bool value,
 				    struct nlmsghdr **ret_nlh);
 
-/* ---- parser: one PARAM_GET reply of LEN readable bytes; 0 or -EBADMSG ---- */
+/* DEVLINK_CMD_INFO_GET for one device: the handle only. */
+int halo_devlink_req_info_get(void *buf, size_t size, uint16_t family,
+			      const char *bus, const char *dev,
+			      struct nlmsghdr **ret_nlh);
+
+/* ---- parsers: one reply of LEN readable bytes; 0 or -EBADMSG (the info
+ * parser also -ENOMEM) ---- */
 
 int halo_devlink_parse_param(const void *nlh, size_t len,
 			     struct halo_devlink_param *ret);
+/* An INFO_GET reply: the handle, then any of DRIVER_NAME, SERIAL_NUMBER,
+ * BOARD_SERIAL_NUMBER and VERSION_{FIXED,RUNNING,STORED} nests of
+ * { VERSION_NAME, VERSION_VALUE } (both required in each nest). */
+int halo_devlink_parse_info(const void *nlh, size_t len,
+			    struct halo_devlink_info *ret);
+
+/* The running version NAME of INFO, or NULL. */
+const char *halo_devlink_info_running(const struct halo_devlink_info *info,
+				      const char *name);
 
 /* ---- requests ---- */
 
@@ -61,3 +95,6 @@ int halo_devlink_param_get_bool(struct halo_nlt *t, const char *bus,
 int halo_devlink_param_set_bool(struct halo_nlt *t, const char *bus,
 				const char *dev, const char *name,
 				uint8_t cmode, bool value);
+/* The device's info. -EBADMSG when the answer is about another handle. */
+int halo_devlink_info_get(struct halo_nlt *t, const char *bus, const char *dev,
+			  struct halo_devlink_info *ret);

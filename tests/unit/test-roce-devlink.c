@@ -5,7 +5,9 @@
  * transport's seam as net/devlink/param.c does (family lookup, the nested
  * value list, a bool as a flag's presence, errors with extended ACK, no
  * devlink family at all); the parser on malformed replies; the real
- * kernel's answer for a device that is not there.
+ * kernel's answer for a device that is not there. INFO_GET likewise: the
+ * request byte by byte, replies shaped as devlink_nl_info_fill and ice /
+ * mlx5 fill them, malformed ones.
  */
 #include "config.h"
 
@@ -16,6 +18,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +57,16 @@ static void uapi_layouts(void **state)
 	assert_int_equal(DEVLINK_ATTR_PARAM_VALUE_CMODE, 87);
 	assert_int_equal(DEVLINK_PARAM_CMODE_RUNTIME, 0);
 	assert_int_equal(HALO_DEVLINK_CMODES, DEVLINK_PARAM_CMODE_MAX + 1);
+	/* INFO_GET (uapi numbers are frozen). */
+	assert_int_equal(DEVLINK_CMD_INFO_GET, 51);
+	assert_int_equal(DEVLINK_ATTR_INFO_DRIVER_NAME, 98);
+	assert_int_equal(DEVLINK_ATTR_INFO_SERIAL_NUMBER, 99);
+	assert_int_equal(DEVLINK_ATTR_INFO_VERSION_FIXED, 100);
+	assert_int_equal(DEVLINK_ATTR_INFO_VERSION_RUNNING, 101);
+	assert_int_equal(DEVLINK_ATTR_INFO_VERSION_STORED, 102);
+	assert_int_equal(DEVLINK_ATTR_INFO_VERSION_NAME, 103);
+	assert_int_equal(DEVLINK_ATTR_INFO_VERSION_VALUE, 104);
+	assert_int_equal(DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER, 146);
 }
 
 static size_t check_start(const struct nlmsghdr *nlh, uint8_t cmd)
@@ -430,6 +443,303 @@ static void kernel_nodev(void **state)
 	halo_nlt_free(t);
 }
 
+/* ---- INFO_GET ---- */
+
+static void info_encode(void **state)
+{
+	char buf[BUFSZ] __attribute__((aligned(4)));
+	const uint8_t *b = (const uint8_t *)buf;
+	struct nlmsghdr *nlh = NULL;
+	size_t off = 20;
+
+	(void)state;
+	memset(buf, 0xaa, sizeof(buf));
+	assert_int_equal(halo_devlink_req_info_get(buf, sizeof(buf), FAMILY, "pci", BDF,
+						   &nlh), 0);
+	assert_ptr_equal(nlh, buf);
+	assert_int_equal(nlh->nlmsg_type, FAMILY);
+	assert_int_equal(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
+	assert_int_equal(b[16], DEVLINK_CMD_INFO_GET);
+	assert_int_equal(b[17], DEVLINK_GENL_VERSION);
+	assert_int_equal(u16_at(b, 18), 0);
+	/* 08 00 01 00 "pci\0", then 11 00 02 00 "0000:c2:00.0\0" + 3 zero. */
+	assert_memory_equal(b + off, "\x08\x00\x01\x00pci\0", 8);
+	off = check_attr(b, off, DEVLINK_ATTR_BUS_NAME, 4);
+	assert_memory_equal(b + off, "\x11\x00\x02\x00" BDF "\0\0\0\0", 20);
+	off = check_attr(b, off, DEVLINK_ATTR_DEV_NAME, 13);
+	assert_int_equal(nlh->nlmsg_len, off);
+	assert_int_equal(off, 48); /* the handle alone */
+
+	nlh = NULL;
+	assert_int_equal(halo_devlink_req_info_get(buf, sizeof(buf), FAMILY, "", BDF, &nlh),
+			 -EINVAL);
+	assert_int_equal(halo_devlink_req_info_get(buf, sizeof(buf), FAMILY, "pci", NULL,
+						   &nlh), -EINVAL);
+	assert_int_equal(halo_devlink_req_info_get(buf, 40, FAMILY, "pci", BDF, &nlh),
+			 -EMSGSIZE);
+	assert_null(nlh);
+}
+
+struct info_reply {
+	const char *dev;      /* the handle answered */
+	const char *nvm;      /* ice's running fw.psid.api, NULL: ConnectX */
+	const char *stored;   /* the stored (pending) one */
+	int extra;            /* more running versions after the table */
+};
+
+/* As ice_devlink_info_get and the core fill it (mlx5's when !nvm). */
+static struct nlmsghdr *info_reply(char *buf, uint32_t seq, const struct info_reply *r)
+{
+	struct nlmsghdr *nlh = genl_reply(buf, FAMILY, seq, DEVLINK_CMD_INFO_GET,
+					  DEVLINK_GENL_VERSION);
+	struct nlattr *n;
+
+#define PUT_VERSION(kind, name, value) do {                                         \
+		n = mnl_attr_nest_start(nlh, kind);                             \
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_NAME, name);   \
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_VALUE, value); \
+		mnl_attr_nest_end(nlh, n);                                      \
+	} while (0)
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_BUS_NAME, "pci");
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_DEV_NAME, r->dev ? r->dev : BDF);
+	if (r->nvm) {
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_SERIAL_NUMBER, "b4-96-91-ff-ff-a5-c2-40");
+		PUT_VERSION(DEVLINK_ATTR_INFO_VERSION_FIXED, "board.id", "K91258-000");
+		PUT_VERSION(DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.mgmt", "7.5.4");
+		PUT_VERSION(DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.undi", "1.3534.0");
+		PUT_VERSION(DEVLINK_ATTR_INFO_VERSION_STORED, "fw.undi", "1.3534.0");
+		PUT_VERSION(DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.psid.api", r->nvm);
+		PUT_VERSION(DEVLINK_ATTR_INFO_VERSION_STORED, "fw.psid.api",
+			r->stored ? r->stored : r->nvm);
+		PUT_VERSION(DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.bundle_id", "0x8001f1a3");
+	} else {
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER, "MT2225300179");
+		PUT_VERSION(DEVLINK_ATTR_INFO_VERSION_FIXED, "fw.psid", "MT_0000000359");
+		PUT_VERSION(DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.version", "16.35.2000");
+		PUT_VERSION(DEVLINK_ATTR_INFO_VERSION_STORED, "fw.version", "16.35.4030");
+	}
+	for (int i = 0; i < r->extra; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "x.%d", i);
+		PUT_VERSION(DEVLINK_ATTR_INFO_VERSION_RUNNING, name, "1");
+	}
+#undef PUT_VERSION
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_DRIVER_NAME, r->nvm ? "ice" : "mlx5_core");
+	return nlh;
+}
+
+static void info_parse(void **state)
+{
+	char buf[BUFSZ] __attribute__((aligned(4)));
+	struct halo_devlink_info *i = calloc(1, sizeof(*i));
+	struct nlmsghdr *nlh;
+
+	(void)state;
+	memset(buf, 0, sizeof(buf));
+	nlh = info_reply(buf, 1, &(struct info_reply){ .nvm = "4.80", .stored = "4.91" });
+	assert_int_equal(halo_devlink_parse_info(nlh, nlh->nlmsg_len, i), 0);
+	assert_string_equal(i->bus, "pci");
+	assert_string_equal(i->dev, BDF);
+	assert_string_equal(i->driver, "ice");
+	assert_string_equal(i->serial, "b4-96-91-ff-ff-a5-c2-40");
+	assert_int_equal(i->n_running, 4); /* fixed and stored are not kept */
+	assert_string_equal(i->running[0].name, "fw.mgmt");
+	/* Running, not the stored (pending) update. */
+	assert_string_equal(halo_devlink_info_running(i, "fw.psid.api"), "4.80");
+	assert_string_equal(halo_devlink_info_running(i, "fw.bundle_id"), "0x8001f1a3");
+	assert_null(halo_devlink_info_running(i, "board.id"));
+	assert_null(halo_devlink_info_running(i, "fw.psid"));
+
+	memset(buf, 0, sizeof(buf));
+	nlh = info_reply(buf, 1, &(struct info_reply){ 0 });
+	assert_int_equal(halo_devlink_parse_info(nlh, nlh->nlmsg_len, i), 0);
+	assert_string_equal(i->driver, "mlx5_core");
+	assert_string_equal(i->serial, "");
+	assert_int_equal(i->n_running, 1);
+	assert_string_equal(halo_devlink_info_running(i, "fw.version"), "16.35.2000");
+
+	/* More running versions than kept: the first ones, no error. */
+	memset(buf, 0, sizeof(buf));
+	nlh = info_reply(buf, 1, &(struct info_reply){ .nvm = "4.91", .extra = 40 });
+	assert_int_equal(halo_devlink_parse_info(nlh, nlh->nlmsg_len, i), 0);
+	assert_int_equal(i->n_running, HALO_DEVLINK_VERSIONS_MAX);
+	assert_string_equal(halo_devlink_info_running(i, "fw.psid.api"), "4.91");
+	free(i);
+}
+
+static void info_malformed(void **state)
+{
+	char buf[BUFSZ] __attribute__((aligned(4)));
+	struct halo_devlink_info *i = calloc(1, sizeof(*i)), *before = calloc(1, sizeof(*i));
+	struct nlmsghdr *nlh;
+	struct nlattr *n;
+	size_t full;
+
+	(void)state;
+	memset(buf, 0, sizeof(buf));
+	nlh = info_reply(buf, 1, &(struct info_reply){ .nvm = "4.91" });
+	full = nlh->nlmsg_len;
+	memset(i, 0x5a, sizeof(*i));
+	memcpy(before, i, sizeof(*i));
+	/* Every shorter readable length: cut, never a valid reply, RET
+	 * untouched. */
+	for (size_t len = 0; len < full; len++)
+		assert_int_equal(halo_devlink_parse_info(nlh, len, i), -EBADMSG);
+	assert_memory_equal(i, before, sizeof(*i));
+	/* Every shorter nlmsg_len: valid only where it ends a whole top-level
+	 * attribute (or its padding), from the handle's DEV_NAME (at 28) on;
+	 * a device may report nothing more than its handle. */
+	for (size_t len = 0; len < full; len++) {
+		bool whole = false;
+
+		for (size_t off = 28; off < full;) {
+			const struct nlattr *a = (const struct nlattr *)(buf + off);
+
+			whole |= len >= off + a->nla_len && len <= off + MNL_ALIGN(a->nla_len);
+			off += MNL_ALIGN(a->nla_len);
+		}
+		nlh->nlmsg_len = (uint32_t)len;
+		assert_int_equal(halo_devlink_parse_info(nlh, full, i), whole ? 0 : -EBADMSG);
+	}
+	nlh->nlmsg_len = 48;
+	assert_int_equal(halo_devlink_parse_info(nlh, 48, i), 0);
+	assert_int_equal(i->n_running, 0);
+	assert_string_equal(i->driver, "");
+	nlh->nlmsg_len = (uint32_t)full;
+
+	/* Another command. */
+	buf[16] = DEVLINK_CMD_PARAM_GET;
+	assert_int_equal(halo_devlink_parse_info(nlh, full, i), -EBADMSG);
+	buf[16] = DEVLINK_CMD_INFO_GET;
+
+	/* No handle. */
+	memset(buf, 0, sizeof(buf));
+	nlh = genl_reply(buf, FAMILY, 1, DEVLINK_CMD_INFO_GET, DEVLINK_GENL_VERSION);
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_DRIVER_NAME, "ice");
+	assert_int_equal(halo_devlink_parse_info(nlh, nlh->nlmsg_len, i), -EBADMSG);
+
+	/* A version without its value; one whose name has no NUL. */
+	memset(buf, 0, sizeof(buf));
+	nlh = info_reply(buf, 1, &(struct info_reply){ 0 });
+	nlh->nlmsg_len = 48;
+	n = mnl_attr_nest_start(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING);
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_NAME, "fw.version");
+	mnl_attr_nest_end(nlh, n);
+	assert_int_equal(halo_devlink_parse_info(nlh, nlh->nlmsg_len, i), -EBADMSG);
+	nlh->nlmsg_len = 48;
+	n = mnl_attr_nest_start(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING);
+	mnl_attr_put(nlh, DEVLINK_ATTR_INFO_VERSION_NAME, 4, "fw.v");
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_VALUE, "16.35.2000");
+	mnl_attr_nest_end(nlh, n);
+	assert_int_equal(halo_devlink_parse_info(nlh, nlh->nlmsg_len, i), -EBADMSG);
+	/* A driver name without its NUL. */
+	nlh->nlmsg_len = 48;
+	mnl_attr_put(nlh, DEVLINK_ATTR_INFO_DRIVER_NAME, 3, "ice");
+	assert_int_equal(halo_devlink_parse_info(nlh, nlh->nlmsg_len, i), -EBADMSG);
+
+	/* A value too long to keep is left out, not an error. */
+	{
+		char longv[HALO_DEVLINK_VALUE_MAX + 8];
+
+		memset(longv, 'v', sizeof(longv) - 1);
+		longv[sizeof(longv) - 1] = '\0';
+		nlh->nlmsg_len = 48;
+		n = mnl_attr_nest_start(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING);
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_NAME, "fw.long");
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_VALUE, longv);
+		mnl_attr_nest_end(nlh, n);
+		n = mnl_attr_nest_start(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING);
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_NAME, "fw.version");
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_VALUE, "16.35.2000");
+		mnl_attr_nest_end(nlh, n);
+		assert_int_equal(halo_devlink_parse_info(nlh, nlh->nlmsg_len, i), 0);
+		assert_int_equal(i->n_running, 1);
+		assert_null(halo_devlink_info_running(i, "fw.long"));
+		assert_string_equal(halo_devlink_info_running(i, "fw.version"), "16.35.2000");
+	}
+	free(i);
+	free(before);
+}
+
+/* The fake kernel for INFO_GET. */
+struct info_fake {
+	bool no_family;
+	enum answer answer;
+	struct info_reply reply;
+	struct fake_kernel k;
+};
+
+static int info_io(void *userdata, enum halo_nlt_proto proto,
+		   const struct nlmsghdr *req, size_t len, void *out, size_t size)
+{
+	struct info_fake *f = userdata;
+	size_t off = 0;
+	struct nlmsghdr *nlh;
+	int r = fake_genl_begin(&f->k, proto, req, len, out, size, BUFSZ,
+				DEVLINK_GENL_NAME, f->no_family ? 0 : FAMILY);
+
+	if (r)
+		return r;
+	if (f->answer == ANS_PARAM) {
+		nlh = info_reply(out, req->nlmsg_seq, &f->reply);
+		off += MNL_ALIGN(nlh->nlmsg_len);
+	}
+	put_ack(out, &off, req, f->answer == ANS_ERROR ? f->k.error : 0,
+		f->answer == ANS_ERROR ? f->k.extack : NULL);
+	return (int)off;
+}
+
+static void info_get(void **state)
+{
+	struct info_fake *f = calloc(1, sizeof(*f));
+	struct halo_devlink_info *i = calloc(1, sizeof(*i));
+	unsigned long counter = 0;
+	struct halo_nlt *t = fake_transport(info_io, f, &counter);
+	const uint8_t *req = (const uint8_t *)f->k.req;
+
+	(void)state;
+	f->answer = ANS_PARAM;
+	f->reply = (struct info_reply){ .nvm = "4.91" };
+	assert_int_equal(halo_devlink_info_get(t, "pci", BDF, i), 0);
+	assert_int_equal(counter, 2); /* the family lookup, then INFO_GET */
+	assert_int_equal(((const struct nlmsghdr *)req)->nlmsg_len, 48);
+	assert_int_equal(req[16], DEVLINK_CMD_INFO_GET);
+	assert_string_equal(i->driver, "ice");
+	assert_string_equal(halo_devlink_info_running(i, "fw.psid.api"), "4.91");
+
+	/* About another device. */
+	f->reply.dev = "0000:c2:00.1";
+	i->driver[0] = 'X';
+	assert_int_equal(halo_devlink_info_get(t, "pci", BDF, i), -EBADMSG);
+	assert_int_equal(i->driver[0], 'X'); /* untouched */
+	/* ACKed without an answer. */
+	f->answer = ANS_ACK;
+	assert_int_equal(halo_devlink_info_get(t, "pci", BDF, i), -EBADMSG);
+	/* No such devlink instance; the driver's own refusal with its text. */
+	f->answer = ANS_ERROR;
+	f->k.error = -ENODEV;
+	assert_int_equal(halo_devlink_info_get(t, "pci", BDF, i), -ENODEV);
+	f->k.error = -EBUSY;
+	f->k.extack = "ice: Device is busy resetting";
+	assert_int_equal(halo_devlink_info_get(t, "pci", BDF, i), -EBUSY);
+	assert_string_equal(halo_nlt_extack(t), f->k.extack);
+	assert_int_equal(counter, 6);
+	assert_int_equal(halo_devlink_info_get(t, "pci", "", i), -EINVAL);
+	assert_int_equal(counter, 6); /* a bad handle is never sent */
+	halo_nlt_free(t);
+
+	/* No devlink family at all. */
+	counter = 0;
+	t = fake_transport(info_io, f, &counter);
+	f->no_family = true;
+	assert_int_equal(halo_devlink_info_get(t, "pci", BDF, i), -ENOENT);
+	assert_int_equal(counter, 1);
+	halo_nlt_free(t);
+	free(i);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +750,10 @@ int main(void)
 		cmocka_unit_test(errors),
 		cmocka_unit_test(parse_malformed),
 		cmocka_unit_test(kernel_nodev),
+		cmocka_unit_test(info_encode),
+		cmocka_unit_test(info_parse),
+		cmocka_unit_test(info_malformed),
+		cmocka_unit_test(info_get),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
