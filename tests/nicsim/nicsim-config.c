@@ -56,10 +56,32 @@ static void default_pci(const char *name, char *buf, size_t len)
 	snprintf(buf, len, "0000:%02x:00.0", (unsigned)(h % 254) + 1);
 }
 
+/* e810: "%x.%02x" as ice_info_nvm_ver prints the NVM (hex digits, the
+ * minor always two); connectx: "%d.%d.%04d" as mlx5 prints fw.version. */
+bool nicsim_fw_valid(enum nicsim_profile p, const char *s)
+{
+	unsigned a, b, c;
+	char tail;
+
+	if (p == NICSIM_E810) {
+		size_t n = strspn(s, "0123456789abcdef");
+
+		return n >= 1 && n <= 4 && s[n] == '.' &&
+		       strspn(s + n + 1, "0123456789abcdef") == 2 && s[n + 3] == '\0';
+	}
+	return strspn(s, "0123456789.") == strlen(s) && strlen(s) < 32 &&
+	       sscanf(s, "%u.%u.%u%c", &a, &b, &c, &tail) == 3 && a < 256 && b < 256 &&
+	       c < 65536 && strlen(strrchr(s, '.') + 1) >= 4;
+}
+
 static void defaults(struct nicsim_if *nic)
 {
 	nic->pfc_cap = 8;
 	nic->enable_roce = true;
+	/* What the seed systems run: the guide's minimum NVM on the E810, a
+	 * current ConnectX-6 Dx firmware. */
+	snprintf(nic->fw, sizeof(nic->fw), "%s",
+		 nic->profile == NICSIM_E810 ? "4.91" : "16.35.2000");
 	if (nic->profile == NICSIM_E810) {
 		/* Factory NVM: the firmware LLDP agent runs, DCB is firmware
 		 * managed (ice: LLD_MANAGED | CEE | IEEE). */
@@ -208,6 +230,10 @@ static int parse_key(struct nicsim_if *nic, char *kv, char *err, size_t errlen,
 		if (!*v || strlen(v) >= sizeof(nic->pci) || strchr(v, '/'))
 			goto bad;
 		snprintf(nic->pci, sizeof(nic->pci), "%s", v);
+	} else if ((strcmp(k, "nvm") == 0 && e810) || (strcmp(k, "fw") == 0 && !e810)) {
+		if (!nicsim_fw_valid(nic->profile, v))
+			goto bad;
+		snprintf(nic->fw, sizeof(nic->fw), "%s", v);
 	} else if (strcmp(k, "flap_ms") == 0 && !e810) {
 		if (parse_uint(v, 60000, &n) < 0)
 			goto bad;

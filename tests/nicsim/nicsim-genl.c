@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nicsim-genl.c: generic netlink for the simulated interfaces: the family
- * lookups, devlink params (enable_roce, enable_iwarp) on the interface's
- * pci/<addr> instance, and ethtool private flags.
+ * lookups, devlink params (enable_roce, enable_iwarp) and info (the
+ * firmware versions) on the interface's pci/<addr> instance, and ethtool
+ * private flags.
  *
  * Family ids: the kernel's own when it has the family (this machine's has
  * ethtool, not devlink). Then GETFAMILY goes to the kernel unchanged and
@@ -294,6 +295,80 @@ static int param_msg(struct nicsim_out *out, const struct nlmsghdr *req,
 	return 0;
 }
 
+/* ---- devlink info (net/devlink/dev.c devlink_nl_info_fill) ---- */
+
+static void put_version(struct nlmsghdr *nlh, uint16_t kind, const char *name,
+			const char *value)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, kind);
+
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_NAME, name);
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_VALUE, value);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+/* ice_devlink_info_get: the DSN as serial number, then its versions table
+ * in order, combined() ones running then stored (nothing pending, so the
+ * same value); the NVM is fw.psid.api. */
+static void e810_info(struct nlmsghdr *nlh, const struct nicsim_if *nic)
+{
+	static const struct { const char *name, *value; bool stored; } vs[] = {
+		{ "fw.mgmt", "7.5.4", false },
+		{ "fw.mgmt.api", "1.7.11", false },
+		{ "fw.mgmt.build", "0x7bd5a3e7", false },
+		{ "fw.undi", "1.3534.0", true },
+		{ "fw.psid.api", NULL, true },
+		{ "fw.bundle_id", "0x8001f1a3", true },
+		{ "fw.app.name", "ICE OS Default Package", false },
+		{ "fw.app", "1.3.36.0", false },
+		{ "fw.app.bundle_id", "0xc0000001", false },
+		{ "fw.netlist", "4.4.5000-2.15.0", true },
+		{ "fw.netlist.build", "0x9a5b6d3b", true },
+	};
+
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_SERIAL_NUMBER, "b4-96-91-ff-ff-a5-c2-40");
+	put_version(nlh, DEVLINK_ATTR_INFO_VERSION_FIXED, "board.id", "K91258-000");
+	for (size_t i = 0; i < sizeof(vs) / sizeof(vs[0]); i++) {
+		const char *v = vs[i].value ? vs[i].value : nic->fw;
+
+		put_version(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, vs[i].name, v);
+		if (vs[i].stored)
+			put_version(nlh, DEVLINK_ATTR_INFO_VERSION_STORED, vs[i].name, v);
+	}
+}
+
+/* mlx5_devlink_info_get: fixed fw.psid, running and stored fw.version and
+ * its "fw" twin, the board serial number. */
+static void connectx_info(struct nlmsghdr *nlh, const struct nicsim_if *nic)
+{
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER, "MT2225300179");
+	put_version(nlh, DEVLINK_ATTR_INFO_VERSION_FIXED, "fw.psid", "MT_0000000359");
+	put_version(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.version", nic->fw);
+	put_version(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw", nic->fw);
+	put_version(nlh, DEVLINK_ATTR_INFO_VERSION_STORED, "fw.version", nic->fw);
+	put_version(nlh, DEVLINK_ATTR_INFO_VERSION_STORED, "fw", nic->fw);
+}
+
+static int info_msg(struct nicsim_out *out, const struct nlmsghdr *req, uint32_t portid,
+		    const struct nicsim_if *nic, uint16_t flags)
+{
+	struct nlmsghdr *nlh = genl_new(out, req, portid, DEVLINK_CMD_INFO_GET,
+					DEVLINK_GENL_VERSION, flags);
+
+	if (!nlh)
+		return -ENOMEM;
+	put_handle(nlh, nic);
+	if (nic->profile == NICSIM_E810)
+		e810_info(nlh, nic);
+	else
+		connectx_info(nlh, nic);
+	/* The core puts the driver's name last. */
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_DRIVER_NAME,
+			  nic->profile == NICSIM_E810 ? "ice" : "mlx5_core");
+	nicsim_msg_commit(out, nlh);
+	return 0;
+}
+
 static const struct param *param_find(const struct nicsim_if *nic, const char *name)
 {
 	size_t n;
@@ -386,6 +461,22 @@ static int devlink(struct nicsim_if *ifs, size_t n_ifs, int idx,
 		if (!p)
 			return -EINVAL;
 		return param_msg(out, req, portid, nic, p, 0);
+	case DEVLINK_CMD_INFO_GET:
+		if (is_dump(req)) {
+			for (size_t i = 0; i < n_ifs; i++) {
+				if (!present(&ifs[i]))
+					continue;
+				ifs[i].get[NICSIM_DEVLINK]++;
+				err = info_msg(out, req, portid, &ifs[i], NLM_F_MULTI);
+				if (err)
+					return err;
+			}
+			return 0;
+		}
+		if (!nic)
+			return -ENODEV;
+		nic->get[NICSIM_DEVLINK]++;
+		return info_msg(out, req, portid, nic, 0);
 	case DEVLINK_CMD_PARAM_SET:
 		if (!nic)
 			return -ENODEV;

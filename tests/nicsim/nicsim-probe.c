@@ -12,7 +12,7 @@
  *   dcb-app-add IF SEL:PROTO:PRIO... | dcb-app-del IF SEL:PROTO:PRIO...
  *   dcb-raw-set IF ATTRHEX          IEEE_SET with one raw DCB_ATTR_IEEE_PFC
  *   family NAME
- *   devlink-get pci/ADDR PARAM | devlink-dump
+ *   devlink-get pci/ADDR PARAM | devlink-dump | devlink-info pci/ADDR
  *   devlink-set pci/ADDR PARAM true|false [runtime|driverinit]
  *   privflags-get IF|@INDEX [compact] | privflags-set IF FLAG on|off [compact]
  *
@@ -439,6 +439,35 @@ static void devlink_reply(const struct nlmsghdr *nlh)
 	}
 }
 
+/* "driver NAME", "serial S", "board-serial S", then "fixed|running|stored
+ * NAME VALUE" a line, in the reply's order. */
+static void info_reply(const struct nlmsghdr *nlh)
+{
+	static const char *const kinds[] = { "fixed", "running", "stored" };
+	const struct nlattr *a, *v;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		uint16_t t = mnl_attr_get_type(a);
+		const char *name = "?", *value = "?";
+
+		if (t == DEVLINK_ATTR_INFO_DRIVER_NAME)
+			say("driver %s\n", mnl_attr_get_str(a));
+		else if (t == DEVLINK_ATTR_INFO_SERIAL_NUMBER)
+			say("serial %s\n", mnl_attr_get_str(a));
+		else if (t == DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER)
+			say("board-serial %s\n", mnl_attr_get_str(a));
+		if (t < DEVLINK_ATTR_INFO_VERSION_FIXED || t > DEVLINK_ATTR_INFO_VERSION_STORED)
+			continue;
+		mnl_attr_for_each_nested(v, a) {
+			if (mnl_attr_get_type(v) == DEVLINK_ATTR_INFO_VERSION_NAME)
+				name = mnl_attr_get_str(v);
+			else if (mnl_attr_get_type(v) == DEVLINK_ATTR_INFO_VERSION_VALUE)
+				value = mnl_attr_get_str(v);
+		}
+		say("%s %s %s\n", kinds[t - DEVLINK_ATTR_INFO_VERSION_FIXED], name, value);
+	}
+}
+
 static int split_handle(const char *h, char *bus, char *dev)
 {
 	const char *slash = strchr(h, '/');
@@ -467,7 +496,15 @@ static int cmd_devlink(struct ctx *c, int argc, char **argv)
 		nlh->nlmsg_flags = NLM_F_DUMP;
 		return transact(c, nlh, devlink_reply);
 	}
-	if (argc < 3 || split_handle(argv[1], bus, dev) < 0)
+	if (argc < 2 || split_handle(argv[1], bus, dev) < 0)
+		return 2;
+	if (strcmp(argv[0], "devlink-info") == 0) {
+		nlh = genl_req(buf, family_id, DEVLINK_CMD_INFO_GET, DEVLINK_GENL_VERSION);
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_BUS_NAME, bus);
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_DEV_NAME, dev);
+		return transact(c, nlh, info_reply);
+	}
+	if (argc < 3)
 		return 2;
 	if (strcmp(argv[0], "devlink-get") == 0) {
 		nlh = genl_req(buf, family_id, DEVLINK_CMD_PARAM_GET, DEVLINK_GENL_VERSION);

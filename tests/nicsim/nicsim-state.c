@@ -78,6 +78,7 @@ static json_object *state_json(const struct nicsim_if *nic)
 	json_object_object_add(dl, "enable_iwarp", json_object_new_boolean(nic->enable_iwarp));
 	json_object_object_add(o, "devlink", dl);
 	json_object_object_add(o, "pci", json_object_new_string(nic->pci));
+	json_object_object_add(o, "firmware", json_object_new_string(nic->fw));
 	pf = json_object_new_object();
 	for (size_t i = 0; i < nflags; i++)
 		json_object_object_add(pf, flags[i],
@@ -288,6 +289,13 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 	}
 	if (!get_bool(o, "bonded", &nic->bonded))
 		return -EINVAL;
+	if (json_object_object_get_ex(o, "firmware", &v)) {
+		const char *s = json_object_get_string(v);
+
+		if (!json_object_is_type(v, json_type_string) || !nicsim_fw_valid(nic->profile, s))
+			return -EINVAL;
+		snprintf(nic->fw, sizeof(nic->fw), "%s", s);
+	}
 	n = nic->link_flaps;
 	if (!get_uint(o, "link_flaps", LONG_MAX, &n))
 		return -EINVAL;

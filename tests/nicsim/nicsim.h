@@ -28,6 +28,9 @@ struct nicsim_if {
 	char pci[32];             /* devlink handle pci/<pci> */
 	bool bonded;
 	unsigned flap_ms;         /* connectx: carrier down this long */
+	/* devlink info's firmware: e810 the NVM ("4.91", fw.psid.api),
+	 * connectx fw.version ("16.35.2000"). */
+	char fw[32];
 
 	uint8_t dcbx;             /* DCB_CAP_DCBX_* bits, as getdcbx says */
 	uint8_t pfc_cap, pfc_en, pfc_mbc;
@@ -59,6 +62,8 @@ int nicsim_config_load(const char *path, struct nicsim_if *ifs, size_t max,
 		       size_t *ret_n, char *err, size_t errlen);
 const char *const *nicsim_priv_flag_names(enum nicsim_profile p, size_t *ret_n);
 int nicsim_priv_flag_index(enum nicsim_profile p, const char *name);
+/* Whether S is a firmware version the profile P could report. */
+bool nicsim_fw_valid(enum nicsim_profile p, const char *s);
 #define NICSIM_E810_FW_LLDP 1 /* index of fw-lldp-agent in e810's list */
 
 /* ---- nicsim-state.c ---- */
