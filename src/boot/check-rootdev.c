@@ -11,6 +11,7 @@
 
 #include "boot/bootint.h"
 #include "boot/rootdev.h"
+#include "util/blkid.h"
 
 /* Every tagged root= of a command line a changed file would carry. */
 void boot_check_root_devices(struct halo_ctx *ctx, const struct boot_edits *edits,
@@ -36,7 +37,7 @@ void boot_check_root_devices(struct halo_ctx *ctx, const struct boot_edits *edit
 				halo_errors_add(errs, "%s: %s does not resolve to a block device%s%s",
 						where ? where : ed->path, t,
 						ctx->under_root ? " (libblkid cache " : "",
-						ctx->under_root ? "/run/blkid/blkid.tab in the root)" : "");
+						ctx->under_root ? HALO_BLKID_CACHE " in the root)" : "");
 			else
 				halo_errors_add(errs, "%s: resolving %s: %s",
 						where ? where : ed->path, t, strerror(-r));

@@ -1,15 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * rootdev.h: does a root= device spec name a real block device?
- *
- * On the host (root "/"), libblkid's usual evaluation (udev symlinks, its
- * cache, probing). Under --root, only the libblkid cache file inside the
- * root (/run/blkid/blkid.tab) is consulted: it is read through the root
- * confined file layer into a private memory file, so libblkid never
- * writes into the tree, and every matching entry is re-probed
- * (blkid_verify) so a stale entry does not count. An entry may name a
- * plain image file (that is how tests and image builds point root= at a
- * file system).
+ * rootdev.h: does a root= device spec name a real block device? The
+ * libblkid work lives in util/blkid.h (shared with the model store); this
+ * is boot's name for it.
  */
 #pragma once
 

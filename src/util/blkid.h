@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * blkid.h: the one place halo-provision uses libblkid (boot's root= check,
+ * the model store). Errors come back as -errno.
+ *
+ * On the host (root "/"), libblkid's usual evaluation (udev symlinks, its
+ * cache, probing). Under --root, only the libblkid cache file inside the
+ * root (/run/blkid/blkid.tab) is consulted: it is read through the root
+ * confined file layer into a private memory file, so libblkid never
+ * writes into the tree, and every matching entry is re-probed
+ * (blkid_verify) so a stale entry does not count. An entry may name a
+ * plain image file (that is how tests and image builds point a tag at a
+ * file system). A /dev path under --root is opened inside the root
+ * (read-only) and probed through that descriptor.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "halo.h"
+
+/* The root's libblkid cache, as named in messages. */
+#define HALO_BLKID_CACHE "/run/blkid/blkid.tab"
+
+/* True for the tags this resolves: UUID=, LABEL=, PARTUUID=, PARTLABEL=
+ * with a non-empty value. */
+bool halo_blkid_is_tag(const char *spec);
+
+/* Resolves the tag SPEC to a device path (*ret_dev, caller frees).
+ * -ENODEV when nothing matches, -EINVAL for a spec that is not a tag. */
+int halo_blkid_resolve(struct halo_ctx *ctx, const char *spec, char **ret_dev);
+
+/* What a device spec (a tag or a /dev path) names now. */
+struct halo_blkid_found {
+	char *dev;  /* the device (for a tag: as the cache or udev names it) */
+	char *type; /* file system type; NULL: no file system signature */
+	dev_t rdev; /* the block device's numbers; 0 for a regular file */
+};
+
+/* Finds SPEC and probes its superblock. -ENODEV when the tag resolves to
+ * nothing or the path does not exist; -EIO when probing fails. */
+int halo_blkid_find(struct halo_ctx *ctx, const char *spec,
+		    struct halo_blkid_found *ret);
+void halo_blkid_found_free(struct halo_blkid_found *f);
