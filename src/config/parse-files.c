@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "config/internal.h"
+#include "storage/options.h"
 
 static const char *const storage_keys[] = { "what", "where", "type", "options", NULL };
 static const char *const state_keys[] = { "path", "env_file", "prometheus", NULL };
@@ -11,8 +12,17 @@ static const char *check_what(const char *s)
 {
 	static const char *const tags[] = { "LABEL=", "UUID=", "PARTUUID=", "PARTLABEL=", NULL };
 
-	if (strncmp(s, "/dev/", 5) == 0)
-		return halo_check_abs_path(s);
+	if (strncmp(s, "/dev/", 5) == 0) {
+		const char *why = halo_check_abs_path(s);
+
+		if (why)
+			return why;
+		/* What= of the unit: whitespace would be trimmed or split,
+		 * a trailing backslash continues the line. */
+		if (strpbrk(s, " \t") || s[strlen(s) - 1] == '\\')
+			return "is not a usable device path (whitespace or a trailing backslash)";
+		return NULL;
+	}
 	for (size_t i = 0; tags[i]; i++)
 		if (strncmp(s, tags[i], strlen(tags[i])) == 0)
 			return halo_check_word(s + strlen(tags[i])) ?
@@ -29,6 +39,22 @@ static const char *check_fstype(const char *s)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
 		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' || *s == '-'))
 			return "is not a file system type";
+	return NULL;
+}
+
+/* A mount point systemd can name a unit after and read back from Where=:
+ * unit files trim trailing whitespace and continue a line ending in a
+ * backslash; a backslash would also read as an escape in the unit name. */
+static const char *check_where(const char *s)
+{
+	const char *why = halo_check_mount_point(s);
+
+	if (why)
+		return why;
+	if (strchr(s, '\\'))
+		return "is not a usable mount point (a backslash)";
+	if (s[strlen(s) - 1] == ' ')
+		return "is not a usable mount point (trailing whitespace)";
 	return NULL;
 }
 
@@ -52,9 +78,9 @@ void halo_parse_storage(struct halo_pctx *p, const struct halo_cset *root, struc
 			continue;
 		halo_pcheck_keys(p, g, path, storage_keys);
 		halo_pget_checked(p, g, path, "what", check_what, true, s->line, &s->what, NULL);
-		halo_pget_checked(p, g, path, "where", halo_check_mount_point, true, s->line, &s->where, &s->where_line);
+		halo_pget_checked(p, g, path, "where", check_where, true, s->line, &s->where, &s->where_line);
 		halo_pget_checked(p, g, path, "type", check_fstype, false, s->line, &s->type, NULL);
-		halo_pget_checked(p, g, path, "options", halo_check_word, false, s->line, &s->options, NULL);
+		halo_pget_checked(p, g, path, "options", halo_storage_check_options, false, s->line, &s->options, NULL);
 	}
 }
 

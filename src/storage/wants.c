@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * wants.c: storage/<unit>/enabled, the symlink that enables the mount
+ * unit: /etc/systemd/system/local-fs.target.wants/<unit> pointing at
+ * /etc/systemd/system/<unit>, exactly what `systemctl enable` makes from
+ * the unit's [Install] section (so `systemctl is-enabled` and `disable`
+ * agree with it). It is made inside the root without following any
+ * symlink: every existing component of the directory is lstat'ed (a
+ * symlink or a non-directory there is INVALID, nothing written), the
+ * directory is opened with O_NOFOLLOW through the root-confined layer, and
+ * the link is created under a temporary name and renamed over the old one
+ * (a wrong link is replaced atomically; a file or directory in its place
+ * is never replaced). The link's absolute target is read by systemd in the
+ * booted system, where the root is "/".
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "storage/storage-int.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+#define WANTS_DIR HALO_UNIT_DIR "/" HALO_MOUNT_TARGET ".wants"
+
+struct enabled_data {
+	char *unit;
+	char *link;   /* WANTS_DIR/unit */
+	char *target; /* HALO_UNIT_DIR/unit */
+};
+
+static void enabled_free(void *p)
+{
+	struct enabled_data *d = p;
+
+	free(d->unit);
+	free(d->link);
+	free(d->target);
+	free(d);
+}
+
+/* Every existing component of WANTS_DIR is a real directory: 0, or
+ * HALO_SYNC_INVALID with the message set, or -errno. */
+static int check_dir(struct halo_ctx *ctx, struct halo_item *item)
+{
+	char prefix[] = WANTS_DIR;
+	struct stat st;
+
+	for (char *slash = prefix;; ) {
+		char *next = strchr(slash + 1, '/');
+		_cleanup_free_ char *shown = NULL;
+		int r;
+
+		if (next)
+			*next = '\0';
+		r = halo_root_lstat(ctx, prefix, &st);
+		if (r == -ENOENT)
+			return 0;
+		if (r < 0)
+			return halo_item_fail(item, r, "stat %s", prefix);
+		if (!S_ISDIR(st.st_mode)) {
+			shown = halo_root_display_path(ctx, prefix);
+			(void)halo_item_set_message(item, S_ISLNK(st.st_mode) ?
+						    "refusing to link through a symlink: %s" :
+						    "%s is not a directory", shown ? shown : prefix);
+			return HALO_SYNC_INVALID;
+		}
+		if (!next)
+			return 0;
+		*next = '/';
+		slash = next;
+	}
+}
+
+/* The wants directory, opened without following symlinks. */
+static int open_dir(struct halo_ctx *ctx, int *ret_fd)
+{
+	return halo_root_openat(ctx, WANTS_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0, ret_fd);
+}
+
+static int enabled_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	struct enabled_data *d = item->data;
+	_cleanup_close_ int dfd = -1;
+	_cleanup_free_ char *shown = NULL;
+	char buf[4096];
+	struct stat st;
+	ssize_t n;
+	int r;
+
+	if (halo_item_set_message(item, "enabled as `systemctl enable` does (%s wants it); "
+				  "mounting is the unit's job, halo-provision never mounts",
+				  HALO_MOUNT_TARGET) < 0)
+		return -ENOMEM;
+	r = check_dir(ctx, item);
+	if (r != 0)
+		return r;
+	r = halo_root_lstat(ctx, d->link, &st);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return halo_item_set_observed(item, NULL) < 0 ? -ENOMEM : HALO_SYNC_DIFFERS;
+	if (r < 0)
+		return halo_item_fail(item, r, "stat %s", d->link);
+	if (!S_ISLNK(st.st_mode)) {
+		shown = halo_root_display_path(ctx, d->link);
+		(void)halo_item_set_message(item, "%s exists and is not a symlink; not replaced",
+					    shown ? shown : d->link);
+		return HALO_SYNC_INVALID;
+	}
+	r = open_dir(ctx, &dfd);
+	if (r < 0)
+		return halo_item_fail(item, r, "opening %s", WANTS_DIR);
+	n = readlinkat(dfd, d->unit, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return halo_item_fail(item, -errno, "reading the link %s", d->link);
+	buf[n] = '\0';
+	if (halo_item_set_observed(item, "-> %s", buf) < 0)
+		return -ENOMEM;
+	return strcmp(buf, d->target) == 0 ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
+}
+
+static int enabled_apply(struct halo_ctx *ctx, struct halo_item *item)
+{
+	struct enabled_data *d = item->data;
+	_cleanup_close_ int dfd = -1;
+	char tmp[300];
+	int r;
+
+	r = halo_root_mkdir_p(ctx, WANTS_DIR, 0755);
+	if (r < 0)
+		return halo_item_fail(item, r, "creating %s", WANTS_DIR);
+	r = open_dir(ctx, &dfd);
+	if (r < 0)
+		return halo_item_fail(item, r, "opening %s", WANTS_DIR);
+	for (unsigned i = 0;; i++) {
+		snprintf(tmp, sizeof(tmp), ".#%.200s.%06x", d->unit,
+			 ((unsigned)getpid() * 2654435761u + i) & 0xffffff);
+		if (symlinkat(d->target, dfd, tmp) == 0)
+			break;
+		if (errno != EEXIST || i >= 16)
+			return halo_item_fail(item, -errno, "creating the link %s", d->link);
+	}
+	if (renameat(dfd, tmp, dfd, d->unit) < 0) {
+		r = -errno;
+		(void)unlinkat(dfd, tmp, 0);
+		return halo_item_fail(item, r, "renaming the link to %s", d->link);
+	}
+	ctx->files_written++;
+	if (fsync(dfd) < 0)
+		return halo_item_fail(item, -errno, "syncing %s", WANTS_DIR);
+	return 0;
+}
+
+static const struct halo_item_ops enabled_ops = {
+	.observe = enabled_observe,
+	.apply = enabled_apply,
+	.free_data = enabled_free,
+};
+
+int halo_storage_add_enabled(struct halo_plan *plan, const char *unit)
+{
+	_cleanup_free_ char *key = halo_strdup_printf("storage/%s/enabled", unit);
+	struct halo_item *item;
+	struct enabled_data *d;
+	int r;
+
+	if (!key)
+		return -ENOMEM;
+	r = halo_plan_add_new(plan, key, HALO_SUB_STORAGE, HALO_PHASE_FILES, &enabled_ops,
+			      sizeof(*d), &item);
+	if (r < 0)
+		return r;
+	d = item->data;
+	d->unit = strdup(unit);
+	d->link = halo_strdup_printf("%s/%s", WANTS_DIR, unit);
+	d->target = halo_strdup_printf("%s/%s", HALO_UNIT_DIR, unit);
+	if (!d->unit || !d->link || !d->target)
+		return -ENOMEM;
+	return halo_item_set_wanted(item, "-> %s", d->target);
+}
