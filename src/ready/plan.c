@@ -53,6 +53,7 @@ OPS(uma_ops, halo_ready_uma_observe);
 OPS(gtt_ops, halo_ready_gtt_observe);
 OPS(iommu_ops, halo_ready_iommu_observe);
 OPS(memlock_ops, halo_ready_memlock_observe);
+OPS(firmware_ops, halo_ready_firmware_observe);
 
 static void want_fill(const struct halo_config *cfg, struct halo_ready_want *w)
 {
@@ -92,6 +93,8 @@ static void entry_pci(struct halo_ctx *ctx, const struct halo_interface *e,
 
 	snprintf(w->entry, sizeof(w->entry), "%s", e->name);
 	snprintf(w->ifname, sizeof(w->ifname), "%s", h && h->found ? h->link.name : "");
+	if (h && h->found && h->driver)
+		snprintf(w->driver, sizeof(w->driver), "%s", h->driver);
 	if (h && h->found && h->pci) {
 		snprintf(w->pci, sizeof(w->pci), "%s", h->pci);
 	} else if (h && h->found) {
@@ -134,6 +137,12 @@ int halo_ready_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 			continue;
 		snprintf(key, sizeof(key), "ready/%s/pcie-link", e->name);
 		r = add(plan, cfg, key, &pcie_ops, &w);
+		if (r < 0)
+			return r;
+		entry_pci(ctx, e, w);
+		/* Every entry: one that is no RoCE NIC says so (unsupported). */
+		snprintf(key, sizeof(key), "ready/%s/firmware", e->name);
+		r = add(plan, cfg, key, &firmware_ops, &w);
 		if (r < 0)
 			return r;
 		entry_pci(ctx, e, w);

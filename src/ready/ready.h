@@ -8,6 +8,8 @@
  *   ready/kernel             running kernel >= ready.kernel_min
  *   ready/<entry>/pcie-link  the NIC's PCIe link at its maximum, and the
  *                            ceiling it puts on the port
+ *   ready/<entry>/firmware   devlink info: E810 NVM >= 4.91, ConnectX
+ *                            fw.version reported
  *   ready/uma-carveout       amdgpu mem_info_vram_total <= ready.uma_max_mib
  *   ready/gtt                amdgpu mem_info_gtt_total vs boot.gtt_mib
  *   ready/iommu              iommu= of /proc/cmdline vs boot.iommu
@@ -60,6 +62,15 @@ struct halo_memlock {
 /* Folds the lines of one limits file TEXT into *M. */
 void halo_memlock_parse(const char *text, struct halo_memlock *m);
 
+/* ---- firmware.c ---- */
+
+/* The oldest E810 NVM the seed guide accepts. */
+#define HALO_E810_NVM_MIN "4.91"
+/* ice's NVM version as devlink's fw.psid.api (and ethtool -i) print it,
+ * "%x.%02x" of the NVM major and minor ("4.91", "4.a0"): *RET is
+ * major << 8 | minor, so versions order as numbers. 0 or -EINVAL. */
+int halo_nvm_version_parse(const char *s, unsigned *ret);
+
 /* ---- items ---- */
 
 /* Check-only items: the engine never applies them, so their drift never
@@ -72,6 +83,7 @@ int halo_ready_uma_observe(struct halo_ctx *ctx, struct halo_item *item);
 int halo_ready_gtt_observe(struct halo_ctx *ctx, struct halo_item *item);
 int halo_ready_iommu_observe(struct halo_ctx *ctx, struct halo_item *item);
 int halo_ready_memlock_observe(struct halo_ctx *ctx, struct halo_item *item);
+int halo_ready_firmware_observe(struct halo_ctx *ctx, struct halo_item *item);
 
 /* Every item's data: the thresholds it compares against. */
 struct halo_ready_want {
@@ -82,10 +94,11 @@ struct halo_ready_want {
 	const char *iommu;      /* boot.iommu keyword, NULL: unset */
 	bool memlock_unlimited; /* wanted memlock */
 	uint64_t memlock_kib;
-	char ifname[64];        /* pcie-link: entry and live link name */
+	char ifname[64];        /* pcie-link, firmware: entry and live link name */
 	char entry[64];
 	char pci[32];           /* "" when no PCI device is known */
 	char why_no_pci[160];
+	char driver[64];        /* the link's driver (host table), "" unknown */
 };
 
 /* Reads an unsigned decimal attribute. 0 or -errno. */

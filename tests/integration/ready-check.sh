@@ -128,9 +128,11 @@ EMPTY=$TEST_TMP/empty
 mkdir -p "$EMPTY"
 run_halo --check --root "$EMPTY" -c "$CONF" --only ready --json
 is "$rc" 0 "empty root: exit 0"
-for k in kernel uma-carveout gtt iommu memlock rdma0/pcie-link; do
+for k in kernel uma-carveout gtt iommu memlock rdma0/pcie-link rdma0/firmware; do
 	is "$(item ready/$k outcome)" unsupported "empty root: ready/$k unsupported"
 done
+is "$(item ready/rdma0/firmware message)" "no driver is bound to 0000:c2:00.0" \
+	"firmware: no driver, no firmware to ask for (ready-firmware.sh has the NICs)"
 like "$(item ready/memlock message)" 'no pam_limits files' "memlock: why unsupported"
 is "$(find "$EMPTY" | wc -l)" 1 "empty root: still empty"
 
