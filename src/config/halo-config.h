@@ -237,7 +237,10 @@ struct halo_sysctl_config {
 	bool present;
 	int line;
 	enum halo_multi_nic multi_nic;
-	struct halo_strlist settings; /* "key=value", validated */
+	int multi_nic_line; /* 0: not given (auto) */
+	/* "key=value" (blanks around "=" dropped), validated: keys unique,
+	 * none repeating or contradicting the multi_nic rule. */
+	struct halo_strlist settings;
 };
 
 struct halo_storage {
