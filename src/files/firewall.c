@@ -102,9 +102,6 @@ static int live_names(const struct halo_ctx *ctx, const struct halo_config *cfg,
 	size_t n = 0;
 	bool bad = false;
 
-	if (cfg->n_interfaces == 0)
-		return halo_plan_warn(plan, "firewall: no interfaces are configured: %s is not "
-					    "written or checked", path);
 	if (!host || host->n == 0)
 		return halo_plan_warn(plan, "firewall: the managed interfaces are not resolved in "
 					    "this run (--only without links, roce or rdma): %s is "
@@ -169,6 +166,10 @@ int halo_files_firewall_plan(struct halo_ctx *ctx, const struct halo_config *cfg
 
 	if (!fw->present || backend == HALO_FW_NONE || ctx->interface)
 		return 0;
+	/* Nothing to put in a zone: which backend would hold it is moot. */
+	if (cfg->n_interfaces == 0)
+		return halo_plan_warn(plan, "firewall: no interfaces are configured: no zone or "
+					    "table is written or checked");
 	if (backend == HALO_FW_AUTO) {
 		if (installed(ctx, firewalld_paths))
 			backend = HALO_FW_FIREWALLD;

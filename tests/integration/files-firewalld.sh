@@ -158,6 +158,16 @@ is "$rc/$(jq -r '[.items[] | select(.subsystem == "files")] | length' <<<"$out")
 test ! -e "$ZONE"
 ok $? "backend none wrote nothing"
 
+# No interfaces: nothing to put in a zone, said.
+write_conf "$TEST_TMP/noif.conf" <<'EOF2'
+version = 1;
+firewall = { backend = "firewalld"; };
+EOF2
+run_halo -c "$TEST_TMP/noif.conf" --root "$ROOT" --only files --json
+is "$rc" 0 "a firewall section without interfaces: exit 0"
+like "$(jq -r '.warnings[]?' <<<"$out")" 'firewall: no interfaces are configured: no zone or table is written or checked' \
+	"... and a warning says nothing is written"
+
 # auto with neither installed: unsupported, with the reason.
 rm -r "$ROOT/usr/lib/firewalld"
 sed -i 's/backend = "none"/backend = "auto"/' "$CONF"
