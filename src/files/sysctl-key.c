@@ -123,8 +123,7 @@ const char *halo_sysctl_check_setting(const char *setting)
 	why = halo_sysctl_check_key(key);
 	if (why)
 		return why;
-	if (strchr(value, '='))
-		return "is not a sysctl value (a second \"=\")";
+	/* A second "=" is refused by the value's character set. */
 	return halo_sysctl_check_value(value);
 }
 

@@ -417,6 +417,36 @@ static void bad_access_modes(void **state)
 			     "halo.conf:2: access.gpu_mode: \"0660\\x0a\" is not a device mode (octal, like \"0660\")");
 }
 
+/* sysctl: every bad setting at once, each at its line; wrong types. */
+static void bad_sysctl(void **state)
+{
+	(void)state;
+	assert_config_errors("interfaces = ( { name = \"rdma0\"; }, { name = \"rdma1\"; } );\n"
+			     "sysctl = {\n"
+			     " multi_nic = \"auto\";\n"
+			     " settings = [\n"
+			     "  \"net.core.rmem_max\",\n"
+			     "  \"net/core/rmem_max=1\",\n"
+			     "  \"net.core.rmem_max=1\\nkernel.x=1\",\n"
+			     "  \"net.core.rmem_max=$(reboot)\",\n"
+			     "  \"net.ipv4.tcp_ecn=1\",\n"
+			     "  \"net.ipv4.tcp_ecn=2\",\n"
+			     "  \"net.ipv4.conf.rdma0.arp_announce=1\" ];\n"
+			     "};\n",
+			     "halo.conf:5: sysctl.settings[0]: \"net.core.rmem_max\" is not a setting (\"key=value\")\n"
+			     "halo.conf:6: sysctl.settings[1]: \"net/core/rmem_max=1\" is not a sysctl key (write it with dots, not \"/\")\n"
+			     "halo.conf:7: sysctl.settings[2]: \"net.core.rmem_max=1\\x0akernel.x=1\" is not a sysctl value (control character or newline)\n"
+			     "halo.conf:8: sysctl.settings[3]: \"net.core.rmem_max=$(reboot)\" is not a sysctl value (letters, digits, single spaces and ._:,/+@%- only)\n"
+			     "halo.conf:10: sysctl.settings: net.ipv4.tcp_ecn is already set at line 9\n"
+			     "halo.conf:11: sysctl.settings: net.ipv4.conf.rdma0.arp_announce=1 contradicts multi_nic (arp_announce=2 on the managed interfaces)");
+	assert_config_errors("sysctl = { multi_nic = true; };",
+			     "halo.conf:1: sysctl.multi_nic: expected a string, got a boolean");
+	assert_config_errors("sysctl = { settings = \"net.core.rmem_max=1\"; };",
+			     "halo.conf:1: sysctl.settings: expected an array or list, got a string");
+	assert_config_errors("sysctl = [ ];",
+			     "halo.conf:1: sysctl: expected a group, got an array");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +477,7 @@ int main(void)
 		cmocka_unit_test(message_stays_one_line),
 		cmocka_unit_test(message_truncated),
 		cmocka_unit_test(bad_access_modes),
+		cmocka_unit_test(bad_sysctl),
 	};
 
 	return cmocka_run_group_tests_name("config-errors", tests, NULL, NULL);
