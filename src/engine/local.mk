@@ -44,6 +44,8 @@ engine_integration_tests = \
 	tests/integration/cli-run.sh \
 	tests/integration/cli-reboot.sh \
 	tests/integration/report-json-schema.sh \
-	tests/integration/report-prometheus.sh
+	tests/integration/report-prometheus.sh \
+	tests/integration/revert.sh \
+	tests/integration/revert-boot.sh
 TESTS += $(engine_integration_tests)
 EXTRA_DIST += $(engine_integration_tests)

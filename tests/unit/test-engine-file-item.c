@@ -276,6 +276,34 @@ static int erofs_child(const char *dir)
 	return 0;
 }
 
+/* --revert's ownership rule: the header text on one of the first three
+ * lines, whatever the comment leader; elsewhere or altered, not ours. */
+static void test_is_managed(void **state)
+{
+	static const char *const ours[] = {
+		HALO_MANAGED_HEADER "x=1\n",
+		"<?xml version=\"1.0\"?>\n<!-- " HALO_MANAGED_TEXT " -->\n<zone/>\n",
+		"; " HALO_MANAGED_TEXT "\n",
+		"// " HALO_MANAGED_TEXT,
+		"[Unit]\n#" HALO_MANAGED_TEXT "\n",
+	};
+	static const char *const not_ours[] = {
+		"",
+		"x=1\n",
+		"a\nb\nc\n# " HALO_MANAGED_TEXT "\n",
+		"# Managed by halo-provision\n",
+		"x # " HALO_MANAGED_TEXT "\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ours); i++)
+		assert_true(halo_is_managed(ours[i], strlen(ours[i])));
+	for (size_t i = 0; i < ARRAY_SIZE(not_ours); i++)
+		assert_false(halo_is_managed(not_ours[i], strlen(not_ours[i])));
+	/* LEN bounds the text: a header cut short is not one. */
+	assert_false(halo_is_managed(HALO_MANAGED_HEADER, 10));
+}
+
 static void test_unwritable_target_fails(void **state)
 {
 	struct fixture *fx = *state;
@@ -296,6 +324,7 @@ static void test_unwritable_target_fails(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_is_managed),
 		cmocka_unit_test_setup_teardown(test_create_then_in_sync, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mode_and_content_drift, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remove_stale, setup, teardown),
