@@ -22,9 +22,9 @@ like "$out" "drift +file/etc/kernel/cmdline +mode 0644, 33 bytes \(observed: mod
 	"dry-run: the file's drift line"
 like "$out" "drift +boot/param/iommu +iommu=pt \(observed: absent\)" "dry-run: the parameter's drift line"
 like "$out" $'\n''\+root=/dev/sda1 ro quiet iommu=pt'$'\n' "--diff: the new line of the file"
-is "$(tail -n1 <<<"$out")" "dry-run: 2 items, 2 drift; reboot would be required" "dry-run: summary line last"
+is "$(tail -n1 <<<"$out")" "dry-run: 3 items, 3 drift; reboot would be required" "dry-run: summary line last"
 run_halo --root "$root" --dry-run -q
-is "$out" "dry-run: 2 items, 2 drift; reboot would be required" "-q: only the summary line"
+is "$out" "dry-run: 3 items, 3 drift; reboot would be required" "-q: only the summary line"
 is "$(tree_snapshot "$root")" "$snap0" "dry-run wrote nothing"
 ok "$([ ! -e "$root/run/reboot-required" ]; echo $?)" "dry-run: no /run/reboot-required"
 
@@ -38,11 +38,11 @@ is "$(jq -r '.items[] | select(.key == "file/etc/kernel/cmdline") | [.outcome, .
 	"changed|boot|mode 0644, 24 bytes" "apply --json: the file changed, with what it was"
 like "$(jq -r '.items[] | select(.key == "file/etc/kernel/cmdline") | .diff' <<<"$out")" \
 	'\+root=/dev/sda1 ro quiet iommu=pt' "apply --json: the file's diff"
-is "$(jq -c '.summary' <<<"$out")" '{"ok":0,"changed":1,"drift":0,"pending-reboot":1,"unsupported":0,"failed":0}' \
+is "$(jq -c '.summary' <<<"$out")" '{"ok":0,"changed":2,"drift":0,"pending-reboot":1,"unsupported":0,"failed":0}' \
 	"apply --json: summary"
 is "$(cat "$root/run/reboot-required")" "*** System restart required ***" "apply: /run/reboot-required"
 is "$(cat "$root/run/reboot-required.pkgs")" "halo-provision" "apply: /run/reboot-required.pkgs"
-is "$(jq -r '.stats.files_written' <<<"$out")" 4 "apply wrote the file, the state file and the two flags"
+is "$(jq -r '.stats.files_written' <<<"$out")" 5 "apply wrote the file, its --revert record, the state file and the two flags"
 is "$(jq -r '.reboot_required, .exit_bits' "$state" | tr '\n' ' ')" "true 8 " "state file: reboot flag, exit bits without +2"
 is "$(jq -r '.items[] | select(.key == "file/etc/kernel/cmdline") | .outcome' "$state")" ok \
 	"state file: the changed file is recorded as ok"
@@ -51,7 +51,7 @@ snap1=$(tree_snapshot "$root")
 run_halo --root "$root" -v
 is "$rc" 8 "second apply: only the reboot is pending"
 like "$out" "^ok +file/etc/kernel/cmdline" "-v: the ok item is shown"
-is "$(tail -n1 <<<"$out")" "apply: 2 items, 1 ok, 1 pending-reboot; reboot required" "second apply: summary"
+is "$(tail -n1 <<<"$out")" "apply: 3 items, 2 ok, 1 pending-reboot; reboot required" "second apply: summary"
 is "$(tree_snapshot "$root")" "$snap1" "second apply wrote nothing (state file and flags untouched)"
 
 # An apply limited to another subsystem keeps the boot items in the state
@@ -60,7 +60,7 @@ run_halo --root "$root" --only links,modules --json
 is "$(jq -r '.exit_code, (.items | length), .stats.files_written' <<<"$out" | tr '\n' ' ')" "0 0 0 " \
 	"--only links,modules: no items, nothing written"
 is "$(tree_snapshot "$root")" "$snap1" "--only links,modules: state file untouched (boot items kept)"
-is "$(jq -r '[.items[].key] | join(" ")' "$state")" "file/etc/kernel/cmdline boot/param/iommu" \
+is "$(jq -r '[.items[].key] | join(" ")' "$state")" "file/var/lib/halo-provision/cmdline-edits file/etc/kernel/cmdline boot/param/iommu" \
 	"state file: still every item"
 
 run_halo --root "$root" --check
@@ -68,7 +68,7 @@ is "$rc" 8 "check: reboot pending"
 is "$(wc -l <<<"$out")" 2 "check: one line for the item not ok, one summary"
 like "$(head -n1 <<<"$out")" "^pending-reboot  boot/param/iommu  iommu=pt \(observed: .*\); " \
 	"check: the pending line, aligned, with the boot subsystem's message"
-is "$(tail -n1 <<<"$out")" "check: 2 items, 1 ok, 1 pending-reboot; reboot required" "check: summary"
+is "$(tail -n1 <<<"$out")" "check: 3 items, 2 ok, 1 pending-reboot; reboot required" "check: summary"
 
 # A host fact that makes the config impossible (a symlinked target) stops
 # the run with exit 1 before anything changes.
