@@ -39,8 +39,20 @@ static void check_flags(const struct halo_eth_privflags *f)
 			FUZZ_CHECK(memchr(f->names[i], '\0', sizeof(f->names[i])));
 }
 
+static void check_info(const struct halo_devlink_info *i)
+{
+	FUZZ_CHECK(memchr(i->driver, '\0', sizeof(i->driver)));
+	FUZZ_CHECK(memchr(i->serial, '\0', sizeof(i->serial)));
+	FUZZ_CHECK(i->n_running <= HALO_DEVLINK_VERSIONS_MAX);
+	for (size_t k = 0; k < i->n_running; k++) {
+		FUZZ_CHECK(memchr(i->running[k].name, '\0', sizeof(i->running[k].name)));
+		FUZZ_CHECK(memchr(i->running[k].value, '\0', sizeof(i->running[k].value)));
+	}
+}
+
 static void parse_all(const void *msg, size_t len)
 {
+	struct halo_devlink_info *info;
 	struct halo_devlink_param p;
 	struct halo_eth_privflags f;
 	int r;
@@ -49,6 +61,14 @@ static void parse_all(const void *msg, size_t len)
 	FUZZ_CHECK(r == 0 || r == -EBADMSG);
 	if (r == 0)
 		FUZZ_CHECK(memchr(p.name, '\0', sizeof(p.name)));
+	info = malloc(sizeof(*info));
+	if (!info)
+		abort();
+	r = halo_devlink_parse_info(msg, len, info);
+	FUZZ_CHECK(r == 0 || r == -EBADMSG || r == -ENOMEM);
+	if (r == 0)
+		check_info(info);
+	free(info);
 	r = halo_eth_parse_privflags(msg, len, &f);
 	FUZZ_CHECK(r == 0 || r == -EBADMSG);
 	if (r == 0)
@@ -99,6 +119,7 @@ static void requests(const uint8_t *data, size_t size)
 {
 	struct fuzz_reply r = { data, size };
 	struct halo_eth_privflags f;
+	struct halo_devlink_info *info;
 	struct halo_nlt *t = NULL;
 	unsigned long counter = 0;
 	const char *ext;
@@ -118,8 +139,16 @@ static void requests(const uint8_t *data, size_t size)
 		check_flags(&f);
 	FUZZ_CHECK(halo_eth_privflag_get(t, "rdma0", "fw-lldp-agent", &on) <= 0);
 	FUZZ_CHECK(halo_eth_privflag_set(t, "rdma0", "fw-lldp-agent", false) <= 0);
-	/* Two family lookups, then five requests. */
-	FUZZ_CHECK(counter == 7);
+	info = malloc(sizeof(*info));
+	if (!info)
+		abort();
+	err = halo_devlink_info_get(t, "pci", "0000:c2:00.0", info);
+	FUZZ_CHECK(err <= 0);
+	if (err == 0)
+		check_info(info);
+	free(info);
+	/* Two family lookups, then six requests. */
+	FUZZ_CHECK(counter == 8);
 	ext = halo_nlt_extack(t);
 	if (ext)
 		FUZZ_CHECK(strlen(ext) > 0 && strlen(ext) < 256);
