@@ -53,10 +53,9 @@ const char *halo_storage_check_options(const char *opts)
 	for (s = opts; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == ' ' || c == '\t')
-			return "contains whitespace (a comma list: \"noatime,nodiratime\")";
-		if (c < 0x20 || c == 0x7f)
-			return "contains a control character";
+		/* The loader's wording for every word-like value. */
+		if (c == ' ' || c < 0x20 || c == 0x7f)
+			return "contains whitespace or a control character";
 		if (c >= 0x80)
 			return "contains a non-ASCII character";
 		if (c == '"' || c == '\'' || c == '`' || c == '\\')

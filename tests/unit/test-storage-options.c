@@ -41,7 +41,7 @@ static void test_characters(void **state)
 	assert_refused("", "empty");
 	assert_refused("noatime nodiratime", "whitespace");
 	assert_refused("noatime,\tro", "whitespace");
-	assert_refused("noatime\nExecStart=/bin/sh", "control");
+	assert_refused("noatime\nExecStart=/bin/sh", "control character");
 	assert_refused("context=\"system_u:object_r:x\"", "quote");
 	assert_refused("a='b'", "quote");
 	assert_refused("a=`id`", "quote");
