@@ -265,6 +265,19 @@ out:
 	return err < 0 ? err : bad ? -EINVAL : 0;
 }
 
+/* Links, roce and rdma are made of the interfaces; of the files, the
+ * firewall and sysctl ones name them by their live names. */
+static bool needs_links(const struct halo_ctx *ctx, const struct halo_config *cfg)
+{
+	if (cfg->n_interfaces == 0)
+		return false;
+	if (ctx->only & (HALO_SUB_LINKS | HALO_SUB_ROCE | HALO_SUB_RDMA))
+		return true;
+	return (ctx->only & HALO_SUB_FILES) &&
+	       ((cfg->firewall.present && cfg->firewall.backend != HALO_FW_NONE) ||
+		cfg->sysctl.present);
+}
+
 int halo_host_resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 		      enum halo_host_stage stage, struct halo_errors *errs)
 {
@@ -277,8 +290,7 @@ int halo_host_resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return -ENOMEM;
 	host->stage = stage;
 	ctx->host = host;
-	if (!(ctx->only & (HALO_SUB_LINKS | HALO_SUB_ROCE | HALO_SUB_RDMA)) ||
-	    cfg->n_interfaces == 0)
+	if (!needs_links(ctx, cfg))
 		return 0;
 	host->links = calloc(cfg->n_interfaces, sizeof(*host->links));
 	if (!host->links)

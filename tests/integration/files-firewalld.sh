@@ -58,6 +58,9 @@ halo --check --json
 is "$rc" 2 "auto with firewalld in the root: check finds drift (exit 2)"
 [ -n "$err" ] && diag "$err"
 is "$(item file/etc/firewalld/zones/halo-rdma.xml .outcome)" drift "the zone item drifts"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only files --check --json
+is "$(item file/etc/firewalld/zones/halo-rdma.xml .outcome)" drift \
+	"--only files resolves the interfaces as well: the zone names them"
 like "$(item file/etc/firewalld/zones/halo-rdma.xml .message)" 'under --root firewalld is not reloaded: left to the operator or the next boot' \
 	"check under --root says the reload is left to the operator"
 test ! -e "$ZONE"
