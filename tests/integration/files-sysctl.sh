@@ -194,6 +194,14 @@ halo
 is "$rc" 2 "multi_nic off: exit 2"
 is "$(grep -v '^#' "$DROPIN")" "net.ipv4.tcp_ecn = 1" "multi_nic off: only the setting"
 
+# A hotplug run (--interface) sets that interface's keys only, and leaves
+# the drop-in, which names every key, to the full runs.
+conf "$TWO" '  settings = [ "net.ipv4.tcp_ecn=1" ];'
+halo --interface eth0.100 --check --json
+is "$(jq -c '[.items[] | select(.key | test("^(sysctl|file)/")) | .key]' <<<"$out")" \
+	'["sysctl/net.ipv4.conf.eth0/100.arp_ignore","sysctl/net.ipv4.conf.eth0/100.arp_announce","sysctl/net.ipv4.conf.eth0/100.rp_filter"]' \
+	"--interface: only that interface's keys, no drop-in"
+
 # A symlink at the drop-in's path is refused before anything changes.
 rm -f "$DROPIN"
 ln -s /etc/passwd "$DROPIN"
