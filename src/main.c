@@ -20,7 +20,6 @@
 #include "engine/report.h"
 #include "engine/revert.h"
 #include "engine/state.h"
-#include "engine/unimplemented.h"
 #include "files/files.h"
 #include "host/host.h"
 #include "modules/modules.h"
@@ -58,7 +57,6 @@ static const struct builder early_builders[] = {
 	{ HALO_SUB_MODULES, halo_modules_plan },
 	{ HALO_SUB_BOOT, halo_boot_plan },
 	{ HALO_SUB_STORAGE, halo_storage_plan },
-	{ HALO_SUB_ALL, halo_unimplemented_plan },
 };
 
 /* Planned on the host table, which is built after the modules phase

@@ -31,7 +31,7 @@ CONF=$R/etc/halo-provision/halo.conf
 PROM=$R/var/lib/prometheus/node-exporter/halo-provision.prom
 mkdir -p "$R/etc/halo-provision"
 # Two warnings: gtt_mib above ROCm's ceiling for the fixture's 128 GiB,
-# and a firewall section (its subsystem is not implemented yet). No
+# and a firewall section without interfaces (nothing to write). No
 # amdgpu card: boot/gtt is unsupported (not required).
 write_conf "$CONF" <<'CONF'
 version = 1;

@@ -131,23 +131,21 @@ is "$(sha256sum <"$R3$PROM")" "$before" "textfile: untouched by an --only check"
 run_halo --root "$R3" -c "$TEST_TMP/prom.conf" --only links --interface rdma0
 is "$(sha256sum <"$R3$PROM")" "$before" "textfile: untouched by an --interface run"
 
-# 6. sections that no subsystem implements yet are warnings, never silence.
-write_conf "$TEST_TMP/unimpl.conf" <<EOF2
+# 6. a setting that does nothing here is a warning, never silence: a
+# firewall without interfaces, an env file without a RoCE interface.
+write_conf "$TEST_TMP/warn.conf" <<EOF2
 version = 1;
 firewall = { backend = "nftables"; allow_udp = [ 4791 ]; };
-access = { memlock = "unlimited"; };
-storage = ( { what = "LABEL=models"; where = "/models"; } );
 state = { env_file = "/etc/halo-provision/rccl.env"; prometheus = "$PROM"; };
 EOF2
-run_halo --root "$R3" -c "$TEST_TMP/unimpl.conf" --check
-is "$rc" 0 "unimplemented: check exit 0 (nothing it can check drifted)"
-like "$out" "warning: firewall is configured but not implemented in this version" "unimplemented: text warning (firewall)"
-like "$out" "warning: storage is configured but not implemented" "unimplemented: text warning (storage)"
-like "$out" "warning: state.env_file is configured but no interface has a roce group" "unimplemented: text warning (env_file without a RoCE interface)"
-run_halo --root "$R3" -c "$TEST_TMP/unimpl.conf" --check --json
-is "$(jq -r '.warnings | length' <<<"$out")" 4 "unimplemented: four warnings in JSON"
-like "$(cat "$R3$PROM")" "halo_warnings 4" "unimplemented: the textfile counts them"
-run_halo --root "$R3" -c "$TEST_TMP/unimpl.conf" --check --only boot
-is "$(grep -c '^warning:' <<<"$out")" 0 "unimplemented: --only boot shows none of them"
+run_halo --root "$R3" -c "$TEST_TMP/warn.conf" --check
+is "$rc" 0 "warnings: check exit 0 (nothing it can check drifted)"
+like "$out" "warning: firewall: no interfaces are configured" "warnings: text warning (firewall)"
+like "$out" "warning: state.env_file is configured but no interface has a roce group" "warnings: text warning (env_file without a RoCE interface)"
+run_halo --root "$R3" -c "$TEST_TMP/warn.conf" --check --json
+is "$(jq -r '.warnings | length' <<<"$out")" 2 "warnings: two in JSON"
+like "$(cat "$R3$PROM")" "halo_warnings 2" "warnings: the textfile counts them"
+run_halo --root "$R3" -c "$TEST_TMP/warn.conf" --check --only boot
+is "$(grep -c '^warning:' <<<"$out")" 0 "warnings: --only boot shows none of them"
 
 done_testing
