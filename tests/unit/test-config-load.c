@@ -209,8 +209,9 @@ static void example_covers_every_key(void **state)
 		"driver", "pci", "mtu", "addresses", "exclusive_addresses", "routes", "to",
 		"via", "metric", "roce", "enable", "dcbx", "pfc", "trust", "dscp_prio", "ecn",
 		"tos", "required", "firewall", "backend", "trusted_interfaces", "allow_udp",
-		"allow_tcp", "access", "rdma_group", "gpu_group", "memlock", "storage", "what",
-		"where", "type", "options", "state", "path", "env_file", "prometheus", NULL,
+		"allow_tcp", "access", "rdma_group", "gpu_group", "gpu_mode", "memlock", "sysctl",
+		"multi_nic", "settings", "storage", "what", "where", "type", "options", "state",
+		"path", "env_file", "prometheus", NULL,
 	};
 	FILE *f = fopen(TOP_SRCDIR "/halo.conf.example", "r");
 	char *text = NULL, pat[64];
