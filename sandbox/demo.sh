@@ -5,6 +5,8 @@
 #            /proc/meminfo, two RDMA links in network namespaces
 #   fedora/  a Fedora 43 node: BLS entries, /etc/kernel/cmdline, root= on a
 #            real ext4 image resolved through libblkid
+# The Debian node also gets a firewalld zone of its own for the RDMA link
+# (printed), the udev rule for the render group and the memlock drop-ins.
 # For each: --dry-run, apply, --check, a simulated reboot (the new command
 # line becomes /proc/cmdline), --check, and apply again, which must change
 # nothing and exit 0.
@@ -85,6 +87,10 @@ step 0 "validate the config" --validate "${R[@]}"
 step 10 "what would change (drift + reboot)" --dry-run --diff "${R[@]}"
 step 10 "apply: changed, reboot pending" "${R[@]}"
 step 8 "audit: configured, not active until reboot" --check "${R[@]}"
+echo
+echo "\$ cat /etc/firewalld/zones/halo-rdma.xml   # the RDMA link's zone, under the node's root"
+cat "$box/debian/etc/firewalld/zones/halo-rdma.xml" ||
+	{ echo "<-- UNEXPECTED: no zone file"; failures=$((failures + 1)); }
 "$HALO" --root "$box/peer" -c "$peer_conf" --netns "$n2" -q >/dev/null
 echo
 echo "\$ ip netns exec $n1 ping -M do -s 8972 -c 1 192.168.100.2   # jumbo frames cross the link"

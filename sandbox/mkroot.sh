@@ -20,6 +20,10 @@ SwapTotal:             0 kB
 SwapFree:              0 kB
 MEM
 
+# The groups of a fresh install the access section names (render owns
+# /dev/kfd and the render nodes).
+printf 'root:x:0:\nvideo:x:44:\nrender:x:105:\n' >"$R/etc/group"
+
 # The Radeon 8060S iGPU is card1 (card0 is the EFI framebuffer: never
 # assume card0); amdgpu reports GTT in bytes, by default half of RAM.
 mkdir -p "$R/sys/class/drm/card0/device" "$R/sys/class/drm/card1/device"
