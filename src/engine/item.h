@@ -49,6 +49,7 @@ enum halo_phase {
 };
 
 struct halo_item;
+struct halo_plan;
 
 struct halo_item_ops {
 	/* Sets item->observed (halo_item_set_observed) and returns a
@@ -64,6 +65,10 @@ struct halo_item_ops {
 	int (*apply)(struct halo_ctx *ctx, struct halo_item *item);
 	/* Frees item->data. May be NULL: then free() is enough. */
 	void (*free_data)(void *data);
+	/* --revert: adds ITEM's undo to TO (an item of the same key with
+	 * reverting set; engine/revert.c). 0 or -errno. NULL: the engine's
+	 * default (an owned file is removed, anything else left as is). */
+	int (*revert)(const struct halo_item *item, struct halo_plan *to);
 };
 
 struct halo_item {

@@ -66,6 +66,10 @@ static int revert_one(struct halo_plan *to, const struct halo_item *item)
 {
 	const char *path = halo_file_item_path(item);
 
+	/* A subsystem that knows how to undo its item says so (the storage
+	 * enabling symlink: removed only when it is exactly the link made). */
+	if (item->ops && item->ops->revert)
+		return item->ops->revert(item, to);
 	if (path)
 		return halo_plan_add_revert_file(to, item->subsys, item->phase, path,
 						 false, NULL);

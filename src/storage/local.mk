@@ -30,6 +30,7 @@ TESTS += $(storage_unit_tests)
 # Integration tests: real ext4/xfs images probed by libblkid under --root.
 storage_integration_tests = \
 	tests/integration/storage-unit.sh \
-	tests/integration/storage-bad-input.sh
+	tests/integration/storage-bad-input.sh \
+	tests/integration/revert-storage.sh
 TESTS += $(storage_integration_tests)
 EXTRA_DIST += $(storage_integration_tests) tests/integration/storage-lib.sh

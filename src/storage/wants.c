@@ -11,7 +11,8 @@
  * the link is created under a temporary name and renamed over the old one
  * (a wrong link is replaced atomically; a file or directory in its place
  * is never replaced). The link's absolute target is read by systemd in the
- * booted system, where the root is "/".
+ * booted system, where the root is "/". --revert removes the link only
+ * while it is exactly that (see unenable_observe).
  */
 #include "config.h"
 
@@ -38,6 +39,8 @@ static void enabled_free(void *p)
 {
 	struct enabled_data *d = p;
 
+	if (!d)
+		return;
 	free(d->unit);
 	free(d->link);
 	free(d->target);
@@ -45,8 +48,9 @@ static void enabled_free(void *p)
 }
 
 /* Every existing component of WANTS_DIR is a real directory: 0, or
- * HALO_SYNC_INVALID with the message set, or -errno. */
-static int check_dir(struct halo_ctx *ctx, struct halo_item *item)
+ * HALO_SYNC_INVALID with the message set ("refusing to VERB through a
+ * symlink"), or -errno. */
+static int check_dir(struct halo_ctx *ctx, struct halo_item *item, const char *verb)
 {
 	char prefix[] = WANTS_DIR;
 	struct stat st;
@@ -65,9 +69,13 @@ static int check_dir(struct halo_ctx *ctx, struct halo_item *item)
 			return halo_item_fail(item, r, "stat %s", prefix);
 		if (!S_ISDIR(st.st_mode)) {
 			shown = halo_root_display_path(ctx, prefix);
-			(void)halo_item_set_message(item, S_ISLNK(st.st_mode) ?
-						    "refusing to link through a symlink: %s" :
-						    "%s is not a directory", shown ? shown : prefix);
+			if (S_ISLNK(st.st_mode))
+				(void)halo_item_set_message(item, "refusing to %s through a "
+							    "symlink: %s", verb,
+							    shown ? shown : prefix);
+			else
+				(void)halo_item_set_message(item, "%s is not a directory",
+							    shown ? shown : prefix);
 			return HALO_SYNC_INVALID;
 		}
 		if (!next)
@@ -97,7 +105,7 @@ static int enabled_observe(struct halo_ctx *ctx, struct halo_item *item)
 				  "mounting is the unit's job, halo-provision never mounts",
 				  HALO_MOUNT_TARGET) < 0)
 		return -ENOMEM;
-	r = check_dir(ctx, item);
+	r = check_dir(ctx, item, "link");
 	if (r != 0)
 		return r;
 	r = halo_root_lstat(ctx, d->link, &st);
@@ -155,10 +163,120 @@ static int enabled_apply(struct halo_ctx *ctx, struct halo_item *item)
 	return 0;
 }
 
+/*
+ * The undo (--revert): the link goes only while it is exactly the one
+ * enabled_apply makes (a symlink to d->target); a file, a directory or a
+ * link elsewhere is someone else's `systemctl enable` or edit and is left,
+ * said on the item. The wants directory is checked as for apply (a
+ * symlink or non-directory on the way is INVALID: exit 1, nothing
+ * removed) and the link is read and removed through the directory opened
+ * with O_NOFOLLOW: nothing is followed. The same revert also removes the
+ * unit file (an owned file, planned before this item, so removed first);
+ * the order does not matter much: systemd only reads either at the next
+ * daemon-reload or boot, and a link left dangling for a moment in
+ * between is what `systemctl disable` after `rm` would leave too.
+ */
+static int unenable_observe(struct halo_ctx *ctx, struct halo_item *item)
+{
+	struct enabled_data *d = item->data;
+	_cleanup_close_ int dfd = -1;
+	char buf[4096];
+	struct stat st;
+	ssize_t n;
+	int r;
+
+	if (halo_item_set_message(item, NULL) < 0 || halo_item_set_observed(item, NULL) < 0)
+		return -ENOMEM;
+	r = check_dir(ctx, item, "remove");
+	if (r != 0)
+		return r;
+	r = halo_root_lstat(ctx, d->link, &st);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return HALO_SYNC_OK;
+	if (r < 0)
+		return halo_item_fail(item, r, "stat %s", d->link);
+	if (!S_ISLNK(st.st_mode)) {
+		if (halo_item_set_observed(item, "present, not a symlink") < 0 ||
+		    halo_item_set_wanted(item, "left as is") < 0 ||
+		    halo_item_set_message(item, "not ours (not a symlink): left as is") < 0)
+			return -ENOMEM;
+		return HALO_SYNC_OK;
+	}
+	r = open_dir(ctx, &dfd);
+	if (r < 0)
+		return halo_item_fail(item, r, "opening %s", WANTS_DIR);
+	n = readlinkat(dfd, d->unit, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return halo_item_fail(item, -errno, "reading the link %s", d->link);
+	buf[n] = '\0';
+	if (halo_item_set_observed(item, "-> %s", buf) < 0)
+		return -ENOMEM;
+	if (strcmp(buf, d->target) != 0) {
+		if (halo_item_set_wanted(item, "left as is") < 0 ||
+		    halo_item_set_message(item, "not ours (points to %s, not %s): left as is",
+					  buf, d->target) < 0)
+			return -ENOMEM;
+		return HALO_SYNC_OK;
+	}
+	return halo_item_set_wanted(item, "absent") < 0 ? -ENOMEM : HALO_SYNC_DIFFERS;
+}
+
+static int unenable_apply(struct halo_ctx *ctx, struct halo_item *item)
+{
+	struct enabled_data *d = item->data;
+	_cleanup_close_ int dfd = -1;
+	int r;
+
+	/* Observed again under the lock: a link that changed since is left. */
+	r = unenable_observe(ctx, item);
+	if (r < 0)
+		return r;
+	if (r != HALO_SYNC_DIFFERS)
+		return halo_item_set_message(item, "%s changed since it was observed; left as is",
+					     d->link) < 0 ? -ENOMEM : -ESTALE;
+	r = open_dir(ctx, &dfd);
+	if (r < 0)
+		return halo_item_fail(item, r, "opening %s", WANTS_DIR);
+	if (unlinkat(dfd, d->unit, 0) < 0)
+		return halo_item_fail(item, -errno, "removing the link %s", d->link);
+	ctx->files_written++;
+	if (fsync(dfd) < 0)
+		return halo_item_fail(item, -errno, "syncing %s", WANTS_DIR);
+	return 0;
+}
+
+static const struct halo_item_ops unenable_ops = {
+	.observe = unenable_observe,
+	.apply = unenable_apply,
+	.free_data = enabled_free,
+};
+
+static int enabled_revert(const struct halo_item *item, struct halo_plan *to)
+{
+	const struct enabled_data *src = item->data;
+	struct halo_item *undo;
+	struct enabled_data *d;
+	int r;
+
+	r = halo_plan_add_new(to, item->key, item->subsys, item->phase, &unenable_ops,
+			      sizeof(*d), &undo);
+	if (r < 0)
+		return r;
+	undo->reverting = true;
+	d = undo->data;
+	d->unit = strdup(src->unit);
+	d->link = strdup(src->link);
+	d->target = strdup(src->target);
+	if (!d->unit || !d->link || !d->target)
+		return -ENOMEM;
+	return halo_item_set_wanted(undo, "absent");
+}
+
 static const struct halo_item_ops enabled_ops = {
 	.observe = enabled_observe,
 	.apply = enabled_apply,
 	.free_data = enabled_free,
+	.revert = enabled_revert,
 };
 
 int halo_storage_add_enabled(struct halo_plan *plan, const char *unit)
