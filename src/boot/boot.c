@@ -47,19 +47,6 @@ bool halo_boot_needs_amdgpu_dkms(const struct halo_config *cfg)
 	       b->gtt_params == HALO_GTT_PARAMS_AUTO;
 }
 
-/* The last record of edits (record.h); a missing or foreign one is
- * empty. Read errors are the file item's to report. */
-static int load_record(struct halo_ctx *ctx, struct boot_record *rec)
-{
-	_cleanup_free_ char *text = NULL;
-	size_t len;
-	int r = halo_read_file(ctx, BOOT_RECORD_PATH, &text, &len);
-
-	if (r < 0)
-		return r == -ENOMEM ? r : 0;
-	return boot_record_parse(text, rec);
-}
-
 /* The record is written before the files it describes (same phase, plan
  * order): an edit that is never recorded could never be reverted. */
 static int add_record(struct halo_ctx *ctx, struct halo_plan *plan,
@@ -133,7 +120,7 @@ int halo_boot_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 			return 0;
 		}
 	}
-	r = load_record(ctx, &edits.rec);
+	r = boot_record_load(ctx, &edits.rec, errs);
 	if (r < 0)
 		return r;
 	run = calloc(1, sizeof(*run));

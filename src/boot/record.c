@@ -9,6 +9,7 @@
 #include "boot/cmdline.h"
 #include "boot/record.h"
 #include "engine/plan.h"
+#include "util/rootfs.h"
 #include "util/strv.h"
 
 void boot_record_free(struct boot_record *rec)
@@ -60,20 +61,33 @@ static void put_tokens(struct halo_buf *b, char *const *tokens)
 		put_field(b, j);
 }
 
-/* Decodes FIELD in place; *ret NULL for "-". */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Decodes FIELD in place; *ret NULL for "-". A "%" not followed by two
+ * hex digits of a nonzero byte is -EBADMSG (put_field writes none). */
 static int field_decode(char *field, char **ret)
 {
 	char *w = field;
 
-	if (strcmp(field, "-") == 0) {
-		*ret = NULL;
+	*ret = NULL;
+	if (strcmp(field, "-") == 0)
 		return 0;
-	}
-	for (char *p = field; *p; p++) {
-		unsigned v;
+	for (const char *p = field; *p; p++) {
+		if (*p == '%') {
+			int hi = hex_digit(p[1]), lo = hi < 0 ? -1 : hex_digit(p[2]);
 
-		if (*p == '%' && sscanf(p + 1, "%2x", &v) == 1 && v) {
-			*w++ = (char)v;
+			if (lo < 0 || (hi | lo) == 0)
+				return -EBADMSG;
+			*w++ = (char)(hi << 4 | lo);
 			p += 2;
 		} else {
 			*w++ = *p;
@@ -87,16 +101,19 @@ static int field_decode(char *field, char **ret)
 static int split_field(char *field, char ***ret)
 {
 	_cleanup_free_ char *s = NULL;
+	int r = field_decode(field, &s);
 
-	if (field_decode(field, &s) < 0)
-		return -ENOMEM;
-	return halo_cmdline_split(s ? s : "", ret);
+	*ret = NULL;
+	return r < 0 ? r : halo_cmdline_split(s ? s : "", ret);
 }
 
+/* One line: 0 (a line of another shape is skipped: a later version's),
+ * -EBADMSG for a field that does not decode, -ENOMEM. */
 static int parse_line(char *line, struct boot_record *rec)
 {
 	char *f[6] = { NULL };
 	size_t n = 0;
+	int r;
 
 	for (char *p = line, *t; n < ARRAY_SIZE(f) && (t = strsep(&p, "\t")) != NULL;)
 		f[n++] = t;
@@ -107,14 +124,21 @@ static int parse_line(char *line, struct boot_record *rec)
 		if (!v)
 			return -ENOMEM;
 		rec->o = v;
-		if (field_decode(f[1], &o.path) < 0 || field_decode(f[2], &o.var) < 0 ||
-		    field_decode(f[3], &o.raw) < 0 || split_field(f[4], &o.tokens) < 0 ||
-		    !o.path || !o.var) {
+		r = field_decode(f[1], &o.path);
+		if (r >= 0)
+			r = field_decode(f[2], &o.var);
+		if (r >= 0)
+			r = field_decode(f[3], &o.raw);
+		if (r >= 0)
+			r = split_field(f[4], &o.tokens);
+		if (r >= 0 && (!o.path || !o.var))
+			r = -EBADMSG;
+		if (r < 0) {
 			free(o.path);
 			free(o.var);
 			free(o.raw);
 			halo_strv_free(o.tokens);
-			return o.tokens ? 0 : -ENOMEM;
+			return r;
 		}
 		rec->o[rec->no++] = o;
 	} else if (n == 6 && strcmp(f[0], "key") == 0) {
@@ -124,39 +148,72 @@ static int parse_line(char *line, struct boot_record *rec)
 		if (!v)
 			return -ENOMEM;
 		rec->k = v;
-		if (field_decode(f[1], &k.path) < 0 || field_decode(f[2], &k.var) < 0 ||
-		    field_decode(f[3], &k.key) < 0 || split_field(f[4], &k.ours) < 0 ||
-		    split_field(f[5], &k.was) < 0 || !k.path || !k.var || !k.key) {
-			bool oom = !k.was;
-
+		r = field_decode(f[1], &k.path);
+		if (r >= 0)
+			r = field_decode(f[2], &k.var);
+		if (r >= 0)
+			r = field_decode(f[3], &k.key);
+		if (r >= 0)
+			r = split_field(f[4], &k.ours);
+		if (r >= 0)
+			r = split_field(f[5], &k.was);
+		if (r >= 0 && (!k.path || !k.var || !k.key))
+			r = -EBADMSG;
+		if (r < 0) {
 			free(k.path);
 			free(k.var);
 			free(k.key);
 			halo_strv_free(k.ours);
 			halo_strv_free(k.was);
-			return oom ? -ENOMEM : 0;
+			return r;
 		}
 		rec->k[rec->nk++] = k;
 	}
 	return 0;
 }
 
-int boot_record_parse(const char *text, struct boot_record *ret)
+int boot_record_parse(const char *text, struct boot_record *ret, unsigned *ret_line)
 {
 	_cleanup_free_ char *copy = strdup(text);
+	unsigned lineno = 0;
 	int r = 0;
 
 	*ret = (struct boot_record){ 0 };
+	*ret_line = 0;
 	if (!copy)
 		return -ENOMEM;
 	if (!halo_is_managed(copy, strlen(copy)))
 		return 0;
-	for (char *p = copy, *line; r >= 0 && (line = strsep(&p, "\n")) != NULL;)
+	for (char *p = copy, *line; r >= 0 && (line = strsep(&p, "\n")) != NULL;) {
+		lineno++;
 		if (line[0] != '#')
 			r = parse_line(line, ret);
-	if (r < 0)
+	}
+	if (r < 0) {
 		boot_record_free(ret);
+		*ret_line = lineno;
+	}
 	return r;
+}
+
+int boot_record_load(struct halo_ctx *ctx, struct boot_record *rec, struct halo_errors *errs)
+{
+	_cleanup_free_ char *text = NULL, *shown = NULL;
+	unsigned line;
+	size_t len;
+	int r = halo_read_file(ctx, BOOT_RECORD_PATH, &text, &len);
+
+	*rec = (struct boot_record){ 0 };
+	if (r < 0) /* absent; unreadable is the record's file item to report */
+		return r == -ENOMEM ? r : 0;
+	r = boot_record_parse(text, rec, &line);
+	if (r != -EBADMSG)
+		return r;
+	shown = halo_root_display_path(ctx, BOOT_RECORD_PATH);
+	halo_errors_add(errs, "%s:%u: not a record of command-line edits halo-provision "
+			"can read (a field does not decode): restore it, or move it away "
+			"to give up undoing those edits", shown ? shown : BOOT_RECORD_PATH, line);
+	return 0;
 }
 
 int boot_record_render(const struct boot_record *rec, char **ret_text)

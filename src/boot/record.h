@@ -17,6 +17,7 @@
 #pragma once
 
 #include "halo.h"
+#include "util/errors.h"
 
 #define BOOT_RECORD_PATH "/var/lib/halo-provision/cmdline-edits"
 
@@ -40,8 +41,13 @@ struct boot_record {
 
 void boot_record_free(struct boot_record *rec);
 /* Parses TEXT; a text without the managed header is no record (empty).
- * Malformed lines are skipped. 0 or -ENOMEM. */
-int boot_record_parse(const char *text, struct boot_record *ret);
+ * Lines of another shape are skipped (a later version's). 0, -ENOMEM, or
+ * -EBADMSG with *RET_LINE the line whose field does not decode. */
+int boot_record_parse(const char *text, struct boot_record *ret, unsigned *ret_line);
+/* The record under the root (BOOT_RECORD_PATH): absent is empty; one that
+ * does not parse is an error in ERRS (exit 1 before any change). 0 or
+ * -ENOMEM. */
+int boot_record_load(struct halo_ctx *ctx, struct boot_record *rec, struct halo_errors *errs);
 /* The record's file content (NULL when the record is empty). */
 int boot_record_render(const struct boot_record *rec, char **ret_text);
 

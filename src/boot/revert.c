@@ -240,17 +240,6 @@ static int dropin_reverse(struct halo_ctx *ctx, struct boot_want *want,
 	return 0;
 }
 
-static int load(struct halo_ctx *ctx, struct boot_record *rec)
-{
-	_cleanup_free_ char *text = NULL;
-	size_t len;
-	int r = halo_read_file(ctx, BOOT_RECORD_PATH, &text, &len);
-
-	if (r < 0)
-		return r == -ENOMEM ? r : 0;
-	return boot_record_parse(text, rec);
-}
-
 int boot_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     const struct boot_backend *backend, struct halo_plan *plan,
 		     struct halo_errors *errs)
@@ -267,7 +256,7 @@ int boot_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	run->regenerate = cfg->boot.present ? cfg->boot.regenerate : true;
 	run->want.set = calloc(1, sizeof(char *));
 	run->want.remove = calloc(1, sizeof(char *));
-	r = run->want.set && run->want.remove ? load(ctx, &rec) : -ENOMEM;
+	r = run->want.set && run->want.remove ? boot_record_load(ctx, &rec, errs) : -ENOMEM;
 	if (r >= 0)
 		r = dropin_reverse(ctx, &run->want, errs);
 	if (r >= 0)

@@ -89,4 +89,22 @@ run_halo --root "$K" -c "$TEST_TMP/k.conf" --revert
 is "$(cat "$K/etc/kernel/cmdline")" "root=LABEL=haloroot rw quiet op=1" \
 	"/etc/kernel/cmdline: iommu=pt out, the operator's op=1 stays"
 
+# A record that does not decode (a "%" with one hex digit, at the very end:
+# the old decoder read past the buffer) stops apply and revert alike:
+# exit 1, one line naming it, nothing changed.
+KR=$K/var/lib/halo-provision/cmdline-edits
+run_halo --root "$K" -c "$TEST_TMP/k.conf"
+printf '%s\n' "# Managed by halo-provision; local changes will be overwritten." >"$KR"
+printf 'orig\t/etc/kernel/cmdline\t-\tquiet\tquiet%%4' >>"$KR"
+before=$(tree_snapshot "$K")
+for mode in "" --revert "--dry-run --revert"; do
+	# shellcheck disable=SC2086
+	run_halo --root "$K" -c "$TEST_TMP/k.conf" $mode
+	is "$rc" 1 "a corrupt record: exit 1 (${mode:-apply})"
+	like "$err" "cmdline-edits:2: not a record of command-line edits halo-provision can read" \
+		"... naming the file and line (${mode:-apply})"
+	is "$(grep -c . <<<"$err")" 1 "... in one line (${mode:-apply})"
+done
+is "$(tree_snapshot "$K")" "$before" "a corrupt record: nothing changed"
+
 done_testing
