@@ -9,15 +9,22 @@
  *    our unmanaged-devices drop-in (src/links/nm.c),
  *  - the `linux` line of grub.cfg and the `options` line of a BLS entry
  *    (src/boot/levels.c: line_after is static, so levels.c is compiled
- *    into this target; the code under test is unchanged), then tokenized.
+ *    into this target; the code under test is unchanged), then tokenized,
+ *  - the --revert record of command-line edits (src/boot/record.c): what
+ *    parses renders and parses back to the same text,
+ *  - /proc/self/mountinfo (src/storage/mountinfo.c) and /etc/group
+ *    (src/files/group.c).
  * Input: one file text; every parser gets the same bytes.
  */
 #include "../../src/boot/levels.c"
 
 #include "boot/detect.h"
+#include "boot/record.h"
 #include "boot/gtt.h"
 #include "fuzz/fuzz.h"
+#include "files/group.h"
 #include "links/nm.h"
+#include "storage/mountinfo.h"
 
 static void check_option(const char *text, const char *module,
 			 const char *param)
@@ -45,6 +52,44 @@ static void check_line(const char *text, const char *const *words, size_t n)
 	free(line);
 }
 
+/* A record that parses renders to a text that parses to the same record. */
+static void check_record(const char *text)
+{
+	struct boot_record rec, again;
+	char *out = NULL, *out2 = NULL;
+	unsigned line;
+	int r = boot_record_parse(text, &rec, &line);
+
+	FUZZ_CHECK(r == 0 || r == -EBADMSG || r == -ENOMEM);
+	if (r == -EBADMSG)
+		FUZZ_CHECK(line >= 1 && line <= fuzz_count_lines(text) + 1);
+	if (r < 0)
+		return;
+	if (boot_record_render(&rec, &out) == 0 && out) {
+		FUZZ_CHECK(boot_record_parse(out, &again, &line) == 0);
+		FUZZ_CHECK(again.no == rec.no && again.nk == rec.nk);
+		FUZZ_CHECK(boot_record_render(&again, &out2) == 0 && out2 && strcmp(out, out2) == 0);
+		boot_record_free(&again);
+	}
+	free(out);
+	free(out2);
+	boot_record_free(&rec);
+}
+
+static void check_mount_and_group(const char *text)
+{
+	struct halo_mount m = { 0 };
+	gid_t gid;
+	int r = halo_mountinfo_find(text, "/models", &m);
+
+	FUZZ_CHECK(r == 0 || r == 1 || r == -EBADMSG || r == -ENOMEM);
+	if (r == 1)
+		FUZZ_CHECK(m.fstype && m.source);
+	halo_mount_free(&m);
+	r = halo_group_find(text, "render", &gid);
+	FUZZ_CHECK(r == 0 || r == 1);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const linux_cmds[] = { "linux", "linuxefi", "linux16" };
@@ -65,6 +110,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)halo_nm_dropin_lists(text, "rdma0");
 	check_line(text, linux_cmds, ARRAY_SIZE(linux_cmds));
 	check_line(text, options_kw, 1);
+	check_record(text);
+	check_mount_and_group(text);
 	free(text);
 	return 0;
 }
