@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "files/access.h"
+#include "engine/revert.h"
 #include "files/files.h"
 #include "files/group.h"
 #include "util/rootfs.h"
@@ -91,13 +92,14 @@ int halo_files_access_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		 * config goes; otherwise stay out of rules.d. */
 		if (halo_root_lstat(ctx, HALO_ACCESS_RULES, &st) < 0)
 			return 0;
-		return halo_plan_add_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES,
-					  HALO_ACCESS_RULES, NULL, 0644, NULL);
+		return halo_plan_add_revert_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+						 HALO_ACCESS_RULES, false, NULL);
 	}
-	if (a->gpu_group &&
+	/* A revert only removes the rule: the groups need not exist. */
+	if (a->gpu_group && !ctx->revert &&
 	    (r = check_group(ctx, cfg, "gpu_group", a->gpu_group, a->gpu_group_line, errs)) < 0)
 		return r;
-	if (a->rdma_group &&
+	if (a->rdma_group && !ctx->revert &&
 	    (r = check_group(ctx, cfg, "rdma_group", a->rdma_group, a->rdma_group_line, errs)) < 0)
 		return r;
 	if (errs->n != n_errs)

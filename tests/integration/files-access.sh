@@ -130,6 +130,31 @@ conf '  gpu_group = "render";
 halo
 is "$rc" 2 "both groups again"
 
+# --- no group asked for: a rule without the managed header is the admin's ---
+cp "$RULE" "$TEST_TMP/ours.rules"
+printf 'SUBSYSTEM=="kfd", GROUP="wheel"\n' >"$RULE"
+snap=$(stat -c '%i %.9Y' "$RULE"; cat "$RULE")
+conf ''
+halo --json
+is "$rc" 0 "an admin's rule at our path, no group asked for: exit 0"
+is "$(stat -c '%i %.9Y' "$RULE"; cat "$RULE")" "$snap" "... the admin's rule is left as it is"
+like "$(item file/etc/udev/rules.d/70-halo-access.rules message)" 'not ours \(no .* header\)' \
+	"... and the item says it is not ours"
+cp "$TEST_TMP/ours.rules" "$RULE"
+
+# --- --revert with a group the root lost since the apply ---
+conf '  gpu_group = "render";
+  rdma_group = "rdma";'
+sed -i '/^rdma:/d' "$ROOT/etc/group"
+halo --revert
+is "$rc" 2 "--revert after rdma left /etc/group: exit 2 (removed)"
+is "$err" "" "... no error"
+test ! -e "$RULE"
+ok $? "... the rule is removed"
+echo 'rdma:x:990:alice' >>"$ROOT/etc/group"
+halo
+is "$rc" 2 "both groups again after the revert"
+
 # --- the real udev rule engine ---
 if ! command -v udevadm >/dev/null; then
 	ok 0 "# SKIP udevadm not installed"
