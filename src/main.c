@@ -70,6 +70,13 @@ static const struct builder host_builders[] = {
 	{ HALO_SUB_READY, halo_ready_plan },
 };
 
+/* --revert: the recorded items (last state file) a subsystem can undo
+ * from their key alone, besides owned files. */
+static const halo_undo_recorded_fn undo_recorded[] = {
+	halo_storage_undo_recorded,
+	NULL,
+};
+
 /* One line whatever the message holds (a path given with -c or --root may
  * contain a newline). */
 static void print_line(FILE *out, const char *msg)
@@ -445,7 +452,7 @@ static int do_revert(struct run *run)
 	if (r < 0 || build(run, early_builders, ARRAY_SIZE(early_builders)) < 0 ||
 	    build_on_host(run, HALO_HOST_BEFORE_MODULES) < 0)
 		return fail(run);
-	r = halo_revert_plan(ctx, run->cfg, &run->plan, &run->errs);
+	r = halo_revert_plan(ctx, run->cfg, undo_recorded, &run->plan, &run->errs);
 	if (r < 0) {
 		if (run->errs.n == 0)
 			halo_errors_add(&run->errs, "revert: %s", strerror(-r));

@@ -46,6 +46,7 @@ engine_integration_tests = \
 	tests/integration/report-json-schema.sh \
 	tests/integration/report-prometheus.sh \
 	tests/integration/revert.sh \
-	tests/integration/revert-boot.sh
+	tests/integration/revert-boot.sh \
+	tests/integration/revert-files.sh
 TESTS += $(engine_integration_tests)
 EXTRA_DIST += $(engine_integration_tests)

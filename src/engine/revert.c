@@ -70,6 +70,9 @@ static int revert_one(struct halo_plan *to, const struct halo_item *item)
 	 * enabling symlink: removed only when it is exactly the link made). */
 	if (item->ops && item->ops->revert)
 		return item->ops->revert(item, to);
+	/* An item wrapping an owned file keeps the file's key. */
+	if (!path && strncmp(item->key, "file/", 5) == 0)
+		path = item->key + 4;
 	if (path)
 		return halo_plan_add_revert_file(to, item->subsys, item->phase, path,
 						 false, NULL);
@@ -95,6 +98,7 @@ static int plan_take(struct halo_plan *to, struct halo_item *item)
 
 struct recorded {
 	const struct halo_ctx *ctx;
+	const halo_undo_recorded_fn *undo;
 	struct halo_plan *plan;
 };
 
@@ -105,15 +109,23 @@ static int add_recorded(void *userdata, const char *key, enum halo_subsys sub)
 	struct recorded *rec = userdata;
 	int r;
 
-	if (strncmp(key, "file/", 5) != 0 || !(sub & rec->ctx->only) ||
-	    halo_plan_find(rec->plan, key))
+	if (!(sub & rec->ctx->only) || halo_plan_find(rec->plan, key))
 		return 0;
+	if (strncmp(key, "file/", 5) != 0) {
+		for (size_t i = 0; rec->undo && rec->undo[i]; i++) {
+			r = rec->undo[i](rec->plan, key, sub);
+			if (r != 0)
+				return r < 0 ? r : 0;
+		}
+		return 0;
+	}
 	r = halo_plan_add_revert_file(rec->plan, sub, HALO_PHASE_FILES, key + 4, false, NULL);
 	/* A hand-edited key that is no absolute path is not ours. */
 	return r == -EINVAL ? 0 : r;
 }
 
 int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
+		     const halo_undo_recorded_fn *undo_recorded,
 		     struct halo_plan *plan, struct halo_errors *errs)
 {
 	struct halo_plan to;
@@ -136,7 +148,7 @@ int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		}
 	}
 	if (r >= 0) {
-		rec = (struct recorded){ .ctx = ctx, .plan = &to };
+		rec = (struct recorded){ .ctx = ctx, .undo = undo_recorded, .plan = &to };
 		r = halo_state_recorded_items(ctx, cfg, add_recorded, &rec);
 	}
 	/* The run's own outputs go last, and only when every subsystem is
@@ -144,8 +156,11 @@ int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (r >= 0 && (ctx->only & HALO_SUB_ALL) == HALO_SUB_ALL && !ctx->interface) {
 		const char *state = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
 
+		/* -EEXIST: the path is an owned file of the plan already. */
 		r = halo_plan_add_revert_file(&to, HALO_SUB_FILES, HALO_PHASE_BOOT, state,
 					      true, NULL);
+		if (r == -EEXIST)
+			r = 0;
 		if (r >= 0 && cfg->state.prometheus && cfg->state.prometheus[0])
 			r = halo_plan_add_revert_file(&to, HALO_SUB_FILES, HALO_PHASE_BOOT,
 						      cfg->state.prometheus, true, NULL);

@@ -5,9 +5,14 @@
  *  - an owned file (halo_plan_add_file) must not exist, but only while it
  *    carries the managed header (a file without it is left, said so);
  *  - the owned files the last state file records and this plan no longer
- *    has go by the same rule;
+ *    has go by the same rule, and so do the other recorded items a
+ *    subsystem can undo from their key alone (UNDO_RECORDED);
  *  - an item its subsystem made as its own undo (item->reverting: the
  *    boot edits of files it does not own) is kept;
+ *  - an item whose ops have a revert hook is undone by it (the storage
+ *    enable link: removed only while it is exactly the link apply made);
+ *  - an item that wraps an owned file (the firewall zone or table, the
+ *    env file: key "file" + path) is that file's removal;
  *  - every other item is runtime state (MTU, addresses, DCB, configfs,
  *    loaded modules): one "left as is" item each, never changed;
  *  - check-only items (readiness) are dropped;
@@ -23,7 +28,14 @@
 #include "halo.h"
 #include "util/errors.h"
 
+/* Adds to PLAN the undo of the recorded item KEY of subsystem SUB that
+ * this run's plan no longer has: 1 if it did, 0 if KEY is not its. */
+typedef int (*halo_undo_recorded_fn)(struct halo_plan *plan, const char *key,
+				     enum halo_subsys sub);
+
+/* UNDO_RECORDED: NULL-terminated. */
 int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
+		     const halo_undo_recorded_fn *undo_recorded,
 		     struct halo_plan *plan, struct halo_errors *errs);
 
 /* An item that removes PATH when it carries the managed header (OUTPUT:

@@ -14,4 +14,9 @@
 int halo_storage_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		      struct halo_plan *plan, struct halo_errors *errs);
 
+/* --revert of a storage/<unit>/enabled item the last state file records
+ * and this config no longer plans (halo_undo_recorded_fn): its link goes
+ * by the same rule as a planned one's. */
+int halo_storage_undo_recorded(struct halo_plan *plan, const char *key, enum halo_subsys sub);
+
 #endif

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "storage/storage-int.h"
+#include "storage/storage.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 
@@ -270,6 +271,34 @@ static int enabled_revert(const struct halo_item *item, struct halo_plan *to)
 	if (!d->unit || !d->link || !d->target)
 		return -ENOMEM;
 	return halo_item_set_wanted(undo, "absent");
+}
+
+int halo_storage_undo_recorded(struct halo_plan *plan, const char *key, enum halo_subsys sub)
+{
+	static const char prefix[] = "storage/", suffix[] = "/enabled";
+	_cleanup_free_ char *unit = NULL;
+	struct halo_plan scratch;
+	size_t n = strlen(key);
+	int r;
+
+	if (sub != HALO_SUB_STORAGE || strncmp(key, prefix, sizeof(prefix) - 1) != 0 ||
+	    n <= sizeof(prefix) - 1 + sizeof(suffix) - 1 ||
+	    strcmp(key + n - (sizeof(suffix) - 1), suffix) != 0)
+		return 0;
+	unit = strndup(key + sizeof(prefix) - 1, n - (sizeof(prefix) - 1) - (sizeof(suffix) - 1));
+	if (!unit)
+		return -ENOMEM;
+	/* A hand-edited key that names no plain unit file is not ours. */
+	if (strchr(unit, '/') || unit[0] == '.' || strlen(unit) < 7 ||
+	    strcmp(unit + strlen(unit) - 6, ".mount") != 0)
+		return 0;
+	/* The item apply made for that unit, undone as a planned one is. */
+	halo_plan_init(&scratch);
+	r = halo_storage_add_enabled(&scratch, unit);
+	if (r >= 0)
+		r = enabled_revert(scratch.items[0], plan);
+	halo_plan_free(&scratch);
+	return r < 0 ? r : 1;
 }
 
 static const struct halo_item_ops enabled_ops = {

@@ -103,4 +103,16 @@ like "$err" 'is not a directory' "... saying why"
 is "$(tree_snapshot "$ROOT")" "$snap" "nothing changed"
 rm "$WANTS"
 
+# An entry the config no longer has: the last state file records its unit
+# and link, and --revert removes both by the same rules.
+storage_conf '{ what = "LABEL=models"; where = "/models"; type = "ext4"; }'
+halo
+is "$rc" 2 "apply of the entry again"
+printf 'version = 1;\n' | write_conf "$CONF"
+halo --revert --json
+is "$rc" 2 "revert after the entry left the config: exit 2"
+is "$(item "$KEY" .outcome)/$(item file/etc/systemd/system/models.mount .outcome)" \
+	changed/changed "the recorded link and unit are reverted"
+ok "$([ ! -e "$LINK" ] && [ ! -L "$LINK" ] && [ ! -e "$UNIT" ]; echo $?)" "... and gone"
+
 done_testing
