@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "files/access.h"
+#include "engine/revert.h"
 #include "files/files.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
@@ -86,8 +87,8 @@ int halo_files_memlock_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 			/* No longer asked for: a drop-in of ours goes. */
 			if (halo_root_lstat(ctx, files[i].path, &st) < 0)
 				continue;
-			r = halo_plan_add_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES,
-					       files[i].path, NULL, 0644, NULL);
+			r = halo_plan_add_revert_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+						      files[i].path, false, NULL);
 			if (r < 0)
 				return r;
 			continue;

@@ -172,4 +172,13 @@ ok $? "memlock unset: the three drop-ins are removed"
 test -e "$ROOT/etc/security/limits.conf"
 ok $? "limits.conf (not ours) stays"
 
+# An admin's drop-in at our path (no managed header) is not ours to remove.
+echo '* - memlock 65536' >"$LIMITS"
+before=$(stat -c '%i %.9Y' "$LIMITS"; cat "$LIMITS")
+halo --only files --json
+is "$rc" 0 "an admin's limits drop-in, memlock unset: exit 0"
+is "$(stat -c '%i %.9Y' "$LIMITS"; cat "$LIMITS")" "$before" "... it is left as it is"
+like "$(jq -r '.items[] | select(.key == "file/etc/security/limits.d/90-halo-provision.conf") | .message' <<<"$out")" \
+	'not ours \(no .* header\)' "... and the item says it is not ours"
+
 done_testing
