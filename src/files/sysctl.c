@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/revert.h"
 #include "files/files.h"
 #include "files/sysctl-key.h"
 #include "files/sysctl-runtime.h"
@@ -124,12 +125,18 @@ static int add_rule(struct halo_ctx *ctx, const struct halo_config *cfg,
 			continue;
 		}
 		why = halo_sysctl_check_ifname(ifname);
+		/* A revert leaves the running values: a live name no key can
+		 * hold is not its concern (its keys are just not listed). */
+		if (why && ctx->revert) {
+			*complete = false;
+			continue;
+		}
 		if (why) {
 			halo_errors_add(errs, "%s:%d: sysctl.multi_nic: interface %s is %s, which %s",
 					cfg_name(cfg), rule_line(cfg), h->entry->name, ifname, why);
 			continue;
 		}
-		if (strcmp(ifname, h->entry->name) != 0) {
+		if (strcmp(ifname, h->entry->name) != 0 && !ctx->revert) {
 			r = check_live_conflicts(cfg, ifname, errs);
 			if (r < 0)
 				return r;
@@ -207,11 +214,18 @@ static int add_items(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 		if (!path)
 			return -ENOMEM;
-		if (check_key(ctx, cfg, &keys->v[i], path, may_appear, errs) < 0) {
+		/* A revert leaves the running values as they are: whether
+		 * this kernel has the key does not matter to it. */
+		if (!ctx->revert &&
+		    check_key(ctx, cfg, &keys->v[i], path, may_appear, errs) < 0) {
 			bad = true;
 			continue;
 		}
 		r = halo_sysctl_runtime_add(plan, &keys->v[i], path, may_appear, NULL);
+		/* Only a live name makes a key twice (the parser refuses the
+		 * rest); its conflict is not checked by a revert. */
+		if (r == -EEXIST && ctx->revert)
+			r = 0;
 		if (r == -EEXIST)
 			halo_errors_add(errs, "%s:%d: sysctl: %s is set twice", cfg_name(cfg),
 					keys->v[i].line ? keys->v[i].line : rule_line(cfg),
@@ -246,8 +260,13 @@ static int plan_keys(struct halo_ctx *ctx, const struct halo_config *cfg,
 	r = halo_sysctl_render(keys->v, keys->n, &content);
 	if (r < 0)
 		return r;
-	r = halo_plan_add_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES, HALO_SYSCTL_DROPIN,
-			       content, 0644, NULL);
+	/* No keys: a drop-in of ours goes, one without the header stays. */
+	if (!content)
+		r = halo_plan_add_revert_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					      HALO_SYSCTL_DROPIN, false, NULL);
+	else
+		r = halo_plan_add_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+				       HALO_SYSCTL_DROPIN, content, 0644, NULL);
 	if (r == -EEXIST)
 		halo_errors_add(errs, "%s: %s is also written by another part", cfg_name(cfg),
 				HALO_SYSCTL_DROPIN);
