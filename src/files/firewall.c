@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "engine/revert.h"
 #include "files/files.h"
 #include "files/firewall.h"
 #include "host/host.h"
@@ -178,10 +179,15 @@ int halo_files_firewall_plan(struct halo_ctx *ctx, const struct halo_config *cfg
 		else
 			return add_unsupported(plan);
 	}
+	path = backend == HALO_FW_FIREWALLD ? HALO_FW_ZONE_PATH : HALO_FW_NFT_PATH;
+	/* A revert only removes the file (by the header rule): the live
+	 * names, the other zones and the content are not its concern. */
+	if (ctx->revert)
+		return halo_plan_add_revert_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES, path,
+						 false, NULL);
 	r = roce_port_warning(cfg, plan);
 	if (r < 0)
 		return r;
-	path = backend == HALO_FW_FIREWALLD ? HALO_FW_ZONE_PATH : HALO_FW_NFT_PATH;
 	names = calloc(cfg->n_interfaces + 1, sizeof(*names));
 	if (!names)
 		return -ENOMEM;

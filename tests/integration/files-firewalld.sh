@@ -136,7 +136,17 @@ like "$err" 'interface eth-c is already bound to zone "trusted" .*firewall-cmd -
 	"the error names the zone and the fix"
 is "$(grep -c . <<<"$err")" 1 "one line"
 is "$(tree_snapshot "$ROOT")" "$snap" "nothing changed"
+# A revert only removes our zone: the other zone's binding is not its concern.
+halo --revert
+is "$rc" 2 "--revert with eth-c in another zone: exit 2 (removed)"
+is "$err" "" "... no error"
+test ! -e "$ZONE"
+ok $? "... our zone is removed"
+test -e "$ROOT/etc/firewalld/zones/trusted.xml"
+ok $? "... the other zone stays"
 rm "$ROOT/etc/firewalld/zones/trusted.xml"
+halo
+is "$rc" 2 "the zone written again"
 
 # A symlink at the path is refused, the target untouched.
 rm "$ZONE"
