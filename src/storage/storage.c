@@ -28,6 +28,10 @@ static void check_type(struct halo_ctx *ctx, const struct halo_config *cfg, size
 	struct halo_blkid_found f = { 0 };
 	int r = halo_blkid_find(ctx, s->what, &f);
 
+	if (r == -ENOTBLK)
+		halo_errors_add(errs, "%s:%d: storage[%zu]: %s names neither a block device nor a "
+				"file system image (a FIFO or character device is never probed)",
+				cfg->path, s->line, i, s->what);
 	if (r < 0)
 		return;
 	if (!f.type)
@@ -58,7 +62,9 @@ static int plan_one(struct halo_ctx *ctx, const struct halo_config *cfg, size_t 
 						     "is not a usable mount point");
 		return 0;
 	}
-	check_type(ctx, cfg, i, errs);
+	/* A revert only removes the unit: the device is not its concern. */
+	if (!ctx->revert)
+		check_type(ctx, cfg, i, errs);
 	r = halo_storage_render_unit(s, unit, &content);
 	if (r < 0)
 		return r;

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,22 +33,172 @@ bool halo_blkid_is_tag(const char *spec)
 	return tag_len(spec) > 0;
 }
 
-static void put_cachep(blkid_cache *c)
+static void free_probep(blkid_probe *p)
 {
-	if (*c)
-		blkid_put_cache(*c);
+	if (*p)
+		blkid_free_probe(*p);
 }
 
-static int resolve_in_root(struct halo_ctx *ctx, const char *tag,
-			   const char *value, char **ret_dev)
+/*
+ * Opens DEV read-only for probing, resolved inside the root (symlinks
+ * followed there, as /dev/disk/by-* are). Under --root a cache entry
+ * (HOST_IMAGE) that is not in the root may still name a plain image file
+ * of the host (how image builds and tests point a tag at a file system),
+ * never a host device. Anything but a block device or a regular file is
+ * -ENOTBLK: a FIFO would block the probe, a character device has no
+ * superblock. The type is checked on an O_PATH descriptor before the
+ * open that reads, and that open is of the same inode.
+ */
+static int open_probe(struct halo_ctx *ctx, const char *dev, bool host_image, int *ret_fd)
 {
-	_cleanup_(put_cachep) blkid_cache cache = NULL;
-	_cleanup_free_ char *text = NULL;
-	_cleanup_close_ int fd = -1;
-	char path[64];
-	blkid_dev_iterate it;
-	blkid_dev dev;
+	_cleanup_close_ int pfd = -1;
+	char proc[64];
+	struct stat st;
+	bool host = false;
+	int r, fd;
+
+	if (dev[0] != '/')
+		return -ENODEV;
+	r = halo_root_openat(ctx, dev, O_PATH, 0, &pfd);
+	if (r == -ENOENT && host_image && ctx->under_root) {
+		pfd = open(dev, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (pfd < 0)
+			return errno == ENOENT ? -ENODEV : -errno;
+		host = true;
+	} else if (r == -ENOENT) {
+		return -ENODEV;
+	} else if (r < 0) {
+		return r;
+	}
+	if (fstat(pfd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) && (host || !S_ISBLK(st.st_mode)))
+		return -ENOTBLK;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	fd = open(proc, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	*ret_fd = fd;
+	return 0;
+}
+
+/* Probes FD: the file system type (*ret_type, NULL: no signature) and,
+ * with TAG, whether the probe finds TAG=VALUE (*ret_match). */
+static int probe_fd(int fd, const char *tag, const char *value, char **ret_type,
+		    bool *ret_match)
+{
+	_cleanup_(free_probep) blkid_probe pr = blkid_new_probe();
+	const char *type = NULL, *v = NULL;
+	int r;
+
+	*ret_type = NULL;
+	if (ret_match)
+		*ret_match = false;
+	if (!pr)
+		return -ENOMEM;
+	if (blkid_probe_set_device(pr, fd, 0, 0) < 0 ||
+	    blkid_probe_enable_superblocks(pr, 1) < 0 ||
+	    blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_LABEL |
+						  BLKID_SUBLKS_UUID) < 0)
+		return -EIO;
+	if (tag && strncmp(tag, "PART", 4) == 0 &&
+	    (blkid_probe_enable_partitions(pr, 1) < 0 ||
+	     blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS) < 0))
+		return -EIO;
+	r = blkid_do_safeprobe(pr);
+	if (r == 1 || r == -2) /* nothing, or two signatures: no one type */
+		return 0;
+	if (r < 0)
+		return -EIO;
+	if (tag && ret_match && blkid_probe_lookup_value(pr, tag, &v, NULL) == 0 && v)
+		*ret_match = strcmp(v, value) == 0;
+	if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) < 0 || !type)
+		return 0;
+	*ret_type = strdup(type);
+	return *ret_type ? 0 : -ENOMEM;
+}
+
+/* The value of the quoted attribute at *PP (after '='), unescaped into
+ * BUF (libblkid writes \" and \\); *PP moves past the closing quote.
+ * False when malformed or too long. */
+static bool attr_value(const char **pp, const char *end, char *buf, size_t size)
+{
+	const char *p = *pp;
+	size_t n = 0;
+
+	if (p >= end || *p++ != '"')
+		return false;
+	while (p < end && *p != '"') {
+		if (*p == '\\' && p + 1 < end)
+			p++;
+		if (n + 1 >= size)
+			return false;
+		buf[n++] = *p++;
+	}
+	if (p >= end)
+		return false;
+	buf[n] = '\0';
+	*pp = p + 1;
+	return true;
+}
+
+/* The device name of the blkid.tab LINE when its TAG attribute is VALUE
+ * ("<device ... TAG=\"VALUE\" ...>NAME</device>"), else NULL. Parsed here
+ * rather than by libblkid, whose cache reader drops an entry unless its
+ * name exists on the host (access(2) on the host path). */
+static char *entry_match(const char *line, const char *end, const char *tag, const char *value)
+{
+	const char *p = line, *gt, *close;
+	size_t tlen = strlen(tag);
+	bool match = false;
+	char buf[1024];
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if ((size_t)(end - p) < 8 || memcmp(p, "<device ", 8) != 0)
+		return NULL;
+	p += 8;
+	for (;;) {
+		while (p < end && *p == ' ')
+			p++;
+		if (p >= end || *p == '>')
+			break;
+		const char *eq = memchr(p, '=', (size_t)(end - p));
+
+		if (!eq)
+			return NULL;
+		bool is_tag = (size_t)(eq - p) == tlen && memcmp(p, tag, tlen) == 0;
+
+		p = eq + 1;
+		if (!attr_value(&p, end, buf, sizeof(buf)))
+			return NULL;
+		if (is_tag && strcmp(buf, value) == 0)
+			match = true;
+	}
+	gt = p;
+	if (!match || gt >= end)
+		return NULL;
+	close = memmem(gt + 1, (size_t)(end - gt - 1), "</device>", 9);
+	if (!close || close == gt + 1)
+		return NULL;
+	return strndup(gt + 1, (size_t)(close - gt - 1));
+}
+
+/*
+ * The cache entries are candidates only: each is opened by open_probe
+ * and probed here (never by blkid_verify, which would open the name on
+ * the host, FIFOs included), and counts only when the probe finds the
+ * tag. *RET_FD: the match, opened. -ENOTBLK with *RET_DEV the name when
+ * nothing matched and an entry named something that is no block device
+ * or file.
+ */
+static int resolve_in_root(struct halo_ctx *ctx, const char *tag, const char *value,
+			   char **ret_dev, int *ret_fd)
+{
+	_cleanup_free_ char *text = NULL, *bad = NULL;
+	const char *p, *end;
 	char *found = NULL;
+	int found_fd = -1;
 	size_t len;
 	int r;
 
@@ -58,33 +207,45 @@ static int resolve_in_root(struct halo_ctx *ctx, const char *tag,
 		return -ENODEV;
 	if (r < 0)
 		return r;
-	/* A private copy: whatever libblkid flushes lands in memory. */
-	fd = memfd_create("halo-blkid", MFD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != (ssize_t)len)
-		return -EIO;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (blkid_get_cache(&cache, path) < 0)
-		return -EIO;
+	r = 0;
+	for (p = text, end = text + len; !found && r >= 0 && p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		_cleanup_free_ char *name = entry_match(p, eol, tag, value), *type = NULL;
+		_cleanup_close_ int dfd = -1;
+		bool match;
+		int q;
 
-	it = blkid_dev_iterate_begin(cache);
-	if (!it)
-		return -ENOMEM;
-	if (blkid_dev_set_search(it, tag, value) != 0) {
-		blkid_dev_iterate_end(it);
-		return -ENOMEM;
+		p = nl ? nl + 1 : end;
+		if (!name)
+			continue;
+		q = open_probe(ctx, name, true, &dfd);
+		if (q == -ENOTBLK && !bad)
+			bad = TAKE_PTR(name);
+		if (q < 0)
+			continue;
+		/* A stale entry (the file system changed since) is no match. */
+		q = probe_fd(dfd, tag, value, &type, &match);
+		if (q == -ENOMEM)
+			r = q;
+		if (q < 0 || !match)
+			continue;
+		found = TAKE_PTR(name);
+		found_fd = TAKE_FD(dfd);
 	}
-	while (!found && blkid_dev_next(it, &dev) == 0) {
-		blkid_dev v = blkid_verify(cache, dev);
-
-		if (v && blkid_dev_has_tag(v, tag, value))
-			found = strdup(blkid_dev_devname(v));
+	if (r < 0)
+		return r;
+	if (!found && bad) {
+		*ret_dev = TAKE_PTR(bad);
+		return -ENOTBLK;
 	}
-	blkid_dev_iterate_end(it);
 	if (!found)
 		return -ENODEV;
 	*ret_dev = found;
+	if (ret_fd)
+		*ret_fd = found_fd;
+	else
+		close(found_fd);
 	return 0;
 }
 
@@ -93,6 +254,7 @@ int halo_blkid_resolve(struct halo_ctx *ctx, const char *spec, char **ret_dev)
 	size_t n = tag_len(spec);
 	_cleanup_free_ char *tag = NULL;
 	char *dev;
+	int r;
 
 	if (!n)
 		return -EINVAL;
@@ -100,47 +262,20 @@ int halo_blkid_resolve(struct halo_ctx *ctx, const char *spec, char **ret_dev)
 		tag = strndup(spec, n);
 		if (!tag)
 			return -ENOMEM;
-		return resolve_in_root(ctx, tag, spec + n + 1, ret_dev);
+		dev = NULL;
+		r = resolve_in_root(ctx, tag, spec + n + 1, &dev, NULL);
+		if (r < 0) {
+			free(dev);
+			return r;
+		}
+		*ret_dev = dev;
+		return 0;
 	}
 	dev = blkid_evaluate_tag(spec, NULL, NULL);
 	if (!dev)
 		return -ENODEV;
 	*ret_dev = dev;
 	return 0;
-}
-
-static void free_probep(blkid_probe *p)
-{
-	if (*p)
-		blkid_free_probe(*p);
-}
-
-/* The file system type on FD: 0 with *ret_type (NULL: no signature). */
-static int probe_fd(int fd, char **ret_type)
-{
-	_cleanup_(free_probep) blkid_probe pr = blkid_new_probe();
-	const char *type = NULL;
-	int r;
-
-	if (!pr)
-		return -ENOMEM;
-	if (blkid_probe_set_device(pr, fd, 0, 0) < 0 ||
-	    blkid_probe_enable_superblocks(pr, 1) < 0 ||
-	    blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE) < 0)
-		return -EIO;
-	r = blkid_do_safeprobe(pr);
-	if (r == 1 || r == -2) { /* nothing, or two signatures: no one type */
-		*ret_type = NULL;
-		return 0;
-	}
-	if (r < 0)
-		return -EIO;
-	if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) < 0 || !type) {
-		*ret_type = NULL;
-		return 0;
-	}
-	*ret_type = strdup(type);
-	return *ret_type ? 0 : -ENOMEM;
 }
 
 void halo_blkid_found_free(struct halo_blkid_found *f)
@@ -153,34 +288,36 @@ void halo_blkid_found_free(struct halo_blkid_found *f)
 int halo_blkid_find(struct halo_ctx *ctx, const char *spec,
 		    struct halo_blkid_found *ret)
 {
-	_cleanup_free_ char *dev = NULL, *type = NULL;
+	_cleanup_free_ char *dev = NULL, *type = NULL, *tag = NULL;
 	_cleanup_close_ int fd = -1;
+	size_t n = tag_len(spec);
 	struct stat st;
 	int r;
 
-	if (halo_blkid_is_tag(spec)) {
-		r = halo_blkid_resolve(ctx, spec, &dev);
+	if (n && ctx->under_root) {
+		tag = strndup(spec, n);
+		if (!tag)
+			return -ENOMEM;
+		r = resolve_in_root(ctx, tag, spec + n + 1, &dev, &fd);
 		if (r < 0)
 			return r;
-		/* The device a tag names is the host's (as the cache
-		 * entry's own re-probe opened it). */
-		fd = open(dev, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd < 0)
-			return errno == ENOENT ? -ENODEV : -errno;
 	} else {
-		if (spec[0] != '/')
-			return -EINVAL;
-		dev = strdup(spec);
-		if (!dev)
-			return -ENOMEM;
-		/* Symlinks followed inside the root (/dev/disk/by-*). */
-		r = halo_root_openat(ctx, spec, O_RDONLY | O_NONBLOCK, 0, &fd);
-		if (r == -ENOENT)
-			return -ENODEV;
+		if (n) {
+			dev = blkid_evaluate_tag(spec, NULL, NULL);
+			if (!dev)
+				return -ENODEV;
+		} else {
+			if (spec[0] != '/')
+				return -EINVAL;
+			dev = strdup(spec);
+			if (!dev)
+				return -ENOMEM;
+		}
+		r = open_probe(ctx, dev, false, &fd);
 		if (r < 0)
 			return r;
 	}
-	r = probe_fd(fd, &type);
+	r = probe_fd(fd, NULL, NULL, &type, NULL);
 	if (r < 0)
 		return r;
 	ret->rdev = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) ? st.st_rdev : 0;

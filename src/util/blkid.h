@@ -6,12 +6,15 @@
  * On the host (root "/"), libblkid's usual evaluation (udev symlinks, its
  * cache, probing). Under --root, only the libblkid cache file inside the
  * root (/run/blkid/blkid.tab) is consulted: it is read through the root
- * confined file layer into a private memory file, so libblkid never
- * writes into the tree, and every matching entry is re-probed
- * (blkid_verify) so a stale entry does not count. An entry may name a
- * plain image file (that is how tests and image builds point a tag at a
- * file system). A /dev path under --root is opened inside the root
- * (read-only) and probed through that descriptor.
+ * confined file layer and parsed here (libblkid's reader checks each name
+ * on the host and writes the cache back). Every matching entry's device
+ * is opened inside the root and probed through that descriptor (never by
+ * blkid_verify, which opens host paths), so a stale entry does not count. An entry not
+ * in the root may name a plain image file of the host (that is how tests
+ * and image builds point a tag at a file system), never a host device.
+ * A /dev path under --root is opened inside the root (read-only) and
+ * probed through that descriptor. Only a block device or a regular file
+ * is ever probed: anything else (a FIFO would block) is -ENOTBLK.
  */
 #pragma once
 
@@ -39,7 +42,9 @@ struct halo_blkid_found {
 };
 
 /* Finds SPEC and probes its superblock. -ENODEV when the tag resolves to
- * nothing or the path does not exist; -EIO when probing fails. */
+ * nothing or the path does not exist; -ENOTBLK when it names something
+ * that is no block device or file (not probed); -EIO when probing fails.
+ * RET is set only on success. */
 int halo_blkid_find(struct halo_ctx *ctx, const char *spec,
 		    struct halo_blkid_found *ret);
 void halo_blkid_found_free(struct halo_blkid_found *f);

@@ -66,4 +66,39 @@ refuses '{ what = "LABEL=models"; where = "/models"; },
   { what = "LABEL=data"; where = "/models"; }' \
 	'storage\[1\]\.where: /models is already mounted by storage\[0\]' "one mount point twice"
 
+# A FIFO is never probed (it could block): as the device of a cache entry
+# (a name inside the root, not the host's) or as a /dev path in the root.
+# Each run under timeout 10: a hang fails as exit 124.
+mkfifo "$ROOT/dev/fifo"
+printf '<device DEVNO="0x0000" TIME="1700000000.1" LABEL="piped" UUID="0badbad0-0000-4000-8000-00000000f1f0" TYPE="xfs">/dev/fifo</device>\n' \
+	>>"$ROOT/run/blkid/blkid.tab"
+REAL_HALO=$HALO
+printf '#!/bin/sh\nexec timeout 10 "%s" "$@"\n' "$REAL_HALO" >"$TEST_TMP/halo-timeout"
+chmod +x "$TEST_TMP/halo-timeout"
+HALO=$TEST_TMP/halo-timeout
+refuses '{ what = "LABEL=piped"; where = "/models"; type = "xfs"; }' \
+	'halo\.conf:3: storage\[0\]: LABEL=piped names neither a block device nor a file system image' \
+	"a cache entry naming a FIFO in the root"
+refuses '{ what = "/dev/fifo"; where = "/models"; type = "xfs"; }' \
+	'halo\.conf:3: storage\[0\]: /dev/fifo names neither a block device nor a file system image' \
+	"a /dev path that is a FIFO in the root"
+HALO=$REAL_HALO
+
+# --revert when the device lost its file system since the apply: the
+# unit still goes (a revert does not look at the device).
+make_image ext4 disk1 "$ROOT/dev/disk1" >/dev/null
+storage_conf '{ what = "/dev/disk1"; where = "/models"; type = "ext4"; }'
+halo
+is "$rc" 2 "an ext4 store in the root: the unit is written"
+test -e "$ROOT/etc/systemd/system/models.mount"
+ok $? "... models.mount"
+dd if=/dev/zero of="$ROOT/dev/disk1" bs=1M count=2 conv=notrunc status=none
+halo --check
+is "$rc" 1 "the device wiped: an apply's checks refuse it"
+halo --revert
+is "$rc" 2 "--revert with the device wiped: exit 2 (removed)"
+is "$err" "" "... no error"
+test ! -e "$ROOT/etc/systemd/system/models.mount"
+ok $? "... the unit is removed"
+
 done_testing
