@@ -192,18 +192,20 @@ is "$(stat -c '%i %.9Y' "$DROPIN"; cat "$DROPIN")" "$before" "... it is left as 
 like "$(item file/etc/sysctl.d/90-halo-provision.conf .message)" 'not ours \(no .* header\)' \
 	"... and the item says it is not ours"
 rm "$DROPIN"
-# --revert when a key is gone from /proc/sys since the apply: the
-# drop-in still goes (a revert leaves the running values).
+# --revert when a key became read-only since the apply (an apply refuses
+# that): the drop-in still goes (a revert leaves the running values).
 conf "{ name = \"rdma0\"; match = { mac = \"$MAC\"; }; }" '  settings = [ "net.ipv4.tcp_ecn = 1" ];'
 halo
 is "$rc" 2 "a setting: the drop-in is written"
-mv "$ROOT/proc/sys/net/ipv4/tcp_ecn" "$TEST_TMP/tcp_ecn"
+chmod a-w "$ROOT/proc/sys/net/ipv4/tcp_ecn"
+halo --check
+is "$rc" 1 "the key read-only: an apply's checks refuse it"
 halo --revert
-is "$rc" 2 "--revert with the key gone from /proc/sys: exit 2 (removed)"
+is "$rc" 2 "--revert with the key read-only: exit 2 (removed)"
 is "$err" "" "... no error"
 test ! -e "$DROPIN"
 ok $? "... the drop-in is removed"
-mv "$TEST_TMP/tcp_ecn" "$ROOT/proc/sys/net/ipv4/tcp_ecn"
+chmod u+w "$ROOT/proc/sys/net/ipv4/tcp_ecn"
 # ... "on" applies it to that one interface.
 conf "{ name = \"rdma0\"; match = { mac = \"$MAC\"; }; }" '  multi_nic = "on";'
 halo
