@@ -32,6 +32,7 @@ enum {
 	OPT_INTERFACE,
 	OPT_WAIT,
 	OPT_REVERT,
+	OPT_CLUSTER,
 };
 
 static const struct option long_options[] = {
@@ -53,6 +54,7 @@ static const struct option long_options[] = {
 	{ "interface", required_argument, NULL, OPT_INTERFACE },
 	{ "wait", required_argument, NULL, OPT_WAIT },
 	{ "revert", no_argument, NULL, OPT_REVERT },
+	{ "cluster", no_argument, NULL, OPT_CLUSTER },
 	{ 0 },
 };
 
@@ -65,6 +67,7 @@ void halo_cli_usage(FILE *out)
 	      "       halo-provision --status             print the last state file\n"
 	      "       halo-provision --revert [OPTIONS]   remove what it owns, undo its edits\n"
 	      "                                           (with --dry-run: show)\n"
+	      "       halo-provision --cluster STATE_FILE...  check that nodes agree on every cable\n"
 	      "\n"
 	      "  -c, --config FILE   a path as given; without -c, /etc/halo-provision/halo.conf\n"
 	      "                      inside the root\n"
@@ -185,6 +188,60 @@ static char *positional_error(const char *arg)
 	return halo_strdup_printf("unexpected argument '%s'", arg);
 }
 
+/*
+ * --cluster: the positional arguments are state files. getopt stops at
+ * the first one, so --json, -q and -v after them are taken here; "--"
+ * ends the options. Another option, or fewer than two files: an error.
+ */
+static int parse_cluster(int argc, char *argv[], struct halo_cli *cli, bool *quiet,
+			 bool *verbose, const char *other, char **ret_error)
+{
+	char **files = argv + optind;
+	size_t n = 0;
+	bool dashdash = false;
+
+	if (cli->mode != HALO_MODE_APPLY || cli->revert) {
+		*ret_error = halo_strdup_printf("--cluster and --%s cannot be used together",
+						cli->revert ? "revert" : halo_mode_name(cli->mode));
+		return -EINVAL;
+	}
+	if (other) {
+		*ret_error = halo_strdup_printf("--cluster takes no %s%s (it only reads the state files given)",
+						other[1] ? "--" : "-", other);
+		return -EINVAL;
+	}
+	/* The files are moved to the front of argv's tail, in order. */
+	for (int i = optind; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!dashdash && strcmp(a, "--") == 0)
+			dashdash = true;
+		else if (!dashdash && strcmp(a, "--json") == 0)
+			cli->json = true;
+		else if (!dashdash && (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0))
+			*quiet = true;
+		else if (!dashdash && (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0))
+			*verbose = true;
+		else if (!dashdash && a[0] == '-' && a[1]) {
+			*ret_error = halo_strdup_printf("--cluster takes no %s (it only reads the state files given)",
+							a);
+			return -EINVAL;
+		} else if (!a[0]) {
+			*ret_error = halo_strdup_printf("--cluster: an empty state file name");
+			return -EINVAL;
+		} else
+			files[n++] = argv[i];
+	}
+	if (n < 2) {
+		*ret_error = halo_strdup_printf("--cluster needs at least two state files (one per node), not %zu",
+						n);
+		return -EINVAL;
+	}
+	cli->cluster_files = files;
+	cli->n_cluster_files = n;
+	return 0;
+}
+
 /* getopt_long returned '?' for the element just consumed. */
 static char *unknown_option_error(int argc, char *argv[])
 {
@@ -215,6 +272,7 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 		.wait_seconds = HALO_WAIT_DEFAULT_SECONDS,
 	};
 	bool quiet = false, verbose = false;
+	const char *other = NULL; /* an option --cluster does not take */
 	int c, r;
 
 	*ret_error = NULL;
@@ -237,7 +295,15 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 				return -EINVAL;
 			}
 		}
+		if (c != OPT_JSON && c != 'q' && c != 'v' && c != 'h' && c != OPT_VERSION &&
+		    c != OPT_CLUSTER && c != OPT_CHECK && c != OPT_DRY_RUN && c != OPT_VALIDATE &&
+		    c != OPT_STATUS && c != OPT_REVERT && c != ':' && c != '?' && !other)
+			other = index >= 0 ? long_options[index].name : "c";
 		switch (c) {
+		case OPT_CLUSTER:
+			cli.cluster = true;
+			r = 0;
+			break;
 		case OPT_CHECK:
 			r = set_mode(&cli, HALO_MODE_CHECK, ret_error);
 			break;
@@ -340,7 +406,11 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 		if (r < 0)
 			return r == -EINVAL ? r : -ENOMEM;
 	}
-	if (optind < argc) {
+	if (cli.cluster) {
+		r = parse_cluster(argc, argv, &cli, &quiet, &verbose, other, ret_error);
+		if (r < 0)
+			return r;
+	} else if (optind < argc) {
 		*ret_error = positional_error(argv[optind]);
 		return -EINVAL;
 	}

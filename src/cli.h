@@ -26,6 +26,11 @@ struct halo_cli {
 	int verbosity;              /* -1, 0, 1 */
 	bool revert;                /* --revert: undo (with --dry-run: show) */
 	bool json, diff, help, version;
+	/* --cluster STATE_FILE...: the files (argv's, not copied), at least
+	 * two; no other option but --json, -q, -v (cluster/cluster.h). */
+	bool cluster;
+	char *const *cluster_files;
+	size_t n_cluster_files;
 };
 
 /* Parses ARGV. 0 with *ret filled, or -EINVAL with *ret_error set to one

@@ -15,6 +15,7 @@
 
 #include "boot/boot.h"
 #include "cli.h"
+#include "cluster/cluster.h"
 #include "config/halo-config.h"
 #include "engine/engine.h"
 #include "engine/report.h"
@@ -541,6 +542,10 @@ int main(int argc, char *argv[])
 		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		return 0;
 	}
+	/* --cluster reads the state files given: no config, root, lock. */
+	if (cli.cluster)
+		return halo_cluster_main(cli.cluster_files, cli.n_cluster_files, cli.json,
+					 cli.verbosity);
 
 	run.ctx.root = cli.root;
 	run.ctx.mode = cli.mode;

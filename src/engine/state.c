@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "cluster/cluster.h"
 #include "engine/report.h"
 #include "engine/state.h"
 #include "util/rootfs.h"
@@ -141,6 +142,27 @@ static int keep_other_items(struct halo_ctx *ctx, const struct halo_plan *plan,
 	}
 	json_object_put(prev);
 	return bits;
+}
+
+/* The `node` member (--cluster's facts, cluster.h): made by a full run;
+ * a run limited by --only or --interface keeps the previous file's, as it
+ * keeps the other items (it may not have resolved every interface).
+ * NULL: none (a partial run before any full one), or ENOMEM. */
+static struct json_object *node_member(struct halo_ctx *ctx, const struct halo_config *cfg,
+				       const struct halo_plan *plan, const char *path)
+{
+	struct json_object *prev, *list = NULL, *node = NULL;
+
+	if ((ctx->only & HALO_SUB_ALL) == HALO_SUB_ALL && !ctx->interface)
+		return halo_cluster_node_json(ctx, cfg, plan);
+	prev = read_prev(ctx, path, &list);
+	if (prev && json_object_object_get_ex(prev, "node", &node) &&
+	    json_object_is_type(node, json_type_object))
+		json_object_get(node);
+	else
+		node = NULL;
+	json_object_put(prev);
+	return node;
 }
 
 int halo_state_recorded_items(struct halo_ctx *ctx, const struct halo_config *cfg,
@@ -271,7 +293,7 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     const struct halo_plan *plan, int exit_bits)
 {
 	const char *path = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
-	struct json_object *o, *c, *items;
+	struct json_object *o, *c, *items, *node;
 	_cleanup_free_ char *text = NULL;
 	const char *s;
 	int bits = exit_bits & ~HALO_EXIT_CHANGED;
@@ -287,10 +309,12 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		json_object_array_add(items, it);
 	}
 	bits |= keep_other_items(ctx, plan, path, items);
+	node = node_member(ctx, cfg, plan, path);
 
 	o = json_object_new_object();
 	if (!o) {
 		json_object_put(items);
+		json_object_put(node);
 		return -ENOMEM;
 	}
 	json_object_object_add(o, "schema_version", json_object_new_int(STATE_SCHEMA_VERSION));
@@ -305,6 +329,8 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	json_object_object_add(o, "reboot_required",
 			       json_object_new_boolean(bits & HALO_EXIT_REBOOT));
 	json_object_object_add(o, "exit_bits", json_object_new_int(bits));
+	if (node)
+		json_object_object_add(o, "node", node);
 	json_object_object_add(o, "items", items);
 
 	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |

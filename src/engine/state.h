@@ -11,7 +11,8 @@
 #define HALO_STATE_DEFAULT_PATH "/var/lib/halo-provision/state.json"
 
 /* Writes the state JSON (items with wanted/observed/outcome, config digest,
- * tool version, reboot flag) at cfg->state.path under the root, only when
+ * tool version, reboot flag, and the `node` facts --cluster compares:
+ * src/cluster/cluster.h) at cfg->state.path under the root, only when
  * its content changes: a run that changes nothing leaves it byte-identical
  * (so it carries no timestamp, and records the host's state, not this run's
  * history: "changed" items are "ok", the exit bits lack +2). cfg->state.path

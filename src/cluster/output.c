@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * output.c: the --cluster run: read the files as given (no root, no lock,
+ * nothing written), check, and print text or one JSON document.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "cluster/cluster.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+static const char *const outcome_names[] = {
+	[HALO_CL_OK] = "ok", [HALO_CL_DRIFT] = "drift", [HALO_CL_FAILED] = "failed",
+};
+
+static size_t count(const struct halo_cluster *cl, enum halo_cluster_outcome o)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cl->n_items; i++)
+		n += cl->items[i].outcome == o;
+	return n;
+}
+
+static char *summary(const struct halo_cluster *cl)
+{
+	struct halo_buf b = { 0 };
+
+	halo_buf_printf(&b, "cluster: %zu node%s, %zu cable%s, %zu item%s", cl->n_nodes,
+			cl->n_nodes == 1 ? "" : "s", cl->n_cables, cl->n_cables == 1 ? "" : "s",
+			cl->n_items, cl->n_items == 1 ? "" : "s");
+	for (int o = HALO_CL_OK; o <= HALO_CL_FAILED; o++) {
+		size_t n = count(cl, (enum halo_cluster_outcome)o);
+
+		if (n)
+			halo_buf_printf(&b, ", %zu %s", n, outcome_names[o]);
+	}
+	return halo_buf_steal(&b);
+}
+
+/* One line whatever a path or a hostname holds. */
+static void put_line(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
+void halo_cluster_print_text(FILE *out, const struct halo_cluster *cl, int bits,
+			     int verbosity)
+{
+	_cleanup_free_ char *sum = summary(cl);
+
+	(void)bits;
+	for (size_t i = 0; i < cl->n_items; i++) {
+		const struct halo_cluster_item *it = &cl->items[i];
+
+		if (verbosity < 0 ? it->outcome != HALO_CL_FAILED :
+		    verbosity == 0 && it->outcome == HALO_CL_OK)
+			continue;
+		fprintf(out, "%-8s", outcome_names[it->outcome]);
+		put_line(out, it->subject);
+		fputs("  ", out);
+		put_line(out, it->message);
+		fputc('\n', out);
+	}
+	fprintf(out, "%s\n", sum ? sum : "cluster");
+}
+
+static struct json_object *jstr(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+int halo_cluster_print_json(FILE *out, const struct halo_cluster *cl, int bits)
+{
+	_cleanup_free_ char *sum = summary(cl);
+	struct json_object *o = json_object_new_object(), *a, *s;
+	const char *text;
+
+	if (!o)
+		return -ENOMEM;
+	json_object_object_add(o, "schema_version", json_object_new_int(1));
+	json_object_object_add(o, "tool", json_object_new_string(PACKAGE_NAME));
+	json_object_object_add(o, "version", json_object_new_string(PACKAGE_VERSION));
+	json_object_object_add(o, "mode", json_object_new_string("cluster"));
+	json_object_object_add(o, "changed", json_object_new_boolean(bits & HALO_EXIT_CHANGED));
+	json_object_object_add(o, "failed", json_object_new_boolean(bits & HALO_EXIT_FAILED));
+	json_object_object_add(o, "reboot_required", json_object_new_boolean(false));
+	json_object_object_add(o, "exit_code", json_object_new_int(bits));
+	json_object_object_add(o, "msg", jstr(sum));
+	s = json_object_new_object();
+	for (int i = HALO_CL_OK; s && i <= HALO_CL_FAILED; i++)
+		json_object_object_add(s, outcome_names[i],
+				       json_object_new_int64((int64_t)count(cl, (enum halo_cluster_outcome)i)));
+	json_object_object_add(o, "summary", s);
+	a = json_object_new_array();
+	for (size_t i = 0; a && i < cl->n_nodes; i++) {
+		struct json_object *n = json_object_new_object();
+
+		json_object_object_add(n, "file", jstr(halo_cluster_node_file(cl, i)));
+		json_object_object_add(n, "hostname", jstr(halo_cluster_node_name(cl, i)));
+		json_object_array_add(a, n);
+	}
+	json_object_object_add(o, "nodes", a);
+	json_object_object_add(o, "cables", json_object_new_int64((int64_t)cl->n_cables));
+	a = json_object_new_array();
+	for (size_t i = 0; a && i < cl->n_items; i++) {
+		const struct halo_cluster_item *it = &cl->items[i];
+		struct json_object *n = json_object_new_object(), *v = NULL;
+
+		json_object_object_add(n, "key", jstr(it->key));
+		json_object_object_add(n, "subject", jstr(it->subject));
+		json_object_object_add(n, "fact", jstr(it->fact));
+		json_object_object_add(n, "outcome", jstr(outcome_names[it->outcome]));
+		if (it->value_a || it->value_b) {
+			v = json_object_new_array();
+			json_object_array_add(v, jstr(it->value_a));
+			json_object_array_add(v, jstr(it->value_b));
+		}
+		json_object_object_add(n, "values", v);
+		json_object_object_add(n, "message", jstr(it->message));
+		json_object_array_add(a, n);
+	}
+	json_object_object_add(o, "items", a);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+						 JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (text)
+		fprintf(out, "%s\n", text);
+	json_object_put(o);
+	return text ? 0 : -ENOMEM;
+}
+
+/* A path as given (the operator's copy of a node's state file). */
+static int read_path(const char *path, char **ret)
+{
+	size_t len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), r;
+
+	if (fd < 0)
+		return -errno;
+	r = halo_read_fd(fd, 0, ret, &len);
+	close(fd);
+	return r;
+}
+
+int halo_cluster_main(char *const *files, size_t n, bool json, int verbosity)
+{
+	struct halo_cluster cl = { 0 };
+	int bits = 0, r = 0;
+
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		_cleanup_free_ char *text = NULL;
+		int err = read_path(files[i], &text);
+
+		r = halo_cluster_add(&cl, files[i], err < 0 ? NULL : text, err);
+	}
+	if (r < 0 || cl.oom) {
+		fputs("halo-provision: --cluster: out of memory\n", stderr);
+		halo_cluster_free(&cl);
+		return HALO_EXIT_FAILED;
+	}
+	bits = halo_cluster_check(&cl);
+	if (json)
+		(void)halo_cluster_print_json(stdout, &cl, bits);
+	else
+		halo_cluster_print_text(stdout, &cl, bits, verbosity);
+	halo_cluster_free(&cl);
+	return bits;
+}
