@@ -152,6 +152,49 @@ static void test_revert(void **state)
 	expect_error("option '--revert' takes no argument", "--revert=yes", NULL);
 }
 
+/* --cluster STATE_FILE...: the files, --json/-q/-v anywhere, nothing
+ * else (cluster/cluster.h). */
+static void test_cluster(void **state)
+{
+	char *argv[] = { (char *)"halo-provision", (char *)"--cluster", (char *)"a.json",
+			 (char *)"--json", (char *)"b.json", (char *)"-q", (char *)"--",
+			 (char *)"--json", NULL };
+	struct halo_cli cli;
+	char *error = NULL;
+
+	assert_int_equal(halo_cli_parse(8, argv, &cli, &error), 0);
+	assert_null(error);
+	assert_true(cli.cluster);
+	assert_true(cli.json);
+	assert_int_equal(cli.verbosity, -1);
+	assert_int_equal(cli.n_cluster_files, 3);
+	assert_string_equal(cli.cluster_files[0], "a.json");
+	assert_string_equal(cli.cluster_files[1], "b.json");
+	/* After "--" even "--json" is a file. */
+	assert_string_equal(cli.cluster_files[2], "--json");
+	assert_int_equal(parse(&cli, &error, NULL), 0);
+	assert_false(cli.cluster);
+
+	expect_error("--cluster needs at least two state files (one per node), not 1",
+		     "--cluster", "a.json", NULL);
+	expect_error("--cluster needs at least two state files (one per node), not 0",
+		     "--cluster", NULL);
+	expect_error("--cluster takes no --root (it only reads the state files given)",
+		     "--root", "/x", "--cluster", "a", "b", NULL);
+	expect_error("--cluster takes no -c (it only reads the state files given)",
+		     "--cluster", "-c", "x.conf", "a", "b", NULL);
+	expect_error("--cluster takes no --only (it only reads the state files given)",
+		     "--cluster", "a", "b", "--only", "links", NULL);
+	expect_error("--cluster and --check cannot be used together",
+		     "--cluster", "--check", "a", "b", NULL);
+	expect_error("--cluster and --revert cannot be used together",
+		     "--revert", "--cluster", "a", "b", NULL);
+	expect_error("--cluster: an empty state file name", "--cluster", "a", "", NULL);
+	expect_error("unknown option '--clus' (did you mean --cluster?)", "--clus", "a", "b", NULL);
+	/* Without --cluster a file is still no verb. */
+	expect_error("unexpected argument 'a.json'", "a.json", NULL);
+}
+
 /* --interface and --wait (the hotplug unit and the lock queue). */
 static void test_interface_wait(void **state)
 {
@@ -199,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_all_options),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_revert),
+		cmocka_unit_test(test_cluster),
 		cmocka_unit_test(test_interface_wait),
 		cmocka_unit_test(test_wants_json),
 	};
