@@ -49,10 +49,12 @@ step() {
 }
 
 # Snapshot of every file under a root (inode, mtime, size, checksum).
+# dev/ holds the root file system's image and halo-provision never
+# writes there.
 snapshot() {
-	(cd "$1" && find . -path ./proc -prune -o -type f -print0 | sort -z |
-		xargs -0 stat -c '%i %.9Y %s %n' && find . -path ./proc -prune -o -type f -print0 |
-		sort -z | xargs -0 sha256sum)
+	(cd "$1" && find . -path ./proc -prune -o -path ./dev -prune -o -type f -print0 | sort -z |
+		xargs -0 stat -c '%i %.9Y %s %n' && find . -path ./proc -prune -o -path ./dev -prune -o \
+		-type f -print0 | sort -z | xargs -0 sha256sum)
 }
 
 echo "${bold}halo-provision sandbox${plain} in $box (removed on exit)"

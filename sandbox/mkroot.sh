@@ -72,14 +72,18 @@ CFG
 	;;
 fedora)
 	kver=6.18.5-200.fc43.x86_64
-	img="$R.rootfs.img"
-	rm -f "$img"
-	truncate -s 8M "$img"
-	mkfs.ext4 -q -F -L fedora "$img"
-	uuid=$(blkid -o value -s UUID "$img")
-	# libblkid resolves root=UUID= through the cache inside the root.
-	mkdir -p "$R/run/blkid"
-	blkid -c "$R/run/blkid/blkid.tab" "$img" >/dev/null
+	# The root file system is an image inside the root (under --root
+	# nothing outside it is read); libblkid resolves root=UUID= through
+	# the cache inside the root, which names it by its in-root path
+	# (blkid -c would record the host path).
+	img=/dev/halo-rootfs.img
+	mkdir -p "$R/dev" "$R/run/blkid"
+	rm -f "$R$img"
+	truncate -s 8M "$R$img"
+	mkfs.ext4 -q -F -L fedora "$R$img"
+	uuid=$(blkid -p -o value -s UUID "$R$img")
+	printf '<device DEVNO="0x0000" TIME="1700000000.1" LABEL="fedora" UUID="%s" TYPE="ext4">%s</device>\n' \
+		"$uuid" "$img" >"$R/run/blkid/blkid.tab"
 	cat >"$R/etc/os-release" <<'OS'
 NAME="Fedora Linux"
 VERSION_ID=43

@@ -41,38 +41,31 @@ static void free_probep(blkid_probe *p)
 
 /*
  * Opens DEV read-only for probing, resolved inside the root (symlinks
- * followed there, as /dev/disk/by-* are). Under --root a cache entry
- * (HOST_IMAGE) that is not in the root may still name a plain image file
- * of the host (how image builds and tests point a tag at a file system),
- * never a host device. Anything but a block device or a regular file is
- * -ENOTBLK: a FIFO would block the probe, a character device has no
- * superblock. The type is checked on an O_PATH descriptor before the
- * open that reads, and that open is of the same inode.
+ * followed there, as /dev/disk/by-* are). Under --root every name, a
+ * cache entry's too, is only ever looked up inside the root: one that is
+ * not there is -ENODEV, never opened on the host (image builds and tests
+ * put their images inside the root). Anything but a block device or a
+ * regular file is -ENOTBLK: a FIFO would block the probe, a character
+ * device has no superblock. The type is checked on an O_PATH descriptor
+ * before the open that reads, and that open is of the same inode.
  */
-static int open_probe(struct halo_ctx *ctx, const char *dev, bool host_image, int *ret_fd)
+static int open_probe(struct halo_ctx *ctx, const char *dev, int *ret_fd)
 {
 	_cleanup_close_ int pfd = -1;
 	char proc[64];
 	struct stat st;
-	bool host = false;
 	int r, fd;
 
 	if (dev[0] != '/')
 		return -ENODEV;
 	r = halo_root_openat(ctx, dev, O_PATH, 0, &pfd);
-	if (r == -ENOENT && host_image && ctx->under_root) {
-		pfd = open(dev, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (pfd < 0)
-			return errno == ENOENT ? -ENODEV : -errno;
-		host = true;
-	} else if (r == -ENOENT) {
+	if (r == -ENOENT)
 		return -ENODEV;
-	} else if (r < 0) {
+	if (r < 0)
 		return r;
-	}
 	if (fstat(pfd, &st) < 0)
 		return -errno;
-	if (!S_ISREG(st.st_mode) && (host || !S_ISBLK(st.st_mode)))
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		return -ENOTBLK;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
 	fd = open(proc, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -219,7 +212,7 @@ static int resolve_in_root(struct halo_ctx *ctx, const char *tag, const char *va
 		p = nl ? nl + 1 : end;
 		if (!name)
 			continue;
-		q = open_probe(ctx, name, true, &dfd);
+		q = open_probe(ctx, name, &dfd);
 		if (q == -ENOTBLK && !bad)
 			bad = TAKE_PTR(name);
 		if (q < 0)
@@ -313,7 +306,7 @@ int halo_blkid_find(struct halo_ctx *ctx, const char *spec,
 			if (!dev)
 				return -ENOMEM;
 		}
-		r = open_probe(ctx, dev, false, &fd);
+		r = open_probe(ctx, dev, &fd);
 		if (r < 0)
 			return r;
 	}

@@ -100,7 +100,22 @@ refuses "$R" '/etc/kernel/cmdline: root=UUID=0badbad0-0000-4000-8000-00000000000
 R=$(boot_root fedora stale)
 boot_image "$R"
 img=$(sed 's/.*>\(.*\)<.*/\1/' "$R/run/blkid/blkid.tab")
-tune2fs -q -U random "$img" 2>/dev/null || mkfs.ext4 -q -F "$img"
+tune2fs -q -U random "$R$img" 2>/dev/null || mkfs.ext4 -q -F "$R$img"
 refuses "$R" "root=UUID=$ROOT_UUID does not resolve" "stale libblkid cache entry"
+
+# A cache entry naming a host file outside the root (a real ext4 image
+# whose UUID the kernel line names): under --root only the root's files
+# are read, so it is not probed and root=UUID= does not resolve.
+R=$(boot_root fedora hostimg)
+boot_image "$R"
+host_img=$TEST_TMP/host-rootfs.img
+truncate -s 8M "$host_img"
+mkfs.ext4 -q -F -L haloroot "$host_img"
+host_uuid=$(blkid -p -s UUID -o value "$host_img")
+printf '<device DEVNO="0x0000" TIME="1700000000.1" LABEL="haloroot" UUID="%s" TYPE="ext4">%s</device>\n' \
+	"$host_uuid" "$host_img" >>"$R/run/blkid/blkid.tab"
+sed -i "s/$ROOT_UUID/$host_uuid/" "$R/etc/kernel/cmdline"
+refuses "$R" "/etc/kernel/cmdline: root=UUID=$host_uuid does not resolve to a block device" \
+	"a cache entry naming a host image outside the root"
 
 done_testing

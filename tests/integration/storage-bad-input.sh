@@ -86,7 +86,7 @@ HALO=$REAL_HALO
 
 # --revert when the device lost its file system since the apply: the
 # unit still goes (a revert does not look at the device).
-make_image ext4 disk1 "$ROOT/dev/disk1" >/dev/null
+make_image ext4 disk1 /dev/disk1 >/dev/null
 storage_conf '{ what = "/dev/disk1"; where = "/models"; type = "ext4"; }'
 halo
 is "$rc" 2 "an ext4 store in the root: the unit is written"

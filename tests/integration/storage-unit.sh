@@ -90,9 +90,9 @@ rm "$ROOT/etc/systemd/system/local-fs.target.wants"
 # that systemd must escape: names as the real systemd-escape gives them.
 EXT=$(make_image ext4 data)
 cache_add "$EXT"
-EXT_UUID=$(blkid -p -s UUID -o value "$EXT")
+EXT_UUID=$(blkid -p -s UUID -o value "$ROOT$EXT")
 mkdir -p "$ROOT/dev"
-make_image ext4 scratch "$ROOT/dev/models0" >/dev/null
+make_image ext4 scratch /dev/models0 >/dev/null
 MOD=/mnt/$(printf 'mod\303\250les')
 storage_conf "{ what = \"UUID=$EXT_UUID\"; where = \"/mnt/my models\"; type = \"ext4\"; },
   { what = \"/dev/models0\"; where = \"/srv/a-b/c\"; type = \"ext4\"; options = \"ro,nofail\"; },
