@@ -9,9 +9,9 @@
  * confined file layer and parsed here (libblkid's reader checks each name
  * on the host and writes the cache back). Every matching entry's device
  * is opened inside the root and probed through that descriptor (never by
- * blkid_verify, which opens host paths), so a stale entry does not count. An entry not
- * in the root may name a plain image file of the host (that is how tests
- * and image builds point a tag at a file system), never a host device.
+ * blkid_verify, which opens host paths), so a stale entry does not count.
+ * An entry not found inside the root is -ENODEV: no name is ever opened
+ * on the host.
  * A /dev path under --root is opened inside the root (read-only) and
  * probed through that descriptor. Only a block device or a regular file
  * is ever probed: anything else (a FIFO would block) is -ENOTBLK.
