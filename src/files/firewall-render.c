@@ -153,10 +153,13 @@ int halo_fw_render_nft(const struct halo_fw_rules *r, char **ret)
 	} else {
 		/* What firewalld's default zone target does: replies and
 		 * ICMP (IPv6 neighbour discovery) in, the listed ports, and
-		 * a reject for the rest of these interfaces only. */
+		 * a reject for the rest of these interfaces only. ICMP is
+		 * protocol 1 and 58 by number: nft resolves names through
+		 * /etc/protocols, which a minimal host lacks (the table would
+		 * not load there). */
 		halo_buf_printf(&rules, "\t\tiifname %s ct state established,related accept\n",
 				set_s);
-		halo_buf_printf(&rules, "\t\tiifname %s meta l4proto { icmp, ipv6-icmp } accept\n",
+		halo_buf_printf(&rules, "\t\tiifname %s meta l4proto { 1, 58 } accept\n",
 				set_s);
 		nft_ports(&rules, set_s, "udp", r->udp, r->n_udp);
 		nft_ports(&rules, set_s, "tcp", r->tcp, r->n_tcp);

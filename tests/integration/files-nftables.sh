@@ -76,6 +76,11 @@ like "$(cat "$NFT")" 'tcp dport \{ 6379, 8265 \} accept' "the TCP ports"
 nft_check "$NFT"
 ok $? "nft -c -f accepts the file with ports"
 [ -z "$check_out" ] || diag "$check_out"
+# A minimal host has no /etc/protocols (package netbase): nft resolves
+# protocol names through it, so the file must use none.
+bare_out=$(unshare -m -- sh -c 'mount --bind /dev/null /etc/protocols && nft -c -f "$1"' _ "$NFT" 2>&1)
+ok $? "nft -c -f accepts it on a host without /etc/protocols"
+[ -z "$bare_out" ] || diag "$bare_out"
 
 # Loaded for real in this test's namespace beside an operator's table:
 # twice (the second load replaces ours), the other table untouched.

@@ -124,7 +124,7 @@ static void test_nft_ports(void **state)
 			    "\tchain input {\n"
 			    "\t\ttype filter hook input priority 0; policy accept;\n"
 			    "\t\tiifname { \"eth-a\" } ct state established,related accept\n"
-			    "\t\tiifname { \"eth-a\" } meta l4proto { icmp, ipv6-icmp } accept\n"
+			    "\t\tiifname { \"eth-a\" } meta l4proto { 1, 58 } accept\n"
 			    "\t\tiifname { \"eth-a\" } udp dport { 4791 } accept\n"
 			    "\t\tiifname { \"eth-a\" } tcp dport { 6379, 8265 } accept\n"
 			    "\t\tiifname { \"eth-a\" } reject with icmpx type admin-prohibited\n"
