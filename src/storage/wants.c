@@ -92,14 +92,30 @@ static int open_dir(struct halo_ctx *ctx, int *ret_fd)
 	return halo_root_openat(ctx, WANTS_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0, ret_fd);
 }
 
+/* The link's target into BUF (SIZE bytes), also the item's observation:
+ * 0, or what observe returns (a failure, -ENOMEM). */
+static int read_link(struct halo_ctx *ctx, struct halo_item *item, char *buf, size_t size)
+{
+	const struct enabled_data *d = item->data;
+	_cleanup_close_ int dfd = -1;
+	ssize_t n;
+	int r = open_dir(ctx, &dfd);
+
+	if (r < 0)
+		return halo_item_fail(item, r, "opening %s", WANTS_DIR);
+	n = readlinkat(dfd, d->unit, buf, size - 1);
+	if (n < 0)
+		return halo_item_fail(item, -errno, "reading the link %s", d->link);
+	buf[n] = '\0';
+	return halo_item_set_observed(item, "-> %s", buf) < 0 ? -ENOMEM : 0;
+}
+
 static int enabled_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct enabled_data *d = item->data;
-	_cleanup_close_ int dfd = -1;
 	_cleanup_free_ char *shown = NULL;
 	char buf[4096];
 	struct stat st;
-	ssize_t n;
 	int r;
 
 	if (halo_item_set_message(item, "enabled as `systemctl enable` does (%s wants it); "
@@ -120,15 +136,9 @@ static int enabled_observe(struct halo_ctx *ctx, struct halo_item *item)
 					    shown ? shown : d->link);
 		return HALO_SYNC_INVALID;
 	}
-	r = open_dir(ctx, &dfd);
-	if (r < 0)
-		return halo_item_fail(item, r, "opening %s", WANTS_DIR);
-	n = readlinkat(dfd, d->unit, buf, sizeof(buf) - 1);
-	if (n < 0)
-		return halo_item_fail(item, -errno, "reading the link %s", d->link);
-	buf[n] = '\0';
-	if (halo_item_set_observed(item, "-> %s", buf) < 0)
-		return -ENOMEM;
+	r = read_link(ctx, item, buf, sizeof(buf));
+	if (r != 0)
+		return r;
 	return strcmp(buf, d->target) == 0 ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
 }
 
@@ -180,10 +190,8 @@ static int enabled_apply(struct halo_ctx *ctx, struct halo_item *item)
 static int unenable_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct enabled_data *d = item->data;
-	_cleanup_close_ int dfd = -1;
 	char buf[4096];
 	struct stat st;
-	ssize_t n;
 	int r;
 
 	if (halo_item_set_message(item, NULL) < 0 || halo_item_set_observed(item, NULL) < 0)
@@ -203,15 +211,9 @@ static int unenable_observe(struct halo_ctx *ctx, struct halo_item *item)
 			return -ENOMEM;
 		return HALO_SYNC_OK;
 	}
-	r = open_dir(ctx, &dfd);
-	if (r < 0)
-		return halo_item_fail(item, r, "opening %s", WANTS_DIR);
-	n = readlinkat(dfd, d->unit, buf, sizeof(buf) - 1);
-	if (n < 0)
-		return halo_item_fail(item, -errno, "reading the link %s", d->link);
-	buf[n] = '\0';
-	if (halo_item_set_observed(item, "-> %s", buf) < 0)
-		return -ENOMEM;
+	r = read_link(ctx, item, buf, sizeof(buf));
+	if (r != 0)
+		return r;
 	if (strcmp(buf, d->target) != 0) {
 		if (halo_item_set_wanted(item, "left as is") < 0 ||
 		    halo_item_set_message(item, "not ours (points to %s, not %s): left as is",
