@@ -1,0 +1,1 @@
+# debian/: the Debian source package and its test (issue 12).

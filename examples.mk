@@ -1,0 +1,1 @@
+# examples/: the seed clusters (E810 pair, ConnectX four) and their end-to-end tests (issue 12).
