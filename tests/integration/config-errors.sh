@@ -7,7 +7,10 @@ source "$top_srcdir/tests/lib/tap.sh"
 
 fixtures="$top_srcdir/tests/fixtures/config"
 root="$TEST_TMP/root"
-mkdir -p "$root/etc" "$root/proc" "$root/run"
+mkdir -p "$root/etc/default" "$root/etc/modprobe.d" "$root/proc" "$root/run"
+# Something to overwrite, so that a write would show in the snapshot.
+printf 'GRUB_CMDLINE_LINUX_DEFAULT="quiet"\n' >"$root/etc/default/grub"
+printf 'options ice foo=1\n' >"$root/etc/modprobe.d/ice.conf"
 before=$(tree_snapshot "$root")
 
 # The binary may prefix its name ("halo-provision: "); the rest is the
@@ -23,6 +26,14 @@ for f in "$fixtures"/bad/*.conf; do
 	is "$rc" 1 "bad/$name: exit 1"
 	is "$(printf '%s\n' "$err" | wc -l)" 1 "bad/$name: one line on stderr"
 	is "$(printf '%s' "$err" | strip_prog)" "$conf:$expect" "bad/$name: $expect"
+	# The same file given to a real run: the same line, exit 1, and the
+	# root byte for byte as it was (not even the run lock).
+	for mode in apply --check --dry-run; do
+		if [ "$mode" = apply ]; then run_halo -c "$conf" --root "$root"
+		else run_halo "$mode" -c "$conf" --root "$root"; fi
+		is "$rc:$(printf '%s' "$err" | strip_prog)" "1:$conf:$expect" "bad/$name: $mode: exit 1, the same line"
+	done
+	is "$(tree_snapshot "$root")" "$before" "bad/$name: nothing written"
 done
 
 for f in "$fixtures"/good/*.conf "$top_srcdir/halo.conf.example"; do
