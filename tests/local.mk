@@ -5,3 +5,8 @@ TESTS += tests/integration/units.sh tests/integration/udev-hotplug.sh \
 EXTRA_DIST += tests/integration/units.sh tests/integration/udev-hotplug.sh \
 	tests/integration/sandbox.sh \
 	tests/integration/run-exit.sh tests/integration/man-pages.sh
+
+# The hardening harness (issue 13): the run lock under load, killed runs.
+hardening_tests = tests/integration/concurrency.sh
+TESTS += $(hardening_tests)
+EXTRA_DIST += $(hardening_tests)
