@@ -12,13 +12,16 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
+#include "ansible/args.h"
 #include "boot/boot.h"
 #include "cli.h"
 #include "cluster/cluster.h"
 #include "config/halo-config.h"
 #include "engine/engine.h"
 #include "engine/report.h"
+#include "engine/report_ansible.h"
 #include "engine/revert.h"
 #include "engine/state.h"
 #include "files/files.h"
@@ -45,6 +48,14 @@ struct run {
 	struct halo_plan plan;
 	struct halo_errors errs;
 	int lock_fd;
+	char *config_alloc;
+	struct utsname uts;
+	/* Ansible module mode: the one JSON object goes here (NULL: the
+	 * command line's own output), the config may come inline. */
+	FILE *ansible_out;
+	bool ansible_diff;
+	const char *config_text;
+	const void *config_data;
 };
 
 struct builder {
@@ -98,10 +109,25 @@ static int stop_with(struct run *run, int code)
 		print_line(stderr, run->errs.msgs[i]);
 	if (run->errs.oom)
 		fprintf(stderr, PROG ": out of memory (some errors were not recorded)\n");
-	if (run->ctx.json)
+	if (run->ansible_out)
+		(void)halo_report_ansible_error(run->ansible_out, run->cfg, &run->errs, code,
+						run->ansible_diff);
+	else if (run->ctx.json)
 		(void)halo_report_json_result(stdout, &run->ctx, run->config_path,
 					      run->cfg, &run->errs, NULL, code);
 	return code;
+}
+
+/* The finished run's one report: Ansible's object, --json or text. */
+static void report(struct run *run, int bits)
+{
+	if (run->ansible_out)
+		(void)halo_report_ansible_print(run->ansible_out, &run->ctx, run->cfg, &run->plan,
+						bits, run->ansible_diff);
+	else if (run->ctx.json)
+		(void)halo_report_json_print(stdout, &run->ctx, run->cfg, &run->plan, bits);
+	else
+		halo_report_text(stdout, &run->ctx, &run->plan, bits);
 }
 
 /* Usage, config or validation error: exit 1, nothing was changed. */
@@ -123,6 +149,11 @@ static int fail_operational(struct run *run)
 static int config_load(struct run *run, struct halo_errors *errs)
 {
 	int fd, r;
+
+	if (run->config_text)
+		return halo_config_load_string(run->config_path, run->config_text, &run->cfg, errs);
+	if (run->config_data)
+		return halo_config_load_json(run->config_path, run->config_data, &run->cfg, errs);
 
 	if (!run->config_in_root)
 		return halo_config_load(run->config_path, !run->ctx.under_root, &run->cfg, errs);
@@ -428,10 +459,7 @@ static int do_run(struct run *run)
 	}
 	bits |= halo_engine_finish(ctx, &run->plan);
 	bits |= write_results(run, bits);
-	if (ctx->json)
-		(void)halo_report_json_print(stdout, ctx, run->cfg, &run->plan, bits);
-	else
-		halo_report_text(stdout, ctx, &run->plan, bits);
+	report(run, bits);
 	return bits;
 }
 
@@ -468,10 +496,7 @@ static int do_revert(struct run *run)
 	if (bits < 0)
 		return fail(run);
 	bits |= write_results(run, bits);
-	if (ctx->json)
-		(void)halo_report_json_print(stdout, ctx, run->cfg, &run->plan, bits);
-	else
-		halo_report_text(stdout, ctx, &run->plan, bits);
+	report(run, bits);
 	return bits;
 }
 
@@ -515,17 +540,141 @@ static int enter_netns(struct run *run, const char *root)
 	return r;
 }
 
+/* Everything after the options: ctx, root, namespace, config, mode. */
+static int run_cli(struct run *run, const struct halo_cli *cli)
+{
+	int r;
+
+	run->ctx.root = cli->root;
+	run->ctx.mode = cli->mode;
+	run->ctx.revert = cli->revert;
+	run->ctx.only = cli->only;
+	run->ctx.interface = cli->interface;
+	run->ctx.wait_seconds = cli->wait_seconds;
+	run->ctx.verbosity = cli->verbosity;
+	run->ctx.json = cli->json;
+	run->ctx.diff = cli->diff || run->ansible_diff;
+	run->ctx.netns = cli->netns;
+	run->ctx.kernel_release = cli->kernel_release;
+	if (!run->ctx.kernel_release) {
+		if (uname(&run->uts) < 0) {
+			halo_errors_add(&run->errs, "uname: %s", strerror(errno));
+			return fail(run);
+		}
+		run->ctx.kernel_release = run->uts.release;
+	}
+	r = halo_root_open(cli->root, &run->ctx.root_fd);
+	if (r < 0) {
+		halo_errors_add(&run->errs, "--root %s: %s", cli->root, strerror(-r));
+		return fail(run);
+	}
+	run->ctx.under_root = !is_host_root(run->ctx.root_fd);
+	r = enter_netns(run, cli->root);
+	if (r < 0)
+		return fail(run);
+	run->config_path = cli->config;
+	if (run->config_text || run->config_data) {
+		/* Ansible's inline config: named by its parameter. */
+		run->config_path = run->config_text ? "config_text" : "config_data";
+	} else if (!run->config_path) {
+		/* Only shown in messages: it is opened inside the root. */
+		run->config_alloc = halo_root_display_path(&run->ctx, HALO_CONFIG_DEFAULT_PATH);
+		if (!run->config_alloc)
+			return fail(run);
+		run->config_path = run->config_alloc;
+		run->config_in_root = true;
+	}
+
+	switch (run->ctx.mode) {
+	case HALO_MODE_VALIDATE:
+		return do_validate(run);
+	case HALO_MODE_STATUS:
+		return do_status(run);
+	default:
+		return run->ctx.revert ? do_revert(run) : do_run(run);
+	}
+}
+
+static void run_free(struct run *run)
+{
+	halo_plan_free(&run->plan);
+	if (run->cfg)
+		halo_config_free(run->cfg);
+	halo_errors_free(&run->errs);
+	halo_modules_release(&run->ctx);
+	halo_host_release(&run->ctx);
+	halo_links_release(&run->ctx);
+	if (run->lock_fd >= 0)
+		close(run->lock_fd);
+	if (run->ctx.root_fd >= 0)
+		close(run->ctx.root_fd);
+	free(run->config_alloc);
+}
+
+/*
+ * Ansible's binary-module protocol: ARGS_FILE holds the task's parameters
+ * (ansible/args.h). They become the command line the same run would have
+ * had, and the answer is exactly one JSON object on stdout. Descriptor 1
+ * is pointed at /dev/null for the run, so nothing else (a library, a tool
+ * a subsystem spawns) can ever add a byte to it. Exit 0 when the object
+ * says failed=false, else 1 (Ansible reads the object, not the status).
+ */
+static int ansible_main(const char *args_path)
+{
+	struct run run = { .lock_fd = -1, .ctx = { .root = "/", .root_fd = -1 } };
+	struct halo_ansible_args args = { 0 };
+	_cleanup_strv_free_ char **argv = NULL;
+	_cleanup_free_ char *error = NULL;
+	struct halo_cli cli;
+	FILE *out = NULL;
+	int out_fd, null_fd, argc = 0, r, rc;
+
+	fflush(stdout);
+	out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (out_fd < 0 || null_fd < 0 || dup2(null_fd, STDOUT_FILENO) < 0 ||
+	    !(out = fdopen(out_fd, "w"))) {
+		fprintf(stderr, PROG ": module mode: cannot set up stdout: %s\n", strerror(errno));
+		return 1;
+	}
+	close(null_fd);
+	halo_plan_init(&run.plan);
+	run.ansible_out = out;
+	r = halo_ansible_args_load(args_path, &args, &error);
+	run.ansible_diff = args.diff;
+	if (r >= 0)
+		r = halo_ansible_args_argv(&args, &argv, &argc);
+	if (r >= 0)
+		r = halo_cli_parse(argc, argv, &cli, &error);
+	if (r < 0) {
+		halo_errors_add(&run.errs, "%s", error ? error : strerror(-r));
+		rc = fail(&run);
+	} else {
+		run.config_text = args.config_text;
+		run.config_data = args.config_data;
+		rc = run_cli(&run, &cli);
+	}
+	run_free(&run);
+	halo_ansible_args_free(&args);
+	if (fclose(out) != 0)
+		return 1;
+	return rc == HALO_EXIT_USAGE || (rc & HALO_EXIT_FAILED) ? 1 : 0;
+}
+
 int main(int argc, char *argv[])
 {
 	struct run run = { .lock_fd = -1, .ctx = { .root = "/", .root_fd = -1 } };
-	_cleanup_free_ char *error = NULL, *config_alloc = NULL;
+	_cleanup_free_ char *error = NULL;
 	struct halo_cli cli;
-	struct utsname uts;
 	int r, rc;
 
 	/* Directories and files are created with the modes asked for, whatever
 	 * umask the caller (a unit, an Ansible shell) has. */
 	umask(022);
+	/* A lone argument that is a JSON object in a regular file is
+	 * Ansible's args file; anything else is the command line. */
+	if (argc == 2 && halo_ansible_is_args_file(argv[1]))
+		return ansible_main(argv[1]);
 	halo_plan_init(&run.plan);
 	run.ctx.json = halo_cli_wants_json(argc, argv);
 	r = halo_cli_parse(argc, argv, &cli, &error);
@@ -546,73 +695,9 @@ int main(int argc, char *argv[])
 	if (cli.cluster)
 		return halo_cluster_main(cli.cluster_files, cli.n_cluster_files, cli.json,
 					 cli.verbosity);
-
-	run.ctx.root = cli.root;
-	run.ctx.mode = cli.mode;
-	run.ctx.revert = cli.revert;
-	run.ctx.only = cli.only;
-	run.ctx.interface = cli.interface;
-	run.ctx.wait_seconds = cli.wait_seconds;
-	run.ctx.verbosity = cli.verbosity;
-	run.ctx.json = cli.json;
-	run.ctx.diff = cli.diff;
-	run.ctx.netns = cli.netns;
-	run.ctx.kernel_release = cli.kernel_release;
-	if (!run.ctx.kernel_release) {
-		if (uname(&uts) < 0) {
-			halo_errors_add(&run.errs, "uname: %s", strerror(errno));
-			rc = fail(&run);
-			goto out;
-		}
-		run.ctx.kernel_release = uts.release;
-	}
-	r = halo_root_open(cli.root, &run.ctx.root_fd);
-	if (r < 0) {
-		halo_errors_add(&run.errs, "--root %s: %s", cli.root, strerror(-r));
-		rc = fail(&run);
-		goto out;
-	}
-	run.ctx.under_root = !is_host_root(run.ctx.root_fd);
-	r = enter_netns(&run, cli.root);
-	if (r < 0) {
-		rc = fail(&run);
-		goto out;
-	}
-	run.config_path = cli.config;
-	if (!run.config_path) {
-		/* Only shown in messages: it is opened inside the root. */
-		config_alloc = halo_root_display_path(&run.ctx, HALO_CONFIG_DEFAULT_PATH);
-		if (!config_alloc) {
-			rc = fail(&run);
-			goto out;
-		}
-		run.config_path = config_alloc;
-		run.config_in_root = true;
-	}
-
-	switch (run.ctx.mode) {
-	case HALO_MODE_VALIDATE:
-		rc = do_validate(&run);
-		break;
-	case HALO_MODE_STATUS:
-		rc = do_status(&run);
-		break;
-	default:
-		rc = run.ctx.revert ? do_revert(&run) : do_run(&run);
-		break;
-	}
+	rc = run_cli(&run, &cli);
 out:
 	fflush(stdout);
-	halo_plan_free(&run.plan);
-	if (run.cfg)
-		halo_config_free(run.cfg);
-	halo_errors_free(&run.errs);
-	halo_modules_release(&run.ctx);
-	halo_host_release(&run.ctx);
-	halo_links_release(&run.ctx);
-	if (run.lock_fd >= 0)
-		close(run.lock_fd);
-	if (run.ctx.root_fd >= 0)
-		close(run.ctx.root_fd);
+	run_free(&run);
 	return rc;
 }

@@ -29,6 +29,9 @@ void halo_config_free(struct halo_config *c)
 	if (!c)
 		return;
 	free(c->path);
+	for (size_t i = 0; i < c->n_line_paths; i++)
+		free(c->line_paths[i]);
+	free(c->line_paths);
 	strlist_free(&c->boot.extra);
 	strlist_free(&c->boot.remove);
 	strlist_free(&c->modules.load);

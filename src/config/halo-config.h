@@ -286,6 +286,10 @@ struct halo_config {
 	struct halo_state_config state;
 	struct halo_ready_config ready;
 	char digest[65]; /* sha256 hex of the file's bytes */
+	/* config_data (Ansible): the JSON path of each line of the text
+	 * generated from it (halo_config_message); NULL for a file. */
+	char **line_paths;
+	size_t n_line_paths;
 };
 
 /*
@@ -323,6 +327,19 @@ int halo_config_load_fd(int fd, const char *path, bool check_owner,
  * used in messages. No ownership check. */
 int halo_config_load_string(const char *name, const char *text,
 			    struct halo_config **ret, struct halo_errors *errs);
+
+/* Ansible's config_data: a JSON object mirroring the file's structure,
+ * with loose values (an integer or boolean as a string, "" or null for a
+ * key left out). Checked by the same schema walk, with the same messages;
+ * they say "NAME: PATH: ..." (NAME "config_data") where a file's say
+ * "FILE:LINE: ...". DATA is a struct json_object *. */
+int halo_config_load_json(const char *name, const void *data,
+			  struct halo_config **ret, struct halo_errors *errs);
+
+/* MSG with a config_data line ("config_data:17: ...", "line 17") shown
+ * as the JSON path it came from; a copy of MSG for a config file. Caller
+ * frees; NULL on ENOMEM. */
+char *halo_config_message(const struct halo_config *cfg, const char *msg);
 
 void halo_config_free(struct halo_config *cfg);
 static inline void halo_config_freep(struct halo_config **c) { halo_config_free(*c); }

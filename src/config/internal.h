@@ -41,6 +41,12 @@ struct halo_pctx {
 	const int *bad_int_lines; /* lines whose integer literal overflowed */
 	size_t n_bad_int_lines;
 	bool oom;
+	/* config_data (Ansible): strings stand for integers and booleans
+	 * ("9000", "yes"), and LINE N of the generated text is the JSON
+	 * path LINE_PATHS[N - 1], which messages show instead. */
+	bool loose;
+	char *const *line_paths;
+	size_t n_line_paths;
 };
 
 void halo_perr(struct halo_pctx *p, int line, const char *fmt, ...) _printf_(3, 4);
@@ -69,6 +75,9 @@ int halo_pget_seq(struct halo_pctx *p, const struct halo_cset *g, const char *pa
 		  const char *key, const struct halo_cset **ret);
 void halo_pcheck_keys(struct halo_pctx *p, const struct halo_cset *g, const char *path,
 		      const char *const *keys);
+/* The kind S is taken as: with p->loose, a string that is an integer
+ * ("9000") is HALO_CSET_INT (for keys that take a keyword or a number). */
+enum halo_cset_kind halo_pkind(const struct halo_pctx *p, const struct halo_cset *s);
 bool halo_pwant(struct halo_pctx *p, const struct halo_cset *s, const char *path,
 		enum halo_cset_kind kind);
 /* "PATH.KEY" or "KEY" at the top; "PATH[I]" for I >= 0 and KEY NULL. */
@@ -146,3 +155,21 @@ void halo_validate_outputs(struct halo_pctx *p, const struct halo_config *c);
 int halo_config_line_setting(const char *text, int line, char *buf, size_t len);
 size_t halo_config_prescan(struct halo_pctx *p, const char *text, size_t len,
 			   int **ret_bad_lines, size_t *ret_n);
+
+/* loose.c: Ansible's loose values. An integer in decimal ("-12", "9000"),
+ * true with *RET set; a boolean "true", "yes", "false", "no" (any case):
+ * 1 or 0, else -1. */
+bool halo_loose_int(const char *s, int64_t *ret);
+int halo_loose_bool(const char *s);
+/* "NAME:LINE: msg" with LINE a line of generated text: "NAME: PATH: msg"
+ * (or "NAME: msg" when msg already starts with PATH), and "line N" in msg
+ * the path of line N. NULL on ENOMEM. */
+char *halo_config_paths_rewrite(char *const *paths, size_t n, const char *name,
+				const char *msg);
+
+/* load.c: the text of a config named NAME (LEN bytes) → *RET; with
+ * LOOSE and LINE_PATHS as in struct halo_pctx (the table moves into the
+ * config on success, and is freed by the caller otherwise). */
+int halo_config_load_text(const char *name, const char *text, size_t len, bool loose,
+			  char ***line_paths, size_t n_line_paths,
+			  struct halo_config **ret, struct halo_errors *errs);

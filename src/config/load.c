@@ -64,6 +64,11 @@ const struct halo_cset *halo_cset_member(const struct halo_cset *s, const char *
 
 int64_t halo_cset_int(const struct halo_cset *s)
 {
+	int64_t v = 0;
+
+	/* A loose integer ("9000"): halo_pwant let it through. */
+	if (config_setting_type(CS(s)) == CONFIG_TYPE_STRING)
+		return halo_loose_int(config_setting_get_string(CS(s)), &v) ? v : 0;
 	return config_setting_get_int64(CS(s));
 }
 
@@ -74,12 +79,21 @@ const char *halo_cset_string(const struct halo_cset *s)
 	return v ? v : "";
 }
 
-bool halo_cset_bool(const struct halo_cset *s) { return config_setting_get_bool(CS(s)); }
-
-static int load_text(const char *name, const char *text, size_t len,
-		     struct halo_config **ret, struct halo_errors *errs)
+bool halo_cset_bool(const struct halo_cset *s)
 {
-	struct halo_pctx p = { .file = name, .errs = errs };
+	/* A loose boolean ("yes"): halo_pwant let it through. */
+	if (config_setting_type(CS(s)) == CONFIG_TYPE_STRING)
+		return halo_loose_bool(config_setting_get_string(CS(s))) == 1;
+	return config_setting_get_bool(CS(s));
+}
+
+int halo_config_load_text(const char *name, const char *text, size_t len, bool loose,
+			  char ***line_paths, size_t n_line_paths,
+			  struct halo_config **ret, struct halo_errors *errs)
+{
+	struct halo_pctx p = { .file = name, .errs = errs, .loose = loose,
+			       .line_paths = line_paths ? *line_paths : NULL,
+			       .n_line_paths = n_line_paths };
 	size_t before = errs->n;
 	_cleanup_free_ int *bad_lines = NULL;
 	_cleanup_config_ struct halo_config *c = NULL;
@@ -135,8 +149,18 @@ static int load_text(const char *name, const char *text, size_t len,
 		return -ENOMEM;
 	if (errs->n > before)
 		return -EINVAL;
+	if (line_paths) {
+		c->line_paths = TAKE_PTR(*line_paths);
+		c->n_line_paths = n_line_paths;
+	}
 	*ret = TAKE_PTR(c);
 	return 0;
+}
+
+static int load_text(const char *name, const char *text, size_t len,
+		     struct halo_config **ret, struct halo_errors *errs)
+{
+	return halo_config_load_text(name, text, len, false, NULL, 0, ret, errs);
 }
 
 int halo_config_load_string(const char *name, const char *text,

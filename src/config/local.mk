@@ -14,6 +14,8 @@ libhalo_la_SOURCES += \
 	src/config/check.c \
 	src/config/lex.c \
 	src/config/load.c \
+	src/config/load-json.c \
+	src/config/loose.c \
 	src/config/parse.c \
 	src/config/parse-common.c \
 	src/config/parse-boot.c \

@@ -97,7 +97,7 @@ static void parse_gtt(struct halo_pctx *p, const struct halo_cset *g, struct hal
 	if (!s)
 		return;
 	b->gtt_line = halo_cset_line(s);
-	if (halo_cset_kind(s) == HALO_CSET_STRING) {
+	if (halo_pkind(p, s) == HALO_CSET_STRING) {
 		if (strcmp(halo_cset_string(s), "auto") == 0) {
 			b->gtt_set = b->gtt_auto = true;
 			return;
@@ -106,7 +106,7 @@ static void parse_gtt(struct halo_pctx *p, const struct halo_cset *g, struct hal
 			  halo_pquote(halo_cset_string(s), q, sizeof(q)));
 		return;
 	}
-	if (halo_cset_kind(s) != HALO_CSET_INT) {
+	if (halo_pkind(p, s) != HALO_CSET_INT) {
 		halo_perr(p, b->gtt_line, "boot.gtt_mib: expected an integer (MiB) or \"auto\", got %s",
 			  halo_cset_kind_name(halo_cset_kind(s)));
 		return;

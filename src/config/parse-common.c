@@ -27,6 +27,17 @@ void halo_perr(struct halo_pctx *p, int line, const char *fmt, ...)
 	for (char *c = msg; *c; c++)
 		if (*c == '\n' || *c == '\r')
 			*c = ' ';
+	if (p->line_paths) {
+		_cleanup_free_ char *full = halo_strdup_printf("%s:%d: %s", p->file, line, msg);
+		_cleanup_free_ char *shown = full ? halo_config_paths_rewrite(
+			p->line_paths, p->n_line_paths, p->file, full) : NULL;
+
+		if (shown) {
+			halo_errors_add(p->errs, "%s", shown);
+			return;
+		}
+		p->oom = true;
+	}
 	halo_errors_add(p->errs, "%s:%d: %s", p->file, line, msg);
 }
 
@@ -133,14 +144,35 @@ const char *halo_pkey(char *buf, size_t len, const char *path, const char *key, 
 	return buf;
 }
 
+enum halo_cset_kind halo_pkind(const struct halo_pctx *p, const struct halo_cset *s)
+{
+	enum halo_cset_kind k = halo_cset_kind(s);
+
+	if (p->loose && k == HALO_CSET_STRING && halo_loose_int(halo_cset_string(s), NULL))
+		return HALO_CSET_INT;
+	return k;
+}
+
 bool halo_pwant(struct halo_pctx *p, const struct halo_cset *s, const char *path,
 		enum halo_cset_kind kind)
 {
 	enum halo_cset_kind k = halo_cset_kind(s);
+	char q[96];
 
 	/* Arrays and lists are interchangeable for sequences of scalars. */
 	if (k == kind || (kind == HALO_CSET_LIST && k == HALO_CSET_ARRAY))
 		return true;
+	/* config_data: "9000" and "yes" are what YAML and templates make. */
+	if (p->loose && k == HALO_CSET_STRING &&
+	    (kind == HALO_CSET_INT || kind == HALO_CSET_BOOL)) {
+		const char *v = halo_cset_string(s);
+
+		if (kind == HALO_CSET_INT ? halo_loose_int(v, NULL) : halo_loose_bool(v) >= 0)
+			return true;
+		halo_perr(p, halo_cset_line(s), "%s: expected %s, got the string %s", path,
+			  halo_cset_kind_name(kind), halo_pquote(v, q, sizeof(q)));
+		return false;
+	}
 	halo_perr(p, halo_cset_line(s), "%s: expected %s, got %s", path,
 		  kind == HALO_CSET_LIST ? "an array or list" : halo_cset_kind_name(kind),
 		  halo_cset_kind_name(k));

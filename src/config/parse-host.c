@@ -226,13 +226,13 @@ void halo_parse_access(struct halo_pctx *p, const struct halo_cset *root, struct
 	if (!m)
 		return;
 	a->memlock_line = halo_cset_line(m);
-	if (halo_cset_kind(m) == HALO_CSET_STRING) {
+	if (halo_pkind(p, m) == HALO_CSET_STRING) {
 		if (strcmp(halo_cset_string(m), "unlimited") == 0)
 			a->memlock_set = a->memlock_unlimited = true;
 		else
 			halo_perr(p, halo_cset_line(m), "access.memlock: %s is neither \"unlimited\" "
 				  "nor an integer (KiB)", halo_pquote(halo_cset_string(m), q, sizeof(q)));
-	} else if (halo_cset_kind(m) != HALO_CSET_INT) {
+	} else if (halo_pkind(p, m) != HALO_CSET_INT) {
 		halo_perr(p, halo_cset_line(m), "access.memlock: expected \"unlimited\" or an "
 			  "integer (KiB), got %s", halo_cset_kind_name(halo_cset_kind(m)));
 	} else if (halo_pget_int(p, g, "access", "memlock", 64, INT64_C(1) << 40, &v, NULL) > 0) {

@@ -22,6 +22,9 @@ struct file_data {
 	char *content; /* NULL: must not exist */
 	size_t len;
 	mode_t mode;
+	/* --diff: the content the first observation that differed found
+	 * ("" when absent), for Ansible's before/after diff. */
+	char *before;
 };
 
 static void file_data_free(void *p)
@@ -30,6 +33,7 @@ static void file_data_free(void *p)
 
 	free(d->path);
 	free(d->content);
+	free(d->before);
 	free(d);
 }
 
@@ -153,6 +157,11 @@ static int file_observe(struct halo_ctx *ctx, struct halo_item *item)
 		free(item->diff);
 		item->diff = diff;
 	}
+	if (ctx->diff && !d->before) {
+		d->before = old ? TAKE_PTR(old) : strdup("");
+		if (!d->before)
+			return -ENOMEM;
+	}
 	return HALO_SYNC_DIFFERS;
 }
 
@@ -187,6 +196,21 @@ const char *halo_file_item_path(const struct halo_item *item)
 	if (item->ops != &file_ops || !item->data)
 		return NULL;
 	return ((const struct file_data *)item->data)->path;
+}
+
+bool halo_file_item_contents(const struct halo_item *item, const char **ret_before,
+			     const char **ret_after)
+{
+	const struct file_data *d;
+
+	if (item->ops != &file_ops || !item->data)
+		return false;
+	d = item->data;
+	if (!d->before)
+		return false;
+	*ret_before = d->before;
+	*ret_after = d->content ? d->content : "";
+	return true;
 }
 
 int halo_plan_add_file(struct halo_plan *plan, enum halo_subsys subsys,

@@ -16,6 +16,8 @@ libhalo_la_SOURCES += \
 	src/engine/report_text.c \
 	src/engine/report_json.c \
 	src/engine/item_json.c \
+	src/engine/report_ansible.h \
+	src/engine/report_ansible.c \
 	src/engine/state.h \
 	src/engine/state.c \
 	src/engine/reboot.c \

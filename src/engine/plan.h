@@ -76,3 +76,10 @@ bool halo_is_managed(const char *text, size_t len);
 /* The path of an owned-file item (halo_plan_add_file), or NULL for any
  * other item. */
 const char *halo_file_item_path(const struct halo_item *item);
+
+/* With ctx->diff: the content an owned-file item's first differing
+ * observation found ("" when the file was absent) and the content it
+ * wants ("" for absent): true, or false for any other item or a file
+ * that never differed. Ansible's diff is made of these. */
+bool halo_file_item_contents(const struct halo_item *item, const char **ret_before,
+			     const char **ret_after);

@@ -1,0 +1,167 @@
+#!/bin/bash
+# halo-provision as an Ansible binary module: `halo-provision ARGS_FILE`
+# with the args file Ansible writes, on a --root fixture and a veth in a
+# network namespace. Check mode changes nothing and reports changed; apply
+# converges; the second run reports changed=false; _ansible_diff gives
+# before/after per file; config_data takes 9000 and "9000" alike and
+# answers a bad value with the config file's own message; an unknown
+# parameter, a broken args file: failed, one line. Every answer is exactly
+# one JSON object on stdout (jq --seq would see a second one) and nothing
+# else. The command line keeps its own usage error for other arguments.
+source "$top_srcdir/tests/lib/tap.sh"
+
+NS=$(new_netns ansmod) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
+ip -n "$NS" link add eth-a type veth peer name eth-b
+MAC=$(ip -n "$NS" -j link show eth-a | jq -r '.[0].address')
+mtu() { ip -n "$NS" -j link show eth-a | jq -r '.[0].mtu'; }
+ROOT=$TEST_TMP/root
+CONF=$ROOT/etc/halo-provision/halo.conf
+LIMITS=$ROOT/etc/security/limits.d/90-halo-provision.conf
+mkdir -p "$ROOT/etc/halo-provision" "$ROOT/etc/security/limits.d"
+write_conf "$CONF" <<CONF
+version = 1;
+interfaces = ( { name = "rdma0"; match = { mac = "$MAC"; }; mtu = 9000; } );
+access = { memlock = "unlimited"; };
+CONF
+ARGS=$TEST_TMP/args
+
+# module JSON: writes the args file and runs the module on it.
+module() {
+	printf '%s\n' "$1" >"$ARGS"
+	run_halo "$ARGS"
+}
+# one_object: stdout is exactly one JSON object (and valid JSON).
+one_object() {
+	[ "$(jq -s 'length' <<<"$out" 2>/dev/null)" = 1 ] &&
+		[ "$(jq -r 'type' <<<"$out")" = object ]
+}
+field() { jq -c ".$1" <<<"$out"; }
+BASE="\"root\": \"$ROOT\", \"netns\": \"$NS\", \"_ansible_verbosity\": 0, \"_ansible_module_name\": \"halo_provision\""
+
+# --- check mode: reports changed, changes nothing ---
+snap0=$(tree_snapshot "$ROOT")
+module "{ $BASE, \"_ansible_check_mode\": true }"
+ok "$(one_object; echo $?)" "check mode: exactly one JSON object on stdout"
+is "$rc" 0 "check mode: exit 0 (not failed)"
+is "$(field changed),$(field failed),$(field rc)" "true,false,2" "check mode: changed, not failed, rc 2 (drift)"
+is "$(tree_snapshot "$ROOT")" "$snap0" "check mode wrote nothing under the root"
+is "$(mtu)" 1500 "check mode left the MTU alone"
+is "$(jq -r '.items[] | select(.key == "link/rdma0/mtu") | .outcome' <<<"$out")" drift \
+	"check mode: the MTU item is drift"
+is "$(jq -r '[.items[].key] | length > 0' <<<"$out"),$(field warnings | jq -r type),$(field reboot_required)" \
+	"true,array,false" "check mode: items, warnings list, reboot_required"
+is "$(field diff)" null "no diff member unless Ansible asks"
+is "$err" "" "check mode: nothing on stderr"
+
+# --- check mode with diff: before/after for each file ---
+module "{ $BASE, \"_ansible_check_mode\": true, \"_ansible_diff\": true }"
+is "$(jq -r '.diff[] | select(.after_header == "/etc/security/limits.d/90-halo-provision.conf") | .before' <<<"$out")" "" \
+	"diff: the new limits drop-in has an empty before"
+like "$(jq -r '.diff[] | select(.after_header == "/etc/security/limits.d/90-halo-provision.conf") | .after' <<<"$out")" \
+	'memlock[[:space:]]+unlimited' "diff: its after is the content to be written"
+is "$(jq -r '[.diff[] | keys | sort | join(",")] | unique | .[]' <<<"$out")" \
+	"after,after_header,before,before_header" "diff: every entry in the format of Ansible's diff callback"
+is "$(tree_snapshot "$ROOT")" "$snap0" "check mode with diff wrote nothing"
+
+# --- apply converges ---
+module "{ $BASE }"
+ok "$(one_object; echo $?)" "apply: one JSON object"
+is "$(field changed),$(field failed),$(field rc)" "true,false,2" "apply: changed, rc 2"
+is "$(mtu)" 9000 "apply: the MTU is 9000 (ip -j)"
+ok "$(grep -q unlimited "$LIMITS"; echo $?)" "apply: the limits drop-in is written"
+like "$(field msg)" '^"apply: [0-9]+ items' "apply: msg is the summary line"
+ok "$([ -f "$ROOT/var/lib/halo-provision/state.json" ]; echo $?)" "apply: the state file is written"
+
+# --- second run: nothing to do ---
+snap1=$(tree_snapshot "$ROOT")
+module "{ $BASE, \"_ansible_diff\": true }"
+is "$(field changed),$(field failed),$(field rc),$(field diff)" "false,false,0,[]" \
+	"second apply: changed=false, empty diff"
+is "$(tree_snapshot "$ROOT")" "$snap1" "second apply: nothing written"
+module "{ $BASE, \"_ansible_check_mode\": true }"
+is "$(field changed),$(field rc)" "false,0" "check mode after apply: in sync"
+
+# --- a changed file shows its old content as before ---
+printf '# edited by hand\n' >"$LIMITS"
+module "{ $BASE, \"_ansible_check_mode\": \"yes\", \"_ansible_diff\": \"yes\" }"
+is "$(jq -r '.diff[] | select(.before_header == "/etc/security/limits.d/90-halo-provision.conf") | .before' <<<"$out")" \
+	"# edited by hand" "diff: before is the file's current content"
+module "{ $BASE, \"_ansible_diff\": true }"
+is "$(field changed)" true "apply after a manual edit: changed"
+like "$(cat "$LIMITS")" unlimited "apply: the edit is undone"
+
+# --- config_text and config_data ---
+ip -n "$NS" link set eth-a mtu 1500
+inline_mtu() { # PARAM-JSON: run, echo changed and the MTU
+	module "{ $BASE, $1, \"only\": [\"links\"] }"
+	echo "$(field changed),$(field failed),$(mtu)"
+}
+TEXT="version = 1; interfaces = ( { name = \\\"rdma0\\\"; match = { mac = \\\"$MAC\\\"; }; mtu = 4000; } );"
+is "$(inline_mtu "\"config_text\": \"$TEXT\"")" "true,false,4000" "config_text: applied"
+DATA_NUM="{\"version\": 1, \"interfaces\": [{\"name\": \"rdma0\", \"match\": {\"mac\": \"$MAC\"}, \"mtu\": 9000}]}"
+DATA_STR="{\"version\": \"1\", \"interfaces\": [{\"name\": \"rdma0\", \"match\": {\"mac\": \"$MAC\", \"pci\": \"\"}, \"mtu\": \"9000\"}]}"
+is "$(inline_mtu "\"config_data\": $DATA_NUM")" "true,false,9000" "config_data with 9000: applied"
+wanted_num=$(jq -c '[.items[] | {key, wanted}]' <<<"$out")
+is "$(inline_mtu "\"config_data\": $DATA_STR")" "false,false,9000" "config_data with \"9000\" (and \"\" for unset): the same, nothing to change"
+is "$(jq -c '[.items[] | {key, wanted}]' <<<"$out")" "$wanted_num" "config_data: 9000 and \"9000\" plan the same items"
+
+# --- bad values: the config file's messages, nothing changed ---
+ip -n "$NS" link set eth-a mtu 1500
+snap2=$(tree_snapshot "$ROOT")
+module "{ $BASE, \"config_data\": {\"interfaces\": [{\"name\": \"rdma0\", \"mtu\": \"70000\"}]} }"
+ok "$(one_object; echo $?)" "bad config_data: one JSON object"
+is "$rc" 1 "bad config_data: exit 1"
+is "$(field changed),$(field failed),$(field rc)" "false,true,1" "bad config_data: failed, not changed, rc 1"
+write_conf "$TEST_TMP/bad.conf" <<<'interfaces = ( { name = "rdma0"; mtu = 70000; } );'
+run_halo --validate -c "$TEST_TMP/bad.conf"
+file_msg=${err#*bad.conf:1: }
+is "$(jq -r .msg <<<"$(module "{ $BASE, \"config_data\": {\"interfaces\": [{\"name\": \"rdma0\", \"mtu\": \"70000\"}]} }"; echo "$out")")" \
+	"config_data: $file_msg" "bad config_data: the config file's message, with the JSON path"
+module "{ $BASE, \"config_data\": {\"interfaces\": [{\"name\": \"rdma0\", \"mtu\": \"9k\", \"exclusive_addresses\": \"maybe\"}], \"bot\": {}} }"
+is "$(jq -r '.errors | length' <<<"$out")" 3 "bad config_data: every error in errors"
+is "$(jq -r '.errors[]' <<<"$out")" 'config_data: unknown key "bot" (did you mean "boot"?)
+config_data: interfaces[0].mtu: expected an integer, got the string "9k"
+config_data: interfaces[0].exclusive_addresses: expected a boolean, got the string "maybe"' \
+	"bad config_data: the messages"
+is "$(jq -r '.msg' <<<"$out")" 'config_data: unknown key "bot" (did you mean "boot"?)' "bad config_data: msg is the first error"
+is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap2,1500" "bad config_data: nothing changed"
+
+# --- bad parameters and args files ---
+module "{ $BASE, \"confg\": \"/x\" }"
+is "$(field failed),$(field changed),$(field msg),$rc" \
+	'true,false,"unsupported parameter \"confg\" (did you mean \"config\"?)",1' "unknown parameter: failed, one line"
+module "{ $BASE, \"revert\": \"maybe\" }"
+is "$(field msg)" '"parameter revert: \"maybe\" is not a boolean (true, false, yes, no)"' "revert \"maybe\": failed"
+module "{ \"root\": 7 }"
+is "$(field msg)" '"parameter root: expected a string, got an integer"' "root as a number: failed"
+module "{ $BASE, \"wait\": \"soon\" }"
+is "$(field msg)" "\"--wait needs whole seconds from 0 to 86400, not 'soon'\"" "wait: the command line's check"
+module "{ $BASE, \"config\": \"$TEST_TMP/none.conf\", \"_ansible_check_mode\": true }"
+is "$(field failed),$(field msg)" "true,\"$TEST_TMP/none.conf: cannot open the config file: No such file or directory\"" \
+	"config path that does not exist: failed"
+module "{ $BASE, \"root\": \"$TEST_TMP/nowhere\" }"
+is "$(field failed),$rc" "true,1" "root that does not exist: failed"
+module '{ "root": '
+ok "$(one_object; echo $?)" "broken args file: still one JSON object"
+is "$(field failed),$(field changed),$(field msg)" 'true,false,"the args file is not JSON: unexpected end of data"' \
+	"broken args file: failed with the reason"
+is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap2,1500" "bad parameters: nothing changed"
+
+# --- revert in check mode shows, changes nothing ---
+module "{ $BASE, \"revert\": true, \"_ansible_check_mode\": true }"
+is "$(field failed),$(field changed),$(field mode),$(field revert)" 'false,true,"dry-run",true' \
+	"revert in check mode: would change"
+is "$(tree_snapshot "$ROOT")" "$snap2" "revert in check mode: nothing changed"
+
+# --- the command line is unaffected ---
+run_halo "$TEST_TMP/nonexistent"
+is "$rc,$err" "1,halo-provision: unexpected argument '$TEST_TMP/nonexistent'" \
+	"a lone argument that is no file: the usage error"
+echo 'version = 1;' >"$TEST_TMP/notjson"
+run_halo "$TEST_TMP/notjson"
+is "$rc,$err" "1,halo-provision: unexpected argument '$TEST_TMP/notjson'" \
+	"a lone argument that is not a JSON object: the usage error"
+run_halo "$ARGS" --check
+like "$err" "unexpected argument" "an args file with other options: the usage error"
+
+done_testing
