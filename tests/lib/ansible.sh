@@ -75,6 +75,8 @@ ansible_env() {
 	forks = 5
 	gathering = explicit
 	fact_caching = memory
+	[connection]
+	pipelining = True
 	[galaxy]
 	cache_dir = $ANS/home/galaxy-cache
 	[persistent_connection]
