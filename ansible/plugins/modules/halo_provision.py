@@ -234,12 +234,16 @@ items:
       type: str
 diff:
   description:
-    - The file changes, one entry per file, in Ansible's diff form
-      (shown by C(--diff)). Empty unless diff mode is on.
-  returned: always
+    - The changes, in Ansible's diff form (shown by C(--diff)) - one entry
+      per file with its text before and after, and a prepared unified diff
+      for any other item that has one.
+  returned: in diff mode
   type: list
   elements: dict
   contains:
+    prepared:
+      description: A unified diff, for an item that is not a whole file.
+      type: str
     before_header:
       description: The file's path, before.
       type: str
@@ -254,6 +258,31 @@ diff:
     after:
       description: The file's content after (empty for a removed file).
       type: str
+summary:
+  description: The run's summary line, as the command line prints it last.
+  returned: success
+  type: str
+  sample: "apply: 12 items, 3 changed, 1 pending-reboot"
+mode:
+  description: The run's mode, C(apply) or C(dry-run) (check mode).
+  returned: success
+  type: str
+  sample: apply
+revert:
+  description: The run was a revert.
+  returned: success
+  type: bool
+  sample: false
+config_digest:
+  description: SHA-256 (hex) of the config, as in the state file (what C(halo-provision --cluster) compares).
+  returned: success
+  type: str
+errors:
+  description: Every config or usage error, one line each (I(msg) holds the first).
+  returned: on a config or usage error
+  type: list
+  elements: str
+  sample: ["config_data.interfaces[0].mtu: expected an integer, got \"9000x\""]
 warnings:
   description: Things the operator should know that are not failures (e.g. GTT above ROCm's ceiling).
   returned: always
