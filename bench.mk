@@ -1,0 +1,1 @@
+# bench.mk: the benchmark's smoke test (issue 13); bench/ itself is run by hand.

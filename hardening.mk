@@ -1,0 +1,1 @@
+# hardening.mk: root confinement and fault tests (issue 13).
