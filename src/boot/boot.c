@@ -48,20 +48,24 @@ bool halo_boot_needs_amdgpu_dkms(const struct halo_config *cfg)
 }
 
 /* The record is written before the files it describes (same phase, plan
- * order): an edit that is never recorded could never be reverted. */
+ * order), and they are not written when it failed: an edit that is never
+ * recorded could never be reverted (the next run sees it done and has
+ * nothing to record). *RET_ITEM: the record's item, NULL without one. */
 static int add_record(struct halo_ctx *ctx, struct halo_plan *plan,
-		      const struct boot_edits *edits)
+		      const struct boot_edits *edits, struct halo_item **ret_item)
 {
 	_cleanup_free_ char *content = NULL;
 	int r = boot_record_render(&edits->rec, &content);
 
+	*ret_item = NULL;
 	if (r < 0 || !content)
 		return r;
 	return halo_plan_add_file(plan, HALO_SUB_BOOT, HALO_PHASE_BOOT, BOOT_RECORD_PATH,
-				  content, 0644, NULL);
+				  content, 0644, ret_item);
 }
 
-static int add_files(struct halo_plan *plan, const struct boot_edits *edits)
+static int add_files(struct halo_plan *plan, const struct boot_edits *edits,
+		     const struct halo_item *record)
 {
 	for (size_t e = 0; e < edits->n; e++) {
 		const struct boot_edit *ed = &edits->v[e];
@@ -72,6 +76,7 @@ static int add_files(struct halo_plan *plan, const struct boot_edits *edits)
 		if (r < 0)
 			return r;
 		item->activates_on_reboot = true;
+		item->needs = record;
 		if (ed->note && halo_item_set_message(item, "%s", ed->note) < 0)
 			return -ENOMEM;
 	}
@@ -150,9 +155,11 @@ int halo_boot_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		r = boot_check_lengths(ctx, run, &edits, errs);
 	/* Nothing is added unless the whole boot section is valid. */
 	if (r >= 0 && errs->n == n_errs) {
-		r = add_record(ctx, plan, &edits);
+		struct halo_item *record;
+
+		r = add_record(ctx, plan, &edits, &record);
 		if (r >= 0)
-			r = add_files(plan, &edits);
+			r = add_files(plan, &edits, record);
 		if (r >= 0)
 			r = boot_add_items(ctx, plan, run);
 	}

@@ -75,6 +75,11 @@ static void apply_one(struct halo_ctx *ctx, struct halo_item *item)
 
 	free(item->was);
 	item->was = item->observed ? strdup(item->observed) : NULL;
+	if (item->needs && item->needs->outcome == HALO_OUTCOME_FAILED) {
+		(void)halo_item_set_message(item, "not applied: %s failed", item->needs->key);
+		item->outcome = HALO_OUTCOME_FAILED;
+		return;
+	}
 	if (item->ops->apply) {
 		r = item->ops->apply(ctx, item);
 		if (r < 0) {

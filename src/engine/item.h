@@ -85,6 +85,9 @@ struct halo_item {
 	bool changed;             /* apply changed it in this run */
 	bool reverting;           /* --revert: already the undo (its subsystem
 				   * made it); engine/revert.c keeps it */
+	/* Applied only if NEEDS (an earlier item of the same phase) did not
+	 * fail in this run: the undo record before the edits it describes. */
+	const struct halo_item *needs;
 	char *diff;               /* unified diff (file items), for --diff */
 	char *was;                /* set by the engine: observed before apply */
 	const struct halo_item_ops *ops;
