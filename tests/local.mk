@@ -7,6 +7,7 @@ EXTRA_DIST += tests/integration/units.sh tests/integration/udev-hotplug.sh \
 	tests/integration/run-exit.sh tests/integration/man-pages.sh
 
 # The hardening harness (issue 13): the run lock under load, killed runs.
-hardening_tests = tests/integration/concurrency.sh
+hardening_tests = tests/integration/concurrency.sh tests/integration/crash-consistency.sh
+EXTRA_DIST += tests/lib/hardening.sh bench/crash.sh
 TESTS += $(hardening_tests)
 EXTRA_DIST += $(hardening_tests)

@@ -10,77 +10,55 @@
 #   it, removes the temp file, converges; every file old or new.
 source "${top_srcdir:?}/tests/lib/tap.sh" || exit 1
 
-# make_root DIR: a Debian-like root with a grub file, a sysctl and a
-# config that writes several files (boot, memlock drop-ins, sysctl).
-make_root() {
-	mkdir -p "$1/etc/halo-provision" "$1/etc/default" "$1/proc/sys/vm" "$1/run"
-	printf 'GRUB_CMDLINE_LINUX_DEFAULT="quiet"\n' >"$1/etc/default/grub"
-	echo 60 >"$1/proc/sys/vm/swappiness"
-	write_conf "$1/etc/halo-provision/halo.conf" <<'CONF'
-version = 1;
-boot = { loader = "grub"; iommu = "pt"; regenerate = false; };
-access = { memlock = "unlimited"; };
-sysctl = { settings = [ "vm.swappiness = 10" ]; };
-CONF
-}
-# managed_files DIR: checksums of what apply manages (the state file
-# records times, so it is left out; the lock is not content; temp files
-# are counted by temp_files).
-managed_files() {
-	mkdir -p "$1/var"
-	(cd "$1" && find etc var proc/sys -type f ! -name state.json ! -name '.#*' -print0 | sort -z |
-		xargs -0 sha256sum)
-}
-temp_files() { find "$1" -name '.#*' | sort; }
-kr=(--kernel-release 6.1.0-test)
+source "$top_srcdir/tests/lib/hardening.sh" || exit 1
 
 twin="$TEST_TMP/twin"
-make_root "$twin"
-run_halo --root "$twin" "${kr[@]}"
+harden_make_root "$twin"
+run_halo --root "$twin" "${HARDEN_KR[@]}"
 is "$rc" 10 "a single apply on the twin root: changed, reboot pending"
-want=$(managed_files "$twin")
+want=$(harden_managed "$twin")
 
 root="$TEST_TMP/root"
-make_root "$root"
+harden_make_root "$root"
 mkdir -p "$TEST_TMP/rc"
 for i in $(seq 50); do
-	("$HALO" --root "$root" "${kr[@]}" --wait 120 -q >/dev/null 2>"$TEST_TMP/rc/$i.err"
+	("$HALO" --root "$root" "${HARDEN_KR[@]}" --wait 120 -q >/dev/null 2>"$TEST_TMP/rc/$i.err"
 	 echo $? >"$TEST_TMP/rc/$i") &
 done
 wait
 codes=$(cat "$TEST_TMP"/rc/[0-9]* | sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' ')
 is "$codes" "10x1 8x49 " "50 parallel applies: one changed the host, 49 found it in sync"
 is "$(cat "$TEST_TMP"/rc/*.err)" "" "nothing on stderr (no lock timeout, no failure)"
-is "$(managed_files "$root")" "$want" "every managed file as a single apply leaves it"
-is "$(temp_files "$root")" "" "no temp file left"
+is "$(harden_managed "$root")" "$want" "every managed file as a single apply leaves it"
+is "$(harden_temps "$root")" "" "no temp file left"
 
 # A run killed inside its first rename: strace delays the syscall, so the
 # run holds the lock and has written a complete temp file beside the
 # target. SIGKILL then, as the OOM killer or a power cut would.
 root="$TEST_TMP/killed"
-make_root "$root"
-before=$(managed_files "$root")
+harden_make_root "$root"
+before=$(harden_managed "$root")
 strace -f -o /dev/null -e trace=rename,renameat,renameat2 \
 	-e inject=rename,renameat,renameat2:delay_enter=30s \
-	"$HALO" --root "$root" "${kr[@]}" -q >/dev/null 2>&1 &
+	"$HALO" --root "$root" "${HARDEN_KR[@]}" -q >/dev/null 2>&1 &
 tracer=$!
 for _ in $(seq 100); do
-	[ -n "$(temp_files "$root")" ] && break
+	[ -n "$(harden_temps "$root")" ] && break
 	sleep 0.1
 done
-ok "$([ -n "$(temp_files "$root")" ]; echo $?)" "the traced run wrote a temp file and waits in rename"
+ok "$([ -n "$(harden_temps "$root")" ]; echo $?)" "the traced run wrote a temp file and waits in rename"
 victim=$(pgrep -P "$tracer" -x halo-provision || pgrep -P "$tracer")
 ok "$([ -n "$victim" ]; echo $?)" "found the run under strace"
 kill -9 $victim 2>/dev/null
 # strace itself would sit out its delay; it is not part of the test.
 kill -9 "$tracer" 2>/dev/null
 wait "$tracer" 2>/dev/null
-is "$(managed_files "$root")" "$before" "killed before rename: every file is the old one"
-run_halo --root "$root" "${kr[@]}" --wait 0
+is "$(harden_managed "$root")" "$before" "killed before rename: every file is the old one"
+run_halo --root "$root" "${HARDEN_KR[@]}" --wait 0
 is "$rc" 10 "the next run takes the lock at once (--wait 0) and converges"
-is "$(temp_files "$root")" "" "the next run removed the killed run's temp file"
-is "$(managed_files "$root")" "$want" "every managed file as a single apply leaves it"
-run_halo --root "$root" "${kr[@]}" --wait 0
+is "$(harden_temps "$root")" "" "the next run removed the killed run's temp file"
+is "$(harden_managed "$root")" "$want" "every managed file as a single apply leaves it"
+run_halo --root "$root" "${HARDEN_KR[@]}" --wait 0
 is "$rc" 8 "and the run after that finds it in sync"
 
 done_testing
