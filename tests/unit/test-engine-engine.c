@@ -280,6 +280,36 @@ static void test_apply_failures(void **state)
 	assert_false(fake_of(ok)->applied);
 }
 
+/* An item that needs another is not applied when that one failed (the
+ * boot record before the edits it describes), and is applied when it
+ * succeeded or was already in sync. */
+static void test_apply_needs(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_item *record, *edit, *record2, *edit2;
+
+	fx->ctx.mode = HALO_MODE_APPLY;
+	record = add(&fx->plan, "file/record", HALO_SUB_BOOT, HALO_PHASE_BOOT,
+		     HALO_SYNC_DIFFERS, HALO_SYNC_OK, -EIO);
+	edit = add(&fx->plan, "file/grub", HALO_SUB_BOOT, HALO_PHASE_BOOT,
+		   HALO_SYNC_DIFFERS, HALO_SYNC_OK, 0);
+	edit->needs = record;
+	record2 = add(&fx->plan, "file/record2", HALO_SUB_BOOT, HALO_PHASE_BOOT,
+		      HALO_SYNC_OK, HALO_SYNC_OK, 0);
+	edit2 = add(&fx->plan, "file/grub2", HALO_SUB_BOOT, HALO_PHASE_BOOT,
+		    HALO_SYNC_DIFFERS, HALO_SYNC_OK, 0);
+	edit2->needs = record2;
+
+	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs),
+			 HALO_EXIT_CHANGED | HALO_EXIT_FAILED);
+	assert_int_equal(record->outcome, HALO_OUTCOME_FAILED);
+	assert_int_equal(edit->outcome, HALO_OUTCOME_FAILED);
+	assert_false(fake_of(edit)->applied);
+	assert_string_equal(edit->message, "not applied: file/record failed");
+	assert_int_equal(edit2->outcome, HALO_OUTCOME_CHANGED);
+	assert_true(fake_of(edit2)->applied);
+}
+
 static void test_apply_only_pending_is_reboot_only(void **state)
 {
 	struct fixture *fx = *state;
@@ -344,6 +374,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_invalid_stops_before_apply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_phase_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_failures, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_apply_needs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_only_pending_is_reboot_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_through_other_item, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_only_filters, setup, teardown),
