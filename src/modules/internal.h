@@ -9,7 +9,7 @@
 #include "engine/plan.h"
 #include "halo.h"
 
-/* --- kmod.c: the only file that includes <libkmod.h> ------------------- */
+/* --- kmod.c: every libkmod call (through kmod-dl.h, opened on first use) */
 
 /* What the module index and modinfo say about one module. */
 struct halo_modinfo {
@@ -28,6 +28,7 @@ struct halo_modinfo {
  * be regular files inside the root. -ENOENT when the kernel's module
  * directory or its index (modules.dep.bin) is missing; any other failure
  * about a file of the root sets *ret_why (caller frees), one line naming it.
+ * -ELIBACC / -ELIBBAD, *ret_why set, when libkmod itself cannot be opened.
  */
 int halo_kmod_get(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_why);
 void halo_kmod_free(struct halo_kmod *k);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kmod.c: every libkmod call of halo-provision, converted to -errno.
+ * libkmod is opened on first use (kmod-dl.h): every call goes through its
+ * sym_ pointers, which halo_kmod_get fills before anything else here runs.
  *
  * libkmod reads only the private view of the root (view.c): the index
  * files, the modprobe.d files and, entered before libkmod opens them, the
@@ -14,11 +16,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libkmod.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "modules/internal.h"
+#include "modules/kmod-dl.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 
@@ -39,16 +41,20 @@ void halo_kmod_free(struct halo_kmod *k)
 	if (!k)
 		return;
 	if (k->kctx)
-		kmod_unref(k->kctx);
+		sym_kmod_unref(k->kctx);
 	halo_kmod_view_free(k->view);
 	free(k);
 }
 
-static int kmod_open(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_why)
+static int kmod_ctx_open(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_why)
 {
 	struct halo_kmod *k;
 	int r;
 
+	/* The library first: without it there is nothing to stage for. */
+	r = halo_kmod_dl_open(ret_why);
+	if (r < 0)
+		return r;
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
@@ -57,13 +63,13 @@ static int kmod_open(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_wh
 		goto fail;
 	k->dirname = halo_kmod_view_moddir(k->view);
 	/* The view's config directories, never the host's defaults. */
-	k->kctx = kmod_new(k->dirname, halo_kmod_view_conf_paths(k->view));
+	k->kctx = sym_kmod_new(k->dirname, halo_kmod_view_conf_paths(k->view));
 	if (!k->kctx) {
 		r = -ENOMEM;
 		goto fail;
 	}
-	kmod_set_log_fn(k->kctx, log_nothing, NULL);
-	r = kmod_load_resources(k->kctx);
+	sym_kmod_set_log_fn(k->kctx, log_nothing, NULL);
+	r = sym_kmod_load_resources(k->kctx);
 	if (r < 0)
 		goto fail;
 	*ret = k;
@@ -78,7 +84,7 @@ int halo_kmod_get(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_why)
 	int r;
 
 	if (!ctx->kmod) {
-		r = kmod_open(ctx, &ctx->kmod, ret_why);
+		r = kmod_ctx_open(ctx, &ctx->kmod, ret_why);
 		if (r < 0)
 			return r;
 	}
@@ -147,13 +153,13 @@ static int info_collect(struct kmod_module *mod, struct halo_modinfo *mi)
 	struct kmod_list *info = NULL, *l;
 	int r;
 
-	r = kmod_module_get_info(mod, &info);
+	r = sym_kmod_module_get_info(mod, &info);
 	if (r < 0)
 		return r;
 	r = 0;
 	kmod_list_foreach(l, info) {
-		const char *key = kmod_module_info_get_key(l);
-		const char *value = kmod_module_info_get_value(l);
+		const char *key = sym_kmod_module_info_get_key(l);
+		const char *value = sym_kmod_module_info_get_value(l);
 
 		if (!key || !value)
 			continue;
@@ -164,7 +170,7 @@ static int info_collect(struct kmod_module *mod, struct halo_modinfo *mi)
 		if (r < 0)
 			break;
 	}
-	kmod_module_info_free_list(info);
+	sym_kmod_module_info_free_list(info);
 	return r;
 }
 
@@ -176,13 +182,13 @@ static int blacklist_collect(struct halo_kmod *k, struct kmod_list *list,
 	int r = 0;
 
 	kmod_list_foreach(l, list) {
-		struct kmod_module *mod = kmod_module_get_module(l);
-		const char *name = kmod_module_get_name(mod);
+		struct kmod_module *mod = sym_kmod_module_get_module(l);
+		const char *name = sym_kmod_module_get_name(mod);
 
 		if (halo_kmod_view_blacklisted(k->view, name) &&
 		    !halo_strv_contains(mi->blacklisted, name))
 			r = halo_strv_push(&mi->blacklisted, name);
-		kmod_module_unref(mod);
+		sym_kmod_module_unref(mod);
 		if (r < 0)
 			break;
 	}
@@ -202,31 +208,31 @@ static int stage_module(struct halo_kmod *k, const char *name, int depth, char *
 		return r;
 	/* Soft dependencies come from the config; reading them parses no
 	 * dependency line of NAME. */
-	if (kmod_module_new_from_name(k->kctx, name, &mod) < 0)
+	if (sym_kmod_module_new_from_name(k->kctx, name, &mod) < 0)
 		return 0;
-	if (kmod_module_get_softdeps(mod, &pre, &post) < 0) {
-		kmod_module_unref(mod);
+	if (sym_kmod_module_get_softdeps(mod, &pre, &post) < 0) {
+		sym_kmod_module_unref(mod);
 		return 0;
 	}
-	kmod_module_unref(mod);
+	sym_kmod_module_unref(mod);
 	kmod_list_foreach(l, pre) {
-		struct kmod_module *d = kmod_module_get_module(l);
+		struct kmod_module *d = sym_kmod_module_get_module(l);
 
-		r = stage_module(k, kmod_module_get_name(d), depth + 1, ret_why);
-		kmod_module_unref(d);
+		r = stage_module(k, sym_kmod_module_get_name(d), depth + 1, ret_why);
+		sym_kmod_module_unref(d);
 		if (r < 0)
 			break;
 	}
 	kmod_list_foreach(l, r < 0 ? NULL : post) {
-		struct kmod_module *d = kmod_module_get_module(l);
+		struct kmod_module *d = sym_kmod_module_get_module(l);
 
-		r = stage_module(k, kmod_module_get_name(d), depth + 1, ret_why);
-		kmod_module_unref(d);
+		r = stage_module(k, sym_kmod_module_get_name(d), depth + 1, ret_why);
+		sym_kmod_module_unref(d);
 		if (r < 0)
 			break;
 	}
-	kmod_module_unref_list(pre);
-	kmod_module_unref_list(post);
+	sym_kmod_module_unref_list(pre);
+	sym_kmod_module_unref_list(post);
 	return r;
 }
 
@@ -257,29 +263,29 @@ static char *unreadable(struct halo_kmod *k, const char *name, const char *path,
 static int deps_collect(struct halo_kmod *k, struct kmod_module *mod,
 			struct halo_modinfo *mi)
 {
-	struct kmod_list *deps = kmod_module_get_dependencies(mod), *l;
+	struct kmod_list *deps = sym_kmod_module_get_dependencies(mod), *l;
 	int r = 0;
 
 	/* The whole closure from modules.dep, already in load order (libkmod
 	 * reverses the line, whose deepest dependency comes last). */
 	kmod_list_foreach(l, deps) {
-		struct kmod_module *d = kmod_module_get_module(l);
-		const char *cmd = kmod_module_get_install_commands(d);
+		struct kmod_module *d = sym_kmod_module_get_module(l);
+		const char *cmd = sym_kmod_module_get_install_commands(d);
 
-		r = halo_strv_push(&mi->deps, kmod_module_get_name(d));
+		r = halo_strv_push(&mi->deps, sym_kmod_module_get_name(d));
 		if (r == 0 && cmd && !mi->install_cmd) {
 			mi->install_cmd = halo_strdup_printf("%s: install %s",
-							     kmod_module_get_name(d), cmd);
+							     sym_kmod_module_get_name(d), cmd);
 			if (!mi->install_cmd)
 				r = -ENOMEM;
 		}
-		kmod_module_unref(d);
+		sym_kmod_module_unref(d);
 		if (r < 0)
 			break;
 	}
 	if (r == 0)
 		r = blacklist_collect(k, deps, mi);
-	kmod_module_unref_list(deps);
+	sym_kmod_module_unref_list(deps);
 	return r;
 }
 
@@ -302,26 +308,26 @@ int halo_kmod_lookup(struct halo_kmod *k, const char *name,
 	r = stage_module(k, mi->name, 0, ret_why);
 	if (r < 0)
 		return r;
-	r = kmod_module_new_from_lookup(k->kctx, mi->name, &list);
+	r = sym_kmod_module_new_from_lookup(k->kctx, mi->name, &list);
 	if (r < 0)
 		return r;
 	/* A lookup also resolves aliases; only the module itself counts. */
 	kmod_list_foreach(l, list) {
-		struct kmod_module *m = kmod_module_get_module(l);
+		struct kmod_module *m = sym_kmod_module_get_module(l);
 
-		if (strcmp(kmod_module_get_name(m), mi->name) == 0) {
+		if (strcmp(sym_kmod_module_get_name(m), mi->name) == 0) {
 			mod = m;
 			break;
 		}
-		kmod_module_unref(m);
+		sym_kmod_module_unref(m);
 	}
 	if (!mod) {
-		kmod_module_unref_list(list);
+		sym_kmod_module_unref_list(list);
 		return -ENOENT;
 	}
 
-	path = kmod_module_get_path(mod);
-	cmd = kmod_module_get_install_commands(mod);
+	path = sym_kmod_module_get_path(mod);
+	cmd = sym_kmod_module_get_install_commands(mod);
 	if (path) {
 		size_t n = strlen(k->dirname);
 
@@ -329,7 +335,7 @@ int halo_kmod_lookup(struct halo_kmod *k, const char *name,
 			path += n + 1;
 		mi->relpath = strdup(path);
 		r = mi->relpath ? 0 : -ENOMEM;
-	} else if (kmod_module_get_initstate(mod) == KMOD_MODULE_BUILTIN) {
+	} else if (sym_kmod_module_get_initstate(mod) == KMOD_MODULE_BUILTIN) {
 		/* Set from modules.builtin by the lookup; no sysfs read. */
 		mi->builtin = true;
 	} else if (!cmd) {
@@ -342,7 +348,7 @@ int halo_kmod_lookup(struct halo_kmod *k, const char *name,
 	if (r == 0) {
 		r = info_collect(mod, mi);
 		if (r < 0 && r != -ENOMEM && path) {
-			*ret_why = unreadable(k, mi->name, kmod_module_get_path(mod), r);
+			*ret_why = unreadable(k, mi->name, sym_kmod_module_get_path(mod), r);
 			if (!*ret_why)
 				r = -ENOMEM;
 		}
@@ -351,8 +357,8 @@ int halo_kmod_lookup(struct halo_kmod *k, const char *name,
 		r = blacklist_collect(k, list, mi);
 	if (r == 0)
 		r = deps_collect(k, mod, mi);
-	kmod_module_unref(mod);
-	kmod_module_unref_list(list);
+	sym_kmod_module_unref(mod);
+	sym_kmod_module_unref_list(list);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(mi);
@@ -366,15 +372,15 @@ int halo_kmod_alias_target(struct halo_kmod *k, const char *name, char **ret_mod
 	char *s;
 	int r;
 
-	r = kmod_module_new_from_lookup(k->kctx, name, &list);
+	r = sym_kmod_module_new_from_lookup(k->kctx, name, &list);
 	if (r < 0)
 		return r;
 	if (!list)
 		return -ENOENT;
-	m = kmod_module_get_module(list);
-	s = strdup(kmod_module_get_name(m));
-	kmod_module_unref(m);
-	kmod_module_unref_list(list);
+	m = sym_kmod_module_get_module(list);
+	s = strdup(sym_kmod_module_get_name(m));
+	sym_kmod_module_unref(m);
+	sym_kmod_module_unref_list(list);
 	if (!s)
 		return -ENOMEM;
 	*ret_module = s;
@@ -393,7 +399,7 @@ static int refuse_install(struct kmod_module *m, const char *cmdline, void *data
 	if (!rf->what)
 		rf->what = halo_strdup_printf("%s: modprobe.d install command not run "
 					      "(halo-provision runs no shell): %s",
-					      kmod_module_get_name(m), cmdline);
+					      sym_kmod_module_get_name(m), cmdline);
 	return -EPERM;
 }
 
@@ -411,13 +417,13 @@ int halo_kmod_probe(struct halo_kmod *k, const char *name,
 	r = stage_module(k, norm, 0, &rf.what);
 	if (r < 0)
 		goto out;
-	r = kmod_module_new_from_name(k->kctx, norm, &mod);
+	r = sym_kmod_module_new_from_name(k->kctx, norm, &mod);
 	if (r < 0)
 		goto out;
 	/* KMOD_PROBE_APPLY_BLACKLIST, with the root's blacklist: a module
 	 * already in the kernel is "loaded" (EEXIST), not refused. */
 	if (apply_blacklist && halo_kmod_view_blacklisted(k->view, norm)) {
-		int state = kmod_module_get_initstate(mod);
+		int state = sym_kmod_module_get_initstate(mod);
 
 		if (state == KMOD_MODULE_LIVE || state == KMOD_MODULE_COMING ||
 		    state == KMOD_MODULE_BUILTIN) {
@@ -431,10 +437,10 @@ int halo_kmod_probe(struct halo_kmod *k, const char *name,
 	}
 	/* FAIL_ON_LOADED: a module that the kernel says exists (EEXIST) is
 	 * reported, so the caller can check sysfs instead of trusting it. */
-	r = kmod_module_probe_insert_module(mod, KMOD_PROBE_FAIL_ON_LOADED,
+	r = sym_kmod_module_probe_insert_module(mod, KMOD_PROBE_FAIL_ON_LOADED,
 					    extra_options, refuse_install, &rf, NULL);
 out:
-	kmod_module_unref(mod);
+	sym_kmod_module_unref(mod);
 	if (r < 0 && rf.what) {
 		*ret_refused = rf.what;
 		return r == -ENOMEM ? r : -EPERM;

@@ -3,6 +3,8 @@ libhalo_la_SOURCES += \
 	src/modules/modules.h \
 	src/modules/internal.h \
 	src/modules/modules.c \
+	src/modules/kmod-dl.h \
+	src/modules/kmod-dl.c \
 	src/modules/kmod.c \
 	src/modules/view.c \
 	src/modules/depindex.c \
@@ -23,6 +25,12 @@ tests_preload_halo_kmod_trap_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS)
 tests_preload_halo_kmod_trap_la_LDFLAGS = -module -avoid-version -rpath /nowhere -shared
 tests_preload_halo_kmod_trap_la_LIBADD = -ldl
 
+# A "libkmod.so.2" without libkmod's functions (modules-dlopen.sh).
+check_LTLIBRARIES += tests/preload/halo-kmod-stub.la
+tests_preload_halo_kmod_stub_la_SOURCES = tests/preload/halo-kmod-stub.c
+tests_preload_halo_kmod_stub_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS)
+tests_preload_halo_kmod_stub_la_LDFLAGS = -module -avoid-version -rpath /nowhere -shared
+
 EXTRA_DIST += tests/fixtures/modules/mkfixture.sh
 
 # Integration: a real libkmod on fixture trees, halo-provision under the trap.
@@ -32,7 +40,8 @@ modules_integration_tests = \
 	tests/integration/modules-validate.sh \
 	tests/integration/modules-options.sh \
 	tests/integration/modules-confine.sh \
-	tests/integration/modules-corrupt.sh
+	tests/integration/modules-corrupt.sh \
+	tests/integration/modules-dlopen.sh
 TESTS += $(modules_integration_tests)
 EXTRA_DIST += $(modules_integration_tests) tests/integration/modules-lib.sh
 

@@ -418,7 +418,9 @@ int halo_modules_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 				"/lib/modules/%s", ctx->kernel_release ? ctx->kernel_release : "?");
 			_cleanup_free_ char *shown = dir ? halo_root_display_path(ctx, dir) : NULL;
 
-			if (why)
+			if (why && (r == -ELIBACC || r == -ELIBBAD))
+				halo_errors_add(errs, "%s:%d: modules: %s", cfg->path, mc->line, why);
+			else if (why)
 				halo_errors_add(errs, "%s:%d: modules: refused %s",
 						cfg->path, mc->line, why);
 			else if (r == -ENOENT)

@@ -17,7 +17,9 @@ libhalo_la_SOURCES += \
 	src/util/errors.h \
 	src/util/errors.c \
 	src/util/template.h \
-	src/util/template.c
+	src/util/template.c \
+	src/util/dl.h \
+	src/util/dl.c
 
 # Every file halo-provision owns is rendered from templates/, embedded in
 # the binary at build time.
@@ -39,7 +41,8 @@ util_unit_tests = \
 	tests/unit/test-util-spawn \
 	tests/unit/test-util-lock \
 	tests/unit/test-util-diff \
-	tests/unit/test-util-template
+	tests/unit/test-util-template \
+	tests/unit/test-util-dl
 check_PROGRAMS += $(util_unit_tests)
 TESTS += $(util_unit_tests)
 

@@ -1,0 +1,84 @@
+#!/bin/bash
+# libkmod is opened on first use, never linked: a run that needs no module
+# index does not map it, and a libkmod that cannot be opened (or is not
+# libkmod) stops the modules phase with one line, exit 1 and nothing
+# changed, while the other phases run without it.
+source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/integration/modules-lib.sh"
+
+STUB_SO="$top_builddir/tests/preload/.libs/halo-kmod-stub.so"
+[ -f "$STUB_SO" ] || { echo "Bail out! $STUB_SO missing (make check builds it)"; exit 1; }
+
+# The libraries the dynamic loader opens for one run (LD_DEBUG=files
+# prints "file=NAME [0];  needed by ..." / "dynamically loaded by ...").
+opened() {
+	LD_DEBUG=files "$@" 2>&1 >/dev/null | sed -n 's/.*file=\([^ ]*\) .*/\1/p' | sort -u
+}
+
+# 1. Start-up: nothing of libkmod, nor what it alone brings.
+libs=$(opened "$HALO" --version)
+like "$libs" 'libc\.so\.6' "LD_DEBUG=files shows the libraries of --version"
+unlike() { ok "$([[ $1 =~ $2 ]] && echo 1 || echo 0)" "$3"; }
+unlike "$libs" 'libkmod' "--version does not map libkmod"
+unlike "$libs" 'libcrypto|libzstd|liblzma' "--version does not map libcrypto, zstd or lzma"
+
+# 2. The modules phase opens it, and works, on a fixture.
+mkfx
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = {
+  load = [ "irdma" ];
+};
+CONF
+libs=$(HALO_TRAP_ROOT="$FX" opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
+like "$libs" 'libkmod\.so\.2' "a modules check opens libkmod"
+run_trap --check --only modules
+is "$rc" 2 "with libkmod: the modules check runs (drift, exit 2)"
+
+# 3. A "libkmod.so.2" that is no library, then one without libkmod's
+# functions, found first through LD_LIBRARY_PATH.
+NS=$(new_netns dlopen) || { echo "Bail out! cannot create a network namespace"; exit 1; }
+ip -n "$NS" link add eth-a type veth peer name eth-b
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = {
+  load = [ "irdma" ];
+};
+interfaces = (
+  { name = "eth-a"; mtu = 4200; }
+);
+CONF
+mkdir -p "$TEST_TMP/lib"
+mkdir -p "$FX/run" && touch "$FX/run/halo-provision.lock"
+for kind in garbage stub; do
+	if [ "$kind" = garbage ]; then
+		echo "not a shared object" >"$TEST_TMP/lib/libkmod.so.2"
+		want="$TEST_TMP/lib/libkmod.so.2: (file too short|invalid ELF header)"
+	else
+		cp "$STUB_SO" "$TEST_TMP/lib/libkmod.so.2"
+		want="$TEST_TMP/lib/libkmod.so.2: undefined symbol: kmod_[a-z_]+"
+	fi
+	before=$(tree_snapshot "$FX")
+	for mode in --check ""; do
+		LD_LIBRARY_PATH="$TEST_TMP/lib" run_trap --netns "$NS" $mode
+		is "$rc" 1 "$kind libkmod, ${mode:-apply}: exit 1"
+		like "$err" "^halo-provision: $CONF:2: modules: $want \(needed for the modules phase\)\$" \
+			"$kind libkmod, ${mode:-apply}: one line naming the library and the phase"
+		is "$(printf '%s\n' "$err" | grep -c .)" 1 "$kind libkmod, ${mode:-apply}: only that line"
+		is "$(loads)" "" "$kind libkmod, ${mode:-apply}: nothing loaded"
+		is "$(ip -n "$NS" -j link show eth-a | jq -r '.[0].mtu')" 1500 \
+			"$kind libkmod, ${mode:-apply}: the links were not changed either"
+	done
+	is "$(tree_snapshot "$FX")" "$before" "$kind libkmod: nothing written"
+
+	# The other phases need no libkmod at all.
+	LD_LIBRARY_PATH="$TEST_TMP/lib" run_trap --netns "$NS" --only links
+	is "$rc" 2 "$kind libkmod, --only links: applied (exit 2)"
+	is "$err" "" "$kind libkmod, --only links: no error"
+	is "$(ip -n "$NS" -j link show eth-a | jq -r '.[0].mtu')" 4200 "$kind libkmod, --only links: MTU set"
+	LD_LIBRARY_PATH="$TEST_TMP/lib" run_trap --netns "$NS" --only links --check
+	is "$rc" 0 "$kind libkmod, --only links --check: converged (exit 0)"
+	ip -n "$NS" link set eth-a mtu 1500
+done
+
+done_testing
