@@ -1,0 +1,153 @@
+#!/bin/bash
+# The Debian package (debian/): dpkg-buildpackage -b builds it from the
+# release tree (make distdir: what the tarball carries), lintian finds no
+# error, the .deb holds the program, man pages, units, udev rule,
+# completion and the example config (and no config: installing must not
+# provision), its control fields are right, the extracted program runs,
+# and the maintainer scripts dh_installsystemd wrote enable the units but
+# start only the read-only audit timer.
+#
+# A full build takes minutes: it skips in a sanitizer build and under
+# valgrind (HALO_SANITIZER_CFLAGS, HALO_LOG_COMPILER from debian.mk), so
+# it runs once per CI.
+. "$top_srcdir/tests/lib/tap.sh"
+
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+if [ -n "${HALO_SANITIZER_CFLAGS:-}" ] ||
+	ldd "$HALO" 2>/dev/null | grep -Eq 'lib(a|ub)san'; then
+	skip_all "sanitizer build: the package is built once, by the plain build's suite"
+fi
+case ${HALO_LOG_COMPILER:-} in
+*valgrind*) skip_all "under valgrind: the package is built once, by the plain build's suite" ;;
+esac
+for tool in dpkg-buildpackage dh lintian; do
+	command -v "$tool" >/dev/null ||
+		skip_all "$tool not installed (Debian packages dpkg-dev, debhelper, lintian)"
+done
+
+# make in the build directory, on its own: not the flags (-j, jobserver)
+# of the make check that runs this test.
+clean_env=(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u top_srcdir -u top_builddir -u HALO)
+
+version=$("$HALO" --version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
+[ -n "$version" ] || { echo "Bail out! no version from $HALO --version"; exit 1; }
+src=$TEST_TMP/halo-provision-$version
+t0=$SECONDS
+
+"${clean_env[@]}" make -s --no-print-directory -C "$top_builddir" distdir \
+	distdir="$src" >"$TEST_TMP/distdir.log" 2>&1
+rc=$?
+ok $rc "make distdir: the release tree"
+[ $rc -eq 0 ] || tail -20 "$TEST_TMP/distdir.log" | sed 's/^/#   /'
+[ -x "$src/debian/rules" ] && [ -f "$src/debian/source/format" ]
+ok $? "the release tree carries debian/ (EXTRA_DIST)"
+
+(cd "$src" && DEB_BUILD_OPTIONS='nocheck parallel=2 noautodbgsym' \
+	"${clean_env[@]}" dpkg-buildpackage -us -uc -b) >"$TEST_TMP/build.log" 2>&1
+rc=$?
+ok $rc "dpkg-buildpackage -us -uc -b"
+[ $rc -eq 0 ] || tail -30 "$TEST_TMP/build.log" | sed 's/^/#   /'
+diag "built in $((SECONDS - t0)) s"
+
+arch=$(dpkg --print-architecture)
+deb=$TEST_TMP/halo-provision_${version}-1_${arch}.deb
+changes=$TEST_TMP/halo-provision_${version}-1_${arch}.changes
+[ -f "$deb" ] && [ -f "$changes" ]
+ok $? "the .deb and .changes are named after the program's version ($version-1)"
+[ -f "$deb" ] || { done_testing; exit 1; }
+
+t1=$SECONDS
+lintian --info "$changes" >"$TEST_TMP/lintian" 2>&1
+grep -E '^[EWI]:' "$TEST_TMP/lintian" | sed 's/^/#   lintian: /'
+is "$(grep -c '^E:' "$TEST_TMP/lintian")" 0 "lintian: no error"
+is "$(grep -c '^W:' "$TEST_TMP/lintian")" 0 "lintian: no warning (overrides say why)"
+diag "lintian in $((SECONDS - t1)) s"
+
+# Control fields.
+field() { dpkg-deb -f "$deb" "$1"; }
+is "$(field Package)" halo-provision "Package"
+is "$(field Version)" "$version-1" "Version: configure.ac's, revision 1"
+is "$(field Architecture)" "$arch" "Architecture"
+depends=$(field Depends)
+# libkmod2 stays named once the program dlopens libkmod.
+like "$depends" '(^|, )libkmod2 \(>= 27\)(,|$)' "Depends names libkmod2 (>= 27)"
+like "$depends" 'libnl-route-3-200' "Depends has the linked libraries (shlibs)"
+like "$depends" 'libconfig9' "Depends has libconfig"
+
+# Contents.
+dpkg-deb -c "$deb" >"$TEST_TMP/contents"
+is "$(awk '$2 != "root/root"' "$TEST_TMP/contents")" "" "every file is root's (Rules-Requires-Root: no)"
+paths=$(awk '{ print $6 }' "$TEST_TMP/contents" | sed 's|^\./|/|')
+want=(/usr/sbin/halo-provision
+	/usr/share/man/man8/halo-provision.8.gz
+	/usr/share/man/man5/halo-provision.conf.5.gz
+	/usr/share/bash-completion/completions/halo-provision
+	/usr/share/halo-provision/halo-provision.schema.json
+	/usr/share/doc/halo-provision/halo.conf.example
+	/usr/share/doc/halo-provision/copyright
+	/usr/share/doc/halo-provision/changelog.Debian.gz
+	/usr/share/lintian/overrides/halo-provision
+	/etc/halo-provision/)
+for u in "$top_srcdir"/systemd/*; do
+	u=${u##*/}
+	want+=("/lib/systemd/system/${u%.in}")
+done
+for r in "$top_srcdir"/udev/*.rules; do
+	want+=("/lib/udev/rules.d/${r##*/}")
+done
+missing=
+for p in "${want[@]}"; do
+	grep -qxF -- "$p" <<<"$paths" || missing+="$p "
+done
+is "$missing" "" "the .deb holds program, man pages, ${#want[@]} wanted paths (units, udev rule, completion, example config)"
+is "$(grep -E '^/etc/.+[^/]$' <<<"$paths")" "" "no file under /etc: no config, so installing provisions nothing"
+
+# The extracted program runs.
+dpkg-deb -x "$deb" "$TEST_TMP/x"
+is "$("$TEST_TMP/x/usr/sbin/halo-provision" --version)" "$("$HALO" --version)" \
+	"the packaged halo-provision --version is the build's"
+cmp -s "$TEST_TMP/x/usr/share/doc/halo-provision/halo.conf.example" "$top_srcdir/halo.conf.example"
+ok $? "the example config is uncompressed, where the man pages say"
+
+# The maintainer scripts, run with stand-ins for deb-systemd-helper,
+# deb-systemd-invoke and systemctl that log their arguments, and a
+# directory of ours in place of /run/systemd/system (a booted systemd).
+dpkg-deb -e "$deb" "$TEST_TMP/ctrl"
+stubs=$TEST_TMP/stubs
+mkdir -p "$stubs" "$TEST_TMP/run-systemd-system"
+for s in deb-systemd-helper deb-systemd-invoke systemctl; do
+	printf '#!/bin/sh\necho "%s $*" >>"$MAINT_LOG"\nexit 0\n' "$s" >"$stubs/$s"
+	chmod +x "$stubs/$s"
+done
+maint() {	# maint SCRIPT ARGS...: the calls it makes, one a line
+	local script=$TEST_TMP/ctrl/$1
+	shift
+	[ -f "$script" ] || return 0
+	sed -e "s|/run/systemd/system|$TEST_TMP/run-systemd-system|g" \
+		-e "s|/usr/bin/deb-systemd-helper|$stubs/deb-systemd-helper|g" \
+		"$script" >"$TEST_TMP/script"
+	: >"$TEST_TMP/maint.log"
+	MAINT_LOG=$TEST_TMP/maint.log PATH=$stubs:$PATH sh "$TEST_TMP/script" "$@" ||
+		echo "exit $?"
+	grep -vE ' unmask | was-enabled |daemon-reload' "$TEST_TMP/maint.log"
+	return 0
+}
+fb=halo-provision-firstboot.service
+boot=halo-provision.service
+timer=halo-provision-check.timer
+
+is "$(maint postinst configure '' | LC_ALL=C sort)" "deb-systemd-helper enable $timer
+deb-systemd-helper enable $fb
+deb-systemd-helper enable $boot
+deb-systemd-invoke start $timer" \
+	"install: the units are enabled; only the audit timer is started"
+is "$(maint postinst configure 0.0.1-1 | grep invoke)" \
+	"deb-systemd-invoke restart $timer" \
+	"upgrade: only the audit timer is restarted (a restart of the others would apply)"
+is "$(maint prerm upgrade "$version-2" | grep -c invoke)" 0 "prerm upgrade stops nothing"
+is "$(maint prerm remove)" "deb-systemd-invoke stop $timer" "prerm remove: the timer is stopped"
+is "$(maint postrm purge | LC_ALL=C sort)" "deb-systemd-helper purge $timer
+deb-systemd-helper purge $fb $boot" "postrm purge: every enabled unit's state is purged"
+
+diag "whole test in $((SECONDS - t0)) s"
+done_testing
