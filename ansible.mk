@@ -31,4 +31,6 @@ uninstall-ansible-module:
 	rm -f '$(DESTDIR)$(halocollmodulesdir)/halo_provision'
 .PHONY: install-ansible-module uninstall-ansible-module
 
-EXTRA_DIST += tests/lib/ansible.sh
+ansible_tests = tests/integration/ansible-doc.sh tests/integration/ansible-playbook.sh
+TESTS += $(ansible_tests)
+EXTRA_DIST += $(ansible_tests) tests/lib/ansible.sh
