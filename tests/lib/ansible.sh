@@ -50,6 +50,8 @@ ansible_env() {
 	local coll=$ANS/collections/ansible_collections/halo/provision
 	mkdir -p "$ANS"/{home,tmp,remote,bin,state,configs,host_vars} "${coll%/*}"
 	cp -R "$top_srcdir/ansible" "$coll"
+	# distcheck's source tree is read-only, and cp keeps that.
+	chmod -R u+w "$coll"
 	rm -f "$coll/plugins/modules/halo_provision"
 	# Ansible runs a module file that is not text as a binary module. A
 	# wrapper (libtool, valgrind) is text: a WANT_JSON script then hands
