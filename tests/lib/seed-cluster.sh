@@ -241,9 +241,13 @@ seed_cluster() {
 	while read -r line; do
 		seed_cable $line || return 1
 	done < <(seed_cables)
+	# The modules run by Debian's python3, the one ansible-core is built
+	# for: a python3 found first on PATH may be a wrapper (pyenv's shim
+	# starts a shell and pyenv for every task on every node).
 	for node in $(seed_nodes); do
 		cat >>"$ANS/host_vars/$node.yml" <<-YML
 		halo_config_src: $SEED_DIR/$node.conf
+		ansible_python_interpreter: /usr/bin/python3
 		halo_kernel_release: $(seed_kver "$(seed_distro "$node")")
 		halo_environment:
 		  LD_PRELOAD: $NICSIM_SO
