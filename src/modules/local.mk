@@ -60,4 +60,4 @@ TESTS += \
 	tests/unit/test-modules-kmod
 tests_unit_test_modules_kmod_CFLAGS = $(unit_cflags) \
 	-DHALO_TOP_SRCDIR=\"$(abs_top_srcdir)\"
-EXTRA_DIST += bench/modules-check.sh
+EXTRA_DIST += bench/modules-check.sh bench/startup.sh
