@@ -1,0 +1,49 @@
+#!/bin/bash
+# bench/run's smoke test: RUNS=2, one host size (2 links), no Ansible. The
+# table has its rows, every figure is a number, the no-op apply's counts
+# are all 0. Then the same node with drift on purpose (the counting must
+# be able to see a change): noop_counts on a real apply counts its write,
+# rename and mutating netlink message.
+source "$top_srcdir/tests/lib/tap.sh"
+
+out=$(HALO=$HALO RUNS=2 SIZES=2 ANSIBLE_RUNS=0 bash "$top_srcdir/bench/run" 2>"$TEST_TMP/stderr")
+rc=$?
+is "$rc" 0 "bench/run exits 0"
+[ "$rc" = 0 ] || diag "$(tail -5 "$TEST_TMP/stderr")"
+num='[0-9]+(\.[0-9]+)?'
+like "$out" "/bin/true \(floor\) +$num +[0-9]+ +1\.0" "floor row: median and RSS"
+like "$out" "halo-provision --check \(x /bin/true\) +$num +[0-9]+ +$num +<= 3x floor +(met|MISSED)" \
+	"--check row: median, RSS, ratio, target, result"
+like "$out" "scripted audit, [1-9][0-9]* facts \(/ --check\) +$num +[0-9]+ +$num +>= 50x slower +(met|MISSED)" \
+	"scripted audit row"
+like "$out" "Ansible check mode .* skipped" "Ansible row present (skipped with ANSIBLE_RUNS=0)"
+like "$out" "--check, 2 links +$num +[0-9]+ +[1-9][0-9]*" "size row: 2 links, median, RSS, netlink requests"
+like "$out" "peak RSS of --check, largest +[0-9]+ +<= 8192 KiB" "peak RSS row"
+for what in "files written under the root" "renamed under the root" "unlinked under the root" \
+	"directories made under the root" "mutating netlink messages to the kernel" \
+	"set requests the simulated NICs answered"; do
+	is "$(sed -n "s/^  $what *//p" <<<"$out")" 0 "no-op apply: $what: 0"
+done
+like "$out" "  all +0 \(met\)" "no-op apply: all 0"
+
+# The counter sees changes: a made-up strace log of an apply that wrote
+# and renamed a file under the root, set an MTU (RTM_NEWLINK) and asked
+# nlctrl for a family (read-only), and wrote a file outside the root.
+source "$top_srcdir/bench/run-lib.sh"
+R=/tmp/r
+cat >"$TEST_TMP/s.log" <<'LOG'
+7 socket(AF_NETLINK, SOCK_RAW|SOCK_CLOEXEC, NETLINK_ROUTE) = 5<NETLINK:[1]>
+7 socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC) = 6<NETLINK:[2]>
+7 openat2(3</tmp/r>, "/run/halo-provision.lock", {flags=O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC, mode=0600, resolve=RESOLVE_IN_ROOT}, 24) = 4</tmp/r/run/halo-provision.lock>
+7 openat(3</tmp/r/etc>, ".x.tmp", O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0644) = 8</tmp/r/etc/.x.tmp>
+7 renameat(3</tmp/r/etc>, ".x.tmp", 3</tmp/r/etc>, "x") = 0
+7 openat(AT_FDCWD</tmp>, "/tmp/elsewhere", O_WRONLY|O_CREAT, 0600) = 9</tmp/elsewhere>
+7 openat(AT_FDCWD</tmp>, "/tmp/r/etc/y", O_RDONLY) = 10</tmp/r/etc/y>
+7 unlinkat(3</tmp/r/etc>, "gone", 0) = -1 ENOENT (No such file or directory)
+7 sendto(5<NETLINK:[1]>, [{nlmsg_len=40, nlmsg_type=0x12 /* NLMSG_??? */, nlmsg_flags=NLM_F_REQUEST|0x300, nlmsg_seq=1, nlmsg_pid=1}, "\x00"], 40, 0, {sa_family=AF_NETLINK, nl_pid=0, nl_groups=00000000}, 12) = 40
+7 sendto(5<NETLINK:[1]>, [{nlmsg_len=40, nlmsg_type=0x10 /* NLMSG_??? */, nlmsg_flags=NLM_F_REQUEST|NLM_F_ACK, nlmsg_seq=2, nlmsg_pid=1}, "\x00"], 40, 0, {sa_family=AF_NETLINK, nl_pid=0, nl_groups=00000000}, 12) = 40
+7 sendto(6<NETLINK:[2]>, [{nlmsg_len=32, nlmsg_type=0x10 /* NLMSG_??? */, nlmsg_flags=NLM_F_REQUEST|NLM_F_ACK, nlmsg_seq=6, nlmsg_pid=7}, "\x03\x01\x00\x00"], 32, 0, {sa_family=AF_NETLINK, nl_pid=0, nl_groups=00000000}, 12) = 32
+LOG
+is "$(noop_counts "$TEST_TMP/s.log" "$R")" "1 1 0 0 1 1 1" \
+	"noop_counts: written, renamed, unlinked, mkdir, netlink mutating, lock, outside"
+done_testing
