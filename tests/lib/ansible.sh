@@ -62,6 +62,9 @@ ansible_env() {
 		printf '#!/bin/sh\n# WANT_JSON\nexec %q "$1"\n' "$HALO" >"$coll/plugins/modules/halo_provision"
 		chmod 0755 "$coll/plugins/modules/halo_provision"
 	fi
+	# Modules run by Debian's python3, the one ansible-core is built for
+	# (a python3 first on PATH may be a wrapper such as pyenv's shim, which
+	# costs a start-up per task).
 	cat >"$ANS/ansible.cfg" <<-CFG
 	[defaults]
 	inventory = $ANS/inventory
@@ -71,7 +74,7 @@ ansible_env() {
 	library = $ANS/library
 	local_tmp = $ANS/tmp
 	remote_tmp = $ANS/remote
-	interpreter_python = $(command -v python3)
+	interpreter_python = /usr/bin/python3
 	retry_files_enabled = False
 	nocolor = True
 	forks = 5
