@@ -110,10 +110,14 @@ for kind in ${FAULTS_KINDS:-ENOSPC EROFS EACCES}; do
 				"$kind on $dir: exit 1, the run lock cannot be taken, said so"
 		else
 			is "$((rc & 4))" 4 "$kind on $dir: exit $rc has bit 4 (a failed item)"
-			like "$(grep -F "$dir/" <<<"$out" | grep -F "$(reason "$kind")" | head -1)" . \
-				"$kind on $dir: a line names a file in $dir and '$(reason "$kind")'$(
-				[ "$dir" = /var/lib/node_exporter ] && [ "$kind" != EROFS ] &&
-				echo ' # TODO engine: "writing the Prometheus textfile: REASON" names no path')"
+			named=$(grep -F "$dir/" <<<"$out" | grep -F "$(reason "$kind")" | head -1)
+			desc="$kind on $dir: a line names a file in $dir and '$(reason "$kind")'"
+			if [ "$dir" = /var/lib/node_exporter ] && [ "$kind" != EROFS ]; then
+				todo_ok "$([ -n "$named" ]; echo $?)" "$desc" \
+					'engine: "writing the Prometheus textfile: REASON" names no path'
+			else
+				ok "$([ -n "$named" ]; echo $?)" "$desc"
+			fi
 			[ "$(grep -cF "$dir/" <<<"$out")" -ge 1 ] || diag "$out"
 		fi
 		is "$(dir_sum "$root$dir")" "$before" "$kind on $dir: the old files intact byte for byte"

@@ -277,3 +277,16 @@ confine_trial() {
 	echo "$plant at $path${*:+ ($*)}: $why"
 	return 1
 }
+
+# todo_ok STATUS DESCRIPTION REASON: a TAP test point with a TODO
+# directive (a known bug, reported): the harness counts "not ok" as
+# expected and "ok" as an unexpected pass; it does not fail the script.
+# Needs tests/lib/tap.sh's counter.
+todo_ok() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2 # TODO $3"
+	else
+		echo "not ok $tap_n - $2 # TODO $3"
+	fi
+}
