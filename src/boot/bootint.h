@@ -66,7 +66,8 @@ struct boot_backend {
 	int (*configured)(struct halo_ctx *ctx, char ***ret_tokens,
 			  char **ret_msg);
 	/* The generated level; -ENOENT when there is none to look at. Sets
-	 * *ret_where to the file read. */
+	 * *ret_where to the file read, or on another error (when it can) to
+	 * the file that could not be read. */
 	int (*generated)(struct halo_ctx *ctx, char ***ret_tokens,
 			 char **ret_where);
 	/* The regeneration command for WANT (NULL-terminated argv), or
@@ -138,7 +139,9 @@ char *boot_where(struct halo_ctx *ctx, const char *path, unsigned line);
 
 /* /proc/cmdline under the root; -ENOENT when absent. */
 int boot_read_active(struct halo_ctx *ctx, char ***ret_tokens);
-/* The first `linux` line of /boot/grub/grub.cfg or /boot/grub2/grub.cfg. */
+/* The first `linux` line of /boot/grub/grub.cfg or /boot/grub2/grub.cfg.
+ * Both readers set *ret_where to the file that failed on an error other
+ * than -ENOENT/-ENOMEM (the caller frees it). */
 int boot_read_grub_cfg(struct halo_ctx *ctx, char ***ret_tokens,
 		       char **ret_where);
 /* The options line of the default kernel's BLS entry (the entry whose

@@ -64,6 +64,20 @@ static void item_data_free(void *p)
 	free(d);
 }
 
+/* A generated level that is there but unreadable (a FIFO, a device, a
+ * huge file): the item fails naming the file. */
+static int gen_failed(struct halo_ctx *ctx, struct halo_item *item,
+		      const struct boot_levels *lv)
+{
+	_cleanup_free_ char *shown = lv->gen_where ? halo_root_display_path(ctx, lv->gen_where) :
+						    NULL;
+
+	if (lv->gen_where && !shown)
+		return -ENOMEM;
+	return halo_item_fail(item, lv->gen_err, "reading the generated boot entry%s%s",
+			      shown ? " " : "", shown ? shown : "");
+}
+
 /* The levels for an observation, or a failed item. */
 static int levels_read(struct halo_ctx *ctx, struct halo_item *item,
 		       struct boot_run *run, const struct boot_levels **ret)
@@ -77,7 +91,7 @@ static int levels_read(struct halo_ctx *ctx, struct halo_item *item,
 		return halo_item_fail(item, lv->conf_err, "%s",
 				      lv->conf_msg ? lv->conf_msg : "reading the configured command line");
 	if (lv->gen_err < 0 && lv->gen_err != -ENOENT && lv->gen_err != -ENOTDIR)
-		return halo_item_fail(item, lv->gen_err, "reading the generated boot entry");
+		return gen_failed(ctx, item, lv);
 	if (lv->act_err < 0 && lv->act_err != -ENOENT)
 		return halo_item_fail(item, lv->act_err, "reading /proc/cmdline");
 	*ret = lv;
@@ -205,7 +219,7 @@ static int regen_observe(struct halo_ctx *ctx, struct halo_item *item)
 		return ctx->under_root ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
 	}
 	if (r < 0)
-		return halo_item_fail(item, r, "reading the generated boot entry");
+		return gen_failed(ctx, item, lv);
 	shown_gen = halo_cmdline_join(lv->gen);
 	if (!shown_gen || halo_item_set_observed(item, "%s: %s", lv->gen_where, shown_gen) < 0)
 		return -ENOMEM;

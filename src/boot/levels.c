@@ -79,6 +79,16 @@ static char *line_after(const char *text, const char *const *words,
 	return NULL;
 }
 
+/* A generated level that exists but cannot be read: *RET_WHERE names the
+ * file (the caller's message says which one), ERR comes back. */
+static int where_failed(const char *path, int err, char **ret_where)
+{
+	if (err == -ENOMEM)
+		return err;
+	*ret_where = strdup(path);
+	return *ret_where ? err : -ENOMEM;
+}
+
 int boot_read_grub_cfg(struct halo_ctx *ctx, char ***ret_tokens,
 		       char **ret_where)
 {
@@ -96,7 +106,7 @@ int boot_read_grub_cfg(struct halo_ctx *ctx, char ***ret_tokens,
 		if (r == -ENOENT)
 			continue;
 		if (r < 0)
-			return r;
+			return where_failed(cfgs[i], r, ret_where);
 		line = line_after(text, linux_cmds, ARRAY_SIZE(linux_cmds));
 		if (!line)
 			return errno == ENOENT ? -ENOENT : -ENOMEM;
@@ -127,7 +137,8 @@ int boot_read_bls_default(struct halo_ctx *ctx, char ***ret_tokens,
 	int r = halo_root_list_dir(ctx, BOOT_BLS_ENTRIES, &names);
 
 	if (r < 0)
-		return r;
+		return r == -ENOENT || r == -ENOTDIR ? r :
+						      where_failed(BOOT_BLS_ENTRIES, r, ret_where);
 	for (size_t i = 0; names[i]; i++) {
 		_cleanup_free_ char *path = NULL, *text = NULL, *ver = NULL;
 		size_t n = strlen(names[i]), len;
@@ -139,7 +150,7 @@ int boot_read_bls_default(struct halo_ctx *ctx, char ***ret_tokens,
 			return -ENOMEM;
 		r = halo_read_file(ctx, path, &text, &len);
 		if (r < 0)
-			return r;
+			return where_failed(path, r, ret_where);
 		ver = line_after(text, version_kw, 1);
 		/* Later entries win unless the running kernel's is found. */
 		free(options);

@@ -74,6 +74,8 @@ device /etc/default/grub
 huge /etc/halo-provision/halo.conf
 fifo /proc/sys/vm/swappiness
 huge /var/lib/halo-provision/state.json
+fifo /boot/grub/grub.cfg
+huge /boot/grub2/grub.cfg
 EOF
 why=$(confine_trial "$NS" "$old" "$want" /etc/group fifo --check)
 ok $? "fifo at /etc/group, --check: confined, refused, converges${why:+ ($why)}"
