@@ -147,7 +147,8 @@ ref_node() {
 
 # grow_links SIZE: the namespace holds SIZE links besides lo: the two
 # managed NICs plus (SIZE - 2) / 2 veth pairs (every one up, an address on
-# each), made or removed to reach SIZE.
+# each), made or removed to reach SIZE. Not in a subshell: it keeps
+# LINKS_NOW.
 LINKS_NOW=2
 grow_links() {
 	local want=$1 i
@@ -167,6 +168,10 @@ grow_links() {
 		done | ip -n "$NS" -batch -
 	fi
 	LINKS_NOW=$want
+}
+
+# count_links: the links in the namespace besides lo.
+count_links() {
 	ip -n "$NS" -j link show | jq '[.[] | select(.ifname != "lo")] | length'
 }
 
