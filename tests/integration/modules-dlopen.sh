@@ -81,4 +81,27 @@ for kind in garbage stub; do
 	ip -n "$NS" link set eth-a mtu 1500
 done
 
+# 4. The boot phase asks libkmod whether amdgpu is the DKMS build (for
+# gtt_params = "auto"): without libkmod it cannot tell, and says so
+# instead of guessing the GTT parameters.
+mkdir -p "$FX/etc/default" "$FX/proc"
+printf 'GRUB_CMDLINE_LINUX_DEFAULT="quiet"\n' >"$FX/etc/default/grub"
+printf 'MemTotal:       134217728 kB\n' >"$FX/proc/meminfo"
+write_conf "$CONF" <<'CONF'
+version = 1;
+boot = {
+  loader = "grub";
+  gtt_mib = 126976;
+  regenerate = false;
+};
+CONF
+run_trap --dry-run --only boot
+is "$rc" 10 "with libkmod: the GTT parameters are planned (drift, reboot)"
+before=$(tree_snapshot "$FX")
+LD_LIBRARY_PATH="$TEST_TMP/lib" run_trap --only boot
+is "$rc" 1 "without libkmod, gtt_params auto: exit 1"
+is "$err" "halo-provision: $CONF:4: boot.gtt_params = \"auto\": cannot tell whether amdgpu is the DKMS build: libkmod.so.2 cannot be loaded (Accessing a corrupted shared library); set boot.gtt_params" \
+	"without libkmod, gtt_params auto: one line, the fix named"
+is "$(tree_snapshot "$FX")" "$before" "without libkmod, gtt_params auto: nothing written"
+
 done_testing
