@@ -22,6 +22,7 @@
 #include "links/match.h"
 #include "links/nl.h"
 #include "links/nm.h"
+#include "util/rootfs.h"
 #include "util/strv.h"
 
 static const char *cfg_name(const struct halo_config *cfg)
@@ -187,6 +188,7 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 {
 	const struct halo_host *host = ctx->host;
 	_cleanup_free_ const struct halo_nl_link **matched = NULL;
+	_cleanup_free_ char *failed = NULL;
 	size_t n_matched = 0;
 	bool bad = false;
 	int err;
@@ -231,9 +233,12 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	 * (the boot units) maintain it. */
 	if (ctx->interface)
 		return 0;
-	err = halo_nm_plan(ctx, plan, matched, n_matched);
+	err = halo_nm_plan(ctx, plan, matched, n_matched, &failed);
 	if (err < 0) {
-		halo_errors_add(errs, "links: NetworkManager state: %s", strerror(-err));
+		_cleanup_free_ char *shown = failed ? halo_root_display_path(ctx, failed) : NULL;
+
+		halo_errors_add(errs, "links: NetworkManager state%s%s: %s", shown ? " " : "",
+				shown ? shown : "", strerror(-err));
 		return err;
 	}
 	return 0;

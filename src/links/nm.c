@@ -67,7 +67,7 @@ int halo_nm_device_state(const struct halo_ctx *ctx, int ifindex)
 	char path[64];
 	int err;
 
-	snprintf(path, sizeof(path), "/run/NetworkManager/devices/%d", ifindex);
+	snprintf(path, sizeof(path), HALO_NM_DEVICE_FMT, ifindex);
 	err = halo_read_file(ctx, path, &text, NULL);
 	if (err < 0)
 		return err;
@@ -102,8 +102,20 @@ static bool nm_installed(const struct halo_ctx *ctx)
 	       halo_root_exists(ctx, "/sbin/NetworkManager") > 0;
 }
 
+/* ERR for the file at PATH; *RET_FAILED names it (see nm.h). */
+static int failed_at(int err, const char *path, char **ret_failed)
+{
+	if (ret_failed && err != -ENOMEM) {
+		*ret_failed = strdup(path);
+		if (!*ret_failed)
+			return -ENOMEM;
+	}
+	return err;
+}
+
 int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
-		 const struct halo_nl_link *const *links, size_t n)
+		 const struct halo_nl_link *const *links, size_t n,
+		 char **ret_failed)
 {
 	_cleanup_free_ char *old = NULL, *content = NULL, *names = NULL, *devices = NULL;
 	struct halo_buf b = { 0 }, nb = { 0 };
@@ -115,7 +127,7 @@ int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 
 	err = halo_read_file(ctx, HALO_NM_DROPIN, &old, NULL);
 	if (err < 0 && err != -ENOENT)
-		return err;
+		return failed_at(err, HALO_NM_DROPIN, ret_failed);
 	/* templates/nm-unmanaged.conf uses "+=": it appends to the list set by
 	 * earlier files (Ubuntu ships unmanaged-devices=*,except:type:wifi,...);
 	 * a plain "=" in a later conf.d file would replace it and hand every
@@ -130,9 +142,12 @@ int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 		    !(old && installed && halo_nm_dropin_lists(old, links[i]->name)))
 			continue;
 		if (st_managed < 0 && st_managed != -ENOENT) {
+			char path[64];
+
 			halo_buf_free(&b);
 			halo_buf_free(&nb);
-			return st_managed;
+			snprintf(path, sizeof(path), HALO_NM_DEVICE_FMT, links[i]->ifindex);
+			return failed_at(st_managed, path, ret_failed);
 		}
 		if (st_managed == 0 && !(old && halo_nm_dropin_lists(old, links[i]->name)))
 			continue;

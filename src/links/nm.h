@@ -8,6 +8,7 @@
 #include "links/nl.h"
 
 #define HALO_NM_DROPIN "/etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf"
+#define HALO_NM_DEVICE_FMT "/run/NetworkManager/devices/%d"
 
 /* NetworkManager's own runtime record of a device (1.4+): a keyfile per
  * ifindex with [device] managed=true|false. 1 managed, 0 known but not
@@ -23,7 +24,11 @@ bool halo_nm_dropin_lists(const char *text, const char *name);
 /*
  * Adds the owned drop-in item for the LINKS (N of them) when NetworkManager
  * manages any of them, or a removal item when a drop-in of ours is there
- * but no longer needed. Nothing at all otherwise.
+ * but no longer needed. Nothing at all otherwise. When the drop-in or a
+ * device state file cannot be read (a FIFO, a device, a huge file), the
+ * error comes back and *RET_FAILED (if not NULL) is that file's path
+ * inside the root, for the message; the caller frees it.
  */
 int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
-		 const struct halo_nl_link *const *links, size_t n);
+		 const struct halo_nl_link *const *links, size_t n,
+		 char **ret_failed);

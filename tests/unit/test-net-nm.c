@@ -98,7 +98,7 @@ static void plan_without_nm(void **state)
 	struct halo_plan plan;
 
 	halo_plan_init(&plan);
-	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 1), 0);
+	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 1, NULL), 0);
 	assert_int_equal(plan.n, 0); /* no NetworkManager: nothing at all */
 	halo_plan_free(&plan);
 }
@@ -116,7 +116,7 @@ static void plan_managed(void **state)
 	   "printf '[device]\\nmanaged=true\\n' > run/NetworkManager/devices/2 && "
 	   "printf '[device]\\nmanaged=false\\n' > run/NetworkManager/devices/3");
 	halo_plan_init(&plan);
-	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3), 0);
+	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3, NULL), 0);
 	assert_int_equal(plan.n, 1);
 	item = plan.items[0];
 	assert_string_equal(item->key, "file" HALO_NM_DROPIN);
@@ -142,7 +142,7 @@ static void plan_managed(void **state)
 	 * stays in the drop-in (no flip-flop), and the file is in sync. */
 	sh(fx->root, "printf '[device]\\nmanaged=false\\n' > run/NetworkManager/devices/2");
 	halo_plan_init(&plan);
-	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3), 0);
+	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3, NULL), 0);
 	assert_int_equal(plan.n, 1);
 	assert_int_equal(plan.items[0]->ops->observe(&fx->ctx, plan.items[0]), HALO_SYNC_OK);
 	halo_plan_free(&plan);
@@ -151,7 +151,7 @@ static void plan_managed(void **state)
 	 * is installed: the drop-in stays as it is. */
 	sh(fx->root, "rm -rf run/NetworkManager && mkdir -p usr/sbin && touch usr/sbin/NetworkManager");
 	halo_plan_init(&plan);
-	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3), 0);
+	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3, NULL), 0);
 	assert_int_equal(plan.n, 1);
 	assert_int_equal(plan.items[0]->ops->observe(&fx->ctx, plan.items[0]), HALO_SYNC_OK);
 	halo_plan_free(&plan);
@@ -159,12 +159,40 @@ static void plan_managed(void **state)
 	/* NetworkManager uninstalled: the stale drop-in is removed. */
 	sh(fx->root, "rm -f usr/sbin/NetworkManager");
 	halo_plan_init(&plan);
-	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3), 0);
+	assert_int_equal(halo_nm_plan(&fx->ctx, &plan, links, 3, NULL), 0);
 	assert_int_equal(plan.n, 1);
 	item = plan.items[0];
 	assert_int_equal(item->ops->observe(&fx->ctx, item), HALO_SYNC_DIFFERS);
 	assert_int_equal(item->ops->apply(&fx->ctx, item), 0);
 	assert_int_equal(halo_root_exists(&fx->ctx, HALO_NM_DROPIN), 0);
+	halo_plan_free(&plan);
+}
+
+/* A FIFO where the drop-in or a device state file should be: the read
+ * fails and the caller learns which file, for its one-line error. */
+static void plan_unreadable(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_nl_link a = L(2, "rdma0");
+	const struct halo_nl_link *links[] = { &a };
+	struct halo_plan plan;
+	char *failed = NULL;
+
+	sh(fx->root, "mkdir -p run/NetworkManager/devices etc/NetworkManager/conf.d && "
+	   "mkfifo run/NetworkManager/devices/2");
+	halo_plan_init(&plan);
+	assert_true(halo_nm_plan(&fx->ctx, &plan, links, 1, &failed) < 0);
+	assert_string_equal(failed, "/run/NetworkManager/devices/2");
+	assert_int_equal(plan.n, 0);
+	free(failed);
+	failed = NULL;
+
+	sh(fx->root, "rm run/NetworkManager/devices/2 && "
+	   "mkfifo etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf");
+	assert_true(halo_nm_plan(&fx->ctx, &plan, links, 1, &failed) < 0);
+	assert_string_equal(failed, HALO_NM_DROPIN);
+	assert_int_equal(plan.n, 0);
+	free(failed);
 	halo_plan_free(&plan);
 }
 
@@ -175,6 +203,7 @@ int main(void)
 		cmocka_unit_test(dropin_lists),
 		cmocka_unit_test_setup_teardown(plan_without_nm, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(plan_managed, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(plan_unreadable, fx_setup, fx_teardown),
 	};
 
 	return cmocka_run_group_tests_name("net-nm", tests, NULL, NULL);
