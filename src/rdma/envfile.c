@@ -139,14 +139,23 @@ static int compute(struct halo_ctx *ctx, const struct env_data *d, char **ret,
 			why = halo_strdup_printf("%s on %s is an iWARP device", dev[i].ibdev,
 						 l->ifname);
 		}
+		if (err < 0 && err != -ENODEV && err != -ENOTUNIQ && why) {
+			/* why names the sysfs file that could not be read */
+			*ret_why = halo_strdup_printf("looking up the RDMA device of %s: %s",
+						      l->ifname, why);
+			free(why);
+			return err;
+		}
 		if (err < 0) {
 			*ret_why = why ? why : halo_strdup_printf("%s: %s", l->ifname, strerror(-err));
 			return err;
 		}
-		err = halo_rdma_gid_find(ctx, &dev[i], l->ifname, l->has_addr ? l->addr : NULL, &g);
+		err = halo_rdma_gid_find(ctx, &dev[i], l->ifname, l->has_addr ? l->addr : NULL, &g,
+					 &why);
 		if (err < 0) {
 			*ret_why = halo_strdup_printf("reading the GID table of %s: %s", dev[i].ibdev,
-						      strerror(-err));
+						      why ? why : strerror(-err));
+			free(why);
 			return err;
 		}
 		if (!l->has_addr && g.n_v4 == 1)

@@ -148,12 +148,37 @@ static int cmp_unsigned(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The root's reader, keeping the path of the last read: the scan stops
+ * at the first failed read, so that is the file to name. */
+struct last_read {
+	struct halo_ctx *ctx;
+	char path[512];
+};
+
+static int read_recording(void *userdata, const char *path, char **ret)
+{
+	struct last_read *lr = userdata;
+
+	snprintf(lr->path, sizeof(lr->path), "%s", path);
+	return halo_rdma_read_root(lr->ctx, path, ret);
+}
+
+/* ERR, with *RET_WHY "PATH: REASON" (see rdma.h). */
+static int find_failed(const struct halo_ctx *ctx, const char *path, int err, char **ret_why)
+{
+	if (err == -ENOMEM)
+		return err;
+	*ret_why = halo_rdma_path_error(ctx, path, err);
+	return *ret_why ? err : -ENOMEM;
+}
+
 int halo_rdma_gid_find(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 		       const char *ifname, const uint8_t addr[4],
-		       struct halo_rdma_gid *ret)
+		       struct halo_rdma_gid *ret, char **ret_why)
 {
 	_cleanup_strv_free_ char **names = NULL;
 	_cleanup_free_ unsigned *idx = NULL;
+	struct last_read lr = { .ctx = ctx };
 	char dir[256], path[300];
 	size_t n = 0;
 	int err;
@@ -162,7 +187,7 @@ int halo_rdma_gid_find(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 	snprintf(path, sizeof(path), "%s/gids", dir);
 	err = halo_root_list_dir(ctx, path, &names);
 	if (err < 0)
-		return err;
+		return find_failed(ctx, path, err, ret_why);
 	idx = calloc(halo_strv_len(names) + 1, sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
@@ -175,5 +200,6 @@ int halo_rdma_gid_find(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 			idx[n++] = (unsigned)v;
 	}
 	qsort(idx, n, sizeof(*idx), cmp_unsigned);
-	return halo_rdma_gid_scan(halo_rdma_read_root, ctx, dir, idx, n, ifname, addr, ret);
+	err = halo_rdma_gid_scan(read_recording, &lr, dir, idx, n, ifname, addr, ret);
+	return err < 0 ? find_failed(ctx, lr.path, err, ret_why) : 0;
 }

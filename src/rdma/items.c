@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,26 @@ static bool may_come(const struct halo_ctx *ctx, const struct halo_rdma_link *l)
 	return ctx->mode == HALO_MODE_APPLY || l->modules_pending;
 }
 
+/* A failed read: "WHAT: PATH: REASON" when WHY names the file, else
+ * "WHAT: REASON". */
+_printf_(4, 5)
+static int failed(struct halo_item *item, int err, const char *why, const char *fmt, ...)
+{
+	_cleanup_free_ char *what = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&what, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	if (!why)
+		return halo_item_fail(item, err, "%s", what);
+	(void)halo_item_set_message(item, "%s: %s", what, why);
+	return err;
+}
+
 int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
 		       const struct halo_rdma_link *l, unsigned wait_ms,
 		       struct halo_rdma_dev *ret)
@@ -57,12 +78,12 @@ int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
 		err = halo_rdma_find_dev(ctx, l->ifname, ret, &why);
 		if (err == 0 && !ret->iwarp)
 			return 0;
-		if (err < 0 && err != -ENODEV) {
-			if (why)
-				(void)halo_item_set_message(item, "%s", why);
-			return why ? err : halo_item_fail(item, err, "looking up the RDMA device of %s",
-							  l->ifname);
+		if (err == -ENOTUNIQ && why) {
+			(void)halo_item_set_message(item, "%s", why);
+			return err;
 		}
+		if (err < 0 && err != -ENODEV)
+			return failed(item, err, why, "looking up the RDMA device of %s", l->ifname);
 		if (waited >= wait_ms)
 			break;
 		halo_rdma_sleep_ms(HALO_RDMA_POLL_MS);
@@ -103,13 +124,15 @@ static const char *state_word(const char *s)
 static int port_read(struct halo_ctx *ctx, struct halo_item *item,
 		     const struct halo_rdma_dev *dev, bool *ret_active)
 {
+	_cleanup_free_ char *why = NULL;
 	char state[64], phys[64];
 	const char *s, *p;
-	int err = halo_rdma_port_state(ctx, dev, state, sizeof(state), phys, sizeof(phys));
+	int err = halo_rdma_port_state(ctx, dev, state, sizeof(state), phys, sizeof(phys),
+				       &why);
 
 	if (err < 0)
-		return halo_item_fail(item, err, "reading the state of %s port %u", dev->ibdev,
-				      dev->port);
+		return failed(item, err, why, "reading the state of %s port %u", dev->ibdev,
+			      dev->port);
 	s = state_word(state);
 	p = state_word(phys);
 	(void)halo_item_set_observed(item, "%s, %s", s, p);
@@ -130,13 +153,15 @@ static int gid_read(struct halo_ctx *ctx, struct halo_item *item,
 		    const struct halo_rdma_link *l, const struct halo_rdma_dev *dev,
 		    bool *ret_found)
 {
+	_cleanup_free_ char *why = NULL;
 	struct halo_rdma_gid g;
-	int err = halo_rdma_gid_find(ctx, dev, l->ifname, l->has_addr ? l->addr : NULL, &g);
+	int err = halo_rdma_gid_find(ctx, dev, l->ifname, l->has_addr ? l->addr : NULL, &g,
+				     &why);
 
 	*ret_found = false;
 	if (err < 0)
-		return halo_item_fail(item, err, "reading the GID table of %s port %u", dev->ibdev,
-				      dev->port);
+		return failed(item, err, why, "reading the GID table of %s port %u", dev->ibdev,
+			      dev->port);
 	if (l->has_addr && g.index >= 0) {
 		*ret_found = true;
 		(void)halo_item_set_observed(item, "%d", g.index);

@@ -24,6 +24,23 @@ int halo_rdma_read_root(void *userdata, const char *path, char **ret)
 	return halo_read_file(userdata, path, ret, &len);
 }
 
+char *halo_rdma_path_error(const struct halo_ctx *ctx, const char *path, int err)
+{
+	_cleanup_free_ char *shown = halo_root_display_path(ctx, path);
+
+	return shown ? halo_strdup_printf("%s: %s", shown, strerror(-err)) : NULL;
+}
+
+/* ERR for the file at PATH, *RET_WHY saying so (see rdma.h). */
+static int read_failed(const struct halo_ctx *ctx, const char *path, int err, char **ret_why)
+{
+	if (err == -ENOMEM)
+		return err;
+	free(*ret_why);
+	*ret_why = halo_rdma_path_error(ctx, path, err);
+	return *ret_why ? err : -ENOMEM;
+}
+
 void halo_rdma_sleep_ms(unsigned ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
@@ -48,7 +65,8 @@ static bool plain_name(const char *s)
 }
 
 /* Whether some GID of port DIR names IFNAME (an empty entry reads EINVAL). */
-static int port_has_ndev(struct halo_ctx *ctx, const char *dir, const char *ifname)
+static int port_has_ndev(struct halo_ctx *ctx, const char *dir, const char *ifname,
+			 char **ret_why)
 {
 	_cleanup_strv_free_ char **names = NULL;
 	char path[512];
@@ -59,7 +77,7 @@ static int port_has_ndev(struct halo_ctx *ctx, const char *dir, const char *ifna
 	if (err == -ENOENT)
 		return 0;
 	if (err < 0)
-		return err;
+		return read_failed(ctx, path, err, ret_why);
 	for (size_t i = 0; names[i]; i++) {
 		_cleanup_free_ char *text = NULL;
 
@@ -68,7 +86,7 @@ static int port_has_ndev(struct halo_ctx *ctx, const char *dir, const char *ifna
 		if (err == -EINVAL || err == -ENODATA || err == -ENOENT)
 			continue;
 		if (err < 0)
-			return err;
+			return read_failed(ctx, path, err, ret_why);
 		chomp(text);
 		if (strcmp(text, ifname) == 0)
 			return 1;
@@ -89,11 +107,14 @@ static int find_port(struct halo_ctx *ctx, const char *ibdev, const char *ifname
 	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports", ibdev);
 	err = halo_root_list_dir(ctx, dir, &ports);
 	if (err == -ENOENT) {
-		*ret_why = halo_strdup_printf("%s has no ports directory", ibdev);
-		return -ENODEV;
+		_cleanup_free_ char *shown = halo_root_display_path(ctx, dir);
+
+		*ret_why = shown ? halo_strdup_printf("%s has no ports directory %s", ibdev, shown) :
+				   NULL;
+		return *ret_why ? -ENODEV : -ENOMEM;
 	}
 	if (err < 0)
-		return err;
+		return read_failed(ctx, dir, err, ret_why);
 	for (size_t i = 0; ports[i]; i++) {
 		char *end;
 		unsigned long p = strtoul(ports[i], &end, 10);
@@ -103,7 +124,7 @@ static int find_port(struct halo_ctx *ctx, const char *ibdev, const char *ifname
 		n++;
 		only = (unsigned)p;
 		snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%lu", ibdev, p);
-		err = port_has_ndev(ctx, dir, ifname);
+		err = port_has_ndev(ctx, dir, ifname, ret_why);
 		if (err < 0)
 			return err;
 		if (err > 0) {
@@ -137,7 +158,7 @@ int halo_rdma_find_dev(struct halo_ctx *ctx, const char *ifname,
 	if (err == -ENOENT || err == -ENOTDIR || (err == 0 && !devs[0]))
 		return -ENODEV;
 	if (err < 0)
-		return err;
+		return read_failed(ctx, path, err, ret_why);
 	if (devs[1]) {
 		*ret_why = halo_strdup_printf("%s has several RDMA devices (%s, %s)", ifname,
 					      devs[0], devs[1]);
@@ -150,7 +171,7 @@ int halo_rdma_find_dev(struct halo_ctx *ctx, const char *ifname,
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/node_type", dev.ibdev);
 	err = halo_rdma_read_root(ctx, path, &type);
 	if (err < 0 && err != -ENOENT)
-		return err;
+		return read_failed(ctx, path, err, ret_why);
 	dev.iwarp = type && strstr(type, "RNIC");
 	err = find_port(ctx, dev.ibdev, ifname, &dev.port, ret_why);
 	if (err < 0)
@@ -203,7 +224,8 @@ static int read_attr(struct halo_ctx *ctx, const char *path, char *buf, size_t l
 }
 
 int halo_rdma_port_state(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
-			 char *state, size_t state_len, char *phys, size_t phys_len)
+			 char *state, size_t state_len, char *phys, size_t phys_len,
+			 char **ret_why)
 {
 	char path[256];
 	int err;
@@ -212,8 +234,9 @@ int halo_rdma_port_state(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 		 dev->port);
 	err = read_attr(ctx, path, state, state_len);
 	if (err < 0)
-		return err;
+		return read_failed(ctx, path, err, ret_why);
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/phys_state",
 		 dev->ibdev, dev->port);
-	return read_attr(ctx, path, phys, phys_len);
+	err = read_attr(ctx, path, phys, phys_len);
+	return err < 0 ? read_failed(ctx, path, err, ret_why) : 0;
 }

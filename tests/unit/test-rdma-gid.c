@@ -12,10 +12,12 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "rdma/rdma.h"
+#include "util/rootfs.h"
 
 #define ZERO "0000:0000:0000:0000:0000:0000:0000:0000"
 #define FE80 "fe80:0000:0000:0000:b696:91ff:feaa:bb01"
@@ -207,6 +209,38 @@ static void test_read_error(void **state)
 	assert_int_equal(g.index, 42); /* untouched on failure */
 }
 
+/* In a root: a GID entry that cannot be read (a huge file planted there) fails
+ * the scan, and the reason names that file as the root shows it. */
+static void test_find_names_file(void **state)
+{
+	char root[] = "/tmp/halo-rdma-gid.XXXXXX", cmd[512];
+	struct halo_ctx ctx = { .under_root = true };
+	struct halo_rdma_dev dev = { .ibdev = "rocep1s0", .port = 1 };
+	struct halo_rdma_gid g;
+	char *why = NULL, *want;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && d=sys/class/infiniband/rocep1s0/ports/1 && "
+		 "mkdir -p $d/gids $d/gid_attrs/types $d/gid_attrs/ndevs && "
+		 "echo " V4_1 " >$d/gids/0 && truncate -s 20M $d/gid_attrs/types/0", root);
+	assert_int_equal(system(cmd), 0);
+	ctx.root = root;
+	assert_int_equal(halo_root_open(root, &ctx.root_fd), 0);
+	assert_true(halo_rdma_gid_find(&ctx, &dev, "eth0", addr1, &g, &why) < 0);
+	assert_non_null(why);
+	want = halo_root_display_path(&ctx, "/sys/class/infiniband/rocep1s0/ports/1/gid_attrs/types/0");
+	assert_non_null(want);
+	assert_ptr_equal(strstr(why, want), why);
+	assert_non_null(strchr(why + strlen(want), ':'));
+	free(want);
+	free(why);
+	close(ctx.root_fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_mlx5),       cmocka_unit_test(test_ipv6_shift),
 		cmocka_unit_test(test_two_ipv4),   cmocka_unit_test(test_einval),
 		cmocka_unit_test(test_other_ndev), cmocka_unit_test(test_read_error),
+		cmocka_unit_test(test_find_names_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
