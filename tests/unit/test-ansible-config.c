@@ -12,28 +12,12 @@ static char *data_errors(const char *json, struct halo_config **ret)
 	struct json_object *o = json_tokener_parse(json);
 	struct halo_errors errs = { 0 };
 	struct halo_config *c = NULL;
-	struct halo_buf b = { 0 };
 	int r;
 
 	assert_non_null(o);
 	r = halo_config_load_json("config_data", o, &c, &errs);
 	json_object_put(o);
-	assert_false(errs.oom);
-	if (r == 0)
-		assert_int_equal(errs.n, 0);
-	else
-		assert_true(errs.n > 0 && c == NULL);
-	for (size_t i = 0; i < errs.n; i++) {
-		assert_null(strchr(errs.msgs[i], '\n'));
-		halo_buf_printf(&b, "%s%s", i ? "\n" : "", errs.msgs[i]);
-	}
-	halo_buf_puts(&b, "");
-	halo_errors_free(&errs);
-	if (ret)
-		*ret = c;
-	else
-		halo_config_free(c);
-	return halo_buf_steal(&b);
+	return joined_load_errors(r, &errs, c, ret);
 }
 
 #define assert_data_errors(json, want)                                         \
