@@ -42,23 +42,12 @@ for p in "w /etc/default/grub" "w /etc/udev/rules.d/70-halo-access.rules" \
 done
 
 # The sample: each plant at a few paths; one of each kind (file written,
-# file read, directory created, directory looked up, sysfs followed).
-# Known: errors that do not name the path (marked TODO until fixed).
-todo() {
-	case "$1 $2" in
-	# rdma: "rocep194s0f0 has no ports directory", not the sysfs path
-	"abs-dir /sys/class/infiniband/rocep194s0f0") echo 1 ;;
-	esac
-}
+# file read, directory created, directory looked up, sysfs followed), and
+# the files whose errors once named no path (boot's grub.cfg, links'
+# NetworkManager state, rdma's sysfs).
 while read -r plant path; do
 	why=$(confine_trial "$NS" "$old" "$want" "$path" "$plant")
-	r=$?
-	if [ -n "$(todo "$plant" "$path")" ]; then
-		todo_ok "$r" "$plant at $path: confined, refused, converges${why:+ ($why)}" \
-			"the error does not name the path"
-	else
-		ok "$r" "$plant at $path: confined, refused or harmless, converges${why:+ ($why)}"
-	fi
+	ok $? "$plant at $path: confined, refused or harmless, converges${why:+ ($why)}"
 done <<'EOF'
 abs-file /etc/udev/rules.d/70-halo-access.rules
 rel-file /etc/halo-provision/rccl.env
@@ -76,7 +65,14 @@ fifo /proc/sys/vm/swappiness
 huge /var/lib/halo-provision/state.json
 fifo /boot/grub/grub.cfg
 huge /boot/grub2/grub.cfg
+fifo /etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf
+huge /sys/class/infiniband/rocep194s0f0/ports/1/gid_attrs/types/1
+device /sys/class/infiniband/rocep194s0f0/ports/1/state
 EOF
+# NetworkManager's runtime record of the link is named by its ifindex.
+idx=$(ip -n "$NS" -o link show eth-a | cut -d: -f1)
+why=$(confine_trial "$NS" "$old" "$want" "/run/NetworkManager/devices/$idx" device)
+ok $? "device at /run/NetworkManager/devices/$idx: confined, refused, converges${why:+ ($why)}"
 why=$(confine_trial "$NS" "$old" "$want" /etc/group fifo --check)
 ok $? "fifo at /etc/group, --check: confined, refused, converges${why:+ ($why)}"
 done_testing
