@@ -54,8 +54,10 @@ static int drop_grub_vars(char **tok, const char *where, char ***ret,
 	return 0;
 }
 
-/* The tokens a missing /etc/kernel/cmdline starts from. */
-static int base_tokens(struct halo_ctx *ctx, char ***ret, char **ret_note)
+/* The tokens a missing /etc/kernel/cmdline starts from. An unreadable
+ * BLS entry fails with *RET_FAILED its path (when known). */
+static int base_tokens(struct halo_ctx *ctx, char ***ret, char **ret_note,
+		       char **ret_failed)
 {
 	static const char *const drop[] = { "BOOT_IMAGE", "initrd", NULL };
 	_cleanup_strv_free_ char **tok = NULL;
@@ -70,15 +72,18 @@ static int base_tokens(struct halo_ctx *ctx, char ***ret, char **ret_note)
 			return r;
 		return halo_cmdline_merge(tok, NULL, (char *const *)drop, ret);
 	}
-	if (r < 0)
+	if (r < 0) {
+		/* where names the BLS entry that could not be read */
+		*ret_failed = TAKE_PTR(where);
 		return r;
+	}
 	return drop_grub_vars(tok, where, ret, ret_note);
 }
 
 int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,
 		       struct boot_edits *edits, struct halo_errors *errs)
 {
-	_cleanup_free_ char *old = NULL, *joined = NULL, *note = NULL;
+	_cleanup_free_ char *old = NULL, *joined = NULL, *note = NULL, *failed = NULL;
 	_cleanup_strv_free_ char **cur = NULL, **merged = NULL;
 	char *content;
 	mode_t mode;
@@ -87,7 +92,14 @@ int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,
 	r = boot_read_target(ctx, BOOT_KERNEL_CMDLINE, 0644, &old, &mode, errs);
 	if (r < 0)
 		return r;
-	r = old ? halo_cmdline_split(old, &cur) : base_tokens(ctx, &cur, &note);
+	r = old ? halo_cmdline_split(old, &cur) : base_tokens(ctx, &cur, &note, &failed);
+	if (r < 0 && failed && r != -ENOMEM) {
+		_cleanup_free_ char *shown = halo_root_display_path(ctx, failed);
+
+		halo_errors_add(errs, "%s: %s (the default boot entry, the base of %s)",
+				shown ? shown : failed, strerror(-r), BOOT_KERNEL_CMDLINE);
+		return -EINVAL;
+	}
 	if (r < 0)
 		return r;
 	if (halo_cmdline_merge(cur, want->set, want->remove, &merged) < 0)

@@ -118,4 +118,13 @@ sed -i "s/$ROOT_UUID/$host_uuid/" "$R/etc/kernel/cmdline"
 refuses "$R" "/etc/kernel/cmdline: root=UUID=$host_uuid does not resolve to a block device" \
 	"a cache entry naming a host image outside the root"
 
+# A BLS entry that cannot be read (a FIFO) while /etc/kernel/cmdline is
+# still to be made from it: the error names the entry.
+R=$(boot_root fedora blsfifo)
+rm -f "$R/etc/kernel/cmdline"
+entry=$(cd "$R" && ls boot/loader/entries/*.conf | head -1)
+rm -f "$R/$entry"
+mkfifo "$R/$entry"
+refuses "$R" "/$entry: Invalid argument \\(the default boot entry" "an unreadable BLS entry"
+
 done_testing
