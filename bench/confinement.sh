@@ -8,6 +8,8 @@
 # every trial is an apply (and, with MODE --check, a check too). Prints the
 # counts per plant; exits 1 if a trial broke an invariant (listed). Needs
 # root, a built tree (HALO=build/halo-provision), strace and ip.
+# A part of the run: CONFINE_MATCH=REGEX keeps the paths it matches (grep
+# -E), CONFINE_FIRST=N the first N of those (in path order).
 set -uo pipefail
 if [ -z "${HALO_CONFINE_NETNS:-}" ]; then
 	export HALO_CONFINE_NETNS=1
@@ -36,7 +38,8 @@ cp -a "$box/old" "$box/t"
 confine_run "$NS" "$box/t" "$box/apply.trace"
 confine_run "$NS" "$box/t" "$box/check.trace" --check
 { confine_paths "$box/apply.trace" "$box/t"; confine_paths "$box/check.trace" "$box/t"; } |
-	sort -k2 -k1,1r | sort -u -k2,2 >"$box/paths"
+	sort -k2 -k1,1r | sort -u -k2,2 | { grep -E -- "${CONFINE_MATCH:-.}" || true; } |
+	head -n "${CONFINE_FIRST:-1000000}" >"$box/paths"
 echo "paths: $(wc -l <"$box/paths") ($(cut -d' ' -f1 "$box/paths" | sort | uniq -c | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}'))"
 echo "  (w written, r read, l looked up, d a directory on the way)"
 
