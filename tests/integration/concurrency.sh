@@ -38,7 +38,7 @@ is "$(harden_temps "$root")" "" "no temp file left"
 root="$TEST_TMP/killed"
 harden_make_root "$root"
 before=$(harden_managed "$root")
-strace -f -o /dev/null -e trace=rename,renameat,renameat2 \
+harden_strace -f -o /dev/null -e trace=rename,renameat,renameat2 \
 	-e inject=rename,renameat,renameat2:delay_enter=30s \
 	"$HALO" --root "$root" "${HARDEN_KR[@]}" -q >/dev/null 2>&1 &
 tracer=$!
