@@ -190,6 +190,7 @@ static const struct {
 
 char *halo_rdma_why_no_dev(struct halo_ctx *ctx, const char *ifname, const char *driver)
 {
+	_cleanup_free_ char *shown = NULL;
 	const char *module = NULL;
 	char path[128];
 
@@ -199,16 +200,23 @@ char *halo_rdma_why_no_dev(struct halo_ctx *ctx, const char *ifname, const char 
 	if (!module)
 		return halo_strdup_printf("no RDMA device on %s: driver %s has no RoCE", ifname,
 					  driver && driver[0] ? driver : "(none)");
+	/* Where the device was looked for: what an operator checks first (a
+	 * symlink planted there reads as no device at all). */
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device/infiniband", ifname);
+	shown = halo_root_display_path(ctx, path);
+	if (!shown)
+		return NULL;
 	snprintf(path, sizeof(path), "/sys/module/%s", module);
 	if (halo_root_exists(ctx, path) <= 0)
-		return halo_strdup_printf("no RDMA device on %s: module %s is not loaded "
-					  "(modules.load = [ \"%s\" ])", ifname, module, module);
+		return halo_strdup_printf("no RDMA device on %s (none in %s): module %s is not "
+					  "loaded (modules.load = [ \"%s\" ])", ifname, shown, module,
+					  module);
 	if (strcmp(driver, "ice") == 0)
-		return halo_strdup_printf("no RDMA device on %s: irdma is loaded but has no device "
-					  "on it (RoCE and iWARP both off in devlink: roce.enable = true)",
-					  ifname);
-	return halo_strdup_printf("no RDMA device on %s: %s is loaded but has no device on it",
-				  ifname, module);
+		return halo_strdup_printf("no RDMA device on %s (none in %s): irdma is loaded but "
+					  "has no device on it (RoCE and iWARP both off in devlink: "
+					  "roce.enable = true)", ifname, shown);
+	return halo_strdup_printf("no RDMA device on %s (none in %s): %s is loaded but has no "
+				  "device on it", ifname, shown, module);
 }
 
 static int read_attr(struct halo_ctx *ctx, const char *path, char *buf, size_t len)

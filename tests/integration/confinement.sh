@@ -68,6 +68,7 @@ huge /boot/grub2/grub.cfg
 fifo /etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf
 huge /sys/class/infiniband/rocep194s0f0/ports/1/gid_attrs/types/1
 device /sys/class/infiniband/rocep194s0f0/ports/1/state
+rel-dir /sys/class/net/eth-a/device/infiniband
 EOF
 # NetworkManager's runtime record of the link is named by its ifindex.
 idx=$(ip -n "$NS" -o link show eth-a | cut -d: -f1)

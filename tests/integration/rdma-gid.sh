@@ -119,10 +119,10 @@ else
 fi
 is "$(item rdma/nodev/device .outcome)" failed "ice without RDMA device: failed"
 is "$(item rdma/nodev/device .message)" \
-	"no RDMA device on eth-b: irdma is loaded but has no device on it (RoCE and iWARP both off in devlink: roce.enable = true)" \
+	"no RDMA device on eth-b (none in $ROOT/sys/class/net/eth-b/device/infiniband): irdma is loaded but has no device on it (RoCE and iWARP both off in devlink: roce.enable = true)" \
 	"... with the reason"
 is "$(item rdma/nomod/device .message)" \
-	'no RDMA device on eth-d: module mlx5_ib is not loaded (modules.load = [ "mlx5_ib" ])' \
+	"no RDMA device on eth-d (none in $ROOT/sys/class/net/eth-d/device/infiniband): module mlx5_ib is not loaded (modules.load = [ \"mlx5_ib\" ])" \
 	"mlx5 without mlx5_ib: the module is named"
 is "$(item rdma/iwarp/device .outcome)" failed "iWARP device: failed"
 like "$(item rdma/iwarp/device .message)" \
