@@ -316,10 +316,15 @@ static int take_lock(struct run *run)
 }
 
 /* A write after the run that failed: the run still reports, but failed. */
-static int after_write_failed(struct run *run, const char *what, int r)
+/* WHAT is the output's role, PATH its path inside the root (shown as the
+ * operator finds it). */
+static int after_write_failed(struct run *run, const char *what, const char *path, int r)
 {
-	fprintf(stderr, PROG ": writing %s: %s\n", what, strerror(-r));
-	(void)halo_plan_warn(&run->plan, "writing %s: %s", what, strerror(-r));
+	_cleanup_free_ char *shown = halo_root_display_path(&run->ctx, path);
+	const char *p = shown ? shown : path;
+
+	fprintf(stderr, PROG ": writing %s %s: %s\n", what, p, strerror(-r));
+	(void)halo_plan_warn(&run->plan, "writing %s %s: %s", what, p, strerror(-r));
 	return HALO_EXIT_FAILED;
 }
 
@@ -334,17 +339,21 @@ static int write_results(struct run *run, int bits)
 		/* A revert removes the state file as an item (engine/revert.c). */
 		r = ctx->revert ? 0 : halo_state_write(ctx, run->cfg, &run->plan, bits);
 		if (r < 0)
-			extra |= after_write_failed(run, "the state file", r);
+			extra |= after_write_failed(run, "the state file",
+						    run->cfg->state.path ? run->cfg->state.path :
+									   HALO_STATE_DEFAULT_PATH, r);
 		if (bits & HALO_EXIT_REBOOT) {
 			r = halo_reboot_required_write(ctx);
 			if (r < 0)
-				extra |= after_write_failed(run, "/run/reboot-required", r);
+				extra |= after_write_failed(run, "the reboot flag",
+							    "/run/reboot-required", r);
 		}
 	}
 	if (writes_textfile(run)) {
 		r = halo_prometheus_write(ctx, run->cfg, &run->plan, bits);
 		if (r < 0)
-			extra |= after_write_failed(run, "the Prometheus textfile", r);
+			extra |= after_write_failed(run, "the Prometheus textfile",
+						    run->cfg->state.prometheus, r);
 	}
 	return extra;
 }
