@@ -15,7 +15,7 @@
 # logged as an overlap.
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/lib/ansible.sh"
-ansible_require
+ansible_cluster_require
 ansible_env
 
 ansible_node node1 debian && ansible_node node2 fedora && ansible_node node3 debian || {

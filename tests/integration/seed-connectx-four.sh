@@ -10,7 +10,7 @@
 # one end of the node3 - node4 cable broken → --cluster names that cable.
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/lib/ansible.sh"
-ansible_require
+ansible_cluster_require
 ansible_env
 source "$top_srcdir/tests/lib/seed-cluster.sh"
 seed_require

@@ -9,7 +9,7 @@
 # --cluster is clean; one end's MTU broken → --cluster names that cable.
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/lib/ansible.sh"
-ansible_require
+ansible_cluster_require
 ansible_env
 source "$top_srcdir/tests/lib/seed-cluster.sh"
 seed_require

@@ -4,6 +4,7 @@
 # Interface (stable; tests/integration/ansible-*.sh and the seed cluster
 # tests use it):
 #   ansible_require            TAP skip (exit 0) unless ansible-core is installed
+#   ansible_cluster_require    the same, and a skip in a sanitizer build
 #   ansible_env                $ANS: a private Ansible home, config and
 #                              collection tree (halo.provision from the source
 #                              tree, its module the freshly built $HALO);
@@ -43,6 +44,19 @@ ansible_require() {
 			exit 0
 		}
 	done
+}
+
+# ansible_cluster_require: ansible_require, and a TAP skip in a sanitizer
+# build. The cluster tests' time is ansible-playbook's Python (minutes per
+# cluster on two cores); they run once per CI, in the plain build's suite
+# (distcheck), while the module's own code runs under ASan and UBSan in
+# tests/integration/ansible-module.sh. HALO_SANITIZER_CFLAGS: debian.mk.
+ansible_cluster_require() {
+	ansible_require
+	if [ -n "${HALO_SANITIZER_CFLAGS:-}" ]; then
+		echo "1..0 # SKIP sanitizer build: the simulated clusters run once, in the plain build's suite"
+		exit 0
+	fi
 }
 
 ansible_env() {
