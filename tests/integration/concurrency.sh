@@ -47,10 +47,14 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 ok "$([ -n "$(harden_temps "$root")" ]; echo $?)" "the traced run wrote a temp file and waits in rename"
-victim=$(pgrep -P "$tracer" -x halo-provision || pgrep -P "$tracer")
-ok "$([ -n "$victim" ]; echo $?)" "found the run under strace"
+# The run itself, by its command line (strace's own starts with
+# "strace"): killing strace first would let the run go on, untraced.
+victim=$(pgrep -f -- "^$HALO --root $root ")
+ok "$([ -n "$victim" ] && [ "$(wc -w <<<"$victim")" = 1 ]; echo $?)" "found the run under strace"
 kill -9 $victim 2>/dev/null
+while kill -0 $victim 2>/dev/null; do sleep 0.05; done
 # strace itself would sit out its delay; it is not part of the test.
+pkill -9 -P "$tracer" 2>/dev/null
 kill -9 "$tracer" 2>/dev/null
 wait "$tracer" 2>/dev/null
 is "$(harden_managed "$root")" "$before" "killed before rename: every file is the old one"
