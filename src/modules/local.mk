@@ -41,7 +41,8 @@ modules_integration_tests = \
 	tests/integration/modules-options.sh \
 	tests/integration/modules-confine.sh \
 	tests/integration/modules-corrupt.sh \
-	tests/integration/modules-dlopen.sh
+	tests/integration/modules-dlopen.sh \
+	tests/integration/modules-view.sh
 TESTS += $(modules_integration_tests)
 EXTRA_DIST += $(modules_integration_tests) tests/integration/modules-lib.sh
 

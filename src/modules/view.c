@@ -14,6 +14,14 @@
  * else (a symlink that does not resolve inside the root, a FIFO, a device,
  * a directory where a file belongs) is refused with a message naming it.
  *
+ * The staging directory is a tmpfs mounted nowhere (fsopen/fsmount, the
+ * new mount API): it lives in memory, is reached only through its
+ * descriptor (/proc/self/fd/N) and vanishes when that is closed, so a
+ * run writes nothing on the host for it, and costs no inode creation on
+ * a disk filesystem. Where the mount API is refused (no CAP_SYS_ADMIN, an
+ * old kernel, a seccomp filter) it falls back to a mkdtemp directory in
+ * $TMPDIR, removed at the end.
+ *
  * The view also computes the blacklist (blacklist.c) from the files it
  * staged and the root's /proc/cmdline: libkmod's own blacklist carries the
  * running kernel's command line, which is not the root's.
@@ -28,7 +36,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/mount.h>
 
 #include "modules/internal.h"
 #include "util/rootfs.h"
@@ -54,6 +64,7 @@ struct halo_kmod_view {
 	const struct halo_ctx *ctx;
 	char *dir;      /* the staging directory */
 	int dfd;
+	bool detached;  /* dfd is a tmpfs mounted nowhere: closing frees it */
 	char *moddir;   /* <dir>/m: libkmod's module directory */
 	char *root_moddir; /* /lib/modules/<release>, inside the root */
 	char *conf[ARRAY_SIZE(conf_dirs) + 1];
@@ -93,14 +104,16 @@ void halo_kmod_view_free(struct halo_kmod_view *v)
 {
 	if (!v)
 		return;
-	if (v->dfd >= 0) {
+	if (v->detached) {
+		close(v->dfd);
+	} else if (v->dfd >= 0) {
 		int fd = openat(v->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 		if (fd >= 0)
 			rm_tree(fd);
 		close(v->dfd);
 	}
-	if (v->dir)
+	if (v->dir && !v->detached)
 		(void)rmdir(v->dir);
 	for (size_t i = 0; i < v->n_fds; i++)
 		close(v->fds[i]);
@@ -308,10 +321,41 @@ static int stage_cmdline(struct halo_kmod_view *v, char **ret_why)
 	return halo_blacklist_from_cmdline(text, &v->blacklist);
 }
 
+/* A tmpfs mounted nowhere, as a descriptor of its root directory, or
+ * -errno when the kernel refuses the mount API here. */
+static int detached_tmpfs(void)
+{
+#if defined(SYS_fsopen) && defined(SYS_fsconfig) && defined(SYS_fsmount)
+	_cleanup_close_ int fsfd = -1;
+	int mfd;
+
+	fsfd = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+	if (fsfd < 0)
+		return -errno;
+	if (syscall(SYS_fsconfig, fsfd, FSCONFIG_SET_STRING, "mode", "0700", 0) < 0 ||
+	    syscall(SYS_fsconfig, fsfd, FSCONFIG_SET_STRING, "size", "1m", 0) < 0 ||
+	    syscall(SYS_fsconfig, fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return -errno;
+	mfd = (int)syscall(SYS_fsmount, fsfd, FSMOUNT_CLOEXEC,
+			   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			   MOUNT_ATTR_NOEXEC);
+	return mfd < 0 ? -errno : mfd;
+#else
+	return -ENOSYS;
+#endif
+}
+
 static int make_stage_dir(struct halo_kmod_view *v)
 {
 	const char *tmp = secure_getenv("TMPDIR");
+	int fd = detached_tmpfs();
 
+	if (fd >= 0) {
+		v->dfd = fd;
+		v->detached = true;
+		v->dir = halo_strdup_printf("/proc/self/fd/%d", fd);
+		return v->dir ? 0 : -ENOMEM;
+	}
 	v->dir = halo_strdup_printf("%s/halo-kmod.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
 	if (!v->dir)
 		return -ENOMEM;
