@@ -50,6 +50,29 @@ probe "$NS" dcb-get st0
 like "$err" 'nicsim: .*st0.json: unreadable state' "a bad state file is reported"
 is "$rc" 0 "... and the request still answered"
 
+# NICSIM_DEFER_GETS=1 (for benchmarks): reads are counted as before but
+# written once, at the next change or at exit; without it every request
+# is written. One process makes three reads (dcb-get IF 3); another a
+# read and a set (dcb-pfc: read-modify-write).
+if command -v strace >/dev/null; then
+	# traced DEFER PROBE-ARGS...: "WRITES [GETS,SETS]" of one probe process
+	# from a fresh state: renames onto the state file, then the counts.
+	traced() {
+		local defer=$1
+		shift
+		rm -f "$NICSIM_STATE"/*
+		NICSIM_DEFER_GETS=$defer nicsim "$NS" strace -f -qq -o "$TEST_TMP/trace" -e trace=rename \
+			"$NICSIM_PROBE" "$@" >/dev/null 2>&1
+		echo "$(grep -c 'st0\.json") *= 0$' "$TEST_TMP/trace") $(state st0 '[.requests.get, .requests.set]')"
+	}
+	is "$(traced "" dcb-get st0 3)" "3 [3,0]" "three reads: written after every request"
+	is "$(traced 1 dcb-get st0 3)" "1 [3,0]" "three reads, NICSIM_DEFER_GETS=1: written once, at exit, counted the same"
+	is "$(traced "" dcb-pfc st0 3,4)" "2 [1,1]" "a read and a set: two writes"
+	is "$(traced 1 dcb-pfc st0 3,4)" "1 [1,1]" "a read and a set, deferred: one write, at the set, with the read counted"
+	is "$(state st0 .pfc_enabled)" '[3,4]' "... and the set is in the file"
+	is "$(find "$NICSIM_STATE" -name '*.tmp' | wc -l)" 0 "deferred: no temp file left"
+fi
+
 # Without NICSIM_STATE the state lives in the process only.
 rm -rf "$NICSIM_STATE"/*
 out=$(NICSIM_STATE= nicsim "$NS" "$NICSIM_PROBE" dcb-get st0)

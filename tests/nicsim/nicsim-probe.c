@@ -7,7 +7,7 @@
  * request's, as a careful client would. Sizes each datagram with
  * MSG_PEEK|MSG_TRUNC first, as libnl does, then reads it with recvmsg.
  *
- *   dcb-get IF | dcb-dcbx IF | dcb-set-dcbx IF MODE
+ *   dcb-get IF [N] | dcb-dcbx IF | dcb-set-dcbx IF MODE
  *   dcb-pfc IF PRIOS|none [delay]   read-modify-write of struct ieee_pfc
  *   dcb-app-add IF SEL:PROTO:PRIO... | dcb-app-del IF SEL:PROTO:PRIO...
  *   dcb-raw-set IF ATTRHEX          IEEE_SET with one raw DCB_ATTR_IEEE_PFC
@@ -280,8 +280,15 @@ static int cmd_dcb(struct ctx *c, int argc, char **argv)
 
 	if (open_sock(c, NETLINK_ROUTE) < 0)
 		return 3;
-	if (strcmp(cmd, "dcb-get") == 0)
-		return transact(c, dcb_req(buf, RTM_GETDCB, DCB_CMD_IEEE_GET, ifname), dcb_reply);
+	if (strcmp(cmd, "dcb-get") == 0) {
+		/* dcb-get IFNAME [N]: N reads from one process. */
+		long n = argc == 3 ? strtol(argv[2], NULL, 10) : 1;
+
+		r = 0;
+		for (long i = 0; i < n && r == 0; i++)
+			r = transact(c, dcb_req(buf, RTM_GETDCB, DCB_CMD_IEEE_GET, ifname), dcb_reply);
+		return r;
+	}
 	if (strcmp(cmd, "dcb-dcbx") == 0)
 		return transact(c, dcb_req(buf, RTM_GETDCB, DCB_CMD_GDCBX, ifname), dcb_reply);
 	if (strcmp(cmd, "dcb-state") == 0)

@@ -312,7 +312,7 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 	return 0;
 }
 
-/* 0 loaded (or no file yet: the config's starting state stands). */
+/* 1 loaded, 0 no file yet (the config's starting state stands). */
 int nicsim_state_load(struct nicsim_if *nic)
 {
 	char path[PATH_MAX];
@@ -330,5 +330,5 @@ int nicsim_state_load(struct nicsim_if *nic)
 	}
 	r = from_json(nic, o);
 	json_object_put(o);
-	return r;
+	return r < 0 ? r : 1;
 }
