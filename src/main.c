@@ -221,25 +221,16 @@ static int do_status(struct run *run)
 
 /* The facts a planner needs from another subsystem, found once, before
  * any planning: the boot GTT prefix depends on the amdgpu build, which the
- * modules part knows. Only looked up when the boot section will read it;
+ * module index tells. Only looked up when the boot section will read it;
  * a failed lookup is "in-tree" (the modules section reports its errors). */
 static void find_facts(struct run *run)
 {
-	const struct halo_boot_config *b = &run->cfg->boot;
 	bool dkms = false;
-	int r;
 
 	if (!(run->ctx.only & HALO_SUB_BOOT) || !halo_boot_needs_amdgpu_dkms(run->cfg))
 		return;
-	r = halo_modules_amdgpu_is_dkms(&run->ctx, &dkms);
-	if (r >= 0)
+	if (halo_modules_amdgpu_is_dkms(&run->ctx, &dkms) >= 0)
 		run->ctx.amdgpu_dkms = dkms;
-	else if (r == -ELIBACC || r == -ELIBBAD)
-		/* Guessing "in-tree" could write the wrong GTT parameters;
-		 * other errors are the modules section's to report. */
-		halo_errors_add(&run->errs, "%s:%d: boot.gtt_params = \"auto\": cannot tell whether "
-				"amdgpu is the DKMS build: libkmod.so.2 cannot be loaded (%s); "
-				"set boot.gtt_params", run->cfg->path, b->gtt_line, strerror(-r));
 }
 
 static int build(struct run *run, const struct builder *builders, size_t n)

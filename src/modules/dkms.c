@@ -12,19 +12,25 @@
 #include "modules/internal.h"
 #include "modules/modules.h"
 #include "util/rootfs.h"
+#include "util/strv.h"
 
 /* Where DKMS and distribution kABI packages put out-of-tree modules:
  * Debian/Ubuntu updates/dkms, Fedora/RHEL extra (and weak-updates links). */
 static const char *const dkms_dirs[] = { "updates/", "extra/", "weak-updates/" };
 
+/*
+ * Read from the module index itself (modules.dep.bin, the file libkmod
+ * would look "amdgpu" up in, read inside the root), not through libkmod:
+ * the boot phase then never loads libkmod and the libraries it brings,
+ * which cost more than the rest of a boot-only run.
+ */
 int halo_modules_amdgpu_is_dkms(struct halo_ctx *ctx, bool *ret_dkms)
 {
-	_cleanup_modinfo_ struct halo_modinfo *mi = NULL;
-	/* A refused file is the modules section's error to report. */
-	_cleanup_free_ char *why = NULL, *why2 = NULL;
-	struct halo_kmod *k;
+	_cleanup_free_ char *path = NULL, *index = NULL, *line = NULL;
+	size_t len;
 	int r;
 
+	*ret_dkms = false;
 	r = halo_root_exists(ctx, "/sys/module/amdttm");
 	if (r < 0)
 		return r;
@@ -32,23 +38,24 @@ int halo_modules_amdgpu_is_dkms(struct halo_ctx *ctx, bool *ret_dkms)
 		*ret_dkms = true;
 		return 0;
 	}
-	r = halo_kmod_get(ctx, &k, &why);
-	if (r == -ENOENT) {
-		*ret_dkms = false; /* no module tree for this kernel: in-tree assumed */
-		return 0;
-	}
+	if (!halo_kernel_release_valid(ctx->kernel_release))
+		return -EINVAL;
+	path = halo_strdup_printf("/lib/modules/%s/modules.dep.bin", ctx->kernel_release);
+	if (!path)
+		return -ENOMEM;
+	r = halo_read_file(ctx, path, &index, &len);
+	if (r == -ENOENT)
+		return 0; /* no module tree for this kernel: in-tree assumed */
 	if (r < 0)
 		return r;
-	r = halo_kmod_lookup(k, "amdgpu", &mi, &why2);
-	if (r == -ENOENT) {
-		*ret_dkms = false;
-		return 0;
-	}
+	r = halo_depindex_lookup(index, len, "amdgpu", &line);
+	if (r == -ENOENT)
+		return 0; /* built in, or not there: in-tree */
 	if (r < 0)
 		return r;
-	*ret_dkms = false;
-	for (size_t i = 0; mi->relpath && i < ARRAY_SIZE(dkms_dirs); i++)
-		if (strncmp(mi->relpath, dkms_dirs[i], strlen(dkms_dirs[i])) == 0)
+	/* "relpath: dep dep ..." */
+	for (size_t i = 0; i < ARRAY_SIZE(dkms_dirs); i++)
+		if (strncmp(line, dkms_dirs[i], strlen(dkms_dirs[i])) == 0)
 			*ret_dkms = true;
 	return 0;
 }

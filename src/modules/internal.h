@@ -68,6 +68,9 @@ int halo_kmod_probe(struct halo_kmod *k, const char *name,
 
 struct halo_kmod_view;
 
+/* RELEASE names one directory of /lib/modules (no '/', not "." or ".."). */
+bool halo_kernel_release_valid(const char *rel);
+
 /* Stages the index files of /lib/modules/<release> and the modprobe.d
  * files of the root, each checked; computes the blacklist (modprobe.d
  * and the root's /proc/cmdline). -ENOENT: no module directory or index. */

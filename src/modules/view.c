@@ -321,6 +321,12 @@ static int stage_cmdline(struct halo_kmod_view *v, char **ret_why)
 	return halo_blacklist_from_cmdline(text, &v->blacklist);
 }
 
+bool halo_kernel_release_valid(const char *rel)
+{
+	return rel && *rel && !strchr(rel, '/') && strcmp(rel, "..") != 0 &&
+	       strcmp(rel, ".") != 0;
+}
+
 /* A tmpfs mounted nowhere, as a descriptor of its root directory, or
  * -errno when the kernel refuses the mount API here. */
 static int detached_tmpfs(void)
@@ -376,9 +382,7 @@ int halo_kmod_view_new(const struct halo_ctx *ctx, struct halo_kmod_view **ret,
 	_cleanup_close_ int mfd = -1;
 	int r, fd;
 
-	if (!ctx->kernel_release || !*ctx->kernel_release ||
-	    strchr(ctx->kernel_release, '/') || strcmp(ctx->kernel_release, "..") == 0 ||
-	    strcmp(ctx->kernel_release, ".") == 0)
+	if (!halo_kernel_release_valid(ctx->kernel_release))
 		return -EINVAL;
 	v = calloc(1, sizeof(*v));
 	if (!v)
