@@ -152,9 +152,10 @@ tests_fuzz_fuzz_genl_CFLAGS = $(fuzz_cflags)
 tests_fuzz_fuzz_genl_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_genl_LDADD = libhalo.la
 
-# Each target for FUZZ_SECONDS; new corpus and crashes under tests/fuzz/work.
+# Every target for FUZZ_SECONDS, FUZZ_PARALLEL at a time (default: the
+# CPUs); new corpus and crashes under tests/fuzz/work, a total at the end.
 fuzz: $(fuzz_bin)
-	@fail=0; for t in $(fuzz_targets); do \
+	@for t in $(fuzz_targets); do \
 		case $$t in \
 		config) seeds="$(fuzz_seeds_config)";; \
 		cmdline) seeds="$(fuzz_seeds_cmdline)";; \
@@ -167,9 +168,9 @@ fuzz: $(fuzz_bin)
 		dcbnl) seeds="$(fuzz_seeds_dcbnl)";; \
 		genl) seeds="$(fuzz_seeds_genl)";; \
 		esac; \
-		LSAN_SUPP="$(fuzz_lsan_supp)" $(SHELL) $(top_srcdir)/tests/fuzz/run.sh \
-			tests/fuzz/fuzz-$$t $(FUZZ_SECONDS) tests/fuzz/work/$$t $$seeds || fail=1; \
-	done; exit $$fail
+		echo "tests/fuzz/fuzz-$$t $$seeds"; \
+	done | LSAN_SUPP="$(fuzz_lsan_supp)" bash $(top_srcdir)/tests/fuzz/run.sh \
+		--all $(FUZZ_SECONDS) tests/fuzz/work
 else
 fuzz:
 	@echo "make fuzz: configure with CC=clang --enable-fuzz" >&2; exit 1
