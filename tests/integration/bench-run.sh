@@ -12,6 +12,9 @@ is "$rc" 0 "bench/run exits 0"
 [ "$rc" = 0 ] || diag "$(tail -5 "$TEST_TMP/stderr")"
 num='[0-9]+(\.[0-9]+)?'
 like "$out" "/bin/true \(floor\) +$num +[0-9]+ +1\.0" "floor row: median and RSS"
+like "$out" "/bin/true, simulator preloaded \(sim floor\) +$num +$num" "simulator floor row: median and ratio"
+like "$out" "halo-provision --check \(x sim floor\) +$num +<= 3x floor +(met|MISSED)" \
+	"--check against the simulator floor: ratio and target"
 like "$out" "halo-provision --check \(x /bin/true\) +$num +[0-9]+ +$num +<= 3x floor +(met|MISSED)" \
 	"--check row: median, RSS, ratio, target, result"
 like "$out" "scripted audit, [1-9][0-9]* facts \(/ --check\) +$num +[0-9]+ +$num +>= 50x slower +(met|MISSED)" \
