@@ -77,29 +77,24 @@ harden_syscall_count() {
 	rm -rf "$work"
 }
 
-# harden_trial ROOT0 WANT INJECT: one crash trial on a fresh copy of root
-# ROOT0. INJECT is strace's injection ("fsync:error=EIO:when=3", or
-# "write:signal=KILL:when=7"). Then: every managed file old or new, and a
-# rerun without injection takes the lock, leaves no temp file and ends
-# with every file as in root WANT. Prints why on failure; returns 1.
-harden_trial() {
-	local root0=$1 want=$2 inject=$3 work rc why=""
-	work=$(mktemp -d "${TMPDIR:-/tmp}/halo-harden.XXXXXX")
-	cp -a "$root0" "$work/root"
-	harden_strace -f -qq -o /dev/null -e trace="${inject%%:*}" -e inject="$inject" \
-		"$HALO" --root "$work/root" "${HARDEN_KR[@]}" -q >"$work/err" 2>&1
-	rc=$?
-	# A crash of our own (not the injected SIGKILL) is a finding; so is
-	# a failed file operation that the exit status does not show (bit 4,
-	# or 1 when it was the lock) or that the output does not name.
-	if [ "$rc" -ge 128 ] && [[ "$inject" != *signal=KILL* ]]; then
-		why="exit $rc (a signal)"
-	elif [[ "$inject" == *error=* && "$inject" != write:* ]] &&
-		{ ! { [ $((rc & 4)) = 4 ] || [ "$rc" = 1 ]; } ||
-		  ! grep -q 'Input/output error' "$work/err"; }; then
-		why="exit $rc after a failed ${inject%%:*}, saying '$(grep -v '^ *ok' "$work/err" | head -1)'"
-	fi
-	[ -z "$why" ] && why=$(harden_old_or_new "$work/root" "$root0" "$want")
+# harden_errno_text NAME: what strerror says for the errno NAME that a
+# trial injects (the output must name it).
+harden_errno_text() {
+	case $1 in
+	EIO) echo 'Input/output error' ;;
+	ENOSPC) echo 'No space left on device' ;;
+	EDQUOT) echo 'Disk quota exceeded' ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# harden_check_after WORK ROOT0 WANT HOW: the invariants after a run on
+# WORK/root that was failed or killed as HOW says: every managed file old
+# or new, and a rerun without faults takes the lock, leaves no temp file
+# and ends with every file as in root WANT. Prints why on failure.
+harden_check_after() {
+	local work=$1 root0=$2 want=$3 why rc
+	why=$(harden_old_or_new "$work/root" "$root0" "$want")
 	if [ -z "$why" ]; then
 		"$HALO" --root "$work/root" "${HARDEN_KR[@]}" --wait 0 -q >/dev/null 2>"$work/err2"
 		rc=$?
@@ -111,8 +106,55 @@ harden_trial() {
 			why="the rerun did not converge"
 		fi
 	fi
+	printf '%s' "$why"
+}
+
+# harden_trial ROOT0 WANT INJECT: one crash trial on a fresh copy of root
+# ROOT0. INJECT is strace's injection ("fsync:error=EIO:when=3", or
+# "write:signal=KILL:when=7"). Then harden_check_after. Prints why on
+# failure; returns 1.
+harden_trial() {
+	local root0=$1 want=$2 inject=$3 work rc why="" errno text
+	work=$(mktemp -d "${TMPDIR:-/tmp}/halo-harden.XXXXXX")
+	cp -a "$root0" "$work/root"
+	harden_strace -f -qq -o /dev/null -e trace="${inject%%:*}" -e inject="$inject" \
+		"$HALO" --root "$work/root" "${HARDEN_KR[@]}" -q >"$work/err" 2>&1
+	rc=$?
+	errno=$(sed -n 's/.*:error=\([A-Z0-9]*\).*/\1/p' <<<"$inject")
+	text=$(harden_errno_text "$errno")
+	# A crash of our own (not the injected SIGKILL) is a finding; so is
+	# a failed file operation that the exit status does not show (bit 4,
+	# or 1 when it was the lock) or that the output does not name.
+	if [ "$rc" -ge 128 ] && [[ "$inject" != *signal=KILL* ]]; then
+		why="exit $rc (a signal)"
+	elif [ -n "$errno" ] && [[ "$inject" != write:* ]] &&
+		{ ! { [ $((rc & 4)) = 4 ] || [ "$rc" = 1 ]; } ||
+		  ! grep -qF "$text" "$work/err"; }; then
+		why="exit $rc after a failed ${inject%%:*}, saying '$(grep -v '^ *ok' "$work/err" | head -1)'"
+	fi
+	[ -z "$why" ] && why=$(harden_check_after "$work" "$root0" "$want")
 	rm -rf "$work"
 	[ -z "$why" ] && return 0
 	echo "$inject: $why"
+	return 1
+}
+
+# harden_kill_trial ROOT0 WANT DELAY_US: an apply on a fresh copy of ROOT0,
+# untraced, SIGKILLed DELAY_US microseconds after it started (anywhere,
+# inside a system call too, where strace's injection cannot reach), then
+# harden_check_after. Prints why on failure; returns 1.
+harden_kill_trial() {
+	local root0=$1 want=$2 delay=$3 work pid why
+	work=$(mktemp -d "${TMPDIR:-/tmp}/halo-harden.XXXXXX")
+	cp -a "$root0" "$work/root"
+	"$HALO" --root "$work/root" "${HARDEN_KR[@]}" -q >"$work/err" 2>&1 &
+	pid=$!
+	sleep "$(printf '0.%06d' "$delay")"
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	why=$(harden_check_after "$work" "$root0" "$want")
+	rm -rf "$work"
+	[ -z "$why" ] && return 0
+	echo "SIGKILL after ${delay} us: $why"
 	return 1
 }
