@@ -3,6 +3,8 @@
 libhalo_la_SOURCES += \
 	src/host/host.h \
 	src/host/namespace.c \
+	src/host/candidates.h \
+	src/host/candidates.c \
 	src/host/resolve.c
 
 # Integration: phases over the finit_module trap, namespaces' own sysfs.

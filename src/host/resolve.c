@@ -2,8 +2,11 @@
 /*
  * resolve.c: config entries to live links, once per run (the host table).
  *
- * Links named in the config are fetched by name (one RTM_GETLINK each); a
- * dump without stats only when an entry matches by MAC, driver or PCI.
+ * Links named in the config are fetched by name (one RTM_GETLINK each), so
+ * are the links sysfs names for entries matching by driver or PCI (the
+ * netdevs of the device, or of the driver's devices: candidates.c). A dump
+ * without stats only when an entry matches by MAC, sysfs cannot name the
+ * candidates, or they do not give every entry its link without an error.
  * Driver and PCI address are read from sysfs on demand, once per link
  * (a virtual link's driver is its rtnetlink kind).
  * Once matched, the netlink snapshots are scoped to the managed links, so
@@ -15,8 +18,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "host/candidates.h"
 #include "host/host.h"
 #include "links/match.h"
+#include "util/strv.h"
 
 /* Driver and PCI address per link, read from sysfs once, on demand. */
 struct facts_cache {
@@ -184,11 +189,19 @@ static int fill(struct halo_host *host, const struct halo_config *cfg,
 	return 0;
 }
 
-static int resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
-		   struct halo_host *host, struct halo_errors *errs)
+/*
+ * One matching of the config against the link snapshot as scoped now.
+ * FAST (candidates fetched by name): nothing is kept unless every selected
+ * entry matched without a single error; *RET_RETRY then asks for the dump.
+ */
+static int resolve_links(struct halo_ctx *ctx, const struct halo_config *cfg,
+			 struct halo_host *host, struct halo_errors *errs,
+			 bool fast, bool *ret_retry)
 {
 	const struct halo_nl_link *links;
 	struct facts_cache fc = { .ctx = ctx };
+	struct halo_errors tmp = { 0 };
+	struct halo_errors *e = fast ? &tmp : errs;
 	_cleanup_free_ ssize_t *idx = NULL;
 	_cleanup_free_ bool *sel = NULL;
 	_cleanup_free_ int *managed = NULL;
@@ -196,24 +209,13 @@ static int resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 	bool bad = false;
 	int err;
 
-	/* Links are live kernel state, not files of the tree: under --root
-	 * (image builds, tests) they would be this machine's own links. */
-	if (ctx->under_root && !ctx->netns) {
-		halo_errors_add(errs, "links: --root %s is a tree, not this machine's network: add --netns NAME for a namespace's links, or leave links out with --only",
-				ctx->root);
-		return -EINVAL;
-	}
-	err = halo_nl_open(ctx);
-	if (err < 0)
-		return netlink_error(errs, "opening netlink", err);
-	if (all_by_name(cfg)) {
-		err = scope_names(ctx, cfg);
-		if (err < 0)
-			return netlink_error(errs, "opening netlink", err);
-	}
+	*ret_retry = false;
+	host->interface_unmanaged = false;
 	err = halo_nl_links(ctx, &links, &n_links);
-	if (err < 0)
-		return netlink_error(errs, "reading links", err);
+	if (err < 0) {
+		*ret_retry = fast;
+		return fast ? 0 : netlink_error(errs, "reading links", err);
+	}
 
 	idx = calloc(cfg->n_interfaces, sizeof(*idx));
 	sel = calloc(cfg->n_interfaces, sizeof(*sel));
@@ -242,10 +244,25 @@ static int resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 		err = 0;
 	if (err == 0 && !host->interface_unmanaged)
 		err = match_selected(cfg, sel, links, n_links, &fc,
-				     host->stage == HALO_HOST_FINAL, idx, errs);
+				     host->stage == HALO_HOST_FINAL, idx, e);
 	if (err == -EINVAL) {
 		bad = true;
 		err = 0;
+	}
+	if (fast) {
+		/* The candidates are only a shortcut: whatever the dump could
+		 * answer differently (an entry not found among them, an error
+		 * to report) is left to the dump. */
+		bool missing = false;
+
+		for (size_t i = 0; i < cfg->n_interfaces && !host->interface_unmanaged; i++)
+			missing = missing || (sel[i] && idx[i] < 0);
+		if (err < 0 || bad || tmp.n || tmp.oom || missing) {
+			*ret_retry = true;
+			err = 0;
+			bad = false;
+			goto out;
+		}
 	}
 	if (err == 0 && !host->interface_unmanaged)
 		err = fill(host, cfg, sel, idx, links, &fc);
@@ -261,8 +278,58 @@ static int resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (err < 0)
 		netlink_error(errs, "reading links", err);
 out:
+	halo_errors_free(&tmp);
 	facts_free(&fc);
 	return err < 0 ? err : bad ? -EINVAL : 0;
+}
+
+/*
+ * Scopes the link snapshot before matching: entries all matched by name
+ * are fetched by name (exact, no fallback needed); else the candidates
+ * sysfs names, if every entry has some (*RET_FAST); else the dump.
+ */
+static int scope_links(struct halo_ctx *ctx, const struct halo_config *cfg,
+		       bool *ret_fast)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	int r;
+
+	*ret_fast = false;
+	if (all_by_name(cfg))
+		return scope_names(ctx, cfg);
+	r = halo_host_candidates(ctx, cfg, ctx->interface, &names);
+	if (r <= 0)
+		return r;
+	*ret_fast = true;
+	return halo_nl_scope_names(ctx, (const char *const *)names,
+				   halo_strv_len(names));
+}
+
+static int resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
+		   struct halo_host *host, struct halo_errors *errs)
+{
+	bool fast, retry;
+	int err;
+
+	/* Links are live kernel state, not files of the tree: under --root
+	 * (image builds, tests) they would be this machine's own links. */
+	if (ctx->under_root && !ctx->netns) {
+		halo_errors_add(errs, "links: --root %s is a tree, not this machine's network: add --netns NAME for a namespace's links, or leave links out with --only",
+				ctx->root);
+		return -EINVAL;
+	}
+	err = halo_nl_open(ctx);
+	if (err < 0)
+		return netlink_error(errs, "opening netlink", err);
+	err = scope_links(ctx, cfg, &fast);
+	if (err < 0)
+		return netlink_error(errs, "opening netlink", err);
+	err = resolve_links(ctx, cfg, host, errs, fast, &retry);
+	if (err < 0 || !retry)
+		return err;
+	/* The dump, exactly as without candidates. */
+	halo_nl_unscope(ctx);
+	return resolve_links(ctx, cfg, host, errs, false, &retry);
 }
 
 /* Links, roce and rdma are made of the interfaces; of the files, the

@@ -70,3 +70,13 @@ void halo_hwaddr_format(const uint8_t *addr, size_t n, char *buf, size_t len);
  * ones are NULL; caller frees. */
 int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
 			  char **ret_driver, char **ret_pci);
+
+/* sysfs.c: the netdevs of the device directory PATH under the root (e.g.
+ * /sys/bus/pci/devices/P, a symlink resolved inside the root): the entries
+ * of every "net" directory below it, symlinks never followed and nested
+ * PCI functions left out -- the links whose PCI address, as
+ * halo_link_sysfs_facts reads it, is that device. Appended to *NAMES
+ * unless already there. -ENOENT when PATH is absent, -E2BIG when the tree
+ * is too large to walk, -errno. */
+int halo_link_sysfs_device_links(const struct halo_ctx *ctx, const char *path,
+				 char ***names);

@@ -3,19 +3,24 @@
  * sysfs.c: driver and PCI address of a link, from <root>/sys/class/net.
  * The directories are opened through util/rootfs.h (confined to the root);
  * only the link text of "device" and "driver" is read (readlinkat), nothing
- * is followed outside the root.
+ * is followed outside the root. The netdevs of a device are found by
+ * walking its directory without following any symlink.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config/pci.h"
 #include "links/match.h"
 #include "util/rootfs.h"
+#include "util/strv.h"
 
 /* "0000:c2:00.0": domain:bus:device.function, as the PCI core names its
  * devices in sysfs (and the config's pci key is parsed). */
@@ -141,4 +146,117 @@ int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
 	*ret_driver = TAKE_PTR(driver);
 	*ret_pci = TAKE_PTR(pci);
 	return 0;
+}
+
+/* Bounds of the walk below: a NIC's device directory holds a few thousand
+ * entries at most (its RDMA device's GID tables are the bulk). */
+#define WALK_DEPTH 8
+#define WALK_ENTRIES 65536
+
+static int push_unique(char ***names, const char *name)
+{
+	return halo_strv_contains(*names, name) ? 0 : halo_strv_push(names, name);
+}
+
+/* Entries of the "net" directory NAME in DIRFD: one per netdev. */
+static int list_net(int dirfd, const char *name, size_t *budget, char ***names)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd, err = 0;
+
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	while (err == 0 && (errno = 0, de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if ((*budget)-- == 0)
+			err = -E2BIG;
+		else
+			err = push_unique(names, de->d_name);
+	}
+	if (err == 0 && errno)
+		err = -errno;
+	closedir(d);
+	return err;
+}
+
+/* Walks the real directories below FD (owned), never a symlink: sysfs
+ * links back up (driver, subsystem, physfn) would loop or leave the
+ * device. */
+static int walk(int fd, unsigned depth, size_t *budget, char ***names)
+{
+	struct dirent *de;
+	DIR *d = fdopendir(fd);
+	int err = 0;
+
+	if (!d) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	while (err == 0 && (errno = 0, de = readdir(d))) {
+		unsigned char type = de->d_type;
+		int sub;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if ((*budget)-- == 0) {
+			err = -E2BIG;
+			break;
+		}
+		if (type == DT_UNKNOWN) {
+			struct stat st;
+
+			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+				err = -errno;
+				break;
+			}
+			type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+		}
+		if (type != DT_DIR)
+			continue;
+		if (strcmp(de->d_name, "net") == 0) {
+			err = list_net(dirfd(d), de->d_name, budget, names);
+			continue;
+		}
+		/* A function below this one (behind a bridge): its links
+		 * have its address, not this one's. */
+		if (is_pci_address(de->d_name, strlen(de->d_name)))
+			continue;
+		if (depth >= WALK_DEPTH) {
+			err = -E2BIG;
+			break;
+		}
+		sub = openat(dirfd(d), de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0) {
+			err = -errno;
+			break;
+		}
+		err = walk(sub, depth + 1, budget, names);
+	}
+	if (err == 0 && errno)
+		err = -errno;
+	closedir(d);
+	return err;
+}
+
+int halo_link_sysfs_device_links(const struct halo_ctx *ctx, const char *path,
+				 char ***names)
+{
+	size_t budget = WALK_ENTRIES;
+	int fd, err;
+
+	err = halo_root_openat(ctx, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, &fd);
+	if (err < 0)
+		return err;
+	return walk(fd, 0, &budget, names);
 }
