@@ -5,7 +5,11 @@
 # one RTM_GETLINK each; each configured address is one FIB-match lookup
 # (is it on another link?); addresses are dumped per managed link, filtered
 # by the kernel (NETLINK_GET_STRICT_CHK); routes add one dump of the main
-# table. Only an entry matching by MAC, driver or PCI needs a link dump.
+# table. Entries matching by driver or PCI are fetched by the names the
+# root's sysfs gives (issue 13): /sys/bus/pci/devices/P and the devices
+# of /sys/bus/pci/drivers/D lead to the device and its netdevs. Only an
+# entry matching by MAC, or a sysfs without those bus links, needs a dump;
+# candidates that do not give every entry its link fall back to the dump.
 source "$top_srcdir/tests/lib/tap.sh"
 
 NS=$(new_netns req) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
@@ -30,6 +34,97 @@ interfaces = (
   { name = "rdma1"; mtu = 9000; addresses = [ "192.168.100.5/30" ]; }
 );
 CONF
+# nic_sysfs ROOT IFNAME BDF DRIVER: sysfs says IFNAME is PCI function BDF
+# of DRIVER (class link, device link, driver), without the bus links.
+nic_sysfs() {
+	local dev=sys/devices/pci0000:00/$3
+	mkdir -p "$1/$dev/net/$2" "$1/sys/class/net" "$1/sys/bus/pci/drivers/$4"
+	ln -sfn "../../../$3" "$1/$dev/net/$2/device"
+	ln -sfn "../../../bus/pci/drivers/$4" "$1/$dev/driver"
+	ln -sfn "../../devices/pci0000:00/$3/net/$2" "$1/sys/class/net/$2"
+}
+# bus_links ROOT BDF DRIVER [TARGET]: the kernel's links from the PCI bus
+# to the device (TARGET: another function's directory, a stale listing).
+bus_links() {
+	mkdir -p "$1/sys/bus/pci/devices" "$1/sys/bus/pci/drivers/$3"
+	ln -sfn "../../../devices/pci0000:00/${4:-$2}" "$1/sys/bus/pci/devices/$2"
+	ln -sfn "../../../../devices/pci0000:00/${4:-$2}" "$1/sys/bus/pci/drivers/$3/$2"
+}
+# Three roots describing the same links: NROOT without the bus links (the
+# fixtures' layout: the dump), PROOT with them, SROOT whose bus link for
+# 0000:c2:00.0 leads to peer0's function (a listing that does not match).
+NROOT=$TEST_TMP/nroot PROOT=$TEST_TMP/proot SROOT=$TEST_TMP/sroot
+for r in "$NROOT" "$PROOT" "$SROOT"; do
+	nic_sysfs "$r" rdma0 0000:c2:00.0 ice
+	nic_sysfs "$r" rdma1 0000:c3:00.0 mlx5_core
+	nic_sysfs "$r" peer0 0000:c9:00.0 r8169
+done
+bus_links "$PROOT" 0000:c2:00.0 ice
+bus_links "$PROOT" 0000:c3:00.0 mlx5_core
+bus_links "$PROOT" 0000:c9:00.0 r8169
+bus_links "$SROOT" 0000:c2:00.0 ice 0000:c9:00.0
+bus_links "$SROOT" 0000:c3:00.0 mlx5_core
+PCICONF=$TEST_TMP/pci.conf
+write_conf "$PCICONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "fast0"; match = { driver = "ice"; pci = "0000:c2:00.0"; };
+    mtu = 9000; addresses = [ "192.168.100.1/30" ]; },
+  { name = "fast1"; match = { driver = "mlx5_core"; };
+    mtu = 9000; addresses = [ "192.168.100.5/30" ]; }
+);
+CONF
+# No link has this function: its bus directory lists peer0 (r8169).
+BADCONF=$TEST_TMP/bad.conf
+write_conf "$BADCONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "fast0"; match = { driver = "ice"; pci = "0000:c9:00.0"; };
+    mtu = 9000; addresses = [ "192.168.100.1/30" ]; }
+);
+CONF
+# preq ROOT CONF: --check --json under ROOT, traced; sets $rc, $out, $err,
+# $n (requests sent) and $dumps (RTM_GETLINK, 0x12, requests with
+# NLM_F_DUMP, 0x300: strace may not name them inside a namespace).
+preq() {
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
+		run_halo_traced -c "$2" --root "$1" --netns "$NS" --only links --check --json
+	n=$(jq -r '.stats.netlink_requests' <<<"$out")
+	dumps=$(grep -cE 'nlmsg_type=(RTM_GETLINK|0x12)[ ,][^}]*nlmsg_flags=[^,]*(NLM_F_DUMP|0x300)' "$TEST_TMP/strace")
+}
+run_halo_traced() {
+	out=$(strace -f -qq -s 32 -o "$TEST_TMP/strace" -e trace=sendto,sendmsg \
+		"$HALO" "$@" 2>"$TEST_TMP/stderr")
+	rc=$?
+	err=$(cat "$TEST_TMP/stderr")
+}
+# pci_checks WHEN: the driver/pci config on the three roots.
+pci_checks() {
+	local nout nerr
+	preq "$NROOT" "$PCICONF"
+	is "$rc" 0 "$1: driver/pci without bus links: check is clean (dump path)"
+	is "$dumps" 1 "$1: ... by one link dump"
+	is "$n" "$few_mac" "$1: ... as many requests as matching by MAC ($few_mac)"
+	nout=$(jq -c 'del(.stats, .root)' <<<"$out")
+	preq "$PROOT" "$PCICONF"
+	is "$rc" 0 "$1: driver/pci with bus links: check is clean"
+	is "$dumps" 0 "$1: ... and no link dump (strace)"
+	is "$n" "$few" "$1: ... as many requests as matching by name ($few)"
+	is "$(jq -c 'del(.stats, .root)' <<<"$out")" "$nout" "$1: ... the same report as the dump's"
+	preq "$SROOT" "$PCICONF"
+	is "$rc" 0 "$1: a bus listing that does not match: still clean"
+	is "$dumps" 1 "$1: ... after falling back to the dump"
+	is "$(jq -c 'del(.stats, .root)' <<<"$out")" "$nout" "$1: ... the same report as the dump's"
+	preq "$NROOT" "$BADCONF"
+	nerr=$err
+	is "$rc" 1 "$1: a pci no link has: exit 1"
+	like "$err" 'fast0' "$1: ... naming the entry"
+	preq "$PROOT" "$BADCONF"
+	is "$rc" 1 "$1: the same with bus links listing another driver's link: exit 1"
+	is "$err" "$nerr" "$1: ... with the dump's message"
+	is "$dumps" 1 "$1: ... which the dump gave"
+}
+
 halo() { run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only links "$@"; }
 # requests [CONF]: runs --check --json, sets $rc and $n (requests sent).
 requests() {
@@ -54,6 +149,7 @@ is "$few" 6 "check with 2 links: 2 links by name + 2 address lookups + 2 address
 requests "$MACCONF"; few_mac=$n
 is "$rc" 0 "check matching by MAC is clean"
 is "$few_mac" 5 "check matching by MAC: one link dump instead of 2 by name"
+pci_checks "2 links"
 
 # 2,048 veth links: 1,022 more pairs, one end of each with an address.
 for i in $(seq 1 1022); do echo "link add x$i type veth peer name y$i"; done |
@@ -67,6 +163,7 @@ is "$many" "$few" "check with 2,048 links sends as many requests ($few)"
 requests "$MACCONF"
 is "$rc" 0 "check matching by MAC is still clean"
 is "$n" "$few_mac" "check matching by MAC with 2,048 links: as many requests ($few_mac)"
+pci_checks "2,048 links"
 
 # An address on one of the 2,046 others is still found (one lookup).
 ip -n "$NS" addr del 192.168.100.5/30 dev rdma1
