@@ -13,3 +13,8 @@ host_integration_tests = \
 	tests/integration/host-netns-sysfs.sh
 TESTS += $(host_integration_tests)
 EXTRA_DIST += $(host_integration_tests)
+
+# Unit tests: candidate links from a fake sysfs.
+host_unit_tests = tests/unit/test-host-candidates
+check_PROGRAMS += $(host_unit_tests)
+TESTS += $(host_unit_tests)
