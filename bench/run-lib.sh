@@ -55,13 +55,17 @@ pair_ratio() {
 ms() { awk -v u="$1" 'BEGIN { printf "%.2f\n", u / 1000 }'; }
 
 # nic_root ROOT IFNAME PCI DRIVER: sysfs says IFNAME is a PCI function of
-# DRIVER (as sandbox/roce.sh builds it).
+# DRIVER (as sandbox/roce.sh builds it), with the kernel's links from the
+# PCI bus back to the device, which name its netdevs without a dump.
 ref_nic_sysfs() {
 	local R=$1 dev=sys/devices/pci0000:00/$3
-	mkdir -p "$R/$dev/net/$2" "$R/sys/class/net" "$R/sys/bus/pci/drivers/$4"
+	mkdir -p "$R/$dev/net/$2" "$R/sys/class/net" "$R/sys/bus/pci/drivers/$4" \
+		"$R/sys/bus/pci/devices"
 	ln -sfn "../../../$3" "$R/$dev/net/$2/device"
 	ln -sfn "../../../bus/pci/drivers/$4" "$R/$dev/driver"
 	ln -sfn "../../devices/pci0000:00/$3/net/$2" "$R/sys/class/net/$2"
+	ln -sfn "../../../devices/pci0000:00/$3" "$R/sys/bus/pci/devices/$3"
+	ln -sfn "../../../../devices/pci0000:00/$3" "$R/sys/bus/pci/drivers/$4/$3"
 }
 
 # halo ARGS...: halo-provision on the reference node, under the simulated
