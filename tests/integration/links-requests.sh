@@ -83,12 +83,12 @@ interfaces = (
     mtu = 9000; addresses = [ "192.168.100.1/30" ]; }
 );
 CONF
-# preq ROOT CONF: --check --json under ROOT, traced; sets $rc, $out, $err,
+# preq ROOT CONF [ARGS...]: --check --json under ROOT, traced; sets $rc, $out, $err,
 # $n (requests sent) and $dumps (RTM_GETLINK, 0x12, requests with
 # NLM_F_DUMP, 0x300: strace may not name them inside a namespace).
 preq() {
 	ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
-		run_halo_traced -c "$2" --root "$1" --netns "$NS" --only links --check --json
+		run_halo_traced -c "$2" --root "$1" --netns "$NS" --only links --check --json "${@:3}"
 	n=$(jq -r '.stats.netlink_requests' <<<"$out")
 	dumps=$(grep -cE 'nlmsg_type=(RTM_GETLINK|0x12)[ ,][^}]*nlmsg_flags=[^,]*(NLM_F_DUMP|0x300)' "$TEST_TMP/strace")
 }
@@ -123,6 +123,15 @@ pci_checks() {
 	is "$rc" 1 "$1: the same with bus links listing another driver's link: exit 1"
 	is "$err" "$nerr" "$1: ... with the dump's message"
 	is "$dumps" 1 "$1: ... which the dump gave"
+	# Hotplug: the link udev names is a candidate too.
+	preq "$PROOT" "$PCICONF" --interface rdma1
+	is "$rc" 0 "$1: --interface rdma1 with bus links: clean"
+	is "$(jq -r '[.items[].key | split("/")[1]] | unique | join(" ")' <<<"$out")" fast1 \
+		"$1: ... only fast1's items"
+	is "$dumps" 0 "$1: ... and no link dump"
+	preq "$PROOT" "$PCICONF" --interface peer0
+	is "$rc/$(jq '.items | length' <<<"$out")/$dumps" 0/0/0 \
+		"$1: --interface peer0 (unmanaged): exit 0, no items, no dump"
 }
 
 halo() { run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only links "$@"; }
