@@ -73,8 +73,9 @@ int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
 
 /* sysfs.c: the netdevs of the device directory PATH under the root (e.g.
  * /sys/bus/pci/devices/P, a symlink resolved inside the root): the entries
- * of every "net" directory below it, symlinks never followed and nested
- * PCI functions left out -- the links whose PCI address, as
+ * of its "net" directory and of those up to two directories below it (a
+ * child device's), symlinks never followed and nested PCI functions left
+ * out -- the links whose PCI address, as
  * halo_link_sysfs_facts reads it, is that device. Appended to *NAMES
  * unless already there. -ENOENT when PATH is absent, -E2BIG when the tree
  * is too large to walk, -errno. */

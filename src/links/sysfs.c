@@ -148,9 +148,12 @@ int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
 	return 0;
 }
 
-/* Bounds of the walk below: a NIC's device directory holds a few thousand
- * entries at most (its RDMA device's GID tables are the bulk). */
-#define WALK_DEPTH 8
+/* Bounds of the walk below. A netdev of a PCI function hangs in its "net"
+ * directory or one of a child device's (virtio0/net, an auxiliary
+ * device's), never deeper: the walk looks two directories down and no
+ * further, so a NIC's RDMA GID tables (thousands of entries, deeper) are
+ * never read. The entry budget only bounds a hostile tree. */
+#define WALK_DEPTH 2
 #define WALK_ENTRIES 65536
 
 static int push_unique(char ***names, const char *name)
@@ -231,10 +234,8 @@ static int walk(int fd, unsigned depth, size_t *budget, char ***names)
 		 * have its address, not this one's. */
 		if (is_pci_address(de->d_name, strlen(de->d_name)))
 			continue;
-		if (depth >= WALK_DEPTH) {
-			err = -E2BIG;
-			break;
-		}
+		if (depth >= WALK_DEPTH)
+			continue;
 		sub = openat(dirfd(d), de->d_name,
 			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub < 0) {

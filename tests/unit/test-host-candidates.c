@@ -69,7 +69,8 @@ static struct halo_ctx ctx;
 
 /* Two functions of ice and one of mlx5_core, as the kernel lays them out:
  * 0000:c2:00.0 has two ports, an auxiliary device with its own netdev, a
- * PCI function behind it (a bridge's child: not its links), and symlinks
+ * PCI function behind it (a bridge's child: not its links), a "net" too
+ * deep to be a netdev's (below the RDMA device), and symlinks
  * up and across that must not be followed. */
 static int mkroot(void **state)
 {
@@ -83,6 +84,7 @@ static int mkroot(void **state)
 		 "mkdir -p $d/0000:c2:00.0/net/eth0 $d/0000:c2:00.0/net/eth1 "
 		 "  $d/0000:c2:00.0/ice.aux.0/net/sf0 $d/0000:c2:00.0/power "
 		 "  $d/0000:c2:00.0/0000:c5:00.0/net/inner0 "
+		 "  $d/0000:c2:00.0/infiniband/rocep194s0f0/ports/1/net/deep0 "
 		 "  $d/0000:c3:00.0/net/cx0 $d/0000:c4:00.0/net/other0 "
 		 "  sys/bus/pci/devices sys/bus/pci/drivers/ice sys/bus/pci/drivers/mlx5_core "
 		 "  sys/bus/pci/drivers/empty\n"
@@ -125,6 +127,8 @@ static void device_links(void **state)
 	assert_true(halo_strv_contains(names, "eth1"));
 	assert_true(halo_strv_contains(names, "sf0")); /* its PCI address is c2:00.0 too */
 	assert_false(halo_strv_contains(names, "inner0"));
+	/* three directories down: not a netdev's place, not read */
+	assert_false(halo_strv_contains(names, "deep0"));
 	assert_false(halo_strv_contains(names, "other0"));
 	/* appended once */
 	assert_int_equal(halo_link_sysfs_device_links(&ctx, "/sys/bus/pci/devices/0000:c2:00.0",
