@@ -472,13 +472,13 @@ static void want_free(void *data)
 }
 
 static const struct halo_item_ops ops[] = {
-	[HALO_LINK_PRESENT] = { present_observe, present_apply, want_free },
-	[HALO_LINK_MTU] = { mtu_observe, mtu_apply, want_free },
-	[HALO_LINK_UP] = { up_observe, up_apply, want_free },
-	[HALO_LINK_ADDR] = { addr_observe, addr_apply, want_free },
-	[HALO_LINK_ADDR_EXTRA] = { extra_observe, extra_apply, want_free },
-	[HALO_LINK_ROUTE] = { route_observe, route_apply, want_free },
-	[HALO_LINK_AWAITED] = { awaited_observe, awaited_apply, want_free },
+	[HALO_LINK_PRESENT] = { .observe = present_observe, .apply = present_apply, .free_data = want_free },
+	[HALO_LINK_MTU] = { .observe = mtu_observe, .apply = mtu_apply, .free_data = want_free },
+	[HALO_LINK_UP] = { .observe = up_observe, .apply = up_apply, .free_data = want_free },
+	[HALO_LINK_ADDR] = { .observe = addr_observe, .apply = addr_apply, .free_data = want_free },
+	[HALO_LINK_ADDR_EXTRA] = { .observe = extra_observe, .apply = extra_apply, .free_data = want_free },
+	[HALO_LINK_ROUTE] = { .observe = route_observe, .apply = route_apply, .free_data = want_free },
+	[HALO_LINK_AWAITED] = { .observe = awaited_observe, .apply = awaited_apply, .free_data = want_free },
 };
 
 static int set_wanted(struct halo_item *item, const struct halo_link_want *w)

@@ -97,6 +97,7 @@ static void defaults(struct nicsim_if *nic)
 	}
 }
 
+__attribute__((format(printf, 3, 4)))
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;

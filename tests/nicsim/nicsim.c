@@ -97,6 +97,7 @@ __attribute__((constructor)) static void nicsim_init(void)
 	resolve_real();
 }
 
+__attribute__((format(printf, 1, 2)))
 static void logf_(const char *fmt, ...)
 {
 	const char *path = getenv("NICSIM_LOG");
