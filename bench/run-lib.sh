@@ -181,7 +181,7 @@ count_links() {
 	ip -n "$NS" -j link show | jq '[.[] | select(.ifname != "lo")] | length'
 }
 
-# noop_counts LOG ROOT: from `strace -f -yy` of one apply (socket, close,
+# noop_counts LOG ROOT [SIM_DIR]: from `strace -f -yy` of one apply (socket, close,
 # open*, rename*, unlink*, rmdir, mkdir*, symlink*, link*, sendto,
 # sendmsg), the changes it made, as "written renamed unlinked mkdir
 # nl_mutating lock outside": only calls that succeeded, paths resolved by
@@ -203,19 +203,28 @@ count_links() {
 #     Requests the simulated NIC answers never reach the kernel: bench/run
 #     counts those from its own per-NIC "set" counters.
 #   outside: writes (opens for writing, mkdir, symlink, rename, unlink)
-#     outside ROOT, /dev/null, /proc/self and pipes aside.
+#     outside ROOT, /dev/null, /proc/self and pipes aside, and those of
+#     the simulator in SIM_DIR (its state files). What is made on a file
+#     system mounted nowhere (fsmount: the modules view, which lives in
+#     memory) is no write of the host's either; strace names that mount's
+#     root "/", so its descriptors are told from fsmount's return value.
 noop_counts() {
-	awk -v root="$2" '
+	awk -v root="$2" -v sim="${3:-}" '
 	function hex(s,   i, n) {	# "0x1a" or "1a" -> 26 (mawk has no strtonum)
 		sub(/^0x/, "", s); n = 0
 		for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
 		return n
 	}
 	function under(p) { return p == root || index(p, root "/") == 1 }
-	function ignored(p) { return p == "/dev/null" || p ~ /^\/proc\// || p == "" }
+	function ignored(p) {
+		return p == "/dev/null" || p ~ /^\/proc\// || p == "" || p ~ /^\/\/detached\// ||
+			(sim != "" && index(p, sim "/") == 1)
+	}
 	# the path of a dirfd argument "N</path>" or AT_FDCWD</cwd>, joined to NAME
-	function join(dirarg, name,   d) {
+	function join(dirarg, name,   d, fdn) {
 		if (substr(name, 1, 1) == "/" && dirarg !~ /RESOLVE_IN_ROOT/) return name
+		fdn = dirarg; sub(/<.*/, "", fdn)
+		if ((pid, fdn) in detached) return "//detached/" name
 		d = dirarg; sub(/^[^<]*</, "", d); sub(/>.*$/, "", d)
 		return d "/" name
 	}
@@ -235,7 +244,11 @@ noop_counts() {
 		fd = $NF; sub(/<.*/, "", fd); proto = ($0 ~ /NETLINK_ROUTE/) ? "route" : ($0 ~ /NETLINK_GENERIC/) ? "genl" : "other"
 		nl[pid, fd] = proto; next
 	}
-	/ close\(/ { f = $0; sub(/.*close\(/, "", f); sub(/[<)].*/, "", f); delete nl[pid, f]; next }
+	/ fsmount\(/ { fd = $NF; sub(/<.*/, "", fd); detached[pid, fd] = 1; next }
+	/ close\(/ {
+		f = $0; sub(/.*close\(/, "", f); sub(/[<)].*/, "", f)
+		delete nl[pid, f]; delete detached[pid, f]; next
+	}
 	/ (sendto|sendmsg)\(/ {
 		f = $0; sub(/.*(sendto|sendmsg)\(/, "", f); sub(/[<,].*/, "", f)
 		if (!((pid, f) in nl)) next
@@ -268,7 +281,7 @@ noop_counts() {
 		next
 	}
 	/ (rename|renameat|renameat2)\(/ {
-		a = $0; sub(/^[0-9]+ [a-z0-9]+\(/, "", a)
+		a = $0; sub(/^[0-9]+ +[a-z0-9]+\(/, "", a)
 		if ($0 ~ / rename\(/) { p1 = quoted(a, 1); p2 = quoted(a, 2) }
 		else { split(a, parts, ", "); p1 = join(parts[1], quoted(a, 1)); p2 = join(parts[3], quoted(a, 2)) }
 		if (under(p1) || under(p2)) ren++; else outside(p1)
@@ -276,7 +289,7 @@ noop_counts() {
 	}
 	/ (unlink|unlinkat|rmdir|mkdir|mkdirat|symlinkat|symlink|link|linkat)\(/ {
 		call = $2; sub(/\(.*/, "", call)
-		a = $0; sub(/^[0-9]+ [a-z0-9]+\(/, "", a)
+		a = $0; sub(/^[0-9]+ +[a-z0-9]+\(/, "", a)
 		if (call == "unlink" || call == "rmdir" || call == "mkdir") p = quoted(a, 1)
 		else if (call == "symlink" || call == "link") p = quoted(a, 2)
 		else if (call == "symlinkat") { split(a, parts, ", "); p = join(parts[2], quoted(a, 2)) }
@@ -297,7 +310,7 @@ strace_apply() {
 	local log=$1
 	shift
 	strace -f -qq -yy -s 64 -e signal=none -o "$log" \
-		-e trace=socket,close,open,openat,openat2,creat,rename,renameat,renameat2,unlink,unlinkat,rmdir,mkdir,mkdirat,symlink,symlinkat,link,linkat,sendto,sendmsg \
+		-e trace=socket,fsmount,close,open,openat,openat2,creat,rename,renameat,renameat2,unlink,unlinkat,rmdir,mkdir,mkdirat,symlink,symlinkat,link,linkat,sendto,sendmsg \
 		"$@" >/dev/null 2>&1
 }
 

@@ -28,10 +28,15 @@ for what in "files written under the root" "renamed under the root" "unlinked un
 	is "$(sed -n "s/^  $what *//p" <<<"$out")" 0 "no-op apply: $what: 0"
 done
 like "$out" "  all +0 \(met\)" "no-op apply: all 0"
+like "$out" "\(made or written outside the root\) +0" "no-op apply: nothing made or written outside the root"
 
 # The counter sees changes: a made-up strace log of an apply that wrote
 # and renamed a file under the root, set an MTU (RTM_NEWLINK) and asked
-# nlctrl for a family (read-only), and wrote a file outside the root.
+# nlctrl for a family (read-only), and wrote a file outside the root;
+# made a directory and a link on a mount of its own (fsmount: not the
+# host's), and, once that descriptor was closed, a directory in a "/"
+# that is the host's; and the simulator wrote its state file.
+# strace pads the pid column (two spaces) when pids differ in length.
 source "$top_srcdir/bench/run-lib.sh"
 R=/tmp/r
 cat >"$TEST_TMP/s.log" <<'LOG'
@@ -39,14 +44,23 @@ cat >"$TEST_TMP/s.log" <<'LOG'
 7 socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC) = 6<NETLINK:[2]>
 7 openat2(3</tmp/r>, "/run/halo-provision.lock", {flags=O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC, mode=0600, resolve=RESOLVE_IN_ROOT}, 24) = 4</tmp/r/run/halo-provision.lock>
 7 openat(3</tmp/r/etc>, ".x.tmp", O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0644) = 8</tmp/r/etc/.x.tmp>
-7 renameat(3</tmp/r/etc>, ".x.tmp", 3</tmp/r/etc>, "x") = 0
+7  renameat(3</tmp/r/etc>, ".x.tmp", 3</tmp/r/etc>, "x") = 0
 7 openat(AT_FDCWD</tmp>, "/tmp/elsewhere", O_WRONLY|O_CREAT, 0600) = 9</tmp/elsewhere>
 7 openat(AT_FDCWD</tmp>, "/tmp/r/etc/y", O_RDONLY) = 10</tmp/r/etc/y>
 7 unlinkat(3</tmp/r/etc>, "gone", 0) = -1 ENOENT (No such file or directory)
 7 sendto(5<NETLINK:[1]>, [{nlmsg_len=40, nlmsg_type=0x12 /* NLMSG_??? */, nlmsg_flags=NLM_F_REQUEST|0x300, nlmsg_seq=1, nlmsg_pid=1}, "\x00"], 40, 0, {sa_family=AF_NETLINK, nl_pid=0, nl_groups=00000000}, 12) = 40
 7 sendto(5<NETLINK:[1]>, [{nlmsg_len=40, nlmsg_type=0x10 /* NLMSG_??? */, nlmsg_flags=NLM_F_REQUEST|NLM_F_ACK, nlmsg_seq=2, nlmsg_pid=1}, "\x00"], 40, 0, {sa_family=AF_NETLINK, nl_pid=0, nl_groups=00000000}, 12) = 40
 7 sendto(6<NETLINK:[2]>, [{nlmsg_len=32, nlmsg_type=0x10 /* NLMSG_??? */, nlmsg_flags=NLM_F_REQUEST|NLM_F_ACK, nlmsg_seq=6, nlmsg_pid=7}, "\x03\x01\x00\x00"], 32, 0, {sa_family=AF_NETLINK, nl_pid=0, nl_groups=00000000}, 12) = 32
+7 fsmount(11<anon_inode:[fscontext]>, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID) = 12</>
+7  mkdirat(12</>, "m", 0700) = 0
+7 symlinkat("/proc/self/fd/5", 12</>, "m/x") = 0
+7 openat(AT_FDCWD</tmp>, "/tmp/sim/e.json.7.tmp", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644) = 13</tmp/sim/e.json.7.tmp>
+7 rename("/tmp/sim/e.json.7.tmp", "/tmp/sim/e.json") = 0
+7 close(12</>) = 0
+7 mkdirat(12</>, "evil", 0700) = 0
 LOG
-is "$(noop_counts "$TEST_TMP/s.log" "$R")" "1 1 0 0 1 1 1" \
-	"noop_counts: written, renamed, unlinked, mkdir, netlink mutating, lock, outside"
+is "$(noop_counts "$TEST_TMP/s.log" "$R" /tmp/sim)" "1 1 0 0 1 1 2" \
+	"noop_counts: written, renamed, unlinked, mkdir, netlink mutating, lock, outside (the detached mount and the simulator's files aside)"
+is "$(noop_counts "$TEST_TMP/s.log" "$R")" "1 1 0 0 1 1 4" \
+	"noop_counts without SIM_DIR: the simulator's two writes are outside too"
 done_testing
