@@ -30,6 +30,7 @@ struct facts_cache {
 	char **driver, **pci;
 	bool *done;
 	size_t n;
+	char *why; /* why a link's sysfs facts were refused */
 };
 
 static int facts_get(void *userdata, const struct halo_nl_link *link,
@@ -42,8 +43,10 @@ static int facts_get(void *userdata, const struct halo_nl_link *link,
 	if (i >= fc->n)
 		return -EINVAL;
 	if (!fc->done[i]) {
+		free(fc->why);
+		fc->why = NULL;
 		err = halo_link_sysfs_facts(fc->ctx, link->name, &fc->driver[i],
-					    &fc->pci[i]);
+					    &fc->pci[i], &fc->why);
 		if (err < 0)
 			return err;
 		fc->done[i] = true;
@@ -66,6 +69,7 @@ static void facts_free(struct facts_cache *fc)
 	free(fc->driver);
 	free(fc->pci);
 	free(fc->done);
+	free(fc->why);
 }
 
 static const char *cfg_name(const struct halo_config *cfg)
@@ -267,7 +271,10 @@ static int resolve_links(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (err == 0 && !host->interface_unmanaged)
 		err = fill(host, cfg, sel, idx, links, &fc);
 	if (err < 0) {
-		netlink_error(errs, "reading sysfs", err);
+		if (fc.why)
+			halo_errors_add(errs, "links: %s", fc.why);
+		else
+			netlink_error(errs, "reading sysfs", err);
 		goto out;
 	}
 	for (size_t i = 0; i < host->n; i++)

@@ -67,9 +67,10 @@ void halo_hwaddr_format(const uint8_t *addr, size_t n, char *buf, size_t len);
 /* sysfs.c: driver name (basename of device/driver) and PCI address (the
  * PCI function the device is, or sits on, from the /sys/devices path the
  * class entry points to) of IFNAME under <root>/sys/class/net. Absent
- * ones are NULL; caller frees. */
+ * ones are NULL; caller frees. A symlink on the way that resolves nowhere
+ * inside the root is -ELOOP with *RET_WHY naming it (caller frees). */
 int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
-			  char **ret_driver, char **ret_pci);
+			  char **ret_driver, char **ret_pci, char **ret_why);
 
 /* sysfs.c: the netdevs of the device directory PATH under the root (e.g.
  * /sys/bus/pci/devices/P, a symlink resolved inside the root): the entries

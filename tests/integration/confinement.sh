@@ -36,7 +36,8 @@ paths=$({ confine_paths "$TEST_TMP/apply.trace" "$TEST_TMP/t"
 for p in "w /etc/default/grub" "w /etc/udev/rules.d/70-halo-access.rules" \
 	"w /etc/halo-provision/rccl.env" "w /var/lib/halo-provision/state.json" \
 	"w /proc/sys/vm/swappiness" "r /etc/group" "r /etc/halo-provision/halo.conf" \
-	"w /etc/nftables.d/halo-provision.nft" "w /run/halo-provision.lock" "d /sys/class"; do
+	"w /etc/nftables.d/halo-provision.nft" "w /run/halo-provision.lock" "d /sys/class/infiniband" \
+	"l /sys/class/net/eth-a"; do
 	grep -qxF "$p" <<<"$paths"
 	ok $? "the traced runs touch $p"
 done
@@ -44,7 +45,7 @@ done
 # The sample: each plant at a few paths; one of each kind (file written,
 # file read, directory created, directory looked up, sysfs followed), and
 # the files whose errors once named no path (boot's grub.cfg, links'
-# NetworkManager state, rdma's sysfs).
+# NetworkManager state, rdma's sysfs, the links' sysfs class entries).
 while read -r plant path; do
 	why=$(confine_trial "$NS" "$old" "$want" "$path" "$plant")
 	ok $? "$plant at $path: confined, refused or harmless, converges${why:+ ($why)}"
@@ -69,6 +70,8 @@ fifo /etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf
 huge /sys/class/infiniband/rocep194s0f0/ports/1/gid_attrs/types/1
 device /sys/class/infiniband/rocep194s0f0/ports/1/state
 rel-dir /sys/class/net/eth-a/device/infiniband
+abs-dir /sys/class/net
+rel-file /sys/class/net/eth-a/device
 EOF
 # NetworkManager's runtime record of the link is named by its ifindex.
 idx=$(ip -n "$NS" -o link show eth-a | cut -d: -f1)

@@ -242,9 +242,9 @@ static void hwaddr_format(void **state)
 static void sysfs_facts(void **state)
 {
 	char root[] = "/tmp/halo-net-match.XXXXXX";
-	char cmd[1024];
+	char cmd[2048];
 	struct halo_ctx ctx = { 0 };
-	char *driver = NULL, *pci = NULL;
+	char *driver = NULL, *pci = NULL, *why = NULL;
 
 	assert_non_null(mkdtemp(root));
 	snprintf(cmd, sizeof(cmd),
@@ -260,39 +260,57 @@ static void sysfs_facts(void **state)
 		 "ln -s ../../../virtio2 sys/devices/pci0000:00/0000:00:03.0/virtio2/net/eth8/device && "
 		 "ln -s ../../../../bus/virtio/drivers/virtio_net sys/devices/pci0000:00/0000:00:03.0/virtio2/driver && "
 		 /* an escape attempt: must resolve inside the root */
-		 "mkdir -p sys/class/net/evil && ln -s /../../../../etc sys/class/net/evil/device",
+		 "mkdir -p sys/class/net/evil && ln -s /../../../../etc sys/class/net/evil/device && "
+		 /* the same, resolving inside the root once it has an etc */
+		 "mkdir -p sys/class/net/tame mnt && ln -s /../../../../mnt sys/class/net/tame/device && "
+		 /* a class entry pointing out of the root */
+		 "ln -s /halo-nowhere-outside sys/class/net/gone",
 		 root);
 	assert_int_equal(system(cmd), 0);
 	ctx.root = root;
 	assert_int_equal(halo_root_open(root, &ctx.root_fd), 0);
 
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "eth7", &driver, &pci), 0);
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "eth7", &driver, &pci, &why), 0);
 	assert_string_equal(driver, "ice");
 	assert_string_equal(pci, "0000:c2:00.0");
 	free(driver);
 	free(pci);
 
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "eth8", &driver, &pci), 0);
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "eth8", &driver, &pci, &why), 0);
 	assert_string_equal(driver, "virtio_net");
 	assert_string_equal(pci, "0000:00:03.0");
 	free(driver);
 	free(pci);
 
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "veth9", &driver, &pci), 0);
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "veth9", &driver, &pci, &why), 0);
 	assert_null(driver);
 	assert_null(pci);
 
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "absent0", &driver, &pci), 0);
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "absent0", &driver, &pci, &why), 0);
 	assert_null(driver);
 	assert_null(pci);
 
-	/* the link text names "etc", not a PCI function, and the host's
-	 * /etc/driver is never read */
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "evil", &driver, &pci), 0);
+	/* the device link resolves nowhere inside the root: refused, named
+	 * (the host's /etc/driver is never read) */
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "evil", &driver, &pci, &why), -ELOOP);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "/sys/class/net/evil/device: symlink to '/../../../../etc' does not resolve inside the root"));
+	free(why);
+	why = NULL;
+
+	/* resolving inside the root: a device without a driver link */
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "tame", &driver, &pci, &why), 0);
 	assert_null(pci);
 	assert_null(driver);
+	assert_null(why);
 
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "../x", &driver, &pci), -EINVAL);
+	/* the class entry itself leaves the root */
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "gone", &driver, &pci, &why), -ELOOP);
+	assert_non_null(strstr(why, "/sys/class/net/gone: symlink to '/halo-nowhere-outside'"));
+	free(why);
+	why = NULL;
+
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "../x", &driver, &pci, &why), -EINVAL);
 	close(ctx.root_fd);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	assert_int_equal(system(cmd), 0);
