@@ -16,6 +16,22 @@
 #include "modules/internal.h"
 #include "util/strv.h"
 
+const char *const halo_modprobe_dirs[HALO_MODPROBE_N_DIRS + 1] = {
+	"/etc/modprobe.d",
+	"/run/modprobe.d",
+	"/usr/local/lib/modprobe.d",
+	"/lib/modprobe.d",
+	NULL,
+};
+
+bool halo_modprobe_conf_name(const char *n)
+{
+	size_t len = strlen(n);
+
+	return n[0] != '.' && len >= 6 &&
+	       (strcmp(n + len - 5, ".conf") == 0 || strcmp(n + len - 6, ".alias") == 0);
+}
+
 static int add_name(char ***names, const char *s, size_t n)
 {
 	_cleanup_free_ char *name = strndup(s, n);
@@ -45,22 +61,38 @@ static bool underscores(char *s)
 	return true;
 }
 
-static int parse_line(char *line, char ***names)
+struct scan {
+	char ***blacklist;
+	char ***softdeps; /* NULL: not wanted */
+	bool needs_libkmod;
+};
+
+static int parse_line(char *line, struct scan *sc)
 {
 	char *save = NULL, *cmd, *name;
 
 	if (line[0] == '\0' || line[0] == '#')
 		return 0;
 	cmd = strtok_r(line, "\t ", &save);
-	if (!cmd || strcmp(cmd, "blacklist") != 0)
+	if (!cmd)
+		return 0;
+	/* Lookups that these change are left to libkmod, which applies
+	 * them (aliases resolve to other modules, commands replace loads). */
+	if (strcmp(cmd, "alias") == 0 || strcmp(cmd, "install") == 0 ||
+	    strcmp(cmd, "remove") == 0) {
+		sc->needs_libkmod = true;
+		return 0;
+	}
+	if (strcmp(cmd, "blacklist") != 0 &&
+	    !(sc->softdeps && strcmp(cmd, "softdep") == 0))
 		return 0;
 	name = strtok_r(NULL, "\t ", &save);
 	if (!name || !underscores(name))
 		return 0;
-	return add_name(names, name, strlen(name));
+	return add_name(cmd[0] == 'b' ? sc->blacklist : sc->softdeps, name, strlen(name));
 }
 
-int halo_blacklist_from_modprobe(const char *text, char ***names)
+static int scan_text(const char *text, struct scan *sc)
 {
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0, len = 0;
@@ -86,12 +118,28 @@ int halo_blacklist_from_modprobe(const char *text, char ***names)
 		p += n + (p[n] == '\n');
 		if (cont && *p)
 			continue;
-		r = parse_line(line, names);
+		r = parse_line(line, sc);
 		if (r < 0)
 			return r;
 		len = 0;
 	}
 	return 0;
+}
+
+int halo_blacklist_from_modprobe(const char *text, char ***names)
+{
+	struct scan sc = { .blacklist = names };
+
+	return scan_text(text, &sc);
+}
+
+int halo_modprobe_scan(const char *text, char ***blacklist, char ***softdeps)
+{
+	struct scan sc = { .blacklist = blacklist, .softdeps = softdeps };
+	int r;
+
+	r = scan_text(text, &sc);
+	return r < 0 ? r : sc.needs_libkmod;
 }
 
 int halo_blacklist_from_cmdline(const char *cmdline, char ***names)

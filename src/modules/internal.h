@@ -33,6 +33,7 @@ struct halo_modinfo {
 int halo_kmod_get(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_why);
 void halo_kmod_free(struct halo_kmod *k);
 
+/* halo_modinfo_free and halo_modinfo_parm_type live in modinfo.c. */
 /* Looks NAME up (a module name, '-' or '_'). -ENOENT when neither the index
  * nor modules.builtin knows it; when the module's file (or a dependency's)
  * is refused or unreadable, an error with *ret_why set (caller frees). */
@@ -92,6 +93,36 @@ int halo_kmod_view_find_unindexed(const struct halo_kmod_view *v, const char *na
 /* The root's module directory ("/lib/modules/<release>"). */
 const char *halo_kmod_view_root_moddir(const struct halo_kmod_view *v);
 
+/* A path below the module directory made only of plain names (no "",
+ * ".", ".." components): what depmod writes for a module in the tree. */
+bool halo_module_relpath_plain(const char *rel);
+
+/* --- native.c: a lookup without libkmod, for the common case ---------- */
+
+struct halo_modnative;
+
+/* Reads the root's module index, modprobe.d and kernel command line.
+ * -EAGAIN when anything there is left to libkmod (see native.c). */
+int halo_modnative_new(const struct halo_ctx *ctx, struct halo_modnative **ret);
+void halo_modnative_free(struct halo_modnative *n);
+/* What halo_kmod_lookup would answer for NAME, or -EAGAIN: ask it. */
+int halo_modnative_lookup(const struct halo_modnative *n, const char *name,
+			  struct halo_modinfo **ret);
+
+/* --- elfsection.c: a section of an ELF file in memory (pure) ---------- */
+
+/* The first section called NAME, in place: *RET points into BUF. -ENOENT
+ * when there is none, -EBADMSG when BUF is not a well-formed ELF file. */
+int halo_elf_section(const void *buf, size_t len, const char *name,
+		     const char **ret, size_t *ret_len);
+
+/* --- modinfo.c: struct halo_modinfo from .modinfo entries (pure) ------- */
+
+/* Records one "KEY=VALUE" entry (parm and parmtype; others say nothing). */
+int halo_modinfo_add_entry(struct halo_modinfo *mi, const char *key, const char *value);
+/* Records every entry of a .modinfo section, split as libkmod splits it. */
+int halo_modinfo_add_section(struct halo_modinfo *mi, const char *sec, size_t len);
+
 /* --- depindex.c: an exact lookup in modules.dep.bin (pure) ------------ */
 
 /* The first value of KEY in the kmod index BUF; -ENOENT if absent,
@@ -99,6 +130,17 @@ const char *halo_kmod_view_root_moddir(const struct halo_kmod_view *v);
 int halo_depindex_lookup(const void *buf, size_t len, const char *key, char **ret_value);
 
 /* --- blacklist.c: the blacklist as modprobe reads it (pure) ------------ */
+
+/* kmod's config search list, in its order of precedence, NULL-terminated. */
+#define HALO_MODPROBE_N_DIRS 4
+extern const char *const halo_modprobe_dirs[HALO_MODPROBE_N_DIRS + 1];
+/* kmod's conf_files_filter_out: only *.conf and *.alias, no dot files. */
+bool halo_modprobe_conf_name(const char *name);
+/* Adds the blacklist names of modprobe.d TEXT (or modules.softdep) to
+ * *BLACKLIST and the modules it gives a softdep to *SOFTDEPS. 1 when TEXT
+ * also has a directive that changes what a module name means (alias,
+ * install, remove), which only libkmod applies; else 0, or -ENOMEM. */
+int halo_modprobe_scan(const char *text, char ***blacklist, char ***softdeps);
 
 /* Adds the "blacklist NAME" entries of modprobe.d TEXT to *NAMES. */
 int halo_blacklist_from_modprobe(const char *text, char ***names);

@@ -92,62 +92,6 @@ int halo_kmod_get(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_why)
 	return 0;
 }
 
-void halo_modinfo_free(struct halo_modinfo *mi)
-{
-	if (!mi)
-		return;
-	free(mi->name);
-	free(mi->relpath);
-	halo_strv_free(mi->parms);
-	halo_strv_free(mi->deps);
-	halo_strv_free(mi->blacklisted);
-	free(mi->install_cmd);
-	free(mi);
-}
-
-const char *halo_modinfo_parm_type(const struct halo_modinfo *mi, const char *parm)
-{
-	size_t n = strlen(parm);
-
-	for (char **p = mi->parms; p && *p; p++)
-		if (strncmp(*p, parm, n) == 0 && (*p)[n] == ':')
-			return *p + n + 1;
-	return NULL;
-}
-
-/* Adds "name:type" (or "name:" for a parm without parmtype) once. */
-static int parm_add(struct halo_modinfo *mi, const char *value, bool typed)
-{
-	size_t n = strcspn(value, ":");
-	_cleanup_free_ char *name = strndup(value, n);
-	char **p;
-
-	if (!name)
-		return -ENOMEM;
-	halo_name_normalize(name);
-	for (p = mi->parms; p && *p; p++)
-		if (strncmp(*p, name, n) == 0 && (*p)[n] == ':')
-			break;
-	if (p && *p) {
-		/* A parmtype without ':' has no type to add (and nothing
-		 * after its name to read). */
-		if (typed && value[n] == ':' && (*p)[n + 1] == '\0') {
-			char *t = halo_strdup_printf("%s:%s", name, value + n + 1);
-
-			if (!t)
-				return -ENOMEM;
-			free(*p);
-			*p = t;
-		}
-		return 0;
-	}
-	_cleanup_free_ char *entry = halo_strdup_printf(
-		"%s:%s", name, typed && value[n] == ':' ? value + n + 1 : "");
-	if (!entry)
-		return -ENOMEM;
-	return halo_strv_push(&mi->parms, entry);
-}
-
 static int info_collect(struct kmod_module *mod, struct halo_modinfo *mi)
 {
 	struct kmod_list *info = NULL, *l;
@@ -163,10 +107,7 @@ static int info_collect(struct kmod_module *mod, struct halo_modinfo *mi)
 
 		if (!key || !value)
 			continue;
-		if (strcmp(key, "parmtype") == 0)
-			r = parm_add(mi, value, true);
-		else if (strcmp(key, "parm") == 0)
-			r = parm_add(mi, value, false);
+		r = halo_modinfo_add_entry(mi, key, value);
 		if (r < 0)
 			break;
 	}

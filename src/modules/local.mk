@@ -8,6 +8,9 @@ libhalo_la_SOURCES += \
 	src/modules/kmod.c \
 	src/modules/view.c \
 	src/modules/depindex.c \
+	src/modules/native.c \
+	src/modules/elfsection.c \
+	src/modules/modinfo.c \
 	src/modules/blacklist.c \
 	src/modules/items.c \
 	src/modules/sysmodule.c \
@@ -52,13 +55,17 @@ check_PROGRAMS += \
 	tests/unit/test-modules-parmtype \
 	tests/unit/test-modules-blacklist \
 	tests/unit/test-modules-persist \
-	tests/unit/test-modules-kmod
+	tests/unit/test-modules-kmod \
+	tests/unit/test-modules-native
 TESTS += \
 	tests/unit/test-modules-options \
 	tests/unit/test-modules-parmtype \
 	tests/unit/test-modules-blacklist \
 	tests/unit/test-modules-persist \
-	tests/unit/test-modules-kmod
+	tests/unit/test-modules-kmod \
+	tests/unit/test-modules-native
+tests_unit_test_modules_native_CFLAGS = $(unit_cflags) \
+	-DHALO_TOP_SRCDIR=\"$(abs_top_srcdir)\"
 tests_unit_test_modules_kmod_CFLAGS = $(unit_cflags) \
 	-DHALO_TOP_SRCDIR=\"$(abs_top_srcdir)\"
 EXTRA_DIST += bench/modules-check.sh bench/startup.sh

@@ -29,7 +29,9 @@ struct planner {
 	const struct halo_config *cfg;
 	const struct halo_modules_config *mc;
 	struct halo_errors *errs;
-	struct halo_kmod *k;
+	struct halo_kmod *k;          /* libkmod, opened only when needed */
+	struct halo_modnative *native; /* NULL: every lookup goes to libkmod */
+	int kmod_err;                  /* why libkmod could not be opened */
 	struct lookup *cache;
 	size_t n_cache;
 	char **stale_blacklist; /* blacklist lines of our own drop-in on disk */
@@ -45,6 +47,52 @@ static void planner_free(struct planner *p)
 	}
 	free(p->cache);
 	halo_strv_free(p->stale_blacklist);
+	halo_modnative_free(p->native);
+}
+
+/* The reason libkmod (or its view of the root) cannot be used, once. */
+static void kmod_error(struct planner *p, int r, const char *why)
+{
+	const struct halo_ctx *ctx = p->ctx;
+	const char *path = p->cfg->path;
+	int line = p->mc->line;
+	_cleanup_free_ char *dir = halo_strdup_printf(
+		"/lib/modules/%s", ctx->kernel_release ? ctx->kernel_release : "?");
+	_cleanup_free_ char *shown = dir ? halo_root_display_path(ctx, dir) : NULL;
+
+	if (why && (r == -ELIBACC || r == -ELIBBAD))
+		halo_errors_add(p->errs, "%s:%d: modules: %s", path, line, why);
+	else if (why)
+		halo_errors_add(p->errs, "%s:%d: modules: refused %s", path, line, why);
+	else if (r == -ENOENT)
+		halo_errors_add(p->errs,
+			"%s:%d: modules: no module index for kernel %s in %s (kernel not installed, or depmod not run)",
+			path, line, ctx->kernel_release, shown ? shown : "/lib/modules");
+	else
+		halo_errors_add(p->errs, "%s:%d: modules: cannot read the module index in %s: %s",
+				path, line, shown ? shown : "/lib/modules", strerror(-r));
+}
+
+/* libkmod for this run: -ECANCELED once it failed (the error is recorded,
+ * and the section is not planned further). */
+static int planner_kmod(struct planner *p)
+{
+	_cleanup_free_ char *why = NULL;
+	int r;
+
+	if (p->k)
+		return 0;
+	if (p->kmod_err)
+		return -ECANCELED;
+	r = halo_kmod_get(p->ctx, &p->k, &why);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		p->kmod_err = r;
+		kmod_error(p, r, why);
+		return -ECANCELED;
+	}
+	return 0;
 }
 
 /* One lookup per module name, however often the config names it. NAME
@@ -67,8 +115,14 @@ static int lookup(struct planner *p, const char *name, const struct lookup **ret
 	p->cache = l;
 	l = &p->cache[p->n_cache];
 	*l = (struct lookup){ .name = TAKE_PTR(norm) };
-	l->err = halo_kmod_lookup(p->k, l->name, &l->info, &l->why);
 	p->n_cache++;
+	l->err = p->native ? halo_modnative_lookup(p->native, l->name, &l->info) : -EAGAIN;
+	if (l->err == -EAGAIN) {
+		l->err = planner_kmod(p);
+		if (l->err < 0)
+			return l->err;
+		l->err = halo_kmod_lookup(p->k, l->name, &l->info, &l->why);
+	}
 	if (l->err < 0 && l->err != -ENOENT && !l->why)
 		return l->err;
 	*ret = l;
@@ -410,34 +464,27 @@ int halo_modules_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return 0; /* leave the host's modules alone */
 
 	if (mc->load.n > 0 || mc->n_options > 0) {
-		_cleanup_free_ char *why = NULL;
-
-		r = halo_kmod_get(ctx, &p.k, &why);
-		if (r < 0) {
-			_cleanup_free_ char *dir = halo_strdup_printf(
-				"/lib/modules/%s", ctx->kernel_release ? ctx->kernel_release : "?");
-			_cleanup_free_ char *shown = dir ? halo_root_display_path(ctx, dir) : NULL;
-
-			if (why && (r == -ELIBACC || r == -ELIBBAD))
-				halo_errors_add(errs, "%s:%d: modules: %s", cfg->path, mc->line, why);
-			else if (why)
-				halo_errors_add(errs, "%s:%d: modules: refused %s",
-						cfg->path, mc->line, why);
-			else if (r == -ENOENT)
-				halo_errors_add(errs,
-					"%s:%d: modules: no module index for kernel %s in %s (kernel not installed, or depmod not run)",
-					cfg->path, mc->line, ctx->kernel_release,
-					shown ? shown : "/lib/modules");
-			else
-				halo_errors_add(errs, "%s:%d: modules: cannot read the module index in %s: %s",
-						cfg->path, mc->line, shown ? shown : "/lib/modules",
-						strerror(-r));
-			return 0;
+		r = halo_modnative_new(ctx, &p.native);
+		if (r == -ENOMEM)
+			return r;
+		/* Loading needs libkmod: an apply (and the dry-run that
+		 * previews it) opens it now, so a libkmod or view that fails
+		 * stops the run before anything changes. A check never does
+		 * while the native reader can answer. */
+		if (!p.native || (mc->load.n > 0 && (ctx->mode == HALO_MODE_APPLY ||
+						    ctx->mode == HALO_MODE_DRY_RUN))) {
+			r = planner_kmod(&p);
+			if (r < 0) {
+				planner_free(&p);
+				return r == -ECANCELED ? 0 : r;
+			}
 		}
 	}
 	p.running = halo_sysmodule_kernel_running(ctx);
-	if (p.k) {
+	if (mc->load.n > 0 || mc->n_options > 0) {
 		r = plan_modules(&p, plan);
+		if (r == -ECANCELED)
+			r = 0; /* libkmod failed midway: its error is recorded */
 	} else {
 		/* Only a blacklist (or nothing): no index needed. */
 		warn_blacklist(&p, plan);

@@ -44,13 +44,6 @@
 #include "util/rootfs.h"
 #include "util/strv.h"
 
-/* kmod's own config search list, in its order of precedence. */
-static const char *const conf_dirs[] = {
-	"/etc/modprobe.d",
-	"/run/modprobe.d",
-	"/usr/local/lib/modprobe.d",
-	"/lib/modprobe.d",
-};
 
 /* What libkmod reads from the module directory itself. */
 static const char *const index_files[] = {
@@ -67,7 +60,7 @@ struct halo_kmod_view {
 	bool detached;  /* dfd is a tmpfs mounted nowhere: closing frees it */
 	char *moddir;   /* <dir>/m: libkmod's module directory */
 	char *root_moddir; /* /lib/modules/<release>, inside the root */
-	char *conf[ARRAY_SIZE(conf_dirs) + 1];
+	char *conf[HALO_MODPROBE_N_DIRS + 1];
 	int *fds;
 	size_t n_fds;
 	char **blacklist;
@@ -242,15 +235,6 @@ static int blacklist_add_file(struct halo_kmod_view *v, int fd)
 	return halo_blacklist_from_modprobe(text, &v->blacklist);
 }
 
-/* kmod's conf_files_filter_out: only *.conf and *.alias, no dot files. */
-static bool is_conf_name(const char *n)
-{
-	size_t len = strlen(n);
-
-	return n[0] != '.' && len >= 6 &&
-	       (strcmp(n + len - 5, ".conf") == 0 || strcmp(n + len - 6, ".alias") == 0);
-}
-
 static int stage_conf_dir(struct halo_kmod_view *v, size_t i, char ***seen, char **ret_why)
 {
 	_cleanup_strv_free_ char **names = NULL;
@@ -263,22 +247,22 @@ static int stage_conf_dir(struct halo_kmod_view *v, size_t i, char ***seen, char
 	v->conf[i] = halo_strdup_printf("%s/%s", v->dir, rel);
 	if (!v->conf[i])
 		return -ENOMEM;
-	r = halo_root_list_dir(v->ctx, conf_dirs[i], &names);
+	r = halo_root_list_dir(v->ctx, halo_modprobe_dirs[i], &names);
 	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
 	if (r < 0) {
-		_cleanup_free_ char *shown = halo_root_display_path(v->ctx, conf_dirs[i]);
+		_cleanup_free_ char *shown = halo_root_display_path(v->ctx, halo_modprobe_dirs[i]);
 
-		*ret_why = halo_strdup_printf("%s: %s", shown ? shown : conf_dirs[i], strerror(-r));
+		*ret_why = halo_strdup_printf("%s: %s", shown ? shown : halo_modprobe_dirs[i], strerror(-r));
 		return *ret_why ? r : -ENOMEM;
 	}
 	for (char **n = names; *n; n++) {
 		_cleanup_free_ char *entry = NULL;
 		int fd;
 
-		if (!is_conf_name(*n))
+		if (!halo_modprobe_conf_name(*n))
 			continue;
-		r = open_regular(v->ctx, conf_dirs[i], *n, &fd, ret_why);
+		r = open_regular(v->ctx, halo_modprobe_dirs[i], *n, &fd, ret_why);
 		if (r == -ENOENT)
 			continue; /* gone since the listing */
 		if (r < 0)
@@ -427,7 +411,7 @@ int halo_kmod_view_new(const struct halo_ctx *ctx, struct halo_kmod_view **ret,
 		if (r < 0)
 			goto fail;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(conf_dirs); i++) {
+	for (size_t i = 0; i < HALO_MODPROBE_N_DIRS; i++) {
 		r = stage_conf_dir(v, i, &seen, ret_why);
 		if (r < 0)
 			goto fail;
@@ -457,8 +441,7 @@ bool halo_kmod_view_blacklisted(const struct halo_kmod_view *v, const char *name
 	return halo_strv_contains(v->blacklist, name);
 }
 
-/* A path below the module directory made only of plain names. */
-static bool is_plain_relpath(const char *rel)
+bool halo_module_relpath_plain(const char *rel)
 {
 	for (const char *p = rel;;) {
 		size_t n = strcspn(p, "/");
@@ -495,7 +478,7 @@ static int add_rel(struct halo_kmod_view *v, const char *rel_in, char **ret_why)
 	const char *base;
 	int r, fd;
 
-	if (!is_plain_relpath(rel_in)) {
+	if (!halo_module_relpath_plain(rel_in)) {
 		/* libkmod would open an absolute path as it stands. */
 		*ret_why = halo_strdup_printf("%s/modules.dep.bin names module file '%s', which is not below it",
 					      v->root_moddir, rel_in);

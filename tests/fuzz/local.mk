@@ -9,7 +9,7 @@
 # binaries tests/fuzz/fuzz-<target>, and `make fuzz` runs each for
 # FUZZ_SECONDS through tests/fuzz/run.sh.
 
-fuzz_targets = config cmdline grubfile netlink modopts modinfo hosttext depindex \
+fuzz_targets = config cmdline grubfile netlink modopts modinfo hosttext depindex elfsection \
 	dcbnl genl
 
 # Seeds of each target: its own corpus directory (regression inputs
@@ -27,6 +27,7 @@ fuzz_seeds_netlink = $(fuzz_src)/netlink
 fuzz_seeds_modopts = $(fuzz_src)/modopts
 fuzz_seeds_modinfo = $(fuzz_src)/modinfo
 fuzz_seeds_depindex = $(fuzz_src)/depindex
+fuzz_seeds_elfsection = $(fuzz_src)/elfsection
 fuzz_seeds_dcbnl = $(fuzz_src)/dcbnl
 fuzz_seeds_genl = $(fuzz_src)/genl
 fuzz_seeds_hosttext = $(fuzz_src)/hosttext \
@@ -50,6 +51,7 @@ fuzz_replay = \
 	tests/fuzz/replay-modinfo \
 	tests/fuzz/replay-hosttext \
 	tests/fuzz/replay-depindex \
+	tests/fuzz/replay-elfsection \
 	tests/fuzz/replay-dcbnl \
 	tests/fuzz/replay-genl
 check_PROGRAMS += $(fuzz_replay)
@@ -79,6 +81,9 @@ tests_fuzz_replay_hosttext_LDADD = libhalo.la
 tests_fuzz_replay_depindex_SOURCES = tests/fuzz/fuzz-depindex.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_replay_depindex_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_depindex)"'
 tests_fuzz_replay_depindex_LDADD = libhalo.la
+tests_fuzz_replay_elfsection_SOURCES = tests/fuzz/fuzz-elfsection.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_elfsection_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_elfsection)"'
+tests_fuzz_replay_elfsection_LDADD = libhalo.la
 tests_fuzz_replay_dcbnl_SOURCES = tests/fuzz/fuzz-dcbnl.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_replay_dcbnl_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_dcbnl)"'
 tests_fuzz_replay_dcbnl_LDADD = libhalo.la
@@ -107,6 +112,7 @@ fuzz_bin = \
 	tests/fuzz/fuzz-modinfo \
 	tests/fuzz/fuzz-hosttext \
 	tests/fuzz/fuzz-depindex \
+	tests/fuzz/fuzz-elfsection \
 	tests/fuzz/fuzz-dcbnl \
 	tests/fuzz/fuzz-genl
 check_PROGRAMS += $(fuzz_bin)
@@ -143,6 +149,10 @@ tests_fuzz_fuzz_depindex_SOURCES = tests/fuzz/fuzz-depindex.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_depindex_CFLAGS = $(fuzz_cflags)
 tests_fuzz_fuzz_depindex_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_depindex_LDADD = libhalo.la
+tests_fuzz_fuzz_elfsection_SOURCES = tests/fuzz/fuzz-elfsection.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_elfsection_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_elfsection_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_elfsection_LDADD = libhalo.la
 tests_fuzz_fuzz_dcbnl_SOURCES = tests/fuzz/fuzz-dcbnl.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_dcbnl_CFLAGS = $(fuzz_cflags)
 tests_fuzz_fuzz_dcbnl_LDFLAGS = $(fuzz_ldflags)
@@ -165,6 +175,7 @@ fuzz: $(fuzz_bin)
 		modinfo) seeds="$(fuzz_seeds_modinfo)";; \
 		hosttext) seeds="$(fuzz_seeds_hosttext)";; \
 		depindex) seeds="$(fuzz_seeds_depindex)";; \
+		elfsection) seeds="$(fuzz_seeds_elfsection)";; \
 		dcbnl) seeds="$(fuzz_seeds_dcbnl)";; \
 		genl) seeds="$(fuzz_seeds_genl)";; \
 		esac; \

@@ -30,10 +30,15 @@ modules = {
   load = [ "irdma" ];
 };
 CONF
+libs=$(HALO_TRAP_ROOT="$FX" opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --dry-run --only modules)
+like "$libs" 'libkmod\.so\.2' "a modules dry-run opens libkmod (an apply loads through it)"
+run_trap --dry-run --only modules
+is "$rc" 2 "with libkmod: the modules dry-run runs (drift, exit 2)"
+# A check reads the index and the module's .modinfo itself (native.c).
 libs=$(HALO_TRAP_ROOT="$FX" opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
-like "$libs" 'libkmod\.so\.2' "a modules check opens libkmod"
+unlike "$libs" 'libkmod|libcrypto|libzstd|liblzma' "a modules check maps neither libkmod nor what it brings"
 run_trap --check --only modules
-is "$rc" 2 "with libkmod: the modules check runs (drift, exit 2)"
+is "$rc" 2 "without libkmod: the modules check runs (drift, exit 2)"
 
 # 3. A "libkmod.so.2" that is no library, then one without libkmod's
 # functions, found first through LD_LIBRARY_PATH.
@@ -59,7 +64,7 @@ for kind in garbage stub; do
 		want="$TEST_TMP/lib/libkmod.so.2: undefined symbol: kmod_[a-z_]+"
 	fi
 	before=$(tree_snapshot "$FX")
-	for mode in --check ""; do
+	for mode in --dry-run ""; do
 		LD_LIBRARY_PATH="$TEST_TMP/lib" run_trap --netns "$NS" $mode
 		is "$rc" 1 "$kind libkmod, ${mode:-apply}: exit 1"
 		like "$err" "^halo-provision: $CONF:2: modules: $want \(needed for the modules phase\)\$" \
@@ -69,6 +74,10 @@ for kind in garbage stub; do
 		is "$(ip -n "$NS" -j link show eth-a | jq -r '.[0].mtu')" 1500 \
 			"$kind libkmod, ${mode:-apply}: the links were not changed either"
 	done
+	# A check needs no libkmod: the drift is found, nothing is said of it.
+	LD_LIBRARY_PATH="$TEST_TMP/lib" run_trap --netns "$NS" --check
+	is "$rc" 2 "$kind libkmod, --check: drift found without it (exit 2)"
+	is "$err" "" "$kind libkmod, --check: no error"
 	is "$(tree_snapshot "$FX")" "$before" "$kind libkmod: nothing written"
 
 	# The other phases need no libkmod at all.

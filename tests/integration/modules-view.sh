@@ -39,27 +39,32 @@ made_on_disk() {
 		grep -cF "$TMPDIR"
 }
 
-# 1. The view in memory: one detached tmpfs, nothing made in $TMPDIR.
-traced "" --check
-is "$rc" 2 "--check: runs (drift: irdma not loaded yet, exit 2)"
-is "$err" "" "--check: no error"
-is "$(grep -cE '^[0-9]+ +fsmount\(.*= [0-9]+<' "$TEST_TMP/trace")" 1 "--check: one tmpfs mounted nowhere"
-is "$(grep -cE '^[0-9]+ +symlinkat\(' "$TEST_TMP/trace")" \
-	"$(grep -cE '^[0-9]+ +symlinkat\(.* = 0$' "$TEST_TMP/trace")" "--check: every view entry made"
-ok "$([ "$(grep -cE '^[0-9]+ +symlinkat\(' "$TEST_TMP/trace")" -gt 0 ]; echo $?)" \
-	"--check: the view has entries (symlinks to descriptors)"
-is "$(made_on_disk)" 0 "--check: nothing made in \$TMPDIR"
-is "$(ls -A "$TMPDIR")" "" "--check: \$TMPDIR untouched"
-
+# 1. The view in memory: one detached tmpfs, nothing made in $TMPDIR. A
+# dry-run makes it (it previews an apply, which loads through libkmod).
 traced "" --dry-run
-is "$rc" 2 "--dry-run: runs"
+is "$rc" 2 "--dry-run: runs (drift: irdma not loaded yet, exit 2)"
+is "$err" "" "--dry-run: no error"
+is "$(grep -cE '^[0-9]+ +fsmount\(.*= [0-9]+<' "$TEST_TMP/trace")" 1 "--dry-run: one tmpfs mounted nowhere"
+is "$(grep -cE '^[0-9]+ +symlinkat\(' "$TEST_TMP/trace")" \
+	"$(grep -cE '^[0-9]+ +symlinkat\(.* = 0$' "$TEST_TMP/trace")" "--dry-run: every view entry made"
+ok "$([ "$(grep -cE '^[0-9]+ +symlinkat\(' "$TEST_TMP/trace")" -gt 0 ]; echo $?)" \
+	"--dry-run: the view has entries (symlinks to descriptors)"
 is "$(made_on_disk)" 0 "--dry-run: nothing made in \$TMPDIR"
+is "$(ls -A "$TMPDIR")" "" "--dry-run: \$TMPDIR untouched"
+
+# A check reads the index and the module files itself (native.c): no
+# view at all.
+traced "" --check
+is "$rc" 2 "--check: runs (exit 2)"
+is "$err" "" "--check: no error"
+is "$(grep -cE '^[0-9]+ +(fsopen|fsmount|symlinkat)\(' "$TEST_TMP/trace")" 0 \
+	"--check: no view made (no fsopen, fsmount or symlinkat)"
 
 # 2. The mount API refused (as in a container without CAP_SYS_ADMIN): the
 # same results from a directory in $TMPDIR, removed at the end.
-traced "fsopen:error=EPERM" --check
-is "$rc" 2 "fsopen refused, --check: the same result (exit 2)"
-is "$err" "" "fsopen refused, --check: no error"
+traced "fsopen:error=EPERM" --dry-run
+is "$rc" 2 "fsopen refused, --dry-run: the same result (exit 2)"
+is "$err" "" "fsopen refused, --dry-run: no error"
 ok "$([ "$(made_on_disk)" -gt 0 ]; echo $?)" "fsopen refused: the view is made in \$TMPDIR"
 is "$(ls -A "$TMPDIR")" "" "fsopen refused: and removed at the end"
 

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * native.c: a module lookup answered from the root's files directly, with
+ * no libkmod: the dependency line from modules.dep.bin (depindex.c), the
+ * parameters from the module's own .modinfo section (elfsection.c), the
+ * blacklist and soft dependencies from modprobe.d (blacklist.c).
+ *
+ * Opening libkmod costs more than everything else a --check does: the
+ * dynamic loader maps and relocates libcrypto, zstd and lzma for it. So
+ * the common case, an uncompressed module of a well-formed tree, is read
+ * here, and every other case is left to libkmod (kmod.c) by -EAGAIN:
+ * a compressed module, a module the index does not list (built in,
+ * unknown, an alias), modprobe.d directives that change what a name
+ * means (alias, install, remove), soft dependencies, and any file that
+ * is missing, refused or malformed, so that errors keep libkmod's verdict
+ * and the view's (view.c) explanation. What this returns is what
+ * halo_kmod_lookup returns for the same module (tests/unit/
+ * test-modules-native.c compares the two on every module of the fixtures).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "modules/internal.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+struct halo_modnative {
+	const struct halo_ctx *ctx;
+	char *moddir;      /* /lib/modules/<release>, inside the root */
+	char *depidx;      /* modules.dep.bin */
+	size_t depidx_len;
+	char **blacklist;  /* modprobe.d, modules.softdep, modprobe.blacklist= */
+	char **softdeps;   /* modules that have a softdep line */
+};
+
+void halo_modnative_free(struct halo_modnative *n)
+{
+	if (!n)
+		return;
+	free(n->moddir);
+	free(n->depidx);
+	halo_strv_free(n->blacklist);
+	halo_strv_free(n->softdeps);
+	free(n);
+}
+
+/* Reads PATH and scans it as modprobe.d text; -EAGAIN for whatever only
+ * libkmod (and the view's explanations) should handle. */
+static int scan_file(struct halo_modnative *n, const char *path, bool may_be_absent)
+{
+	_cleanup_free_ char *text = NULL;
+	int r;
+
+	r = halo_read_file(n->ctx, path, &text, NULL);
+	if (r == -ENOENT && may_be_absent)
+		return 0;
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return -EAGAIN;
+	r = halo_modprobe_scan(text, &n->blacklist, &n->softdeps);
+	return r == 1 ? -EAGAIN : r;
+}
+
+/* The modprobe.d directories in kmod's order: a name seen in an earlier
+ * one hides the later files of that name. */
+static int scan_conf_dirs(struct halo_modnative *n)
+{
+	_cleanup_strv_free_ char **seen = NULL;
+	int r;
+
+	for (size_t i = 0; halo_modprobe_dirs[i]; i++) {
+		_cleanup_strv_free_ char **names = NULL;
+
+		r = halo_root_list_dir(n->ctx, halo_modprobe_dirs[i], &names);
+		if (r == -ENOENT || r == -ENOTDIR)
+			continue;
+		if (r < 0)
+			return r == -ENOMEM ? r : -EAGAIN;
+		for (char **name = names; *name; name++) {
+			_cleanup_free_ char *path = NULL;
+
+			if (!halo_modprobe_conf_name(*name) || halo_strv_contains(seen, *name))
+				continue;
+			r = halo_strv_push(&seen, *name);
+			if (r < 0)
+				return r;
+			path = halo_strdup_printf("%s/%s", halo_modprobe_dirs[i], *name);
+			if (!path)
+				return -ENOMEM;
+			r = scan_file(n, path, false);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+int halo_modnative_new(const struct halo_ctx *ctx, struct halo_modnative **ret)
+{
+	struct halo_modnative *n;
+	_cleanup_free_ char *softdep = NULL, *depbin = NULL;
+	_cleanup_free_ char *cmdline = NULL;
+	int r;
+
+	if (!halo_kernel_release_valid(ctx->kernel_release))
+		return -EAGAIN;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	n->ctx = ctx;
+	n->moddir = halo_strdup_printf("/lib/modules/%s", ctx->kernel_release);
+	depbin = halo_strdup_printf("%s/modules.dep.bin", n->moddir ? n->moddir : "");
+	softdep = halo_strdup_printf("%s/modules.softdep", n->moddir ? n->moddir : "");
+	if (!n->moddir || !depbin || !softdep) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	r = halo_read_file(ctx, depbin, &n->depidx, &n->depidx_len);
+	if (r < 0) {
+		r = r == -ENOMEM ? r : -EAGAIN;
+		goto fail;
+	}
+	/* libkmod reads modules.softdep as one more config file. */
+	r = scan_file(n, softdep, true);
+	if (r == 0)
+		r = scan_conf_dirs(n);
+	if (r < 0)
+		goto fail;
+	r = halo_read_file(ctx, "/proc/cmdline", &cmdline, NULL);
+	if (r == 0)
+		r = halo_blacklist_from_cmdline(cmdline, &n->blacklist);
+	else if (r == -ENOENT)
+		r = 0;
+	else if (r != -ENOMEM)
+		r = -EAGAIN;
+	if (r < 0)
+		goto fail;
+	*ret = n;
+	return 0;
+fail:
+	halo_modnative_free(n);
+	return r;
+}
+
+/* kmod's modname_normalize on a path: the file name up to its first '.',
+ * '-' read as '_'. */
+static char *name_of_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	_cleanup_free_ char *name = strndup(base, strcspn(base, "."));
+	if (name)
+		halo_name_normalize(name);
+	return TAKE_PTR(name);
+}
+
+/* 0 when REL (below the module directory) is a regular file in the root. */
+static int regular_in_root(const struct halo_modnative *n, const char *rel, int flags,
+			   int *ret_fd, struct stat *ret_st)
+{
+	_cleanup_free_ char *path = halo_strdup_printf("%s/%s", n->moddir, rel);
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	if (!halo_module_relpath_plain(rel))
+		return -EAGAIN;
+	r = halo_root_openat(n->ctx, path, flags, 0, &fd);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return -EAGAIN;
+	if (ret_st)
+		*ret_st = st;
+	if (ret_fd)
+		*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+/* The parameters of the module file REL, from its .modinfo section. */
+static int read_modinfo(const struct halo_modnative *n, const char *rel,
+			struct halo_modinfo *mi)
+{
+	_cleanup_close_ int fd = -1;
+	const char *sec;
+	struct stat st;
+	size_t len;
+	void *map;
+	int r;
+
+	r = regular_in_root(n, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY, &fd, &st);
+	if (r < 0)
+		return r;
+	if (st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX)
+		return -EAGAIN;
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return -EAGAIN;
+	/* Not ELF (compressed), broken, or without .modinfo: libkmod's. */
+	r = halo_elf_section(map, (size_t)st.st_size, ".modinfo", &sec, &len);
+	if (r == 0)
+		r = halo_modinfo_add_section(mi, sec, len);
+	else
+		r = -EAGAIN;
+	munmap(map, (size_t)st.st_size);
+	return r;
+}
+
+static int blacklist_add(const struct halo_modnative *n, struct halo_modinfo *mi,
+			 const char *name)
+{
+	if (!halo_strv_contains(n->blacklist, name) || halo_strv_contains(mi->blacklisted, name))
+		return 0;
+	return halo_strv_push(&mi->blacklisted, name);
+}
+
+/* "rel: dep1 dep2 ...": the module's file and every dependency's, the
+ * deepest last; libkmod hands them out deepest first. */
+static int parse_depline(const struct halo_modnative *n, char *line, struct halo_modinfo *mi)
+{
+	_cleanup_strv_free_ char **deps = NULL;
+	char *colon = strchr(line, ':'), *save = NULL;
+	int r;
+
+	if (!colon)
+		return -EAGAIN;
+	*colon = '\0';
+	if (!halo_module_relpath_plain(line))
+		return -EAGAIN;
+	mi->relpath = strdup(line);
+	if (!mi->relpath)
+		return -ENOMEM;
+	for (char *d = strtok_r(colon + 1, " \t", &save); d; d = strtok_r(NULL, " \t", &save)) {
+		_cleanup_free_ char *name = NULL;
+
+		/* libkmod stat()s each dependency while parsing the line. */
+		r = regular_in_root(n, d, O_PATH, NULL, NULL);
+		if (r < 0)
+			return r;
+		name = name_of_path(d);
+		if (!name)
+			return -ENOMEM;
+		r = halo_strv_push(&deps, name);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = halo_strv_len(deps); i > 0; i--) {
+		r = halo_strv_push(&mi->deps, deps[i - 1]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int halo_modnative_lookup(const struct halo_modnative *n, const char *name,
+			  struct halo_modinfo **ret)
+{
+	_cleanup_modinfo_ struct halo_modinfo *mi = NULL;
+	_cleanup_free_ char *line = NULL;
+	int r;
+
+	mi = calloc(1, sizeof(*mi));
+	if (!mi)
+		return -ENOMEM;
+	mi->name = halo_modname_dup(name);
+	if (!mi->name)
+		return -ENOMEM;
+	if (halo_strv_contains(n->softdeps, mi->name))
+		return -EAGAIN; /* libkmod's probe stages them: keep its errors */
+	r = halo_depindex_lookup(n->depidx, n->depidx_len, mi->name, &line);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return -EAGAIN;
+	r = parse_depline(n, line, mi);
+	if (r == 0)
+		r = read_modinfo(n, mi->relpath, mi);
+	if (r == 0)
+		r = blacklist_add(n, mi, mi->name);
+	for (char **d = mi->deps; r == 0 && d && *d; d++)
+		r = blacklist_add(n, mi, *d);
+	if (r < 0)
+		return r;
+	*ret = TAKE_PTR(mi);
+	return 0;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fuzz-elfsection.c: the .modinfo lookup in a module's ELF file
+ * (src/modules/elfsection.c), a file of the --root tree and so hostile
+ * input, and the split of what it finds (modinfo.c). Input: the file.
+ *
+ * Properties: the lookup fails with -ENOENT or -EBADMSG, or returns a
+ * section that lies entirely within the file's bytes; that section is
+ * then split into parameters without error.
+ */
+#include "config.h"
+
+#include <errno.h>
+
+#include "fuzz/fuzz.h"
+#include "modules/internal.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* The file in an allocation of exactly its size, so ASan sees any
+	 * read past its end. */
+	uint8_t *file = malloc(size ? size : 1);
+	_cleanup_modinfo_ struct halo_modinfo *mi = calloc(1, sizeof(*mi));
+	const char *sec = NULL;
+	size_t len = 0;
+	int r;
+
+	FUZZ_CHECK(file && mi);
+	if (size)
+		memcpy(file, data, size);
+	r = halo_elf_section(file, size, ".modinfo", &sec, &len);
+	FUZZ_CHECK(r == 0 || r == -ENOENT || r == -EBADMSG);
+	if (r == 0) {
+		FUZZ_CHECK(sec >= (const char *)file && len <= size);
+		FUZZ_CHECK((size_t)(sec - (const char *)file) <= size - len);
+		FUZZ_CHECK(halo_modinfo_add_section(mi, sec, len) == 0);
+	}
+	free(file);
+	return 0;
+}

@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests for modules/native.c (the lookup without libkmod), its ELF
+ * reader (elfsection.c) and the .modinfo split (modinfo.c).
+ *
+ * The native reader must answer exactly what libkmod answers, or defer
+ * (-EAGAIN). So the main test runs both on every module of a fixture tree
+ * (tests/fixtures/modules/mkfixture.sh: real ELF objects, indexes made by
+ * depmod, filler modules with dependencies and aliases) with a blacklist
+ * in modprobe.d and on the kernel command line, and compares every field.
+ * The others plant, one at a time, each thing the reader leaves to
+ * libkmod, and show that it defers.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "modules/internal.h"
+#include "modules/modules.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
+
+#define REL "6.99.0-halo"
+
+static char tmp[64];
+static char plain[128];
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	return remove(p);
+}
+
+static int build(const char *root, const char *extra)
+{
+	const char *srcdir = getenv("top_srcdir");
+	char cmd[1024];
+
+	if (!srcdir)
+		srcdir = HALO_TOP_SRCDIR;
+	snprintf(cmd, sizeof(cmd), "'%s/tests/fixtures/modules/mkfixture.sh' '%s' %s %s >/dev/null 2>&1",
+		 srcdir, root, REL, extra);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[512], cmd[700];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void drop(const char *root, const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	assert_int_equal(unlink(path), 0);
+}
+
+static int group_setup(void **state)
+{
+	strcpy(tmp, "/tmp/halo-native-unit.XXXXXX");
+	if (!mkdtemp(tmp))
+		return -1;
+	snprintf(plain, sizeof(plain), "%s/plain", tmp);
+	return build(plain, "bulk=60");
+}
+
+static int group_teardown(void **state)
+{
+	return nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void ctx_open(struct halo_ctx *ctx, const char *root)
+{
+	*ctx = (struct halo_ctx){ .root = root, .root_fd = -1, .under_root = true,
+				  .kernel_release = REL };
+	assert_int_equal(halo_root_open(root, &ctx->root_fd), 0);
+}
+
+static void ctx_close(struct halo_ctx *ctx)
+{
+	halo_modules_release(ctx);
+	close(ctx->root_fd);
+}
+
+static void assert_strv_equal(char **a, char **b)
+{
+	assert_int_equal(halo_strv_len(a), halo_strv_len(b));
+	for (size_t i = 0; a && a[i]; i++)
+		assert_string_equal(a[i], b[i]);
+}
+
+/* Every module of the tree's modules.dep (its text form, which depmod
+ * writes from the same data as the binary index). */
+static char **all_modules(const struct halo_ctx *ctx)
+{
+	_cleanup_free_ char *text = NULL;
+	char **names = NULL, *save = NULL;
+
+	assert_int_equal(halo_read_file(ctx, "/lib/modules/" REL "/modules.dep", &text, NULL), 0);
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		const char *base;
+
+		*strchr(l, ':') = '\0';
+		base = strrchr(l, '/') ? strrchr(l, '/') + 1 : l;
+		_cleanup_free_ char *name = strndup(base, strcspn(base, "."));
+		assert_non_null(name);
+		halo_name_normalize(name);
+		assert_int_equal(halo_strv_push(&names, name), 0);
+	}
+	return names;
+}
+
+static void test_same_as_libkmod(void **state)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	struct halo_modnative *n = NULL;
+	struct halo_ctx ctx;
+	struct halo_kmod *k;
+	char *why = NULL;
+	size_t with_deps = 0, with_parms = 0, blacklisted = 0;
+
+	put(plain, "/etc/modprobe.d/b.conf", "# ours\nblacklist ib-core\noptions ice x=1\n");
+	put(plain, "/lib/modprobe.d/b.conf", "blacklist ice\n"); /* hidden by /etc's */
+	put(plain, "/run/modprobe.d/c.conf", "blacklist \\\n mlx5_core\n");
+	put(plain, "/proc/cmdline", "quiet modprobe.blacklist=ice_helper,amdgpu\n");
+	ctx_open(&ctx, plain);
+	names = all_modules(&ctx);
+	assert_true(halo_strv_len(names) > 60);
+	assert_int_equal(halo_modnative_new(&ctx, &n), 0);
+	assert_int_equal(halo_kmod_get(&ctx, &k, &why), 0);
+	for (char **m = names; *m; m++) {
+		struct halo_modinfo *a = NULL, *b = NULL;
+
+		assert_int_equal(halo_modnative_lookup(n, *m, &a), 0);
+		assert_int_equal(halo_kmod_lookup(k, *m, &b, &why), 0);
+		assert_string_equal(a->name, b->name);
+		assert_string_equal(a->relpath, b->relpath);
+		assert_int_equal(a->builtin, b->builtin);
+		assert_strv_equal(a->parms, b->parms);
+		assert_strv_equal(a->deps, b->deps);
+		assert_strv_equal(a->blacklisted, b->blacklisted);
+		assert_null(a->install_cmd);
+		assert_null(b->install_cmd);
+		with_deps += a->deps != NULL;
+		with_parms += a->parms != NULL;
+		blacklisted += a->blacklisted != NULL;
+		halo_modinfo_free(a);
+		halo_modinfo_free(b);
+	}
+	/* The comparison covered each kind of field, not just empty ones. */
+	assert_true(with_deps >= 5);
+	assert_true(with_parms >= 3);
+	assert_true(blacklisted >= 4);
+	halo_modnative_free(n);
+	ctx_close(&ctx);
+	drop(plain, "/etc/modprobe.d/b.conf");
+	drop(plain, "/lib/modprobe.d/b.conf");
+	drop(plain, "/run/modprobe.d/c.conf");
+}
+
+/* What halo_modnative_new says about the tree with TEXT in a conf file. */
+static int new_with_conf(const char *text)
+{
+	struct halo_modnative *n = NULL;
+	struct halo_ctx ctx;
+	int r;
+
+	put(plain, "/etc/modprobe.d/x.conf", text);
+	ctx_open(&ctx, plain);
+	r = halo_modnative_new(&ctx, &n);
+	halo_modnative_free(n);
+	ctx_close(&ctx);
+	drop(plain, "/etc/modprobe.d/x.conf");
+	return r;
+}
+
+static void test_defers_on_directives(void **state)
+{
+	assert_int_equal(new_with_conf("options ice a=1\nblacklist x\n"), 0);
+	assert_int_equal(new_with_conf("alias pci:v00008086d* ice\n"), -EAGAIN);
+	assert_int_equal(new_with_conf("install ice /bin/true\n"), -EAGAIN);
+	assert_int_equal(new_with_conf("\tremove ice /bin/true\n"), -EAGAIN);
+	/* A line joined to the previous one is still read as a directive. */
+	assert_int_equal(new_with_conf("blacklist a \\\n\ninstall b c\n"), -EAGAIN);
+	/* Not a conf file name: kmod does not read it, nor do we. */
+	put(plain, "/etc/modprobe.d/x.txt", "install ice /bin/true\n");
+	assert_int_equal(new_with_conf("\n"), 0);
+	drop(plain, "/etc/modprobe.d/x.txt");
+}
+
+/* What the reader says about NAME on the tree as it is now. */
+static int lookup_now(const char *root, const char *name)
+{
+	struct halo_modnative *n = NULL;
+	struct halo_modinfo *mi = NULL;
+	struct halo_ctx ctx;
+	int r;
+
+	ctx_open(&ctx, root);
+	r = halo_modnative_new(&ctx, &n);
+	if (r == 0)
+		r = halo_modnative_lookup(n, name, &mi);
+	halo_modinfo_free(mi);
+	halo_modnative_free(n);
+	ctx_close(&ctx);
+	return r;
+}
+
+static void test_defers_on_modules(void **state)
+{
+	char root[160], path[512];
+	int fd;
+
+	snprintf(root, sizeof(root), "%s/scratch", tmp);
+	assert_int_equal(build(root, ""), 0);
+	assert_int_equal(lookup_now(root, "irdma"), 0);
+	assert_int_equal(lookup_now(root, "ttm"), -EAGAIN);      /* built in */
+	assert_int_equal(lookup_now(root, "nosuch"), -EAGAIN);   /* unknown */
+	assert_int_equal(lookup_now(root, "rdma_cm"), 0);
+
+	/* Soft dependencies: libkmod stages and loads them. */
+	put(root, "/etc/modprobe.d/s.conf", "softdep rdma-cm pre: ib_uverbs\n");
+	assert_int_equal(lookup_now(root, "rdma_cm"), -EAGAIN);
+	assert_int_equal(lookup_now(root, "ib_uverbs"), 0);
+	drop(root, "/etc/modprobe.d/s.conf");
+	put(root, "/lib/modules/" REL "/modules.softdep", "softdep rdma_cm post: ib_uverbs\n");
+	assert_int_equal(lookup_now(root, "rdma_cm"), -EAGAIN);
+	put(root, "/lib/modules/" REL "/modules.softdep", "# none\n");
+
+	/* A compressed module (zstd's magic): libkmod decompresses. */
+	snprintf(path, sizeof(path), "%s/lib/modules/%s/kernel/drivers/infiniband/core/ib_uverbs.ko",
+		 root, REL);
+	assert_int_equal(truncate(path, 0), 0);
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "\x28\xb5\x2f\xfd" "0123456789abcdef0123456789abcdef"
+				   "0123456789abcdef0123456789abcdef", 68), 68);
+	close(fd);
+	assert_int_equal(lookup_now(root, "ib_uverbs"), -EAGAIN);
+
+	/* A truncated module: libkmod's verdict, not ours. */
+	snprintf(path, sizeof(path), "%s/lib/modules/%s/kernel/drivers/infiniband/hw/irdma/irdma.ko",
+		 root, REL);
+	assert_int_equal(truncate(path, 400), 0);
+	assert_int_equal(lookup_now(root, "irdma"), -EAGAIN);
+
+	/* A dependency's file gone: libkmod fails on it while parsing. */
+	snprintf(path, sizeof(path), "%s/lib/modules/%s/kernel/drivers/infiniband/core/ib_core.ko",
+		 root, REL);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(lookup_now(root, "rdma_cm"), -EAGAIN);
+
+	/* A conf file that is a FIFO: the view explains it. */
+	snprintf(path, sizeof(path), "%s/etc/modprobe.d/f.conf", root);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(lookup_now(root, "mlx5_core"), -EAGAIN);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(lookup_now(root, "mlx5_core"), 0);
+
+	/* No index: the error message is libkmod's path's. */
+	drop(root, "/lib/modules/" REL "/modules.dep.bin");
+	assert_int_equal(lookup_now(root, "mlx5_core"), -EAGAIN);
+}
+
+/* --- elfsection.c on hand-made files: both classes, both byte orders -- */
+
+struct elfw {
+	unsigned char b[1024];
+	bool is64, msb;
+};
+
+static void putn(struct elfw *w, size_t off, uint64_t v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		w->b[w->msb ? off + n - 1 - i : off + i] = (unsigned char)(v >> (8 * i));
+}
+
+/* An ELF file with sections "", .shstrtab, .text, .modinfo; returns its
+ * length. Section headers at 512. */
+static size_t make_elf(struct elfw *w, bool is64, bool msb)
+{
+	static const char shstr[] = "\0.shstrtab\0.text\0.modinfo";
+	static const char info[] = "license=GPL\0parm=x:an x\0parmtype=x:int";
+	const size_t shoff = 512, es = is64 ? 64 : 40;
+	const struct { uint32_t name, type; uint64_t off, size; } sh[] = {
+		{ 0, 0, 0, 0 },
+		{ 1, 3, 256, sizeof(shstr) },
+		{ 11, 1, 300, 4 },
+		{ 17, 1, 320, sizeof(info) - 1 }, /* the last entry unterminated */
+	};
+
+	memset(w, 0, sizeof(*w));
+	w->is64 = is64;
+	w->msb = msb;
+	memcpy(w->b, "\x7f" "ELF", 4);
+	w->b[4] = is64 ? 2 : 1;
+	w->b[5] = msb ? 2 : 1;
+	w->b[6] = 1;
+	putn(w, is64 ? 40 : 32, shoff, is64 ? 8 : 4);
+	putn(w, is64 ? 58 : 46, es, 2);
+	putn(w, is64 ? 60 : 48, 4, 2);
+	putn(w, is64 ? 62 : 50, 1, 2);
+	memcpy(w->b + 256, shstr, sizeof(shstr));
+	memcpy(w->b + 320, info, sizeof(info) - 1);
+	for (size_t i = 0; i < 4; i++) {
+		size_t at = shoff + i * es;
+
+		putn(w, at, sh[i].name, 4);
+		putn(w, at + 4, sh[i].type, 4);
+		putn(w, at + (is64 ? 24 : 16), sh[i].off, is64 ? 8 : 4);
+		putn(w, at + (is64 ? 32 : 20), sh[i].size, is64 ? 8 : 4);
+	}
+	return shoff + 4 * es;
+}
+
+static void test_elf_classes_and_orders(void **state)
+{
+	for (int v = 0; v < 4; v++) {
+		struct halo_modinfo mi = { 0 };
+		struct elfw w;
+		size_t len = make_elf(&w, v & 1, v & 2);
+		const char *sec;
+		size_t n;
+
+		assert_int_equal(halo_elf_section(w.b, len, ".modinfo", &sec, &n), 0);
+		assert_ptr_equal(sec, (const char *)w.b + 320);
+		assert_int_equal(n, 38);
+		assert_int_equal(halo_modinfo_add_section(&mi, sec, n), 0);
+		assert_string_equal(halo_modinfo_parm_type(&mi, "x"), "int");
+		halo_strv_free(mi.parms);
+		assert_int_equal(halo_elf_section(w.b, len, ".text", &sec, &n), 0);
+		assert_int_equal(n, 4);
+		assert_int_equal(halo_elf_section(w.b, len, ".modinf", &sec, &n), -ENOENT);
+		assert_int_equal(halo_elf_section(w.b, len, ".data", &sec, &n), -ENOENT);
+	}
+}
+
+static void test_elf_malformed(void **state)
+{
+	struct elfw w;
+	size_t len = make_elf(&w, true, false);
+	const char *sec;
+	size_t n;
+
+	/* Each damage alone; the file is remade between them. */
+	assert_int_equal(halo_elf_section(w.b, len - 1, ".modinfo", &sec, &n), -EBADMSG);
+	assert_int_equal(halo_elf_section(w.b, 63, ".modinfo", &sec, &n), -EBADMSG);
+	w.b[1] = 'e';
+	assert_int_equal(halo_elf_section(w.b, len, ".modinfo", &sec, &n), -EBADMSG);
+	make_elf(&w, true, false);
+	w.b[4] = 3; /* no such class */
+	assert_int_equal(halo_elf_section(w.b, len, ".modinfo", &sec, &n), -EBADMSG);
+	make_elf(&w, true, false);
+	putn(&w, 58, 40, 2); /* a 32-bit header size in a 64-bit file */
+	assert_int_equal(halo_elf_section(w.b, len, ".modinfo", &sec, &n), -EBADMSG);
+	make_elf(&w, true, false);
+	putn(&w, 62, 4, 2); /* string table index past the table */
+	assert_int_equal(halo_elf_section(w.b, len, ".modinfo", &sec, &n), -EBADMSG);
+	make_elf(&w, true, false);
+	putn(&w, 60, 0, 2); /* extended numbering */
+	assert_int_equal(halo_elf_section(w.b, len, ".modinfo", &sec, &n), -EBADMSG);
+	make_elf(&w, true, false);
+	putn(&w, 40, UINT64_MAX - 8, 8); /* headers at an offset that wraps */
+	assert_int_equal(halo_elf_section(w.b, len, ".modinfo", &sec, &n), -EBADMSG);
+	make_elf(&w, true, false);
+	putn(&w, 512 + 3 * 64 + 32, 1u << 20, 8); /* .modinfo runs off the end */
+	assert_int_equal(halo_elf_section(w.b, len, ".modinfo", &sec, &n), -EBADMSG);
+	make_elf(&w, true, false);
+	putn(&w, 512 + 2 * 64, 4000, 4); /* a name outside the string table */
+	assert_int_equal(halo_elf_section(w.b, len, ".modinfo", &sec, &n), -EBADMSG);
+	make_elf(&w, true, false);
+	putn(&w, 512 + 3 * 64 + 4, 8, 4); /* .modinfo is SHT_NOBITS */
+	assert_int_equal(halo_elf_section(w.b, len, ".modinfo", &sec, &n), -EBADMSG);
+	/* The table cut short inside ".modinfo": that name is not there. */
+	make_elf(&w, true, false);
+	putn(&w, 512 + 64 + 32, 20, 8);
+	assert_int_equal(halo_elf_section(w.b, len, ".modinfo", &sec, &n), -ENOENT);
+}
+
+static void test_modinfo_split(void **state)
+{
+	static const char sec[] = "\0\0parm=a:the a\0\0\0parmtype=a:uint\0noequals\0"
+				  "parm=b-c:desc\0parmtype=d:charp";
+	struct halo_modinfo mi = { 0 };
+
+	assert_int_equal(halo_modinfo_add_section(&mi, sec, sizeof(sec) - 1), 0);
+	assert_int_equal(halo_strv_len(mi.parms), 3);
+	assert_string_equal(halo_modinfo_parm_type(&mi, "a"), "uint");
+	assert_string_equal(halo_modinfo_parm_type(&mi, "b_c"), "");
+	assert_string_equal(halo_modinfo_parm_type(&mi, "d"), "charp");
+	assert_null(halo_modinfo_parm_type(&mi, "noequals"));
+	halo_strv_free(mi.parms);
+	/* Empty and all-NUL sections say nothing. */
+	mi = (struct halo_modinfo){ 0 };
+	assert_int_equal(halo_modinfo_add_section(&mi, "", 0), 0);
+	assert_int_equal(halo_modinfo_add_section(&mi, "\0\0\0", 3), 0);
+	assert_null(mi.parms);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_as_libkmod),
+		cmocka_unit_test(test_defers_on_directives),
+		cmocka_unit_test(test_defers_on_modules),
+		cmocka_unit_test(test_elf_classes_and_orders),
+		cmocka_unit_test(test_elf_malformed),
+		cmocka_unit_test(test_modinfo_split),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
