@@ -33,7 +33,9 @@ struct halo_modinfo {
 int halo_kmod_get(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_why);
 void halo_kmod_free(struct halo_kmod *k);
 
-/* halo_modinfo_free and halo_modinfo_parm_type live in modinfo.c. */
+/* halo_modinfo_new/free and halo_modinfo_parm_type live in modinfo.c. */
+/* An empty record for module NAME ('-' read as '_'); NULL on OOM. */
+struct halo_modinfo *halo_modinfo_new(const char *name);
 /* Looks NAME up (a module name, '-' or '_'). -ENOENT when neither the index
  * nor modules.builtin knows it; when the module's file (or a dependency's)
  * is refused or unreadable, an error with *ret_why set (caller frees). */

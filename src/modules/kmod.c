@@ -239,11 +239,8 @@ int halo_kmod_lookup(struct halo_kmod *k, const char *name,
 	const char *path, *cmd;
 	int r;
 
-	mi = calloc(1, sizeof(*mi));
+	mi = halo_modinfo_new(name);
 	if (!mi)
-		return -ENOMEM;
-	mi->name = halo_modname_dup(name);
-	if (!mi->name)
 		return -ENOMEM;
 	/* The lookup parses the module's dependency line: stage first. */
 	r = stage_module(k, mi->name, 0, ret_why);

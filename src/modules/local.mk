@@ -68,4 +68,4 @@ tests_unit_test_modules_native_CFLAGS = $(unit_cflags) \
 	-DHALO_TOP_SRCDIR=\"$(abs_top_srcdir)\"
 tests_unit_test_modules_kmod_CFLAGS = $(unit_cflags) \
 	-DHALO_TOP_SRCDIR=\"$(abs_top_srcdir)\"
-EXTRA_DIST += bench/modules-check.sh bench/startup.sh
+EXTRA_DIST += bench/modules-check.sh bench/startup.sh tests/unit/modules-fixture.h

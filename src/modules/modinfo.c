@@ -14,6 +14,19 @@
 #include "modules/internal.h"
 #include "util/strv.h"
 
+struct halo_modinfo *halo_modinfo_new(const char *name)
+{
+	struct halo_modinfo *mi = calloc(1, sizeof(*mi));
+
+	if (mi)
+		mi->name = halo_modname_dup(name);
+	if (mi && !mi->name) {
+		free(mi);
+		return NULL;
+	}
+	return mi;
+}
+
 void halo_modinfo_free(struct halo_modinfo *mi)
 {
 	if (!mi)

@@ -271,11 +271,8 @@ int halo_modnative_lookup(const struct halo_modnative *n, const char *name,
 	_cleanup_free_ char *line = NULL;
 	int r;
 
-	mi = calloc(1, sizeof(*mi));
+	mi = halo_modinfo_new(name);
 	if (!mi)
-		return -ENOMEM;
-	mi->name = halo_modname_dup(name);
-	if (!mi->name)
 		return -ENOMEM;
 	if (halo_strv_contains(n->softdeps, mi->name))
 		return -EAGAIN; /* libkmod's probe stages them: keep its errors */

@@ -24,27 +24,11 @@
 #include "util/rootfs.h"
 #include "util/strv.h"
 
-#define REL "6.99.0-halo"
+#include "modules-fixture.h"
+
 
 static char tmp[64];
 static char plain[128], dkms[128];
-
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	return remove(p);
-}
-
-static int build(const char *root, const char *extra)
-{
-	const char *srcdir = getenv("top_srcdir");
-	char cmd[1024];
-
-	if (!srcdir)
-		srcdir = HALO_TOP_SRCDIR;
-	snprintf(cmd, sizeof(cmd), "'%s/tests/fixtures/modules/mkfixture.sh' '%s' %s %s >/dev/null 2>&1",
-		 srcdir, root, REL, extra);
-	return system(cmd) == 0 ? 0 : -1;
-}
 
 static int group_setup(void **state)
 {
@@ -53,14 +37,14 @@ static int group_setup(void **state)
 		return -1;
 	snprintf(plain, sizeof(plain), "%s/plain", tmp);
 	snprintf(dkms, sizeof(dkms), "%s/dkms", tmp);
-	if (build(plain, "") < 0 || build(dkms, "dkms") < 0)
+	if (fixture_build(plain, "") < 0 || fixture_build(dkms, "dkms") < 0)
 		return -1;
 	return 0;
 }
 
 static int group_teardown(void **state)
 {
-	return nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return fixture_remove(tmp);
 }
 
 /* Where a refusal would be explained; none is expected in these tests. */

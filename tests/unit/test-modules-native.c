@@ -32,27 +32,11 @@
 #include "util/rootfs.h"
 #include "util/strv.h"
 
-#define REL "6.99.0-halo"
+#include "modules-fixture.h"
+
 
 static char tmp[64];
 static char plain[128];
-
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	return remove(p);
-}
-
-static int build(const char *root, const char *extra)
-{
-	const char *srcdir = getenv("top_srcdir");
-	char cmd[1024];
-
-	if (!srcdir)
-		srcdir = HALO_TOP_SRCDIR;
-	snprintf(cmd, sizeof(cmd), "'%s/tests/fixtures/modules/mkfixture.sh' '%s' %s %s >/dev/null 2>&1",
-		 srcdir, root, REL, extra);
-	return system(cmd) == 0 ? 0 : -1;
-}
 
 static void put(const char *root, const char *rel, const char *text)
 {
@@ -82,12 +66,12 @@ static int group_setup(void **state)
 	if (!mkdtemp(tmp))
 		return -1;
 	snprintf(plain, sizeof(plain), "%s/plain", tmp);
-	return build(plain, "bulk=60");
+	return fixture_build(plain, "bulk=60");
 }
 
 static int group_teardown(void **state)
 {
-	return nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return fixture_remove(tmp);
 }
 
 static void ctx_open(struct halo_ctx *ctx, const char *root)
@@ -233,7 +217,7 @@ static void test_defers_on_modules(void **state)
 	int fd;
 
 	snprintf(root, sizeof(root), "%s/scratch", tmp);
-	assert_int_equal(build(root, ""), 0);
+	assert_int_equal(fixture_build(root, ""), 0);
 	assert_int_equal(lookup_now(root, "irdma"), 0);
 	assert_int_equal(lookup_now(root, "ttm"), -EAGAIN);      /* built in */
 	assert_int_equal(lookup_now(root, "nosuch"), -EAGAIN);   /* unknown */
