@@ -98,54 +98,6 @@ static int open_dir(const struct halo_ctx *ctx, const char *path, int *ret_fd)
 	return err;
 }
 
-/*
- * PATH did not open: -ELOOP with *RET_WHY naming the first component of it
- * that is a symlink resolving nowhere inside the root (it may well resolve
- * on the host: refused, never taken for "absent"), 0 when PATH is plainly
- * absent.
- */
-static int explain_missing(const struct halo_ctx *ctx, const char *path, char **ret_why)
-{
-	char prefix[PATH_MAX], target[PATH_MAX];
-	struct stat st;
-	size_t len = strlen(path);
-
-	if (len >= sizeof(prefix))
-		return 0;
-	for (size_t end = 1; end <= len; end++) {
-		_cleanup_close_ int dirfd = -1;
-		_cleanup_free_ char *shown = NULL;
-		const char *slash;
-		ssize_t n;
-
-		if (end < len && path[end] != '/')
-			continue;
-		memcpy(prefix, path, end);
-		prefix[end] = '\0';
-		if (halo_root_lstat(ctx, prefix, &st) < 0)
-			return 0;
-		if (!S_ISLNK(st.st_mode) || halo_root_exists(ctx, prefix) > 0)
-			continue;
-		slash = strrchr(prefix, '/');
-		n = -1;
-		if (slash && slash > prefix) {
-			char parent[PATH_MAX];
-
-			snprintf(parent, sizeof(parent), "%.*s", (int)(slash - prefix), prefix);
-			if (halo_root_openat(ctx, parent, O_PATH | O_DIRECTORY | O_CLOEXEC, 0, &dirfd) == 0)
-				n = readlinkat(dirfd, slash + 1, target, sizeof(target) - 1);
-		} else if (halo_root_openat(ctx, "/", O_PATH | O_DIRECTORY | O_CLOEXEC, 0, &dirfd) == 0) {
-			n = readlinkat(dirfd, prefix + 1, target, sizeof(target) - 1);
-		}
-		target[n < 0 ? 0 : n] = '\0';
-		shown = halo_root_display_path(ctx, prefix);
-		*ret_why = halo_strdup_printf("%s: symlink to '%s' does not resolve inside the root",
-					      shown ? shown : prefix, target);
-		return *ret_why ? -ELOOP : -ENOMEM;
-	}
-	return 0;
-}
-
 int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
 			  char **ret_driver, char **ret_pci, char **ret_why)
 {
@@ -161,7 +113,7 @@ int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
 	snprintf(path, sizeof(path), "/sys/class/net/%s", ifname);
 	err = open_dir(ctx, path, &netfd);
 	if (err == 0 && netfd < 0)
-		err = explain_missing(ctx, path, ret_why);
+		err = halo_root_explain_missing(ctx, path, ret_why);
 	if (err < 0)
 		return err;
 	if (netfd >= 0) {
@@ -186,7 +138,7 @@ int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
 		snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
 		err = open_dir(ctx, path, &devfd);
 		if (err == 0 && devfd < 0)
-			err = explain_missing(ctx, path, ret_why);
+			err = halo_root_explain_missing(ctx, path, ret_why);
 		if (err < 0)
 			return err;
 		if (devfd >= 0) {

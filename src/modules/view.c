@@ -153,7 +153,7 @@ static int open_regular(const struct halo_ctx *ctx, const char *dir, const char 
 {
 	_cleanup_free_ char *path = halo_strdup_printf("%s/%s", dir, name);
 	_cleanup_free_ char *shown = NULL;
-	_cleanup_close_ int fd = -1, dfd = -1;
+	_cleanup_close_ int fd = -1;
 	struct stat st;
 	int r;
 
@@ -161,21 +161,12 @@ static int open_regular(const struct halo_ctx *ctx, const char *dir, const char 
 		return -ENOMEM;
 	r = halo_root_openat(ctx, path, O_PATH, 0, &fd);
 	if (r == -ENOENT || r == -ELOOP) {
-		char target[PATH_MAX];
-		ssize_t n = -1;
-
 		/* A symlink that resolves to nothing inside the root may well
 		 * resolve on the host: refuse it rather than skip it. */
-		if (halo_root_openat(ctx, dir, O_PATH | O_DIRECTORY, 0, &dfd) == 0 &&
-		    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-			n = readlinkat(dfd, name, target, sizeof(target) - 1);
-		if (n < 0 && r == -ENOENT)
-			return -ENOENT;
-		target[n < 0 ? 0 : n] = '\0';
-		shown = halo_root_display_path(ctx, path);
-		*ret_why = halo_strdup_printf("%s: symlink to '%s' does not resolve inside the root",
-					      shown ? shown : path, target);
-		return *ret_why ? -ELOOP : -ENOMEM;
+		int e = halo_root_explain_missing(ctx, path, ret_why);
+
+		if (e < 0 || r == -ENOENT)
+			return e < 0 ? e : -ENOENT;
 	}
 	if (r >= 0 && fstat(fd, &st) < 0)
 		r = -errno;
@@ -296,10 +287,8 @@ static int stage_cmdline(struct halo_kmod_view *v, char **ret_why)
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0) {
-		_cleanup_free_ char *shown = halo_root_display_path(v->ctx, "/proc/cmdline");
-
-		*ret_why = halo_strdup_printf("%s: %s", shown ? shown : "/proc/cmdline",
-					      r == -EINVAL ? "not a regular file" : strerror(-r));
+		/* "a FIFO, not a regular file", or the reason, naming it. */
+		*ret_why = halo_root_read_error(v->ctx, "/proc/cmdline", r);
 		return *ret_why ? r : -ENOMEM;
 	}
 	return halo_blacklist_from_cmdline(text, &v->blacklist);

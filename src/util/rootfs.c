@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -31,7 +32,7 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
 	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
+		return -HALO_ENOTREG;
 	if (fcntl(fd, F_SETFL, 0) < 0)
 		return -errno;
 	/* st_size is only a hint: /proc and /sys report 0 or 4096. */
@@ -282,4 +283,93 @@ char *halo_root_display_path(const struct halo_ctx *ctx, const char *path)
 		return strdup(path);
 	return halo_strdup_printf("%.*s%s%s", (int)n, root,
 				  path[0] == '/' ? "" : "/", path);
+}
+
+int halo_root_explain_missing(const struct halo_ctx *ctx, const char *path,
+			      char **ret_why)
+{
+	char prefix[PATH_MAX], target[PATH_MAX];
+	struct stat st;
+	size_t len = strlen(path);
+
+	if (len >= sizeof(prefix) || path[0] != '/')
+		return 0;
+	/* Each prefix in turn: the first symlink on the way that does not
+	 * resolve inside the root is the one to name. */
+	for (size_t end = 1; end <= len; end++) {
+		_cleanup_close_ int dirfd = -1;
+		_cleanup_free_ char *shown = NULL;
+		const char *slash;
+		ssize_t n = -1;
+
+		if (end < len && path[end] != '/')
+			continue;
+		memcpy(prefix, path, end);
+		prefix[end] = '\0';
+		if (halo_root_lstat(ctx, prefix, &st) < 0)
+			return 0;
+		if (!S_ISLNK(st.st_mode) || halo_root_exists(ctx, prefix) > 0)
+			continue;
+		slash = strrchr(prefix, '/');
+		if (slash > prefix) {
+			char parent[PATH_MAX];
+
+			snprintf(parent, sizeof(parent), "%.*s", (int)(slash - prefix), prefix);
+			if (halo_root_openat(ctx, parent, O_PATH | O_DIRECTORY, 0, &dirfd) == 0)
+				n = readlinkat(dirfd, slash + 1, target, sizeof(target) - 1);
+		} else if (halo_root_openat(ctx, "/", O_PATH | O_DIRECTORY, 0, &dirfd) == 0) {
+			n = readlinkat(dirfd, prefix + 1, target, sizeof(target) - 1);
+		}
+		target[n < 0 ? 0 : n] = '\0';
+		shown = halo_root_display_path(ctx, prefix);
+		*ret_why = halo_strdup_printf("%s: symlink to '%s' does not resolve inside the root",
+					      shown ? shown : prefix, target);
+		return *ret_why ? -ELOOP : -ENOMEM;
+	}
+	return 0;
+}
+
+/* What a file that is not regular is, for a message. */
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "a special file";
+}
+
+char *halo_root_read_error(const struct halo_ctx *ctx, const char *path, int err)
+{
+	_cleanup_free_ char *shown = NULL;
+
+	if (err == -ENOENT || err == -ELOOP || err == -ENOTDIR) {
+		char *why = NULL;
+		int r = halo_root_explain_missing(ctx, path, &why);
+
+		if (r == -ENOMEM)
+			return NULL;
+		if (r < 0)
+			return why;
+	}
+	shown = halo_root_display_path(ctx, path);
+	if (!shown)
+		return NULL;
+	if (err == -HALO_ENOTREG) {
+		_cleanup_close_ int fd = -1;
+		struct stat st;
+
+		/* Opened without reading (O_PATH): a FIFO cannot block it. */
+		if (halo_root_openat(ctx, path, O_PATH, 0, &fd) == 0 && fstat(fd, &st) == 0)
+			return halo_strdup_printf("%s: %s, not a regular file", shown,
+						  file_kind(st.st_mode));
+		return halo_strdup_printf("%s: not a regular file", shown);
+	}
+	return halo_strdup_printf("%s: %s", shown, strerror(-err));
 }

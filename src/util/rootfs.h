@@ -31,10 +31,35 @@ int halo_root_open(const char *dir, int *ret_fd);
 int halo_root_openat(const struct halo_ctx *ctx, const char *path, int flags,
 		     mode_t mode, int *ret_fd);
 
-/* Whole file, NUL-terminated (len excludes the NUL). -ENOENT if absent.
- * Works on /proc and /sys files (whose st_size lies). Cap: 16 MiB (-EFBIG). */
+/* A FIFO, device or socket where a file was to be read. EBADFD, because
+ * no read of a real file on /proc, /sys or configfs returns it: EINVAL
+ * (what this once was) is the kernel's own answer for an empty GID entry
+ * and other attributes without a value, so it cannot mean both. */
+#define HALO_ENOTREG EBADFD
+
+/* Whole file, NUL-terminated (len excludes the NUL). -ENOENT if absent,
+ * -EISDIR for a directory, -HALO_ENOTREG for any other file that is not
+ * regular (opened without blocking, never read). Works on /proc and /sys
+ * files (whose st_size lies). Cap: 16 MiB (-EFBIG). */
 int halo_read_file(const struct halo_ctx *ctx, const char *path,
 		   char **ret_buf, size_t *ret_len);
+
+/*
+ * PATH did not open (ENOENT and the like): -ELOOP with *RET_WHY "<PATH as
+ * shown>: symlink to 'T' does not resolve inside the root" when a
+ * component of PATH is a symlink that resolves nowhere inside the root (it
+ * may well resolve on the host: callers refuse it, never take it for
+ * "absent"); 0, *RET_WHY untouched, when PATH is plainly absent. -ENOMEM.
+ */
+int halo_root_explain_missing(const struct halo_ctx *ctx, const char *path,
+			      char **ret_why);
+
+/* "<PATH as shown>: REASON" for a read of PATH that failed with ERR, for
+ * messages that must name the file: -HALO_ENOTREG says what is there ("a
+ * FIFO, not a regular file"), a missing PATH behind a symlink that leaves
+ * the root says so (halo_root_explain_missing), else strerror. Caller
+ * frees; NULL on ENOMEM. */
+char *halo_root_read_error(const struct halo_ctx *ctx, const char *path, int err);
 
 /* The rest of the open descriptor FD, NUL-terminated, as halo_read_file
  * reads (SIZE_HINT: the expected size, 0 if unknown; cap 16 MiB). */

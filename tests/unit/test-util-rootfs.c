@@ -613,6 +613,66 @@ static void test_display_path(void **state)
 	free(s);
 }
 
+/* A FIFO or device is -HALO_ENOTREG, never EINVAL (the kernel's answer
+ * for an empty sysfs GID entry), never read (no hang), and the message
+ * names it (issue 13). */
+static void test_read_not_regular(void **state)
+{
+	struct fx *f = *state;
+	char p[256], *buf = NULL, *msg;
+	size_t len;
+
+	mkd(f, "root/sys");
+	snprintf(p, sizeof(p), "%s/root/sys/fifo", f->outer);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_int_equal(halo_read_file(&f->ctx, "/sys/fifo", &buf, &len), -HALO_ENOTREG);
+	assert_null(buf);
+	assert_int_not_equal(HALO_ENOTREG, EINVAL);
+	msg = halo_root_read_error(&f->ctx, "/sys/fifo", -HALO_ENOTREG);
+	snprintf(p, sizeof(p), "%s/sys/fifo: a FIFO, not a regular file", f->root);
+	assert_string_equal(msg, p);
+	free(msg);
+	mkd(f, "root/sys/dir");
+	assert_int_equal(halo_read_file(&f->ctx, "/sys/dir", &buf, &len), -EISDIR);
+	msg = halo_root_read_error(&f->ctx, "/sys/absent", -ENOENT);
+	snprintf(p, sizeof(p), "%s/sys/absent: No such file or directory", f->root);
+	assert_string_equal(msg, p);
+	free(msg);
+}
+
+/* A symlink leading out of the root, at the path or on the way to it, is
+ * named with its target; a plainly absent path is 0. */
+static void test_explain_missing(void **state)
+{
+	struct fx *f = *state;
+	char want[256], *why = NULL;
+
+	mkd(f, "root/sys");
+	mkd(f, "root/sys/kernel");
+	mkd(f, "outside");
+	put(f, "outside/mode", "RoCE v2\n", 0644);
+	lnk(f, "../../../outside", "root/sys/kernel/config");
+	assert_int_equal(halo_root_explain_missing(&f->ctx, "/sys/kernel/config/rdma_cm/x",
+						   &why), -ELOOP);
+	snprintf(want, sizeof(want),
+		 "%s/sys/kernel/config: symlink to '../../../outside' does not resolve inside the root",
+		 f->root);
+	assert_string_equal(why, want);
+	free(why);
+	why = NULL;
+	assert_int_equal(halo_root_explain_missing(&f->ctx, "/sys/kernel/absent/x", &why), 0);
+	assert_null(why);
+	/* A symlink that resolves inside the root is no plant. */
+	mkd(f, "root/sys/real");
+	lnk(f, "/sys/real", "root/sys/inside");
+	assert_int_equal(halo_root_explain_missing(&f->ctx, "/sys/inside/absent", &why), 0);
+	assert_null(why);
+	/* halo_root_read_error says the same for a read of such a path. */
+	why = halo_root_read_error(&f->ctx, "/sys/kernel/config/rdma_cm", -ENOENT);
+	assert_string_equal(why, want);
+	free(why);
+}
+
 /* Each test twice, named for the resolver it ran with. */
 #define T(fn)                                                                  \
 	{ #fn "/openat2", fn, setup, teardown, &fx_openat2 },                  \
@@ -634,6 +694,8 @@ int main(void)
 		T(test_mkdir_unlink_lstat_exists),
 		T(test_write_attr),
 		T(test_display_path),
+		T(test_read_not_regular),
+		T(test_explain_missing),
 	};
 
 	return cmocka_run_group_tests_name("util-rootfs", tests, NULL, NULL);
