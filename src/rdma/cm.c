@@ -55,6 +55,18 @@ static int no_rdma_cm(struct halo_ctx *ctx, struct halo_item *item)
 			      "not loaded (modules.load = [ \"rdma_cm\" ])");
 }
 
+/* PATH is missing: when a symlink on the way leads out of the root (it
+ * may resolve on the host), the item fails naming it (-ELOOP); else 0. */
+static int planted_link(struct halo_ctx *ctx, struct halo_item *item, const char *path)
+{
+	_cleanup_free_ char *why = NULL;
+	int r = halo_root_explain_missing(ctx, path, &why);
+
+	if (r == -ELOOP)
+		(void)halo_item_set_message(item, "%s", why);
+	return r;
+}
+
 static void dev_dir(char *buf, size_t len, const struct halo_rdma_dev *dev)
 {
 	snprintf(buf, len, RDMA_CM "/%s", dev->ibdev);
@@ -65,13 +77,26 @@ static void attr_path(char *buf, size_t len, const struct halo_rdma_dev *dev, co
 	snprintf(buf, len, RDMA_CM "/%s/ports/%u/%s", dev->ibdev, dev->port, name);
 }
 
+static int read_failed(struct halo_ctx *ctx, struct halo_item *item, const char *path,
+		       int err)
+{
+	_cleanup_free_ char *why = halo_rdma_path_error(ctx, path, err);
+
+	if (!why)
+		return -ENOMEM;
+	(void)halo_item_set_message(item, "reading %s", why);
+	return err;
+}
+
 struct cm_values {
 	char mode[32];
 	int tos;
 };
 
-static int read_values(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
-		       struct cm_values *ret)
+/* Both values; on failure the item fails naming the attribute (a FIFO,
+ * a symlink out of the root, the driver's errno). */
+static int read_values(struct halo_ctx *ctx, struct halo_item *item,
+		       const struct halo_rdma_dev *dev, struct cm_values *ret)
 {
 	_cleanup_free_ char *mode = NULL, *tos = NULL;
 	char path[300], *end;
@@ -81,11 +106,11 @@ static int read_values(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 	attr_path(path, sizeof(path), dev, "default_roce_mode");
 	err = halo_rdma_read_root(ctx, path, &mode);
 	if (err < 0)
-		return err;
+		return read_failed(ctx, item, path, err);
 	attr_path(path, sizeof(path), dev, "default_roce_tos");
 	err = halo_rdma_read_root(ctx, path, &tos);
 	if (err < 0)
-		return err;
+		return read_failed(ctx, item, path, err);
 	mode[strcspn(mode, "\n")] = '\0';
 	snprintf(ret->mode, sizeof(ret->mode), "%s", mode);
 	v = strtoul(tos, &end, 0);
@@ -110,6 +135,9 @@ static int cm_observe(struct halo_ctx *ctx, struct halo_item *item)
 		return r;
 	if (halo_root_exists(ctx, RDMA_CM) <= 0) {
 		(void)halo_item_set_observed(item, NULL);
+		r = planted_link(ctx, item, RDMA_CM);
+		if (r < 0)
+			return r;
 		if (ctx->mode == HALO_MODE_APPLY || w->link.modules_pending) {
 			/* The modules phase may load rdma_cm first; apply says why
 			 * not when it did not. */
@@ -121,16 +149,17 @@ static int cm_observe(struct halo_ctx *ctx, struct halo_item *item)
 	dev_dir(path, sizeof(path), &dev);
 	if (halo_root_exists(ctx, path) <= 0) {
 		(void)halo_item_set_observed(item, NULL);
+		r = planted_link(ctx, item, path);
+		if (r < 0)
+			return r;
 		(void)halo_item_set_message(item, "%s does not exist: the values are unknown (the "
 					    "kernel's defaults, ToS 0, unless a tool set them and "
 					    "removed it)", path);
 		return HALO_SYNC_DIFFERS;
 	}
-	r = read_values(ctx, &dev, &v);
-	if (r < 0) {
-		attr_path(path, sizeof(path), &dev, "");
-		return halo_item_fail(item, r, "reading %s", path);
-	}
+	r = read_values(ctx, item, &dev, &v);
+	if (r < 0)
+		return r;
 	(void)halo_item_set_message(item, NULL);
 	if (v.tos < 0)
 		r = halo_item_set_observed(item, "%s, ToS unreadable", v.mode);
@@ -150,8 +179,14 @@ static int wait_ports(struct halo_ctx *ctx, struct halo_item *item,
 
 	attr_path(path, sizeof(path), dev, "default_roce_tos");
 	for (unsigned waited = 0;; waited += HALO_RDMA_POLL_MS) {
+		int r;
+
 		if (halo_root_exists(ctx, path) > 0)
 			return 0;
+		/* A symlink out of the root is no slow kernel: no wait. */
+		r = planted_link(ctx, item, path);
+		if (r < 0)
+			return r;
 		if (waited >= HALO_RDMA_WAIT_CM_MS)
 			break;
 		halo_rdma_sleep_ms(HALO_RDMA_POLL_MS);
@@ -184,10 +219,15 @@ static int cm_apply(struct halo_ctx *ctx, struct halo_item *item)
 
 	if (r != 0)
 		return r < 0 ? r : -ENODEV;
-	if (halo_root_exists(ctx, RDMA_CM) <= 0)
-		return no_rdma_cm(ctx, item);
+	if (halo_root_exists(ctx, RDMA_CM) <= 0) {
+		r = planted_link(ctx, item, RDMA_CM);
+		return r < 0 ? r : no_rdma_cm(ctx, item);
+	}
 	dev_dir(path, sizeof(path), &dev);
 	if (halo_root_exists(ctx, path) <= 0) {
+		r = planted_link(ctx, item, path);
+		if (r < 0)
+			return r;
 		r = halo_root_mkdir_p(ctx, path, 0755);
 		if (r < 0)
 			return halo_item_fail(item, r, "creating %s", path);
@@ -195,11 +235,9 @@ static int cm_apply(struct halo_ctx *ctx, struct halo_item *item)
 	r = wait_ports(ctx, item, &dev);
 	if (r < 0)
 		return r;
-	r = read_values(ctx, &dev, &v);
-	if (r < 0) {
-		attr_path(path, sizeof(path), &dev, "");
-		return halo_item_fail(item, r, "reading %s", path);
-	}
+	r = read_values(ctx, item, &dev, &v);
+	if (r < 0)
+		return r;
 	/* The mode first: the ToS belongs to the RoCE v2 connections. */
 	if (strcmp(v.mode, ROCE_V2) != 0) {
 		r = write_value(ctx, item, &dev, "default_roce_mode", ROCE_V2 "\n");

@@ -105,7 +105,9 @@ struct halo_rdma_gid {
  * DIR (".../ports/<p>") through READ: the entry of type "RoCE v2", ndev
  * IFNAME and IPv4-mapped address ADDR (4 bytes, network order). A zero
  * GID is skipped; a type or ndev that reads EINVAL or ENODATA is an empty
- * entry (the kernel's answer for one) and skipped. INDICES: the entry
+ * entry (the kernel's answer for one) and skipped. A FIFO or device
+ * planted there (-HALO_ENOTREG, util/rootfs.h) is no empty entry: it is
+ * returned, like every other failed read. INDICES: the entry
  * numbers to look at, ascending. 0 (ret->index -1 when none matches) or
  * -errno for another read failure.
  */

@@ -26,9 +26,7 @@ int halo_rdma_read_root(void *userdata, const char *path, char **ret)
 
 char *halo_rdma_path_error(const struct halo_ctx *ctx, const char *path, int err)
 {
-	_cleanup_free_ char *shown = halo_root_display_path(ctx, path);
-
-	return shown ? halo_strdup_printf("%s: %s", shown, strerror(-err)) : NULL;
+	return halo_root_read_error(ctx, path, err);
 }
 
 /* ERR for the file at PATH, *RET_WHY saying so (see rdma.h). */

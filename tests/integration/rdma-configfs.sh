@@ -87,6 +87,32 @@ is "$(item rdma/cx0/rdma-cm .message)" \
 is "$(jq -r '[.items[] | select(.outcome=="failed") | .key] | join(" ")' <<<"$out")" \
 	"rdma/cx0/rdma-cm" "... and only that item failed"
 
+# A symlink that leads out of the root, planted at rdma_cm itself, at the
+# device directory or at either attribute (issue 13): it may resolve on
+# the host, so it is neither read nor taken for "absent"; apply and check
+# fail naming it, without waiting for the kernel.
+cm_dev irdma0 106 "RoCE v2"
+cm_dev rocep194s0f0 106 "RoCE v2"
+mkdir -p "$TEST_TMP/outside/rdma_cm/irdma0/ports/1"
+echo "RoCE v2" >"$TEST_TMP/outside/mode"
+for p in /sys/kernel/config/rdma_cm /sys/kernel/config/rdma_cm/irdma0 \
+	/sys/kernel/config/rdma_cm/irdma0/ports/1/default_roce_mode \
+	/sys/kernel/config/rdma_cm/irdma0/ports/1/default_roce_tos; do
+	cp -a "$ROOT/sys/kernel/config" "$TEST_TMP/config.saved"
+	rm -rf "${ROOT:?}$p"
+	ln -s "$TEST_TMP/outside/mode" "$ROOT$p"
+	for mode in --check ""; do
+		halo $mode --json
+		is "$rc" 4 "symlink out at $p${mode:+ ($mode)}: exit 4"
+		msg=$(item rdma/rdma0/rdma-cm .message)
+		[[ $msg == ?(reading )"$ROOT$p: symlink to '$TEST_TMP/outside/mode' does not resolve inside the root" ]]
+		ok $? "... naming it: $msg"
+	done
+	is "$(cat "$TEST_TMP/outside/mode")" "RoCE v2" "... the outside file untouched"
+	rm -rf "$ROOT/sys/kernel/config"
+	mv "$TEST_TMP/config.saved" "$ROOT/sys/kernel/config"
+done
+
 # configfs not mounted (or rdma_cm not loaded): one clear failure per item.
 rm -rf "$ROOT/sys/kernel/config"
 mkdir -p "$ROOT/sys/kernel/config"

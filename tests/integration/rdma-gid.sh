@@ -156,4 +156,29 @@ snap=$(cd "$ROOT" && find . | sort)
 run_halo --root "$ROOT" --netns "$NS" --only rdma --check
 is "$(cd "$ROOT" && find . | sort)" "$snap" "check: the root is unchanged"
 
+# A FIFO or a device planted at a GID entry is not an empty entry (which
+# reads EINVAL): the read fails naming the file (issue 13), whichever of
+# the entry's three files it is, and nothing blocks on the FIFO.
+P=/sys/class/infiniband/irdma0/ports/1
+for plant in "fifo gids/1 gid-index" "device gid_attrs/types/1 gid-index" \
+	"fifo gid_attrs/ndevs/1 gid-index"; do
+	set -- $plant
+	cp "$ROOT$P/$2" "$TEST_TMP/saved"
+	rm -f "$ROOT$P/$2"
+	if [ "$1" = fifo ]; then mkfifo "$ROOT$P/$2"; what="a FIFO"
+	else mknod "$ROOT$P/$2" c 1 3; what="a character device"; fi
+	timeout 10 "$HALO" --root "$ROOT" --netns "$NS" --only rdma --check --json \
+		>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+	rc=$? out=$(cat "$TEST_TMP/out")
+	is "$rc" 6 "$1 at $P/$2: exit 6 (failed, no hang)"
+	is "$(item "rdma/irdma/$3" .outcome)" failed "... rdma/irdma/$3 failed"
+	grep -qF -- "$ROOT$P/$2: $what, not a regular file" <<<"$(item "rdma/irdma/$3" .message)"
+	ok $? "... naming it: $(item "rdma/irdma/$3" .message)"
+	rm -f "$ROOT$P/$2"
+	cp "$TEST_TMP/saved" "$ROOT$P/$2"
+done
+run_halo --root "$ROOT" --netns "$NS" --only rdma --check --json
+is "$(item rdma/irdma/gid-index .observed)/$(item rdma/irdma/gid-index .outcome)" "1/ok" \
+	"the entry restored: GID index 1 again"
+
 done_testing
