@@ -45,7 +45,8 @@ done
 # The sample: each plant at a few paths; one of each kind (file written,
 # file read, directory created, directory looked up, sysfs followed), and
 # the files whose errors once named no path (boot's grub.cfg, links'
-# NetworkManager state, rdma's sysfs, the links' sysfs class entries).
+# NetworkManager state, rdma's sysfs, the links' sysfs class entries, a
+# FIFO or device at a GID entry, a symlink out at rdma_cm configfs).
 while read -r plant path; do
 	why=$(confine_trial "$NS" "$old" "$want" "$path" "$plant")
 	ok $? "$plant at $path: confined, refused or harmless, converges${why:+ ($why)}"
@@ -68,6 +69,10 @@ fifo /boot/grub/grub.cfg
 huge /boot/grub2/grub.cfg
 fifo /etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf
 huge /sys/class/infiniband/rocep194s0f0/ports/1/gid_attrs/types/1
+fifo /sys/class/infiniband/rocep194s0f0/ports/1/gids/1
+device /sys/class/infiniband/rocep194s0f0/ports/1/gid_attrs/ndevs/1
+abs-dir /sys/kernel/config/rdma_cm
+rel-file /sys/kernel/config/rdma_cm/rocep194s0f0/ports/1/default_roce_mode
 device /sys/class/infiniband/rocep194s0f0/ports/1/state
 rel-dir /sys/class/net/eth-a/device/infiniband
 abs-dir /sys/class/net
