@@ -212,7 +212,7 @@ static int do_status(struct run *run)
 					shown ? shown : path);
 		else
 			halo_errors_add(&run->errs, "cannot read state file %s: %s",
-					shown ? shown : path, strerror(-r));
+					shown ? shown : path, halo_root_strerror(r));
 		return fail(run);
 	}
 	fwrite(text, 1, len, stdout);

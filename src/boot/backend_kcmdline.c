@@ -97,7 +97,7 @@ int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,
 		_cleanup_free_ char *shown = halo_root_display_path(ctx, failed);
 
 		halo_errors_add(errs, "%s: %s (the default boot entry, the base of %s)",
-				shown ? shown : failed, strerror(-r), BOOT_KERNEL_CMDLINE);
+				shown ? shown : failed, halo_root_strerror(r), BOOT_KERNEL_CMDLINE);
 		return -EINVAL;
 	}
 	if (r < 0)
@@ -134,7 +134,7 @@ int boot_kcmdline_configured(struct halo_ctx *ctx, char ***ret_tokens,
 	if (r < 0) {
 		if (ret_msg)
 			*ret_msg = halo_strdup_printf("%s: %s", BOOT_KERNEL_CMDLINE,
-						      strerror(-r));
+						      halo_root_strerror(r));
 		return r;
 	}
 	return halo_cmdline_split(text, ret_tokens);

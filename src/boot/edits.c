@@ -54,7 +54,7 @@ int boot_read_target(struct halo_ctx *ctx, const char *path,
 	}
 	r = halo_read_file(ctx, path, &text, &len);
 	if (r < 0) {
-		halo_errors_add(errs, "%s: %s", where, strerror(-r));
+		halo_errors_add(errs, "%s: %s", where, halo_root_strerror(r));
 		return -EINVAL;
 	}
 	if (strlen(text) != len) {

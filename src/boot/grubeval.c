@@ -42,7 +42,7 @@ static int eval_file(struct halo_ctx *ctx, const char *path, char **vals,
 	if (r < 0) {
 		_cleanup_free_ char *where = boot_where(ctx, path, 0);
 
-		report(errs, ret_msg, where ? where : path, strerror(-r));
+		report(errs, ret_msg, where ? where : path, halo_root_strerror(r));
 		return -EINVAL;
 	}
 	r = halo_grubfile_scan(text, &f, &line);

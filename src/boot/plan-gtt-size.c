@@ -35,7 +35,7 @@ int boot_plan_gtt_size(struct halo_ctx *ctx, const struct halo_config *cfg,
 	r = halo_read_file(ctx, "/proc/meminfo", &text, &len);
 	if (r < 0) {
 		halo_errors_add(errs, "%s: %s (needed for boot.gtt_mib)", where,
-				r == -ENOENT ? "missing" : strerror(-r));
+				r == -ENOENT ? "missing" : halo_root_strerror(r));
 		return 0;
 	}
 	if (halo_meminfo_memtotal_kib(text, &kib) < 0) {

@@ -345,6 +345,11 @@ static const char *file_kind(mode_t m)
 	return "a special file";
 }
 
+const char *halo_root_strerror(int err)
+{
+	return err == -HALO_ENOTREG ? "not a regular file" : strerror(-err);
+}
+
 char *halo_root_read_error(const struct halo_ctx *ctx, const char *path, int err)
 {
 	_cleanup_free_ char *shown = NULL;

@@ -54,6 +54,11 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 int halo_root_explain_missing(const struct halo_ctx *ctx, const char *path,
 			      char **ret_why);
 
+/* strerror(-ERR), but "not a regular file" for -HALO_ENOTREG (whose own
+ * text, "File descriptor in bad state", would mislead): for messages
+ * about a failed halo_read_file that name the file themselves. */
+const char *halo_root_strerror(int err);
+
 /* "<PATH as shown>: REASON" for a read of PATH that failed with ERR, for
  * messages that must name the file: -HALO_ENOTREG says what is there ("a
  * FIFO, not a regular file"), a missing PATH behind a symlink that leaves

@@ -628,6 +628,8 @@ static void test_read_not_regular(void **state)
 	assert_int_equal(halo_read_file(&f->ctx, "/sys/fifo", &buf, &len), -HALO_ENOTREG);
 	assert_null(buf);
 	assert_int_not_equal(HALO_ENOTREG, EINVAL);
+	assert_string_equal(halo_root_strerror(-HALO_ENOTREG), "not a regular file");
+	assert_string_equal(halo_root_strerror(-ENOENT), strerror(ENOENT));
 	msg = halo_root_read_error(&f->ctx, "/sys/fifo", -HALO_ENOTREG);
 	snprintf(p, sizeof(p), "%s/sys/fifo: a FIFO, not a regular file", f->root);
 	assert_string_equal(msg, p);
