@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/item.h"
+#include "util/rootfs.h"
 
 static const char *const outcome_names[] = {
 	[HALO_OUTCOME_OK] = "ok",
@@ -77,11 +78,14 @@ int halo_item_fail(struct halo_item *item, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	r = vasprintf(&what, fmt, ap);
 	va_end(ap);
+	/* Most failures here are reads of a file of the root: one that is
+	 * a FIFO or device says so (halo_root_strerror), not "File
+	 * descriptor in bad state". */
 	if (r < 0) {
 		what = NULL;
-		(void)halo_item_set_message(item, "%s", strerror(-err));
+		(void)halo_item_set_message(item, "%s", halo_root_strerror(err));
 	} else {
-		(void)halo_item_set_message(item, "%s: %s", what, strerror(-err));
+		(void)halo_item_set_message(item, "%s: %s", what, halo_root_strerror(err));
 	}
 	return err;
 }

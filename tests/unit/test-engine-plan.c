@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "engine/plan.h"
+#include "util/rootfs.h"
 
 static int freed;
 
@@ -144,6 +145,9 @@ static void test_item_setters(void **state)
 	assert_null(it->observed);
 	assert_int_equal(halo_item_fail(it, -ENOENT, "reading %s", "/etc/x"), -ENOENT);
 	assert_string_equal(it->message, "reading /etc/x: No such file or directory");
+	/* halo_read_file's "not a regular file" (a FIFO, a device) says so. */
+	assert_int_equal(halo_item_fail(it, -HALO_ENOTREG, "reading %s", "/etc/x"), -HALO_ENOTREG);
+	assert_string_equal(it->message, "reading /etc/x: not a regular file");
 	assert_int_equal(halo_item_set_message(it, NULL), 0);
 	assert_null(it->message);
 	halo_plan_free(&plan);
