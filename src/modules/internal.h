@@ -108,7 +108,7 @@ struct halo_modnative;
 int halo_modnative_new(const struct halo_ctx *ctx, struct halo_modnative **ret);
 void halo_modnative_free(struct halo_modnative *n);
 /* What halo_kmod_lookup would answer for NAME, or -EAGAIN: ask it. */
-int halo_modnative_lookup(const struct halo_modnative *n, const char *name,
+int halo_modnative_lookup(struct halo_modnative *n, const char *name,
 			  struct halo_modinfo **ret);
 
 /* --- elfsection.c: a section of an ELF file in memory (pure) ---------- */

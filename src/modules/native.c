@@ -39,6 +39,7 @@ struct halo_modnative {
 	size_t depidx_len;
 	char **blacklist;  /* modprobe.d, modules.softdep, modprobe.blacklist= */
 	char **softdeps;   /* modules that have a softdep line */
+	char **dep_files;  /* dependency files found regular, checked once */
 };
 
 void halo_modnative_free(struct halo_modnative *n)
@@ -49,6 +50,7 @@ void halo_modnative_free(struct halo_modnative *n)
 	free(n->depidx);
 	halo_strv_free(n->blacklist);
 	halo_strv_free(n->softdeps);
+	halo_strv_free(n->dep_files);
 	free(n);
 }
 
@@ -228,7 +230,7 @@ static int blacklist_add(const struct halo_modnative *n, struct halo_modinfo *mi
 
 /* "rel: dep1 dep2 ...": the module's file and every dependency's, the
  * deepest last; libkmod hands them out deepest first. */
-static int parse_depline(const struct halo_modnative *n, char *line, struct halo_modinfo *mi)
+static int parse_depline(struct halo_modnative *n, char *line, struct halo_modinfo *mi)
 {
 	_cleanup_strv_free_ char **deps = NULL;
 	char *colon = strchr(line, ':'), *save = NULL;
@@ -245,10 +247,15 @@ static int parse_depline(const struct halo_modnative *n, char *line, struct halo
 	for (char *d = strtok_r(colon + 1, " \t", &save); d; d = strtok_r(NULL, " \t", &save)) {
 		_cleanup_free_ char *name = NULL;
 
-		/* libkmod stat()s each dependency while parsing the line. */
-		r = regular_in_root(n, d, O_PATH, NULL, NULL);
-		if (r < 0)
-			return r;
+		/* libkmod stat()s each dependency while parsing the line;
+		 * ib_core and the like are dependencies of many modules. */
+		if (!halo_strv_contains(n->dep_files, d)) {
+			r = regular_in_root(n, d, O_PATH, NULL, NULL);
+			if (r == 0)
+				r = halo_strv_push(&n->dep_files, d);
+			if (r < 0)
+				return r;
+		}
 		name = name_of_path(d);
 		if (!name)
 			return -ENOMEM;
@@ -264,7 +271,7 @@ static int parse_depline(const struct halo_modnative *n, char *line, struct halo
 	return 0;
 }
 
-int halo_modnative_lookup(const struct halo_modnative *n, const char *name,
+int halo_modnative_lookup(struct halo_modnative *n, const char *name,
 			  struct halo_modinfo **ret)
 {
 	_cleanup_modinfo_ struct halo_modinfo *mi = NULL;

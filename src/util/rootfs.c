@@ -22,8 +22,10 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 	struct stat st;
 	int r;
 
-	/* O_NONBLOCK until fstat: a FIFO planted in a tree must not hang
-	 * the run (procfs and sysfs attributes are regular files). */
+	/* O_NONBLOCK: a FIFO planted in a tree must not hang the run. It
+	 * stays set: reads of regular files (procfs, sysfs and configfs
+	 * attributes included) ignore it, and clearing it cost one more
+	 * system call per file read. */
 	r = halo_root_openat(ctx, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0, &fd);
 	if (r < 0)
 		return r;
@@ -33,8 +35,6 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 		return -EISDIR;
 	if (!S_ISREG(st.st_mode))
 		return -HALO_ENOTREG;
-	if (fcntl(fd, F_SETFL, 0) < 0)
-		return -errno;
 	/* st_size is only a hint: /proc and /sys report 0 or 4096. */
 	return halo_read_fd(fd, st.st_size > 0 ? (size_t)st.st_size : 0, ret_buf, ret_len);
 }
