@@ -71,6 +71,17 @@ if command -v strace >/dev/null; then
 	is "$(traced 1 dcb-pfc st0 3,4)" "1 [1,1]" "a read and a set, deferred: one write, at the set, with the read counted"
 	is "$(state st0 .pfc_enabled)" '[3,4]' "... and the set is in the file"
 	is "$(find "$NICSIM_STATE" -name '*.tmp' | wc -l)" 0 "deferred: no temp file left"
+	# Deferred, the file is parsed once per process while no one else
+	# writes it (its inode and mtime are the ones last read or written).
+	opens() {
+		NICSIM_DEFER_GETS=$1 nicsim "$NS" strace -f -qq -o "$TEST_TMP/trace" -e trace=openat \
+			"$NICSIM_PROBE" dcb-get st0 5 >/dev/null 2>&1
+		grep -c 'st0\.json", O_RDONLY' "$TEST_TMP/trace"
+	}
+	is "$(opens "")" 5 "five reads: the state file read for each"
+	before=$(state st0 .requests.get)
+	is "$(opens 1)" 1 "five reads, deferred: the state file read once"
+	is "$(state st0 .requests.get)" "$((before + 5))" "... and the five reads counted"
 fi
 
 # Without NICSIM_STATE the state lives in the process only.

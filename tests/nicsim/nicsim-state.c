@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
@@ -313,6 +314,16 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 }
 
 /* 1 loaded, 0 no file yet (the config's starting state stands). */
+int nicsim_state_stat(const struct nicsim_if *nic, struct stat *st)
+{
+	char path[PATH_MAX];
+	int r = state_path(nic, "", path, sizeof(path));
+
+	if (r <= 0)
+		return r < 0 ? r : -ENOENT;
+	return stat(path, st) < 0 ? -errno : 0;
+}
+
 int nicsim_state_load(struct nicsim_if *nic)
 {
 	char path[PATH_MAX];

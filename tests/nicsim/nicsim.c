@@ -58,6 +58,11 @@ static struct {
 	/* NICSIM_DEFER_GETS: reads counted but not written yet, per NIC. */
 	unsigned long pending_get[NICSIM_MAX_IFS][NICSIM_PROTO_N];
 	bool pending;
+	/* NICSIM_DEFER_GETS: the state file as last read or written here;
+	 * while it is that same file, memory is current and it is not
+	 * parsed again (a writer's rename makes a new inode). */
+	struct stat seen[NICSIM_MAX_IFS];
+	bool seen_valid[NICSIM_MAX_IFS];
 } g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static int (*real_socket)(int, int, int);
@@ -358,10 +363,38 @@ static unsigned sock_flags(int fd)
 	return flags;
 }
 
+static bool defer_gets(void)
+{
+	const char *defer = getenv("NICSIM_DEFER_GETS");
+
+	return defer && strcmp(defer, "1") == 0;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* Remembers the state file of NIC I as it is now (after a load or save). */
+static void note_seen(size_t i)
+{
+	g.seen_valid[i] = defer_gets() && nicsim_state_stat(&g.ifs[i], &g.seen[i]) == 0;
+}
+
 static void load_states(void)
 {
 	for (size_t i = 0; i < g.n; i++) {
-		int err = nicsim_state_load(&g.ifs[i]);
+		struct stat st;
+		int err;
+
+		if (g.seen_valid[i] && nicsim_state_stat(&g.ifs[i], &st) == 0 &&
+		    same_file(&st, &g.seen[i]))
+			continue;
+		err = nicsim_state_load(&g.ifs[i]);
+		if (err > 0)
+			note_seen(i);
 
 		if (err < 0)
 			fprintf(stderr, "nicsim: %s/%s.json: unreadable state (%s), kept the last one\n",
@@ -381,6 +414,10 @@ static void save_state(size_t i)
 		fprintf(stderr, "nicsim: cannot write the state of %s: %s\n",
 			g.ifs[i].name, strerror(-err));
 	memset(g.pending_get[i], 0, sizeof(g.pending_get[i]));
+	if (err >= 0)
+		note_seen(i);
+	else
+		g.seen_valid[i] = false;
 }
 
 /*
@@ -393,9 +430,8 @@ static void save_state(size_t i)
 static bool only_gets_changed(size_t i, const struct nicsim_if *before)
 {
 	struct nicsim_if was = *before;
-	const char *defer = getenv("NICSIM_DEFER_GETS");
 
-	if (!defer || strcmp(defer, "1") != 0)
+	if (!defer_gets())
 		return false;
 	memcpy(was.get, g.ifs[i].get, sizeof(was.get));
 	if (memcmp(&was, &g.ifs[i], sizeof(was)) != 0)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #define NICSIM_MAX_IFS 16
 #define NICSIM_MAX_APPS 128
@@ -68,6 +69,8 @@ bool nicsim_fw_valid(enum nicsim_profile p, const char *s);
 
 /* ---- nicsim-state.c ---- */
 int nicsim_state_load(struct nicsim_if *nic);
+/* stat() of NIC's state file; -ENOENT without NICSIM_STATE. */
+int nicsim_state_stat(const struct nicsim_if *nic, struct stat *st);
 int nicsim_state_save(const struct nicsim_if *nic);
 
 /* Handlers return 0 (data messages, if any, appended to OUT), -errno
