@@ -121,21 +121,6 @@ void halo_kmod_view_free(struct halo_kmod_view *v)
 	free(v);
 }
 
-static const char *kind(mode_t m)
-{
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
-
 static char *where(const struct halo_ctx *ctx, const char *dir, const char *name)
 {
 	_cleanup_free_ char *path = halo_strdup_printf("%s/%s", dir, name);
@@ -173,7 +158,7 @@ static int open_regular(const struct halo_ctx *ctx, const char *dir, const char 
 	if (r >= 0 && !S_ISREG(st.st_mode)) {
 		shown = halo_root_display_path(ctx, path);
 		*ret_why = halo_strdup_printf("%s: %s, not a regular file",
-					      shown ? shown : path, kind(st.st_mode));
+					      shown ? shown : path, halo_file_kind(st.st_mode));
 		return *ret_why ? -EPERM : -ENOMEM;
 	}
 	if (r < 0) {

@@ -329,8 +329,7 @@ int halo_root_explain_missing(const struct halo_ctx *ctx, const char *path,
 	return 0;
 }
 
-/* What a file that is not regular is, for a message. */
-static const char *file_kind(mode_t m)
+const char *halo_file_kind(mode_t m)
 {
 	if (S_ISDIR(m))
 		return "a directory";
@@ -373,7 +372,7 @@ char *halo_root_read_error(const struct halo_ctx *ctx, const char *path, int err
 		/* Opened without reading (O_PATH): a FIFO cannot block it. */
 		if (halo_root_openat(ctx, path, O_PATH, 0, &fd) == 0 && fstat(fd, &st) == 0)
 			return halo_strdup_printf("%s: %s, not a regular file", shown,
-						  file_kind(st.st_mode));
+						  halo_file_kind(st.st_mode));
 		return halo_strdup_printf("%s: not a regular file", shown);
 	}
 	return halo_strdup_printf("%s: %s", shown, strerror(-err));

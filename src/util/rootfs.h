@@ -54,6 +54,10 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 int halo_root_explain_missing(const struct halo_ctx *ctx, const char *path,
 			      char **ret_why);
 
+/* What a file of mode M that is not regular is, for a message ("a FIFO",
+ * "a character device", "a directory", ...). */
+const char *halo_file_kind(mode_t m);
+
 /* strerror(-ERR), but "not a regular file" for -HALO_ENOTREG (whose own
  * text, "File descriptor in bad state", would mislead): for messages
  * about a failed halo_read_file that name the file themselves. */
