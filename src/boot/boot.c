@@ -77,7 +77,7 @@ static int add_files(struct halo_plan *plan, const struct boot_edits *edits,
 			return r;
 		item->activates_on_reboot = true;
 		item->needs = record;
-		if (ed->note && halo_item_set_message(item, "%s", ed->note) < 0)
+		if (ed->note && halo_item_set_note(item, "%s", ed->note) < 0)
 			return -ENOMEM;
 	}
 	return 0;

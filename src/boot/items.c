@@ -159,8 +159,6 @@ static int cmdline_observe(struct halo_ctx *ctx, struct halo_item *item)
 	if (r < 0)
 		return r;
 	r = set_observed(item, d, lv);
-	if (r >= 0)
-		r = halo_item_set_message(item, NULL);
 	if (r < 0)
 		return r;
 	if (!holds(d, lv->conf))
@@ -209,7 +207,7 @@ static int regen_observe(struct halo_ctx *ctx, struct halo_item *item)
 	_cleanup_free_ char *shown_gen = NULL, *cmd = NULL;
 	int r = boot_levels_get(ctx, d->run, &lv);
 
-	if (r < 0 || halo_item_set_message(item, NULL) < 0)
+	if (r < 0)
 		return -ENOMEM;
 	r = lv->gen_err;
 	if (r == -ENOENT || r == -ENOTDIR) {
@@ -241,7 +239,7 @@ static int regen_apply(struct halo_ctx *ctx, struct halo_item *item)
 	int status = 0, r;
 
 	if (ctx->under_root)
-		return halo_item_set_message(item, "not run under --root") < 0 ? -ENOMEM : 0;
+		return halo_item_set_note(item, "not run under --root") < 0 ? -ENOMEM : 0;
 	r = halo_spawn(ctx, (const char *const *)d->argv, &status, &out, &err);
 	if (r < 0)
 		return halo_item_fail(item, r, "running %s", d->argv[0]);
@@ -303,8 +301,6 @@ static int gtt_observe(struct halo_ctx *ctx, struct halo_item *item)
 	size_t len;
 	int r;
 
-	if (halo_item_set_message(item, NULL) < 0)
-		return -ENOMEM;
 	r = find_amdgpu_card(ctx, &dir);
 	if (r == -ENOENT) {
 		(void)halo_item_set_observed(item, NULL);

@@ -116,7 +116,7 @@ static int add_edit(struct halo_plan *plan, const char *path, const char *conten
 		return r;
 	item->reverting = true;
 	item->activates_on_reboot = true;
-	return halo_item_set_message(item, "--revert: the parameters halo-provision set, taken out");
+	return halo_item_set_note(item, "--revert: the parameters halo-provision set, taken out");
 }
 
 static int revert_default_grub(struct halo_ctx *ctx, const struct boot_record *rec,

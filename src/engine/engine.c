@@ -34,6 +34,10 @@ static int observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	int r;
 
+	/* The message is about the observation: one that no longer holds
+	 * (a blocker the apply removed) must not outlive it. */
+	free(item->message);
+	item->message = NULL;
 	if (!item->ops || !item->ops->observe)
 		return halo_item_fail(item, -EINVAL, "no way to observe this item");
 	r = item->ops->observe(ctx, item);

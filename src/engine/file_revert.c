@@ -74,8 +74,6 @@ static int revert_observe(struct halo_ctx *ctx, struct halo_item *item)
 	size_t len = 0;
 	int r;
 
-	if (halo_item_set_message(item, NULL) < 0)
-		return -ENOMEM;
 	r = halo_file_check_path(ctx, item, d->path, &st);
 	if (r < 0 || r == HALO_SYNC_INVALID)
 		return r;

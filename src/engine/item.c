@@ -69,6 +69,17 @@ int halo_item_set_message(struct halo_item *item, const char *fmt, ...)
 	return r;
 }
 
+int halo_item_set_note(struct halo_item *item, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = set_field(&item->note, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
 int halo_item_fail(struct halo_item *item, int err, const char *fmt, ...)
 {
 	_cleanup_free_ char *what = NULL;
@@ -125,6 +136,7 @@ void halo_item_free(struct halo_item *item)
 	free(item->wanted);
 	free(item->observed);
 	free(item->message);
+	free(item->note);
 	free(item->diff);
 	free(item->was);
 	free(item);

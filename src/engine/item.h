@@ -54,11 +54,12 @@ struct halo_plan;
 struct halo_item_ops {
 	/* Sets item->observed (halo_item_set_observed) and returns a
 	 * halo_sync, or -errno for a failure; UNSUPPORTED, INVALID and errors
-	 * set item->message. Must not change the host. May be called twice
-	 * (before and after apply). */
+	 * set item->message (cleared by the engine before the call). Must
+	 * not change the host. Called again after apply, to verify. */
 	int (*observe)(struct halo_ctx *ctx, struct halo_item *item);
 	/* Makes the host match the wanted value. 0 or -errno, message set on
-	 * error. Only called after observe returned HALO_SYNC_DIFFERS.
+	 * error; a remark about the change itself goes to item->note. Only
+	 * called after observe returned HALO_SYNC_DIFFERS.
 	 * NULL: the item is applied through other items (a boot parameter is
 	 * carried by the file that holds it); the engine only observes it
 	 * again after the apply. */
@@ -75,7 +76,16 @@ struct halo_item {
 	char *key;      /* stable: "boot/param/iommu", "module/irdma", ... */
 	char *wanted;   /* display form of the wanted value */
 	char *observed; /* display form of what the host has; NULL: absent */
-	char *message;  /* one line: error text, note, what to reload */
+	/* One line about the last observation or the failure: why it
+	 * differs, what to reload, the error. The engine clears it before
+	 * every observation, so it always speaks of the state the item is
+	 * in now. */
+	char *message;
+	/* One line the subsystem adds at plan time (how the file is read,
+	 * when it takes effect) or that apply adds about its own change
+	 * ("carrier back after 300 ms"); reports print it after the
+	 * message. The engine never clears it. */
+	char *note;
 	enum halo_subsys subsys;
 	enum halo_phase phase;
 	enum halo_sync sync;       /* last observation */
@@ -98,6 +108,7 @@ int halo_item_set_wanted(struct halo_item *item, const char *fmt, ...) _printf_(
 int halo_item_set_observed(struct halo_item *item, const char *fmt, ...) _printf_(2, 3);
 /* NULL fmt clears. */
 int halo_item_set_message(struct halo_item *item, const char *fmt, ...) _printf_(2, 3);
+int halo_item_set_note(struct halo_item *item, const char *fmt, ...) _printf_(2, 3);
 /* Convenience for observe/apply failures: sets "what: strerror(-err)" and
  * returns err (negative). */
 int halo_item_fail(struct halo_item *item, int err, const char *fmt, ...) _printf_(3, 4);

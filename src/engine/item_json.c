@@ -39,6 +39,8 @@ struct json_object *halo_item_json(const struct halo_item *item,
 	json_object_object_add(o, "message",
 			       jstr(run || outcome != HALO_OUTCOME_OK ? item->message : NULL));
 	if (run)
+		json_object_object_add(o, "note", jstr(item->note));
+	if (run)
 		json_object_object_add(o, "diff",
 				       jstr(item->diff && item->diff[0] ? item->diff : NULL));
 	return o;

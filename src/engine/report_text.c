@@ -73,6 +73,8 @@ static void print_value(FILE *out, const struct halo_item *item)
 		fprintf(out, " (observed: %s)", observed);
 	if (item->message)
 		fprintf(out, "; %s", item->message);
+	if (item->note)
+		fprintf(out, "; %s", item->note);
 	fputc('\n', out);
 }
 

@@ -111,9 +111,8 @@ int halo_files_access_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 			       content, 0644, &item);
 	if (r < 0)
 		return r;
-	(void)halo_item_set_message(item,
+	return halo_item_set_note(item,
 		"udev applies a change to devices added from then on: reboot, or udevadm control "
 		"--reload and udevadm trigger --subsystem-match=kfd --subsystem-match=drm "
 		"--subsystem-match=infiniband_mad");
-	return 0;
 }

@@ -27,7 +27,6 @@
 struct fw_data {
 	enum halo_fw_kind kind;
 	struct halo_plan inner; /* the owned-file item */
-	char *note;             /* what the apply did to make it take effect */
 };
 
 static void fw_data_free(void *p)
@@ -35,7 +34,6 @@ static void fw_data_free(void *p)
 	struct fw_data *d = p;
 
 	halo_plan_free(&d->inner);
-	free(d->note);
 	free(d);
 }
 
@@ -62,7 +60,7 @@ static char *first_line(const char *s)
 	return strndup(s ? s : "", s ? strcspn(s, "\n") : 0);
 }
 
-static int copy_view(struct halo_item *item, const struct halo_item *f, const char *note)
+static int copy_view(struct halo_item *item, const struct halo_item *f)
 {
 	free(item->diff);
 	item->diff = f->diff ? strdup(f->diff) : NULL;
@@ -71,27 +69,22 @@ static int copy_view(struct halo_item *item, const struct halo_item *f, const ch
 	if (f->observed ? halo_item_set_observed(item, "%s", f->observed) < 0 :
 			  halo_item_set_observed(item, NULL) < 0)
 		return -ENOMEM;
-	if (f->message)
-		return halo_item_set_message(item, "%s", f->message);
-	if (note)
-		return halo_item_set_message(item, "%s", note);
-	return halo_item_set_message(item, NULL);
+	return f->message ? halo_item_set_message(item, "%s", f->message) : 0;
 }
 
 static int fw_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct fw_data *d = item->data;
 	struct halo_item *f = d->inner.items[0];
-	const char *note = d->note;
 	int r = f->ops->observe(ctx, f);
-	int c;
+	int c = copy_view(item, f);
 
-	/* What an apply would leave to someone else, said before it. */
-	if (r == HALO_SYNC_DIFFERS && !note && ctx->under_root)
-		note = under_root_note(d->kind);
-	c = copy_view(item, f, note);
 	if (c < 0)
 		return c;
+	/* What an apply would leave to someone else, said before it. */
+	if (r == HALO_SYNC_DIFFERS && !item->message && ctx->under_root &&
+	    halo_item_set_message(item, "%s", under_root_note(d->kind)) < 0)
+		return -ENOMEM;
 	return r;
 }
 
@@ -117,18 +110,16 @@ static int run(struct halo_ctx *ctx, struct halo_item *item, const char *const *
 	return -EIO;
 }
 
-static int activate_firewalld(struct halo_ctx *ctx, struct halo_item *item, struct fw_data *d)
+static int activate_firewalld(struct halo_ctx *ctx, struct halo_item *item)
 {
 	int status, r = run(ctx, item, state_argv, &status);
 
 	/* Not installed, or installed and stopped (--state exits 252):
 	 * firewalld reads the zone when it starts. */
 	if (r == -ENOENT || r == -EIO) {
-		d->note = strdup(r == -ENOENT ?
-				 "firewall-cmd is not installed: the zone is read when firewalld starts" :
-				 "firewalld is not running: the zone is read when it starts");
-		(void)halo_item_set_message(item, NULL);
-		return d->note ? 0 : -ENOMEM;
+		return halo_item_set_note(item, "%s", r == -ENOENT ?
+					  "firewall-cmd is not installed: the zone is read when firewalld starts" :
+					  "firewalld is not running: the zone is read when it starts");
 	}
 	if (r < 0)
 		return halo_item_fail(item, r, "running firewall-cmd --state");
@@ -137,11 +128,10 @@ static int activate_firewalld(struct halo_ctx *ctx, struct halo_item *item, stru
 		return r;
 	if (r < 0)
 		return halo_item_fail(item, r, "running firewall-cmd --reload");
-	d->note = strdup("firewalld reloaded");
-	return d->note ? 0 : -ENOMEM;
+	return halo_item_set_note(item, "firewalld reloaded");
 }
 
-static int activate_nft(struct halo_ctx *ctx, struct halo_item *item, struct fw_data *d)
+static int activate_nft(struct halo_ctx *ctx, struct halo_item *item)
 {
 	int r = run(ctx, item, load_argv, NULL);
 
@@ -149,8 +139,7 @@ static int activate_nft(struct halo_ctx *ctx, struct halo_item *item, struct fw_
 		return r;
 	if (r < 0)
 		return halo_item_fail(item, r, "running nft -f %s", HALO_FW_NFT_PATH);
-	d->note = strdup("loaded with nft -f " HALO_FW_NFT_PATH);
-	return d->note ? 0 : -ENOMEM;
+	return halo_item_set_note(item, "loaded with nft -f " HALO_FW_NFT_PATH);
 }
 
 static int fw_apply(struct halo_ctx *ctx, struct halo_item *item)
@@ -159,18 +148,14 @@ static int fw_apply(struct halo_ctx *ctx, struct halo_item *item)
 	struct halo_item *f = d->inner.items[0];
 	int r = f->ops->apply(ctx, f);
 
-	free(d->note);
-	d->note = NULL;
 	if (r < 0) {
 		(void)halo_item_set_message(item, "%s", f->message ? f->message : strerror(-r));
 		return r;
 	}
-	if (ctx->under_root) {
-		d->note = strdup(under_root_note(d->kind));
-		return d->note ? 0 : -ENOMEM;
-	}
-	return d->kind == HALO_FW_KIND_FIREWALLD ? activate_firewalld(ctx, item, d) :
-						   activate_nft(ctx, item, d);
+	if (ctx->under_root)
+		return halo_item_set_note(item, "%s", under_root_note(d->kind));
+	return d->kind == HALO_FW_KIND_FIREWALLD ? activate_firewalld(ctx, item) :
+						   activate_nft(ctx, item);
 }
 
 static const struct halo_item_ops fw_ops = {

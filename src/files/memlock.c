@@ -100,7 +100,7 @@ int halo_files_memlock_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 				       content, 0644, &item);
 		if (r < 0)
 			return r;
-		(void)halo_item_set_message(item, "%s", files[i].when);
+		(void)halo_item_set_note(item, "%s", files[i].when);
 	}
 	return 0;
 }

@@ -63,7 +63,6 @@ static int runtime_observe(struct halo_ctx *ctx, struct halo_item *item)
 		return r;
 	if (r < 0)
 		return halo_item_fail(item, r, "reading %s", d->path);
-	(void)halo_item_set_message(item, NULL);
 	r = halo_item_set_observed(item, "%s", v);
 	if (r < 0)
 		return r;

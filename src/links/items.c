@@ -113,8 +113,6 @@ static int present_observe(struct halo_ctx *ctx, struct halo_item *item)
 		halo_item_set_message(item,
 				      "matched link %s by %s; it keeps its name (links are not renamed)",
 				      l->name, w->how);
-	else
-		halo_item_set_message(item, NULL);
 	return HALO_SYNC_OK;
 }
 
@@ -192,14 +190,10 @@ static int up_observe(struct halo_ctx *ctx, struct halo_item *item)
 	halo_item_set_observed(item, "%s", up ? "up" : "down");
 	/* Carrier is the cable and the peer: a fact to report, never a
 	 * failure of this host's configuration. */
-	if (!up)
-		halo_item_set_message(item, NULL);
-	else if (l->carrier == 0)
+	if (up && l->carrier == 0)
 		halo_item_set_message(item, "no carrier (cable unplugged or peer down)");
-	else if (l->carrier == 1)
+	else if (up && l->carrier == 1)
 		halo_item_set_message(item, "carrier");
-	else
-		halo_item_set_message(item, NULL);
 	return up ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
 }
 

@@ -175,8 +175,7 @@ int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 				 HALO_NM_DROPIN, content, 0644, &item);
 	if (err < 0)
 		return err;
-	halo_item_set_message(item,
+	return halo_item_set_note(item,
 			      "NetworkManager manages %s: unmanaged from its next reload (nmcli general reload conf)",
 			      names);
-	return 0;
 }

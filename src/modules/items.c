@@ -84,7 +84,6 @@ static int load_observe(struct halo_ctx *ctx, struct halo_item *item)
 	enum halo_modstate s;
 	int r;
 
-	(void)halo_item_set_message(item, NULL);
 	if (d->builtin) {
 		r = halo_item_set_observed(item, "built-in");
 		return r < 0 ? r : HALO_SYNC_OK;
@@ -239,7 +238,6 @@ static int options_observe(struct halo_ctx *ctx, struct halo_item *item)
 	bool differ = false;
 	int r;
 
-	(void)halo_item_set_message(item, NULL);
 	item->activates_on_reboot = false;
 	if (d->kernel_running) {
 		r = halo_sysmodule_state(ctx, d->name, &s);

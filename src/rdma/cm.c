@@ -160,7 +160,6 @@ static int cm_observe(struct halo_ctx *ctx, struct halo_item *item)
 	r = read_values(ctx, item, &dev, &v);
 	if (r < 0)
 		return r;
-	(void)halo_item_set_message(item, NULL);
 	if (v.tos < 0)
 		r = halo_item_set_observed(item, "%s, ToS unreadable", v.mode);
 	else

@@ -192,8 +192,7 @@ static int copy_view(struct halo_item *item, const struct halo_item *f)
 	item->diff = f->diff ? strdup(f->diff) : NULL;
 	if ((f->diff && !item->diff) || halo_item_set_wanted(item, "%s", f->wanted) < 0)
 		return -ENOMEM;
-	if (f->message ? halo_item_set_message(item, "%s", f->message) < 0 :
-			 halo_item_set_message(item, NULL) < 0)
+	if (f->message && halo_item_set_message(item, "%s", f->message) < 0)
 		return -ENOMEM;
 	if (f->observed)
 		return halo_item_set_observed(item, "%s", f->observed);

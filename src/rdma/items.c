@@ -138,8 +138,8 @@ static int port_read(struct halo_ctx *ctx, struct halo_item *item,
 	(void)halo_item_set_observed(item, "%s, %s", s, p);
 	*ret_active = strcmp(s, "ACTIVE") == 0 && strcmp(p, "LinkUp") == 0;
 	if (*ret_active)
-		(void)halo_item_set_message(item, NULL);
-	else if (strcmp(p, "LinkUp") != 0)
+		return 0;
+	if (strcmp(p, "LinkUp") != 0)
 		(void)halo_item_set_message(item, "%s port %u has no physical link: check the cable "
 					    "and that the peer's port is up", dev->ibdev, dev->port);
 	else
@@ -170,12 +170,12 @@ static int gid_read(struct halo_ctx *ctx, struct halo_item *item,
 						     "the configured %s is index %d", l->ifname,
 						     g.n_v4, dev->ibdev, dev->port, l->addr_text,
 						     g.index);
-		return halo_item_set_message(item, NULL);
+		return 0;
 	}
 	if (!l->has_addr && g.n_v4 == 1) {
 		*ret_found = true;
 		(void)halo_item_set_observed(item, "%d", g.first_v4);
-		return halo_item_set_message(item, NULL);
+		return 0;
 	}
 	(void)halo_item_set_observed(item, NULL);
 	if (!l->has_addr && g.n_v4 > 1) {
@@ -203,7 +203,6 @@ static int dev_observe(struct halo_ctx *ctx, struct halo_item *item)
 		return r;
 	switch (w->kind) {
 	case HALO_RDMA_DEVICE:
-		(void)halo_item_set_message(item, NULL);
 		return halo_item_set_observed(item, "%s port %u", dev.ibdev, dev.port) < 0 ?
 			       -ENOMEM : HALO_SYNC_OK;
 	case HALO_RDMA_PORT_STATE:

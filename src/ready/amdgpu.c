@@ -79,10 +79,8 @@ int halo_ready_uma_observe(struct halo_ctx *ctx, struct halo_item *item)
 	if (r != HALO_SYNC_OK)
 		return r;
 	(void)halo_item_set_observed(item, "%" PRIu64 " MiB", mib);
-	if (mib <= w->uma_max_mib) {
-		(void)halo_item_set_message(item, NULL);
+	if (mib <= w->uma_max_mib)
 		return HALO_SYNC_OK;
-	}
 	(void)halo_item_set_message(item, "the BIOS reserves %" PRIu64 " MiB of RAM as VRAM (UMA): "
 				    "set UMA/iGPU memory to the minimum (%" PRIu64 " MiB) in the "
 				    "BIOS so the memory goes to GTT", mib, w->uma_max_mib);
@@ -104,10 +102,8 @@ int halo_ready_gtt_observe(struct halo_ctx *ctx, struct halo_item *item)
 		return r;
 	(void)halo_item_set_observed(item, "%" PRIu64 " MiB", mib);
 	/* Without a number to compare, the fact is reported as it is. */
-	if (!w->gtt_mib || mib == w->gtt_mib) {
-		(void)halo_item_set_message(item, NULL);
+	if (!w->gtt_mib || mib == w->gtt_mib)
 		return HALO_SYNC_OK;
-	}
 	(void)halo_item_set_message(item, "amdgpu uses %" PRIu64 " MiB of GTT, not %" PRIu64 ": "
 				    "reboot so the boot parameters apply (newer kernels clip GTT "
 				    "to RAM; amdttm. is ignored by the in-tree driver)",

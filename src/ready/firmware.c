@@ -129,10 +129,8 @@ static int check_ice(struct halo_item *item, const struct halo_ready_want *w,
 		return unsupported(item, "devlink pci/%s: fw.psid.api \"%s\" is not an NVM "
 				   "version", w->pci, nvm);
 	(void)halo_nvm_version_parse(HALO_E810_NVM_MIN, &min);
-	if (v >= min) {
-		(void)halo_item_set_message(item, NULL);
+	if (v >= min)
 		return HALO_SYNC_OK;
-	}
 	(void)halo_item_set_message(item, "%s (%s): E810 NVM %s is older than %s: update the NVM "
 				    "with Intel's NVM update tool; ethtool -i shows "
 				    "firmware-version", w->entry, w->pci, nvm, HALO_E810_NVM_MIN);
@@ -148,7 +146,6 @@ static int check_mlx5(struct halo_item *item, const struct halo_ready_want *w,
 		return unsupported(item, "devlink pci/%s (%s) reports no running fw.version",
 				   w->pci, w->driver);
 	(void)halo_item_set_observed(item, "fw.version %s", fw);
-	(void)halo_item_set_message(item, NULL);
 	return HALO_SYNC_OK;
 }
 

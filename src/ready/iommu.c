@@ -70,6 +70,5 @@ int halo_ready_iommu_observe(struct halo_ctx *ctx, struct halo_item *item)
 					    "enable IOMMU (AMD-Vi) in the BIOS");
 		return HALO_SYNC_DIFFERS;
 	}
-	(void)halo_item_set_message(item, NULL);
 	return HALO_SYNC_OK;
 }

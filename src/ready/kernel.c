@@ -33,10 +33,8 @@ int halo_ready_kernel_observe(struct halo_ctx *ctx, struct halo_item *item)
 		(void)halo_item_set_message(item, "%s: \"%s\" is not a kernel release", OSRELEASE, rel);
 		return HALO_SYNC_UNSUPPORTED;
 	}
-	if (halo_kernel_version_cmp(v, m) >= 0) {
-		(void)halo_item_set_message(item, NULL);
+	if (halo_kernel_version_cmp(v, m) >= 0)
 		return HALO_SYNC_OK;
-	}
 	(void)halo_item_set_message(item, "kernel %u.%u.%u is older than %u.%u.%u: install %u.%u.%u or "
 				    "newer (Strix Halo amdgpu/GTT fixes) and reboot into it",
 				    v[0], v[1], v[2], m[0], m[1], m[2], m[0], m[1], m[2]);

@@ -138,10 +138,8 @@ int halo_ready_memlock_observe(struct halo_ctx *ctx, struct halo_item *item)
 				     show(m.soft_kib, m.soft_set, b, sizeof(b)),
 				     show(m.hard_kib, m.hard_set, c, sizeof(c)),
 				     m.other_domains ? " (user or group lines differ)" : "");
-	if (m.soft_set && m.hard_set && m.soft_kib >= want && m.hard_kib >= want) {
-		(void)halo_item_set_message(item, NULL);
+	if (m.soft_set && m.hard_set && m.soft_kib >= want && m.hard_kib >= want)
 		return HALO_SYNC_OK;
-	}
 	(void)halo_item_set_message(item, "a login session gets less memlock than %s (RDMA memory "
 				    "registration, podman --ulimit memlock=-1 fail): set access.memlock "
 				    "(a limits.d drop-in this tool owns) and log in again",

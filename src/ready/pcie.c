@@ -114,10 +114,8 @@ int halo_ready_pcie_observe(struct halo_ctx *ctx, struct halo_item *item)
 	(void)halo_item_set_observed(item, "%s: x%" PRIu64 " %.1f GT/s of x%" PRIu64 " %.1f GT/s, "
 				     "ceiling ~%.0f Gb/s%s", w->pci, l.cur_w, l.cur_gts, l.max_w,
 				     l.max_gts, cur, tail);
-	if (l.cur_w >= l.max_w && l.cur_gts >= l.max_gts) {
-		(void)halo_item_set_message(item, NULL);
+	if (l.cur_w >= l.max_w && l.cur_gts >= l.max_gts)
 		return HALO_SYNC_OK;
-	}
 	(void)halo_item_set_message(item, "%s (%s) trained at x%" PRIu64 " %.1f GT/s, below its "
 				    "x%" PRIu64 " %.1f GT/s: ~%.0f of ~%.0f Gb/s; move it to a full "
 				    "slot (no riser), check the BIOS link speed setting",

@@ -111,7 +111,7 @@ static int enable_apply(struct halo_ctx *ctx, struct halo_item *item,
 	if (cmode_of(w) == DEVLINK_PARAM_CMODE_DRIVERINIT)
 		w->driverinit_set = true;
 	if (iwarp)
-		halo_item_set_message(item, "enable_iwarp turned off first (RoCE v2 and iWARP are exclusive)");
+		halo_item_set_note(item, "enable_iwarp turned off first (RoCE v2 and iWARP are exclusive)");
 	return 0;
 }
 

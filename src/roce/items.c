@@ -315,10 +315,10 @@ static void wait_carrier(struct halo_ctx *ctx, struct halo_item *item,
 		nanosleep(&tick, NULL);
 	waited = ms_since(&start);
 	if (carrier == 1)
-		halo_item_set_message(item, "mlx5 flaps the link on a PFC change: carrier back after %ld ms",
+		halo_item_set_note(item, "mlx5 flaps the link on a PFC change: carrier back after %ld ms",
 				      waited);
 	else
-		halo_item_set_message(item, "mlx5 flaps the link on a PFC change: no carrier after %d ms",
+		halo_item_set_note(item, "mlx5 flaps the link on a PFC change: no carrier after %d ms",
 				      CARRIER_WAIT_MS);
 }
 

@@ -91,7 +91,7 @@ static int device_observe(struct halo_ctx *ctx, struct halo_item *item)
 		r = failed(item, -EMEDIUMTYPE, "%s (%s) is %s, not %s", d->what, f.dev,
 				   f.type, d->type);
 	else if (r >= 0)
-		r = halo_item_set_message(item, NULL) < 0 ? -ENOMEM : HALO_SYNC_OK;
+		r = HALO_SYNC_OK;
 	halo_blkid_found_free(&f);
 	return r;
 }
@@ -126,7 +126,7 @@ static int mounted_observe(struct halo_ctx *ctx, struct halo_item *item)
 	size_t len;
 	int r;
 
-	if (halo_item_set_observed(item, NULL) < 0 || halo_item_set_message(item, NULL) < 0)
+	if (halo_item_set_observed(item, NULL) < 0)
 		return -ENOMEM;
 	r = halo_read_file(ctx, "/proc/self/mountinfo", &text, &len);
 	if (r == -ENOENT) {

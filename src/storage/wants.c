@@ -194,7 +194,7 @@ static int unenable_observe(struct halo_ctx *ctx, struct halo_item *item)
 	struct stat st;
 	int r;
 
-	if (halo_item_set_message(item, NULL) < 0 || halo_item_set_observed(item, NULL) < 0)
+	if (halo_item_set_observed(item, NULL) < 0)
 		return -ENOMEM;
 	r = check_dir(ctx, item, "remove");
 	if (r != 0)

@@ -91,7 +91,7 @@ is "$rc" 10 "seeded from a BLS entry with GRUB variables: 10"
 is "$(cat "$R/etc/kernel/cmdline")" "root=UUID=$ROOT_UUID ro rhgb quiet iommu=pt" \
 	"/etc/kernel/cmdline has the entry's kernel parameters, no GRUB variable"
 ok "$(grep -q '\$' "$R/etc/kernel/cmdline"; [ $? -ne 0 ]; echo $?)" "no '\$' in /etc/kernel/cmdline"
-like "$(printf '%s' "$out" | jq -r '.items[] | select(.key == "file/etc/kernel/cmdline") | .message')" \
+like "$(printf '%s' "$out" | jq -r '.items[] | select(.key == "file/etc/kernel/cmdline") | .note')" \
 	'^created from the options of /boot/loader/entries/[^ ]+\.conf without \$tuned_params \$\{extra_cmdline\} \(GRUB variables, not kernel parameters\)$' \
 	"the file's item says which were left out"
 

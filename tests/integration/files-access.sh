@@ -41,8 +41,8 @@ halo --json
 is "$rc" 2 "apply: exit 2 (changed)"
 [ -n "$err" ] && diag "$err"
 is "$(item file/etc/udev/rules.d/70-halo-access.rules outcome)" changed "the rule's item changed"
-like "$(item file/etc/udev/rules.d/70-halo-access.rules message)" 'udevadm control --reload' \
-	"its message says how udev picks it up"
+like "$(item file/etc/udev/rules.d/70-halo-access.rules note)" 'udevadm control --reload' \
+	"its note says how udev picks it up"
 is "$(rules)" 'SUBSYSTEM=="kfd", KERNEL=="kfd", GROUP="render", MODE="0660"
 SUBSYSTEM=="drm", KERNEL=="renderD*", GROUP="render", MODE="0660"
 SUBSYSTEM=="infiniband_mad", KERNEL=="umad*|issm*", GROUP="rdma", MODE="0660"' \

@@ -70,7 +70,7 @@ halo --json
 is "$rc" 2 "apply: exit 2 (changed)"
 [ -n "$err" ] && diag "$err"
 is "$(item file/etc/firewalld/zones/halo-rdma.xml .outcome)" changed "the zone was written"
-like "$(item file/etc/firewalld/zones/halo-rdma.xml .message)" 'not reloaded: left to the operator or the next boot' \
+like "$(item file/etc/firewalld/zones/halo-rdma.xml .note)" 'not reloaded: left to the operator or the next boot' \
 	"apply under --root says who reloads"
 is "$(jq -r .stats.spawned <<<"$out")" 0 "under --root nothing was run (no firewall-cmd)"
 sed -n 2p "$ZONE" | grep -q '^<!-- Managed by halo-provision'

@@ -70,9 +70,9 @@ for f in "$LIMITS" "$SYSTEM" "$USER"; do
 	ok $? "$(key "$f"): the managed header"
 	is "$(stat -c %a "$f")" 644 "$(key "$f"): mode 0644"
 done
-like "$(item "$(key "$LIMITS")" message)" 'log in again' "limits.d item: a re-login is needed"
-like "$(item "$(key "$USER")" message)" 'log out .* and in again' "user.conf.d item: a re-login is needed"
-like "$(item "$(key "$SYSTEM")" message)" 'reboot' "system.conf.d item: a reboot (or re-exec) is needed"
+like "$(item "$(key "$LIMITS")" note)" 'log in again' "limits.d item: a re-login is needed"
+like "$(item "$(key "$USER")" note)" 'log out .* and in again' "user.conf.d item: a re-login is needed"
+like "$(item "$(key "$SYSTEM")" note)" 'reboot' "system.conf.d item: a reboot (or re-exec) is needed"
 is "$(grep -v '^#' "$LIMITS")" "$(printf '*\tsoft\tmemlock\tunlimited\n*\thard\tmemlock\tunlimited')" \
 	"limits.d: soft and hard unlimited for every login"
 msg=$(pam_limits_check "$LIMITS")

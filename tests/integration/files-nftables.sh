@@ -47,7 +47,7 @@ ok $? "check wrote nothing"
 halo --json
 is "$rc" 2 "apply: exit 2 (changed)"
 is "$(item $KEY .outcome)" changed "the table file was written"
-like "$(item $KEY .message)" 'under --root the table is not loaded: left to the operator \(nft -f /etc/nftables.d/halo-provision.nft\) or the next boot' \
+like "$(item $KEY .note)" 'under --root the table is not loaded: left to the operator \(nft -f /etc/nftables.d/halo-provision.nft\) or the next boot' \
 	"under --root: loading is left to the operator or the next boot"
 is "$(jq -r .stats.spawned <<<"$out")" 0 "under --root nothing was run (no nft -f)"
 head -1 "$NFT" | grep -q '^# Managed by halo-provision'

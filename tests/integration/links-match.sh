@@ -97,7 +97,7 @@ head -1 "$DROPIN" | grep -q 'Managed by halo-provision'
 ok $? "the drop-in carries the managed header"
 is "$(python3 -c 'import configparser,sys; c=configparser.ConfigParser(); c.read(sys.argv[1]); print(c["keyfile"]["unmanaged-devices+"])' "$DROPIN")" \
 	"interface-name:eth-a" "a keyfile parser reads the unmanaged-devices list"
-like "$(item file/etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf .message)" \
+like "$(item file/etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf .note)" \
 	'NetworkManager manages eth-a' "the drop-in item says why"
 
 # NetworkManager obeyed (its state now says unmanaged): stays in sync.

@@ -55,9 +55,9 @@ is "$(state cx0 .dcbx)" '"host"' "state: dcbx host"
 is "$(state cx0 .pfc_enabled)" '[3]' "state: PFC on 3"
 is "$(state cx0 .pfc_delay)" 7 "PFC read-modify-write kept the cable length (delay 7)"
 is "$(state cx0 .link_flaps)" 1 "the PFC change flapped the link once"
-like "$(item roce/cx/pfc .message)" '^mlx5 flaps the link on a PFC change: carrier back after [0-9]+ ms$' \
+like "$(item roce/cx/pfc .note)" '^mlx5 flaps the link on a PFC change: carrier back after [0-9]+ ms$' \
 	"the pfc item says it waited for the carrier"
-waited=$(item roce/cx/pfc .message | grep -o '[0-9]* ms' | cut -d' ' -f1)
+waited=$(item roce/cx/pfc .note | grep -o '[0-9]* ms' | cut -d' ' -f1)
 [ "${waited:-0}" -ge 250 ]
 ok $? "... and really waited for it (${waited:-?} ms, flap 300 ms)"
 is "$(ip -n "$NS" -j link show cx0 | jq -r '.[0].operstate')" UP "the link is up after the run"

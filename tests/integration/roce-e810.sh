@@ -59,7 +59,7 @@ agent_set=$(grep -n -m1 '^e810a genl .* cmd=14 ' "$NICSIM_LOG" | cut -d: -f1)
 [ -n "$agent_set" ] && [ -n "$first_set" ] && [ "$agent_set" -lt "$first_set" ]
 ok $? "the agent went off before the first DCB set (log lines ${agent_set:-none} < ${first_set:-none})"
 is "$(item roce/rdma0/enable .outcome)" changed "enable: changed"
-like "$(item roce/rdma0/enable .message)" 'enable_iwarp turned off first' "enable says iWARP went off first"
+like "$(item roce/rdma0/enable .note)" 'enable_iwarp turned off first' "enable says iWARP went off first"
 is "$(state e810a .devlink)" '{"enable_roce":true,"enable_iwarp":false}' "state: RoCE on, iWARP off"
 is "$(state e810a .dcbx)" '"host"' "state: dcbx host"
 is "$(state e810a .pfc_enabled)" '[3]' "state: PFC on 3"
@@ -68,6 +68,12 @@ is "$(state e810a .trust)" '"dscp"' "state: L3 DSCP mode"
 is "$(item roce/rdma0/ecn .outcome)" unsupported "ecn: unsupported on ice"
 like "$(item roce/rdma0/ecn .message)" 'upstream mlx5 and irdma have no such knob' "ecn says why"
 is "$(jq -r '.failed' <<<"$out")" false "nothing failed"
+# The check before the apply said the agent blocked these; after it the
+# agent is off, and no message may still say otherwise.
+stale=$(jq -r '[.items[] | select(.subsystem=="roce" and .outcome=="changed")
+	| select(((.message // "") + (.note // "")) | test("LLDP agent|fw-lldp-agent"))
+	| .key] | join(" ")' <<<"$out")
+is "$stale" "" "no changed item still speaks of the firmware agent that is now off"
 
 sets=$(state e810a .requests.dcbnl.set)
 run --json

@@ -165,14 +165,15 @@ static void test_item_json_views(void **state)
 	it->changed = true;
 	it->was = strdup("absent");
 	it->diff = strdup("+a\n");
-	assert_int_equal(halo_item_set_message(it, "note"), 0);
+	assert_int_equal(halo_item_set_message(it, "message"), 0);
+	assert_int_equal(halo_item_set_note(it, "note"), 0);
 
 	o = halo_item_json(it, HALO_ITEM_JSON_RUN);
 	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 		"{\"key\":\"file\\/etc\\/x\",\"subsystem\":\"boot\","
 		"\"wanted\":\"mode 0644, 2 bytes\",\"observed\":\"mode 0644, 2 bytes\","
 		"\"was\":\"absent\",\"outcome\":\"changed\",\"changed\":true,"
-		"\"message\":\"note\",\"diff\":\"+a\\n\"}");
+		"\"message\":\"message\",\"note\":\"note\",\"diff\":\"+a\\n\"}");
 	json_object_put(o);
 	/* The host after the run: changed is ok, and ok has no message. */
 	o = halo_item_json(it, HALO_ITEM_JSON_HOST);
@@ -192,13 +193,13 @@ static void test_item_json_views(void **state)
 		"{\"key\":\"file\\/etc\\/x\",\"subsystem\":\"boot\","
 		"\"wanted\":\"mode 0644, 2 bytes\",\"observed\":\"mode 0644, 2 bytes\","
 		"\"was\":null,\"outcome\":\"drift\",\"changed\":false,"
-		"\"message\":\"note\",\"diff\":null}");
+		"\"message\":\"message\",\"note\":\"note\",\"diff\":null}");
 	json_object_put(o);
 	o = halo_item_json(it, HALO_ITEM_JSON_HOST);
 	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 		"{\"key\":\"file\\/etc\\/x\",\"subsystem\":\"boot\","
 		"\"wanted\":\"mode 0644, 2 bytes\",\"observed\":\"mode 0644, 2 bytes\","
-		"\"outcome\":\"drift\",\"message\":\"note\"}");
+		"\"outcome\":\"drift\",\"message\":\"message\"}");
 	json_object_put(o);
 	halo_plan_free(&plan);
 }

@@ -120,8 +120,8 @@ static void plan_managed(void **state)
 	assert_int_equal(plan.n, 1);
 	item = plan.items[0];
 	assert_string_equal(item->key, "file" HALO_NM_DROPIN);
-	assert_non_null(strstr(item->message, "rdma0"));
-	assert_null(strstr(item->message, "rdma1"));
+	assert_non_null(strstr(item->note, "rdma0"));
+	assert_null(strstr(item->note, "rdma1"));
 	r = item->ops->observe(&fx->ctx, item);
 	assert_int_equal(r, HALO_SYNC_DIFFERS);
 	assert_int_equal(item->ops->apply(&fx->ctx, item), 0);

@@ -728,7 +728,7 @@ static void ice_apply_order(void **state)
 	for (size_t i = 0; i < r->plan.n; i++)
 		if (strcmp(r->plan.items[i]->key, "roce/rdma0/ecn") != 0)
 			assert_int_equal(r->plan.items[i]->outcome, HALO_OUTCOME_CHANGED);
-	assert_non_null(strstr(item(r, "enable")->message, "enable_iwarp turned off first"));
+	assert_non_null(strstr(item(r, "enable")->note, "enable_iwarp turned off first"));
 	assert_false(r->nic.fw_lldp);
 	assert_false(r->nic.iwarp);
 	assert_true(r->nic.roce);
@@ -764,7 +764,7 @@ static void mlx5_apply(void **state)
 	assert_string_equal(r->nic.log, "pfc=0x08 app+26:3 app-48:1 app+48:6 ");
 	assert_int_equal(item(r, "enable")->outcome, HALO_OUTCOME_OK);
 	assert_int_equal(item(r, "pfc")->outcome, HALO_OUTCOME_CHANGED);
-	assert_non_null(strstr(item(r, "pfc")->message,
+	assert_non_null(strstr(item(r, "pfc")->note,
 			       "mlx5 flaps the link on a PFC change: carrier back after"));
 	assert_int_equal(item(r, "trust")->outcome, HALO_OUTCOME_OK);
 	assert_int_equal(r->nic.n_app, 3);
