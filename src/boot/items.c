@@ -386,6 +386,7 @@ static int add_param(struct halo_plan *plan, struct boot_run *run,
 	r = add(plan, run, KIND_PARAM, key, ikey, &cmdline_ops, &item);
 	if (r < 0)
 		return r;
+	item->cmdline_param = true;
 	d = item->data;
 	d->group = calloc(1, sizeof(char *));
 	if (!d->group)

@@ -136,7 +136,7 @@ static struct json_object *boot_json(const struct halo_config *cfg, const struct
 		for (size_t i = 0; i < plan->n; i++) {
 			const struct halo_item *it = plan->items[i];
 
-			if (strncmp(it->key, "boot/param/", 11) == 0 && it->wanted && it->wanted[0])
+			if (it->cmdline_param && it->wanted && it->wanted[0])
 				params[n++] = it->wanted;
 		}
 		qsort(params, n, sizeof(*params), str_cmp);

@@ -191,13 +191,6 @@ static const struct halo_item_ops file_ops = {
 	.free_data = file_data_free,
 };
 
-const char *halo_file_item_path(const struct halo_item *item)
-{
-	if (item->ops != &file_ops || !item->data)
-		return NULL;
-	return ((const struct file_data *)item->data)->path;
-}
-
 bool halo_file_item_contents(const struct halo_item *item, const char **ret_before,
 			     const char **ret_after)
 {
@@ -218,17 +211,10 @@ int halo_plan_add_file(struct halo_plan *plan, enum halo_subsys subsys,
 		       const char *content, mode_t mode,
 		       struct halo_item **ret_item)
 {
-	_cleanup_free_ char *key = NULL;
 	struct halo_item *item;
 	struct file_data *d;
-	int r;
+	int r = halo_plan_add_for_file(plan, path, subsys, phase, &file_ops, sizeof(*d), &item);
 
-	if (path[0] != '/')
-		return -EINVAL;
-	key = halo_strdup_printf("file%s", path);
-	if (!key)
-		return -ENOMEM;
-	r = halo_plan_add_new(plan, key, subsys, phase, &file_ops, sizeof(*d), &item);
 	if (r < 0)
 		return r;
 	d = item->data;

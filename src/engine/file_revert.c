@@ -138,17 +138,10 @@ int halo_plan_add_revert_file(struct halo_plan *plan, enum halo_subsys subsys,
 			      enum halo_phase phase, const char *path, bool output,
 			      struct halo_item **ret_item)
 {
-	_cleanup_free_ char *key = NULL;
 	struct halo_item *item;
 	struct revert_data *d;
-	int r;
+	int r = halo_plan_add_for_file(plan, path, subsys, phase, &revert_ops, sizeof(*d), &item);
 
-	if (path[0] != '/')
-		return -EINVAL;
-	key = halo_strdup_printf("file%s", path);
-	if (!key)
-		return -ENOMEM;
-	r = halo_plan_add_new(plan, key, subsys, phase, &revert_ops, sizeof(*d), &item);
 	if (r < 0)
 		return r;
 	item->reverting = true;

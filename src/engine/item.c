@@ -133,6 +133,7 @@ void halo_item_free(struct halo_item *item)
 	else
 		free(item->data);
 	free(item->key);
+	free(item->path);
 	free(item->wanted);
 	free(item->observed);
 	free(item->message);

@@ -13,6 +13,8 @@
 
 #include "halo.h"
 
+struct halo_interface;
+
 enum halo_outcome {
 	HALO_OUTCOME_OK,
 	HALO_OUTCOME_CHANGED,
@@ -88,6 +90,17 @@ struct halo_item {
 	char *note;
 	enum halo_subsys subsys;
 	enum halo_phase phase;
+	/* The interface entry the item configures (link, roce and rdma
+	 * items), NULL for the rest: what an --interface run and the state
+	 * file tell one interface's items by. */
+	const struct halo_interface *iface;
+	/* The file the item writes whole (an owned file, the firewall zone,
+	 * the env file), absolute inside the root; NULL for anything else.
+	 * --revert removes it. */
+	char *path;
+	/* One kernel command-line parameter (wanted is "key=value" as the
+	 * command line holds it): the boot facts --cluster compares. */
+	bool cmdline_param;
 	enum halo_sync sync;       /* last observation */
 	enum halo_outcome outcome; /* set by the engine */
 	bool required;            /* unsupported counts as failed */

@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 
+#include "config/halo-config.h"
 #include "engine/report.h"
 
 static struct json_object *jstr(const char *s)
@@ -29,6 +30,8 @@ struct json_object *halo_item_json(const struct halo_item *item,
 		outcome = HALO_OUTCOME_OK;
 	json_object_object_add(o, "key", jstr(item->key));
 	json_object_object_add(o, "subsystem", jstr(halo_subsys_name(item->subsys)));
+	if (item->iface)
+		json_object_object_add(o, "interface", jstr(item->iface->name));
 	json_object_object_add(o, "wanted", jstr(item->wanted));
 	json_object_object_add(o, "observed", jstr(item->observed));
 	if (run)

@@ -103,6 +103,27 @@ int halo_plan_add_new(struct halo_plan *plan, const char *key,
 	return halo_plan_add(plan, key, subsys, phase, ops, data, ret_item);
 }
 
+int halo_plan_add_for_file(struct halo_plan *plan, const char *path,
+			   enum halo_subsys subsys, enum halo_phase phase,
+			   const struct halo_item_ops *ops, size_t data_size,
+			   struct halo_item **ret_item)
+{
+	char *key;
+	int r;
+
+	*ret_item = NULL;
+	if (path[0] != '/')
+		return -EINVAL;
+	if (asprintf(&key, "file%s", path) < 0)
+		return -ENOMEM;
+	r = halo_plan_add_new(plan, key, subsys, phase, ops, data_size, ret_item);
+	free(key);
+	if (r < 0)
+		return r;
+	(*ret_item)->path = strdup(path);
+	return (*ret_item)->path ? 0 : -ENOMEM;
+}
+
 size_t halo_plan_count(const struct halo_plan *plan, enum halo_outcome o)
 {
 	size_t n = 0;

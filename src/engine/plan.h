@@ -34,6 +34,14 @@ int halo_plan_add_new(struct halo_plan *plan, const char *key,
 		      const struct halo_item_ops *ops, size_t data_size,
 		      struct halo_item **ret_item) _nonnull_(1, 2, 7);
 
+/* An item that writes the file PATH (absolute, inside the root) whole:
+ * keyed "file" + PATH, item->path set; otherwise halo_plan_add_new.
+ * -EINVAL for a relative PATH. */
+int halo_plan_add_for_file(struct halo_plan *plan, const char *path,
+			   enum halo_subsys subsys, enum halo_phase phase,
+			   const struct halo_item_ops *ops, size_t data_size,
+			   struct halo_item **ret_item) _nonnull_(1, 2, 7);
+
 /* Drops the items and warnings added after the first N_ITEMS and
  * N_WARNINGS: a part planned again after an earlier phase applied. */
 void halo_plan_truncate(struct halo_plan *plan, size_t n_items, size_t n_warnings);
@@ -72,10 +80,6 @@ int halo_file_target_check(struct halo_ctx *ctx, const char *path, char **ret_wh
  * ("#", ";", "//", "<!--": an XML file's comment follows its <?xml?>
  * declaration). What --revert removes is decided by this. */
 bool halo_is_managed(const char *text, size_t len);
-
-/* The path of an owned-file item (halo_plan_add_file), or NULL for any
- * other item. */
-const char *halo_file_item_path(const struct halo_item *item);
 
 /* With ctx->diff: the content an owned-file item's first differing
  * observation found ("" when the file was absent) and the content it

@@ -49,7 +49,7 @@ static struct json_object *diff_list(const struct halo_plan *plan)
 
 	for (size_t i = 0; list && i < plan->n; i++) {
 		const struct halo_item *item = plan->items[i];
-		const char *before, *after, *path = halo_file_item_path(item);
+		const char *before, *after, *path = item->path;
 		struct json_object *d;
 
 		if (item->outcome != HALO_OUTCOME_CHANGED && item->outcome != HALO_OUTCOME_DRIFT &&

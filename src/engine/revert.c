@@ -64,17 +64,12 @@ int halo_plan_add_left_as_is(struct halo_plan *plan, const char *key,
 /* The undo of ITEM, added to TO (same key). */
 static int revert_one(struct halo_plan *to, const struct halo_item *item)
 {
-	const char *path = halo_file_item_path(item);
-
 	/* A subsystem that knows how to undo its item says so (the storage
 	 * enabling symlink: removed only when it is exactly the link made). */
 	if (item->ops && item->ops->revert)
 		return item->ops->revert(item, to);
-	/* An item wrapping an owned file keeps the file's key. */
-	if (!path && strncmp(item->key, "file/", 5) == 0)
-		path = item->key + 4;
-	if (path)
-		return halo_plan_add_revert_file(to, item->subsys, item->phase, path,
+	if (item->path)
+		return halo_plan_add_revert_file(to, item->subsys, item->phase, item->path,
 						 false, NULL);
 	return halo_plan_add_left_as_is(to, item->key, item->subsys, item->phase,
 					item->wanted, NULL);

@@ -26,55 +26,29 @@ static struct json_object *jstr(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-/* The interface of a per-interface key ("link/rdma0/mtu" → "rdma0",
- * length in *ret_len), or NULL. */
-static const char *key_interface(const char *key, size_t *ret_len)
+/* Whether this run's PLAN has an item of the interface entry NAME. */
+static bool plan_has_interface(const struct halo_plan *plan, const char *name)
 {
-	static const char *const prefixes[] = { "link/", "roce/", "rdma/" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
-		size_t n = strlen(prefixes[i]);
-		const char *name = key + n, *end;
-
-		if (strncmp(key, prefixes[i], n) != 0)
-			continue;
-		end = strchr(name, '/');
-		*ret_len = end ? (size_t)(end - name) : strlen(name);
-		return *ret_len ? name : NULL;
-	}
-	return NULL;
-}
-
-/* Whether this run's PLAN has an item for the interface NAME/LEN. */
-static bool plan_has_interface(const struct halo_plan *plan, const char *name, size_t len)
-{
-	for (size_t i = 0; i < plan->n; i++) {
-		size_t n;
-		const char *s = key_interface(plan->items[i]->key, &n);
-
-		if (s && n == len && strncmp(s, name, len) == 0)
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->items[i]->iface && strcmp(plan->items[i]->iface->name, name) == 0)
 			return true;
-	}
 	return false;
 }
 
-/* Whether an item of the last run, KEY of subsystem SUB, is one this run
- * did not look at: another subsystem (--only), or with --interface
- * another interface's item or a shared one (the NetworkManager drop-in)
- * that a one-interface run leaves alone. */
+/* Whether an item of the last run, KEY of subsystem SUB (of the interface
+ * entry IFACE, NULL for none), is one this run did not look at: another
+ * subsystem (--only), or with --interface another interface's item or a
+ * shared one (the NetworkManager drop-in) that a one-interface run leaves
+ * alone. */
 static bool untouched_by_run(const struct halo_ctx *ctx, const struct halo_plan *plan,
-			     enum halo_subsys sub, const char *key)
+			     enum halo_subsys sub, const char *key, const char *iface)
 {
-	const char *name;
-	size_t len;
-
 	if (!(sub & ctx->only))
 		return true;
 	if (!ctx->interface || !(sub & (HALO_SUB_LINKS | HALO_SUB_ROCE | HALO_SUB_RDMA)) ||
 	    halo_plan_find(plan, key))
 		return false;
-	name = key_interface(key, &len);
-	return !name || !plan_has_interface(plan, name, len);
+	return !iface || !plan_has_interface(plan, iface);
 }
 
 /* The last state file at PATH when it is one of ours (this schema
@@ -121,7 +95,7 @@ static int keep_other_items(struct halo_ctx *ctx, const struct halo_plan *plan,
 	for (size_t i = 0; i < json_object_array_length(list); i++) {
 		struct json_object *it = json_object_array_get_idx(list, i);
 		enum halo_subsys sub = 0;
-		const char *outcome = "", *key = NULL;
+		const char *outcome = "", *key = NULL, *iface = NULL;
 
 		if (json_object_object_get_ex(it, "subsystem", &v) &&
 		    json_object_is_type(v, json_type_string))
@@ -129,7 +103,10 @@ static int keep_other_items(struct halo_ctx *ctx, const struct halo_plan *plan,
 		if (json_object_object_get_ex(it, "key", &v) &&
 		    json_object_is_type(v, json_type_string))
 			key = json_object_get_string(v);
-		if (!sub || !key || !untouched_by_run(ctx, plan, sub, key))
+		if (json_object_object_get_ex(it, "interface", &v) &&
+		    json_object_is_type(v, json_type_string))
+			iface = json_object_get_string(v);
+		if (!sub || !key || !untouched_by_run(ctx, plan, sub, key, iface))
 			continue;
 		if (json_object_object_get_ex(it, "outcome", &v) &&
 		    json_object_is_type(v, json_type_string))

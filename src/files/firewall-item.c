@@ -167,15 +167,11 @@ static const struct halo_item_ops fw_ops = {
 int halo_fw_item_add(struct halo_plan *plan, enum halo_fw_kind kind, const char *path,
 		     const char *content)
 {
-	_cleanup_free_ char *key = halo_strdup_printf("file%s", path);
 	struct halo_item *item, *f;
 	struct fw_data *d;
-	int err;
+	int err = halo_plan_add_for_file(plan, path, HALO_SUB_FILES, HALO_PHASE_FILES, &fw_ops,
+					 sizeof(*d), &item);
 
-	if (!key)
-		return -ENOMEM;
-	err = halo_plan_add_new(plan, key, HALO_SUB_FILES, HALO_PHASE_FILES, &fw_ops,
-				sizeof(*d), &item);
 	if (err < 0)
 		return err;
 	d = item->data;

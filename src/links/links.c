@@ -88,8 +88,11 @@ static int add_item(struct halo_plan *plan, struct halo_errors *errs,
 		    const struct halo_config *cfg, const struct halo_interface *f,
 		    const char *key, struct halo_link_want *w)
 {
-	int err = halo_link_item_add(plan, key, w, NULL);
+	struct halo_item *item;
+	int err = halo_link_item_add(plan, key, w, &item);
 
+	if (err == 0)
+		item->iface = f;
 	if (err == -EEXIST)
 		halo_errors_add(errs, "%s:%d: interface \"%s\": %s is configured twice",
 				cfg_name(cfg), f->line, f->name, key);

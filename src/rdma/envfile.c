@@ -261,17 +261,11 @@ static const struct halo_item_ops env_ops = {
 int halo_rdma_env_add(struct halo_plan *plan, const char *path,
 		      const struct halo_rdma_link *links, size_t n)
 {
-	_cleanup_free_ char *key = halo_strdup_printf("file%s", path);
 	struct halo_item *item;
 	struct env_data *d;
-	int err;
+	int err = halo_plan_add_for_file(plan, path, HALO_SUB_RDMA, HALO_PHASE_FILES, &env_ops,
+					 sizeof(*d), &item);
 
-	if (!key)
-		return -ENOMEM;
-	if (path[0] != '/')
-		return -EINVAL;
-	err = halo_plan_add_new(plan, key, HALO_SUB_RDMA, HALO_PHASE_FILES, &env_ops,
-				sizeof(*d), &item);
 	if (err < 0)
 		return err;
 	d = item->data;

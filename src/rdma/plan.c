@@ -81,7 +81,8 @@ static void fill_link(const struct halo_ctx *ctx, const struct halo_host_link *h
 }
 
 static int add(struct halo_plan *plan, struct halo_errors *errs, const struct halo_config *cfg,
-	       const struct halo_rdma_link *l, enum halo_rdma_kind kind, const char *what)
+	       const struct halo_interface *f, const struct halo_rdma_link *l,
+	       enum halo_rdma_kind kind, const char *what)
 {
 	struct halo_rdma_want w = { .kind = kind, .link = *l };
 	struct halo_item *item;
@@ -96,6 +97,7 @@ static int add(struct halo_plan *plan, struct halo_errors *errs, const struct ha
 		halo_errors_add(errs, "%s: %s", key, strerror(-err));
 	if (err < 0)
 		return err;
+	item->iface = f;
 	switch (kind) {
 	case HALO_RDMA_DEVICE:
 		return halo_item_set_wanted(item, "an RDMA device with RoCE");
@@ -114,16 +116,17 @@ static int add(struct halo_plan *plan, struct halo_errors *errs, const struct ha
 }
 
 static int plan_link(struct halo_plan *plan, struct halo_errors *errs,
-		     const struct halo_config *cfg, const struct halo_rdma_link *l)
+		     const struct halo_config *cfg, const struct halo_interface *f,
+		     const struct halo_rdma_link *l)
 {
-	int err = add(plan, errs, cfg, l, HALO_RDMA_DEVICE, "device");
+	int err = add(plan, errs, cfg, f, l, HALO_RDMA_DEVICE, "device");
 
 	if (err == 0)
-		err = add(plan, errs, cfg, l, HALO_RDMA_PORT_STATE, "port-state");
+		err = add(plan, errs, cfg, f, l, HALO_RDMA_PORT_STATE, "port-state");
 	if (err == 0)
-		err = add(plan, errs, cfg, l, HALO_RDMA_GID_INDEX, "gid-index");
+		err = add(plan, errs, cfg, f, l, HALO_RDMA_GID_INDEX, "gid-index");
 	if (err == 0)
-		err = add(plan, errs, cfg, l, HALO_RDMA_CM, "rdma-cm");
+		err = add(plan, errs, cfg, f, l, HALO_RDMA_CM, "rdma-cm");
 	return err;
 }
 
@@ -166,7 +169,7 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 			continue;
 		}
 		fill_link(ctx, h, &links[n]);
-		err = plan_link(plan, errs, cfg, &links[n]);
+		err = plan_link(plan, errs, cfg, h->entry, &links[n]);
 		if (err < 0)
 			return err;
 		n++;

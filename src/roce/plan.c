@@ -85,12 +85,15 @@ static int add(struct halo_plan *plan, struct halo_errors *errs,
 	       const struct halo_config *cfg, const struct halo_interface *f,
 	       const char *what, struct halo_roce_want *w, enum halo_roce_kind kind)
 {
+	struct halo_item *item;
 	char key[300];
 	int err;
 
 	w->kind = kind;
 	snprintf(key, sizeof(key), "roce/%s/%s", f->name, what);
-	err = halo_roce_item_add(plan, key, w, f->roce.required, NULL);
+	err = halo_roce_item_add(plan, key, w, f->roce.required, &item);
+	if (err == 0)
+		item->iface = f;
 	if (err == -EEXIST)
 		halo_errors_add(errs, "%s:%d: interface \"%s\": %s is configured twice",
 				cfg_name(cfg), f->line, f->name, key);

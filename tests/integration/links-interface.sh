@@ -94,6 +94,18 @@ is "$(mtu eth-b)" 1500 "eth-b untouched"
 is "$(tree_snapshot "$ROOT")" "$before" "... and nothing in the root changed, the state file included"
 is "$(jq -r '[.items[].key | select(startswith("link/rdma1/"))] | length' "$STATE")" 3 \
 	"... rdma1's items still in the state file"
+is "$(jq -c '[.items[] | .interface] | unique' "$STATE")" '["rdma0","rdma1"]' \
+	"... each item names the entry it configures"
+
+# An item that left rdma0's entry (its address) is gone from the state
+# file after a run of rdma0 alone; rdma1's items, not looked at, stay.
+sed -i 's|    addresses = \[ "192.168.60.1/24" \]; },|  },|' "$CONF"
+halo --json --interface rdma0
+is "$rc" 0 "--interface rdma0 without its address: exit 0 (an address is never removed unasked)"
+is "$(jq -c '[.items[].key] | sort' "$STATE")" \
+	'["link/rdma0/mtu","link/rdma0/present","link/rdma0/up","link/rdma1/mtu","link/rdma1/present","link/rdma1/up"]' \
+	"state file: rdma0's address item dropped, rdma1's kept"
+
 halo --interface eth-b
 like "$out" 'warning: --interface eth-b: no interface entry manages it' "text output shows the warning"
 halo -q --interface eth-b
