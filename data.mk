@@ -31,6 +31,9 @@ dist_doc_DATA = README.md halo.conf.example
 # $(pkgdatadir)/halo-provision.schema.json.
 dist_pkgdata_DATA = docs/halo-provision.schema.json
 
+# The kernel and driver facts the code relies on, cited by its comments.
+EXTRA_DIST += docs/hardware.md
+
 EXTRA_DIST += quickstart .ci/run tests/lib/tap.sh \
 	sandbox/demo.sh sandbox/mkroot.sh sandbox/reboot.sh \
 	sandbox/debian.conf sandbox/fedora.conf sandbox/bad.conf sandbox/roce.sh \
