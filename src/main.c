@@ -46,6 +46,7 @@ struct run {
 	bool config_in_root; /* no -c: the default path, opened inside the root */
 	struct halo_config *cfg;
 	struct halo_plan plan;
+	struct halo_records records;
 	struct halo_errors errs;
 	int lock_fd;
 	char *config_alloc;
@@ -231,6 +232,17 @@ static void find_facts(struct run *run)
 		return;
 	if (halo_modules_amdgpu_is_dkms(&run->ctx, &dkms) >= 0)
 		run->ctx.amdgpu_dkms = dkms;
+}
+
+/* The last state file's ownership records, for the planners. */
+static int load_records(struct run *run)
+{
+	int r = halo_state_records_read(&run->ctx, run->cfg, &run->records);
+
+	if (r < 0)
+		halo_errors_add(&run->errs, "reading the state file's records: %s", strerror(-r));
+	run->plan.records = &run->records;
+	return r;
 }
 
 static int build(struct run *run, const struct builder *builders, size_t n)
@@ -440,6 +452,8 @@ static int do_run(struct run *run)
 	if (r == -EBUSY || (r < 0 && r != -ELOOP))
 		return fail_operational(run);
 	find_facts(run);
+	if (r == 0)
+		r = load_records(run);
 	if (r < 0 || build(run, early_builders, ARRAY_SIZE(early_builders)) < 0)
 		return fail(run);
 	halo_engine_filter(ctx, &run->plan);
@@ -488,6 +502,8 @@ static int do_revert(struct run *run)
 	r = take_lock(run);
 	if (r == -EBUSY || (r < 0 && r != -ELOOP))
 		return fail_operational(run);
+	if (r == 0)
+		r = load_records(run);
 	if (r < 0 || build(run, early_builders, ARRAY_SIZE(early_builders)) < 0 ||
 	    build_on_host(run, HALO_HOST_BEFORE_MODULES) < 0)
 		return fail(run);
@@ -608,6 +624,7 @@ static int run_cli(struct run *run, const struct halo_cli *cli)
 static void run_free(struct run *run)
 {
 	halo_plan_free(&run->plan);
+	halo_records_free(&run->records);
 	if (run->cfg)
 		halo_config_free(run->cfg);
 	halo_errors_free(&run->errs);

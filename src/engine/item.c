@@ -134,6 +134,7 @@ void halo_item_free(struct halo_item *item)
 		free(item->data);
 	free(item->key);
 	free(item->path);
+	free(item->owned);
 	free(item->wanted);
 	free(item->observed);
 	free(item->message);

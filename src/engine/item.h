@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "engine/owned.h"
 #include "halo.h"
 
 struct halo_interface;
@@ -111,6 +112,9 @@ struct halo_item {
 	/* Applied only if NEEDS (an earlier item of the same phase) did not
 	 * fail in this run: the undo record before the edits it describes. */
 	const struct halo_item *needs;
+	/* The entries of a shared table this item added (owned.h), NULL
+	 * when it keeps no record; written to the state file. */
+	struct halo_owned *owned;
 	char *diff;               /* unified diff (file items), for --diff */
 	char *was;                /* set by the engine: observed before apply */
 	const struct halo_item_ops *ops;
@@ -130,6 +134,9 @@ const char *halo_outcome_name(enum halo_outcome o); /* "ok", "pending-reboot", .
 const char *halo_subsys_name(enum halo_subsys s);   /* "boot", "modules", ... */
 /* The subsystem named exactly NAME (as in --only), or 0. */
 enum halo_subsys halo_subsys_from_name(const char *name);
+
+/* Gives ITEM an ownership record (owned.h): a copy of OWNED. 0 or -ENOMEM. */
+int halo_item_keep_owned(struct halo_item *item, const struct halo_owned *owned);
 
 /* Frees the item and everything it owns (ops->free_data, or free(), on
  * data). */

@@ -5,6 +5,8 @@ libhalo_la_SOURCES += \
 	src/engine/item.c \
 	src/engine/plan.h \
 	src/engine/plan.c \
+	src/engine/owned.h \
+	src/engine/owned.c \
 	src/engine/file_item.c \
 	src/engine/file_int.h \
 	src/engine/file_revert.c \

@@ -12,6 +12,9 @@ struct halo_plan {
 	size_t n, cap;
 	char **warnings; /* NULL-terminated, one line each */
 	size_t n_warnings;
+	/* The last state file's ownership records (owned.h), loaded by the
+	 * run before planning; NULL: none. Not owned. */
+	const struct halo_records *records;
 };
 
 void halo_plan_init(struct halo_plan *plan);
@@ -41,6 +44,12 @@ int halo_plan_add_for_file(struct halo_plan *plan, const char *path,
 			   enum halo_subsys subsys, enum halo_phase phase,
 			   const struct halo_item_ops *ops, size_t data_size,
 			   struct halo_item **ret_item) _nonnull_(1, 2, 7);
+
+/* The ownership records the last state file holds for each of KEYS
+ * (NULL-terminated: an item's key and the keys that held the same record
+ * before), merged into *RET. 0, or -ENOSPC when they do not fit. */
+int halo_plan_recorded(const struct halo_plan *plan, const char *const *keys,
+		       struct halo_owned *ret);
 
 /* Drops the items and warnings added after the first N_ITEMS and
  * N_WARNINGS: a part planned again after an earlier phase applied. */

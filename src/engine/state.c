@@ -172,71 +172,41 @@ int halo_state_recorded_items(struct halo_ctx *ctx, const struct halo_config *cf
 	return r;
 }
 
-/* ---- ownership records ---- */
-
-void halo_owned_free_data(void *data)
-{
-	free(data);
-}
-
-bool halo_owned_has(const struct halo_owned *o, const char *entry)
-{
-	for (size_t i = 0; i < o->n; i++)
-		if (strcmp(o->v[i], entry) == 0)
-			return true;
-	return false;
-}
-
-int halo_owned_add(struct halo_owned *o, const char *entry)
-{
-	if (strlen(entry) >= HALO_OWNED_LEN)
-		return -ENAMETOOLONG;
-	if (halo_owned_has(o, entry))
-		return 0;
-	if (o->n >= HALO_OWNED_MAX)
-		return -ENOSPC;
-	memcpy(o->v[o->n++], entry, strlen(entry) + 1);
-	return 0;
-}
-
-void halo_owned_remove(struct halo_owned *o, const char *entry)
-{
-	for (size_t i = 0; i < o->n; i++)
-		if (strcmp(o->v[i], entry) == 0) {
-			memmove(o->v[i], o->v[i + 1], (o->n - i - 1) * sizeof(o->v[0]));
-			o->n--;
-			return;
-		}
-}
-
-int halo_state_owned_read(struct halo_ctx *ctx, const struct halo_config *cfg,
-			  const char *key, struct halo_owned *ret)
+int halo_state_records_read(struct halo_ctx *ctx, const struct halo_config *cfg,
+			    struct halo_records *ret)
 {
 	const char *path = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
 	struct json_object *prev, *list = NULL, *v, *owned;
 	int err = 0;
 
+	*ret = (struct halo_records){ 0 };
 	prev = read_prev(ctx, path, &list);
 	if (!prev)
 		return 0;
 	for (size_t i = 0; i < json_object_array_length(list) && err == 0; i++) {
 		struct json_object *it = json_object_array_get_idx(list, i);
+		const char *key;
 
 		if (!json_object_object_get_ex(it, "key", &v) ||
 		    !json_object_is_type(v, json_type_string) ||
-		    strcmp(json_object_get_string(v), key) != 0 ||
 		    !json_object_object_get_ex(it, "owned", &owned) ||
 		    !json_object_is_type(owned, json_type_array))
 			continue;
+		key = json_object_get_string(v);
 		for (size_t j = 0; j < json_object_array_length(owned) && err == 0; j++) {
 			v = json_object_array_get_idx(owned, j);
-			/* A hand-edited entry too long to be ours is not ours. */
+			/* A hand-edited entry too long to be ours is not ours,
+			 * and a record past the limit is cut there. */
 			if (json_object_is_type(v, json_type_string) &&
 			    strlen(json_object_get_string(v)) < HALO_OWNED_LEN)
-				err = halo_owned_add(ret, json_object_get_string(v));
+				err = halo_records_add(ret, key, json_object_get_string(v));
+			if (err == -ENOSPC)
+				err = 0;
 		}
 	}
 	json_object_put(prev);
+	if (err < 0)
+		halo_records_free(ret);
 	return err;
 }
 
@@ -251,11 +221,9 @@ static void add_owned(const struct halo_item *item, struct json_object *o)
 	struct halo_owned rec;
 	struct json_object *a;
 
-	if (!item->ops || item->ops->free_data != halo_owned_free_data || !item->data)
+	if (!item->owned || item->owned->n == 0 || item->owned->n > HALO_OWNED_MAX)
 		return;
-	memcpy(&rec, item->data, sizeof(rec));
-	if (rec.n == 0 || rec.n > HALO_OWNED_MAX)
-		return;
+	rec = *item->owned;
 	qsort(rec.v, rec.n, sizeof(rec.v[0]), owned_cmp);
 	a = json_object_new_array();
 	for (size_t i = 0; a && i < rec.n; i++) {

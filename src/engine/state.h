@@ -31,37 +31,12 @@ int halo_state_recorded_items(struct halo_ctx *ctx, const struct halo_config *cf
 					enum halo_subsys subsys),
 			      void *userdata);
 
-/*
- * Ownership records: the entries this tool added to a table it shares with
- * others on the host (the DSCP entries of a NIC's APP table), so that a
- * later run removes only its own stale entries, never one someone else
- * added. An item that keeps one starts its data with a struct halo_owned
- * and has ops->free_data = halo_owned_free_data (which is how the state
- * writer finds it). The state file carries a non-empty record as the
- * item's "owned" member, a sorted list of strings ("26:3"); a file
- * without that member (an older version's) means: nothing recorded.
- */
-#define HALO_OWNED_MAX 64 /* entries */
-#define HALO_OWNED_LEN 16 /* bytes of one entry, NUL included */
-
-struct halo_owned {
-	size_t n;
-	char v[HALO_OWNED_MAX][HALO_OWNED_LEN];
-};
-
-/* free(), for the data of an item that records ownership (see above). */
-void halo_owned_free_data(void *data);
-bool halo_owned_has(const struct halo_owned *o, const char *entry);
-/* Adds ENTRY once: 0, -ENOSPC (full), -ENAMETOOLONG. */
-int halo_owned_add(struct halo_owned *o, const char *entry);
-void halo_owned_remove(struct halo_owned *o, const char *entry);
-
-/* The record the last state file (cfg->state.path under the root) holds
- * for the item KEY, added to *RET. No file, an unreadable or foreign
- * one, no such item or no "owned" member: nothing added (this tool then
- * owns nothing, the safe side). 0, or -ENOSPC when *RET is full. */
-int halo_state_owned_read(struct halo_ctx *ctx, const struct halo_config *cfg,
-			  const char *key, struct halo_owned *ret);
+/* The ownership records (owned.h) of the last state file (cfg->state.path
+ * under the root) into *RET, once per run before planning. No file, an
+ * unreadable or foreign one, items without an "owned" member: no records
+ * (this tool then owns nothing, the safe side). 0 or -ENOMEM. */
+int halo_state_records_read(struct halo_ctx *ctx, const struct halo_config *cfg,
+			    struct halo_records *ret);
 
 /* The node_exporter textfile for PLAN at Unix time NOW (caller frees). */
 char *halo_prometheus_render(const struct halo_ctx *ctx,

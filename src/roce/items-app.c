@@ -70,11 +70,11 @@ static bool in_table(const struct halo_dcb_ieee *g, const char *entry)
 
 /* The record keeps only what the table still holds: an entry someone
  * removed (or the firmware agent's reset cleared) is ours no more. */
-static void prune_owned(struct halo_roce_want *w, const struct halo_dcb_ieee *g)
+static void prune_owned(struct halo_owned *owned, const struct halo_dcb_ieee *g)
 {
-	for (size_t i = w->owned.n; i-- > 0;)
-		if (!in_table(g, w->owned.v[i]))
-			halo_owned_remove(&w->owned, w->owned.v[i]);
+	for (size_t i = owned->n; i-- > 0;)
+		if (!in_table(g, owned->v[i]))
+			halo_owned_remove(owned, owned->v[i]);
 }
 
 static bool wanted_dscp(const struct halo_roce_want *w, uint16_t dscp)
@@ -89,8 +89,9 @@ static bool wanted_dscp(const struct halo_roce_want *w, uint16_t dscp)
  * wanted, or with exclusive every one not wanted (TRUST "pcp": nothing is
  * wanted). Into RET (HALO_DCB_APP_MAX), their count returned; *RET_FOREIGN
  * counts the entries kept because someone else added them. */
-static size_t stale_entries(const struct halo_roce_want *w, const struct halo_dcb_ieee *g,
-			    struct dcb_app *ret, size_t *ret_foreign)
+static size_t stale_entries(const struct halo_roce_want *w, const struct halo_owned *owned,
+			    const struct halo_dcb_ieee *g, struct dcb_app *ret,
+			    size_t *ret_foreign)
 {
 	char t[HALO_OWNED_LEN];
 	size_t n = 0, foreign = 0;
@@ -101,7 +102,7 @@ static size_t stale_entries(const struct halo_roce_want *w, const struct halo_dc
 		if (!is_dscp(a) || wanted_dscp(w, a->protocol))
 			continue;
 		halo_roce_app_text(a, t);
-		if (w->exclusive || halo_owned_has(&w->owned, t))
+		if (w->exclusive || halo_owned_has(owned, t))
 			ret[n++] = *a;
 		else
 			foreign++;
@@ -161,7 +162,7 @@ static int trust_observe(struct halo_item *item, struct halo_roce_want *w,
 	}
 	if (!n)
 		return HALO_SYNC_OK;
-	n_stale = stale_entries(w, g, stale, &foreign);
+	n_stale = stale_entries(w, item->owned, g, stale, &foreign);
 	if (foreign) {
 		/* Ours (if any) can go, but the port stays in DSCP trust. */
 		halo_item_set_message(item, "%zu DSCP APP entr%s that halo-provision did not add "
@@ -192,7 +193,7 @@ static int app_observe(struct halo_ctx *ctx, struct halo_item *item)
 		 * so far; an empty table is what we compare anyway. */
 		g.n_app = 0;
 	}
-	prune_owned(w, &g);
+	prune_owned(item->owned, &g);
 	if (w->kind == HALO_ROCE_TRUST)
 		return halo_roce_bond_refuses(item, w, trust_observe(item, w, &g));
 	observed_map(item, w, &g);
@@ -203,7 +204,7 @@ static int app_observe(struct halo_ctx *ctx, struct halo_item *item)
 		halo_item_set_message(item, "the firmware LLDP agent manages DCB: set after fw-lldp-agent is off");
 		return halo_roce_bond_refuses(item, w, HALO_SYNC_DIFFERS);
 	}
-	n_stale = stale_entries(w, &g, stale, NULL);
+	n_stale = stale_entries(w, item->owned, &g, stale, NULL);
 	if (n_stale) {
 		entries_text(stale, n_stale, text, sizeof(text));
 		halo_item_set_message(item, "%s to remove: %s",
@@ -237,8 +238,8 @@ static int change(struct halo_ctx *ctx, struct halo_item *item,
 	for (size_t i = 0; i < n; i++) {
 		halo_roce_app_text(&app[i], t);
 		if (!add)
-			halo_owned_remove(&w->owned, t);
-		else if (halo_owned_add(&w->owned, t) < 0)
+			halo_owned_remove(item->owned, t);
+		else if (halo_owned_add(item->owned, t) < 0)
 			return halo_item_fail(item, -ENOSPC, "recording DSCP entry %s as ours", t);
 	}
 	return 0;
@@ -249,7 +250,7 @@ static int map_apply(struct halo_ctx *ctx, struct halo_item *item,
 {
 	struct dcb_app fresh[HALO_ROCE_DSCP_MAX], stale[HALO_ROCE_DSCP_MAX],
 		remap[HALO_ROCE_DSCP_MAX], gone[HALO_DCB_APP_MAX];
-	size_t n_fresh = 0, n_stale = 0, n_gone = stale_entries(w, g, gone, NULL);
+	size_t n_fresh = 0, n_stale = 0, n_gone = stale_entries(w, item->owned, g, gone, NULL);
 	int err;
 
 	for (size_t i = 0; i < w->n_app; i++) {
@@ -289,13 +290,13 @@ static int app_apply(struct halo_ctx *ctx, struct halo_item *item)
 		return r < 0 ? r : -EOPNOTSUPP;
 	if (!g.has_app)
 		g.n_app = 0;
-	prune_owned(w, &g);
+	prune_owned(item->owned, &g);
 	if (w->kind == HALO_ROCE_DSCP_PRIO)
 		return map_apply(ctx, item, w, &g);
 	/* trust = "dscp" is carried by the dscp-prio item. */
 	if (w->trust_dscp)
 		return 0;
-	n = stale_entries(w, &g, gone, &foreign);
+	n = stale_entries(w, item->owned, &g, gone, &foreign);
 	r = change(ctx, item, w, false, gone, n);
 	if (r < 0)
 		return r;
@@ -311,5 +312,4 @@ static int app_apply(struct halo_ctx *ctx, struct halo_item *item)
 const struct halo_item_ops halo_roce_app_ops = {
 	.observe = app_observe,
 	.apply = app_apply,
-	.free_data = halo_owned_free_data, /* the state file records w->owned */
 };

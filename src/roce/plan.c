@@ -81,9 +81,12 @@ static bool check_entry(const struct halo_config *cfg, const struct halo_host_li
 	return ok;
 }
 
+/* Adds the item WHAT of F; OWNED (may be NULL) becomes its ownership
+ * record. */
 static int add(struct halo_plan *plan, struct halo_errors *errs,
 	       const struct halo_config *cfg, const struct halo_interface *f,
-	       const char *what, struct halo_roce_want *w, enum halo_roce_kind kind)
+	       const char *what, struct halo_roce_want *w, enum halo_roce_kind kind,
+	       const struct halo_owned *owned)
 {
 	struct halo_item *item;
 	char key[300];
@@ -92,8 +95,11 @@ static int add(struct halo_plan *plan, struct halo_errors *errs,
 	w->kind = kind;
 	snprintf(key, sizeof(key), "roce/%s/%s", f->name, what);
 	err = halo_roce_item_add(plan, key, w, f->roce.required, &item);
-	if (err == 0)
+	if (err == 0) {
 		item->iface = f;
+		if (owned)
+			err = halo_item_keep_owned(item, owned);
+	}
 	if (err == -EEXIST)
 		halo_errors_add(errs, "%s:%d: interface \"%s\": %s is configured twice",
 				cfg_name(cfg), f->line, f->name, key);
@@ -104,19 +110,15 @@ static int add(struct halo_plan *plan, struct halo_errors *errs,
 
 /* The DSCP entries the last apply recorded as ours for entry F (under
  * whichever of its items managed the APP table then). */
-static int read_owned(struct halo_ctx *ctx, const struct halo_config *cfg,
-		      const struct halo_interface *f, struct halo_owned *ret)
+static int recorded(const struct halo_plan *plan, const struct halo_interface *f,
+		    struct halo_owned *ret)
 {
-	static const char *const items[] = { "dscp-prio", "trust" };
-	char key[300];
-	int err = 0;
+	char prio_key[300], trust_key[300];
+	const char *const keys[] = { prio_key, trust_key, NULL };
 
-	memset(ret, 0, sizeof(*ret));
-	for (size_t i = 0; i < ARRAY_SIZE(items) && err == 0; i++) {
-		snprintf(key, sizeof(key), "roce/%s/%s", f->name, items[i]);
-		err = halo_state_owned_read(ctx, cfg, key, ret);
-	}
-	return err;
+	snprintf(prio_key, sizeof(prio_key), "roce/%s/dscp-prio", f->name);
+	snprintf(trust_key, sizeof(trust_key), "roce/%s/trust", f->name);
+	return halo_plan_recorded(plan, keys, ret);
 }
 
 /* ice refuses DCB on a bond's port: which bond, so that the items predict
@@ -140,10 +142,9 @@ static int plan_entry(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_
 	const struct halo_interface *f = h->entry;
 	const struct halo_roce_config *rc = &f->roce;
 	struct halo_roce_want w;
-	struct halo_owned prev;
-	int err = 0;
+	struct halo_owned prev, none = { 0 };
+	int err = recorded(plan, f, &prev);
 
-	err = read_owned(ctx, cfg, f, &prev);
 	if (err < 0) {
 		halo_errors_add(errs, "roce/%s: the state file's record of DSCP entries: %s",
 				f->name, strerror(-err));
@@ -164,42 +165,38 @@ static int plan_entry(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_
 	if (err == 0 && w.nic == HALO_ROCE_NIC_ICE &&
 	    (rc->dcbx != HALO_DCBX_UNSET || host_dcb(rc))) {
 		w.on = rc->dcbx == HALO_DCBX_FIRMWARE;
-		err = add(plan, errs, cfg, f, "fw-lldp-agent", &w, HALO_ROCE_FW_LLDP);
+		err = add(plan, errs, cfg, f, "fw-lldp-agent", &w, HALO_ROCE_FW_LLDP, NULL);
 	}
 	if (err == 0 && rc->enable != HALO_UNSET) {
 		w.on = rc->enable == HALO_TRUE;
-		err = add(plan, errs, cfg, f, "enable", &w, HALO_ROCE_ENABLE);
+		err = add(plan, errs, cfg, f, "enable", &w, HALO_ROCE_ENABLE, NULL);
 	}
 	if (err == 0 && rc->dcbx != HALO_DCBX_UNSET) {
 		w.dcbx = rc->dcbx;
-		err = add(plan, errs, cfg, f, "dcbx", &w, HALO_ROCE_DCBX);
+		err = add(plan, errs, cfg, f, "dcbx", &w, HALO_ROCE_DCBX, NULL);
 	}
 	if (err == 0 && rc->pfc_set)
-		err = add(plan, errs, cfg, f, "pfc", &w, HALO_ROCE_PFC);
+		err = add(plan, errs, cfg, f, "pfc", &w, HALO_ROCE_PFC, NULL);
 	/* The APP table's item carries the record: dscp-prio, else trust =
 	 * "pcp"; with neither, a non-empty record still plans dscp-prio with
 	 * an empty map, so the entries we added and nobody wants go. */
 	if (err == 0 && (rc->n_dscp_prio || (rc->trust == HALO_TRUST_UNSET && prev.n))) {
-		w.owned = prev;
 		for (size_t i = 0; i < rc->n_dscp_prio && i < HALO_ROCE_DSCP_MAX; i++)
 			w.app[w.n_app++] = (struct dcb_app){
 				.selector = IEEE_8021QAZ_APP_SEL_DSCP,
 				.priority = rc->dscp_prio[i].prio,
 				.protocol = rc->dscp_prio[i].dscp,
 			};
-		err = add(plan, errs, cfg, f, "dscp-prio", &w, HALO_ROCE_DSCP_PRIO);
+		err = add(plan, errs, cfg, f, "dscp-prio", &w, HALO_ROCE_DSCP_PRIO, &prev);
 	}
 	if (err == 0 && rc->trust != HALO_TRUST_UNSET) {
 		w.trust_dscp = rc->trust == HALO_TRUST_DSCP;
-		if (rc->trust == HALO_TRUST_PCP)
-			w.owned = prev;
-		else
-			memset(&w.owned, 0, sizeof(w.owned));
-		err = add(plan, errs, cfg, f, "trust", &w, HALO_ROCE_TRUST);
+		err = add(plan, errs, cfg, f, "trust", &w, HALO_ROCE_TRUST,
+			  w.trust_dscp ? &none : &prev);
 	}
 	if (err == 0 && rc->ecn_set) {
 		w.ecn_mask = rc->ecn_mask;
-		err = add(plan, errs, cfg, f, "ecn", &w, HALO_ROCE_ECN);
+		err = add(plan, errs, cfg, f, "ecn", &w, HALO_ROCE_ECN, NULL);
 	}
 	return err;
 }

@@ -28,7 +28,6 @@
 
 #include "config/halo-config.h"
 #include "engine/plan.h"
-#include "engine/state.h"
 #include "halo.h"
 #include "util/errors.h"
 
@@ -60,11 +59,10 @@ enum halo_roce_kind {
 /* Largest DSCP map: one entry per DSCP. */
 #define HALO_ROCE_DSCP_MAX 64
 
+/* DSCP_PRIO and TRUST items keep an ownership record (item->owned,
+ * engine/owned.h): the DSCP APP entries ("26:3") this tool added, kept
+ * up to date by observe and apply. */
 struct halo_roce_want {
-	/* First (engine/state.h): DSCP_PRIO, and TRUST = "pcp": the DSCP APP
-	 * entries ("26:3") this tool added, from the last state file, kept
-	 * up to date by observe and apply, written to the next one. */
-	struct halo_owned owned;
 	enum halo_roce_kind kind;
 	enum halo_roce_nic nic;
 	int ifindex;

@@ -211,10 +211,21 @@ static void test_state_only_keeps_others(void **state)
 	assert_int_equal(halo_state_write(&fx->ctx, &fx->cfg, &fx->plan, HALO_EXIT_REBOOT), 0);
 }
 
-static const struct halo_item_ops owning_ops = {
-	.observe = nop_observe,
-	.free_data = halo_owned_free_data,
-};
+/* The record the last state file holds for KEY, as the planners see it. */
+static struct halo_owned recorded(struct fixture *fx, const char *key)
+{
+	const char *const keys[] = { key, NULL };
+	struct halo_records records;
+	struct halo_plan plan;
+	struct halo_owned got;
+
+	assert_int_equal(halo_state_records_read(&fx->ctx, &fx->cfg, &records), 0);
+	halo_plan_init(&plan);
+	plan.records = &records;
+	assert_int_equal(halo_plan_recorded(&plan, keys, &got), 0);
+	halo_records_free(&records);
+	return got;
+}
 
 /* An owning item's record goes to the state file as "owned", sorted, and
  * the next run reads it back per item key; an older file without the
@@ -222,27 +233,24 @@ static const struct halo_item_ops owning_ops = {
 static void test_state_owned_record(void **state)
 {
 	struct fixture *fx = *state;
+	struct halo_owned rec = { 0 }, got, none = { 0 };
 	struct halo_item *it;
-	struct halo_owned *rec, got;
 	struct json_object *o, *v, *a;
 	char *text, *again;
 
-	memset(&got, 0, sizeof(got));
-	assert_int_equal(halo_state_owned_read(&fx->ctx, &fx->cfg, "roce/a/dscp-prio", &got), 0);
+	got = recorded(fx, "roce/a/dscp-prio");
 	assert_int_equal(got.n, 0); /* no file yet */
 
-	assert_int_equal(halo_plan_add_new(&fx->plan, "roce/a/dscp-prio", HALO_SUB_ROCE,
-					   HALO_PHASE_ROCE, &owning_ops, sizeof(*rec), &it), 0);
-	rec = it->data;
-	assert_int_equal(halo_owned_add(rec, "48:6"), 0);
-	assert_int_equal(halo_owned_add(rec, "26:3"), 0);
-	assert_int_equal(halo_owned_add(rec, "26:3"), 0); /* once */
-	assert_int_equal(halo_owned_add(rec, "0123456789abcdef"), -ENAMETOOLONG);
-	assert_int_equal(rec->n, 2);
-	it->outcome = HALO_OUTCOME_CHANGED;
-	/* Same ops without a record, and a plain item: no member. */
-	assert_int_equal(halo_plan_add_new(&fx->plan, "roce/a/trust", HALO_SUB_ROCE,
-					   HALO_PHASE_ROCE, &owning_ops, sizeof(*rec), &it), 0);
+	assert_int_equal(halo_owned_add(&rec, "48:6"), 0);
+	assert_int_equal(halo_owned_add(&rec, "26:3"), 0);
+	assert_int_equal(halo_owned_add(&rec, "26:3"), 0); /* once */
+	assert_int_equal(halo_owned_add(&rec, "0123456789abcdef"), -ENAMETOOLONG);
+	assert_int_equal(rec.n, 2);
+	it = add(fx, "roce/a/dscp-prio", HALO_OUTCOME_CHANGED, false, NULL);
+	assert_int_equal(halo_item_keep_owned(it, &rec), 0);
+	/* An empty record, and a plain item: no member. */
+	it = add(fx, "roce/a/trust", HALO_OUTCOME_OK, false, NULL);
+	assert_int_equal(halo_item_keep_owned(it, &none), 0);
 	add(fx, "link/a/mtu", HALO_OUTCOME_OK, false, NULL);
 	assert_int_equal(halo_state_write(&fx->ctx, &fx->cfg, &fx->plan, 0), 1);
 	text = slurp(fx, HALO_STATE_DEFAULT_PATH);
@@ -257,14 +265,13 @@ static void test_state_owned_record(void **state)
 	assert_false(json_object_object_get_ex(json_object_array_get_idx(v, 2), "owned", &a));
 	json_object_put(o);
 
-	assert_int_equal(halo_state_owned_read(&fx->ctx, &fx->cfg, "roce/a/dscp-prio", &got), 0);
+	got = recorded(fx, "roce/a/dscp-prio");
 	assert_int_equal(got.n, 2);
 	assert_true(halo_owned_has(&got, "26:3") && halo_owned_has(&got, "48:6"));
 	halo_owned_remove(&got, "26:3");
 	assert_int_equal(got.n, 1);
 	assert_string_equal(got.v[0], "48:6");
-	memset(&got, 0, sizeof(got));
-	assert_int_equal(halo_state_owned_read(&fx->ctx, &fx->cfg, "roce/a/trust", &got), 0);
+	got = recorded(fx, "roce/a/trust");
 	assert_int_equal(got.n, 0);
 
 	/* The same content again: the file is left byte-identical. */
@@ -279,12 +286,12 @@ static void test_state_owned_record(void **state)
 		"{ \"schema_version\": 1, \"items\": [ { \"key\": \"roce/a/dscp-prio\" } ] }\n",
 		strlen("{ \"schema_version\": 1, \"items\": [ { \"key\": \"roce/a/dscp-prio\" } ] }\n"),
 		0644), 1);
-	assert_int_equal(halo_state_owned_read(&fx->ctx, &fx->cfg, "roce/a/dscp-prio", &got), 0);
+	got = recorded(fx, "roce/a/dscp-prio");
 	assert_int_equal(got.n, 0);
 	/* Not JSON at all: the same. */
 	assert_int_equal(halo_write_file_atomic(&fx->ctx, HALO_STATE_DEFAULT_PATH, "{ owned", 7,
 						0644), 1);
-	assert_int_equal(halo_state_owned_read(&fx->ctx, &fx->cfg, "roce/a/dscp-prio", &got), 0);
+	got = recorded(fx, "roce/a/dscp-prio");
 	assert_int_equal(got.n, 0);
 }
 
