@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "engine/item.h"
 #include "engine/report.h"
+#include "subsystems.h"
 #include "util/strv.h"
 
 enum {
@@ -58,6 +58,16 @@ static const struct option long_options[] = {
 	{ 0 },
 };
 
+/* "boot,modules,...": the --only names, SEP between them. Caller frees. */
+static char *subsystem_list(const char *sep)
+{
+	struct halo_buf b = { 0 };
+
+	for (size_t i = 0; i < halo_registry.n; i++)
+		halo_buf_printf(&b, "%s%s", i ? sep : "", halo_registry.subsystems[i].name);
+	return halo_buf_steal(&b);
+}
+
 void halo_cli_usage(FILE *out)
 {
 	fprintf(out, "Usage: halo-provision [OPTIONS]            converge the host to the config (apply)\n"
@@ -75,9 +85,12 @@ void halo_cli_usage(FILE *out)
 	      "  --netns NAME        do all netlink work inside network namespace NAME\n"
 	      "  --kernel-release V  the kernel whose modules and boot entries to manage\n"
 	      "                      (default: the running one)\n"
-	      "  --only LIST         comma list of subsystems:\n"
-	      "                      boot,modules,links,roce,rdma,files,storage,ready\n"
-	      "                      (ready: the readiness checks, run only when named)\n"
+	      "  --only LIST         comma list of these subsystems (default: all but\n"
+	      "                      those run only when named):\n");
+	for (size_t i = 0; i < halo_registry.n; i++)
+		fprintf(out, "                        %-9s %s\n", halo_registry.subsystems[i].name,
+			halo_registry.subsystems[i].summary);
+	fprintf(out,
 	      "  --interface NAME    limit link, RoCE and RDMA items to the managed\n"
 	      "                      interface NAME (the per-interface hotplug unit)\n"
 	      "  --wait SECONDS      wait up to SECONDS for another run's lock, then\n"
@@ -125,12 +138,13 @@ static int parse_only(const char *list, unsigned *ret, char **ret_error)
 		return -ENOMEM;
 	/* strsep, not strtok: "boot,,links" has an empty name, an error. */
 	for (char *p = copy, *name; (name = strsep(&p, ",")) != NULL;) {
-		enum halo_subsys s = halo_subsys_from_name(name);
+		enum halo_subsys s = halo_subsys_from_name(&halo_registry, name);
 
 		if (!s) {
-			*ret_error = halo_strdup_printf(
-				"unknown subsystem '%s' in --only (known: boot, modules, links, roce, rdma, files, storage, ready)",
-				name);
+			_cleanup_free_ char *known = subsystem_list(", ");
+
+			*ret_error = halo_strdup_printf("unknown subsystem '%s' in --only (known: %s)",
+							name, known ? known : "");
 			return -EINVAL;
 		}
 		mask |= s;
@@ -268,7 +282,7 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 	struct halo_cli cli = {
 		.mode = HALO_MODE_APPLY,
 		.root = "/",
-		.only = HALO_SUB_ALL,
+		.only = halo_registry_default_mask(&halo_registry),
 		.wait_seconds = HALO_WAIT_DEFAULT_SECONDS,
 	};
 	bool quiet = false, verbose = false;

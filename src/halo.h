@@ -37,7 +37,8 @@ static inline void closep(int *fd)
 	})
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Subsystems, as named by --only. Also the "subsystem" field of each item. */
+/* Subsystems: the bit an item and --only's mask carry. Each is declared,
+ * with its name and hooks, in the table of src/subsystems.c. */
 enum halo_subsys {
 	HALO_SUB_BOOT = 1u << 0,
 	HALO_SUB_MODULES = 1u << 1,
@@ -46,10 +47,6 @@ enum halo_subsys {
 	HALO_SUB_RDMA = 1u << 4,
 	HALO_SUB_FILES = 1u << 5,
 	HALO_SUB_STORAGE = 1u << 6,
-	HALO_SUB_ALL = (1u << 7) - 1,
-	/* Check-only readiness facts (ready/...): outside ALL, so they run
-	 * only when --only names them and a default check's exit status
-	 * and series stay about what halo-provision sets. */
 	HALO_SUB_READY = 1u << 7,
 };
 
@@ -70,6 +67,7 @@ enum halo_exit {
 	HALO_EXIT_REBOOT = 8,  /* reboot or driver reload needed */
 };
 
+struct halo_registry; /* engine/subsystem.h: the subsystems of the program */
 struct halo_kmod;  /* modules/: lazily created libkmod context */
 struct halo_nl;    /* net/: lazily opened libnl socket and caches */
 struct halo_host;  /* host/: the managed interfaces, resolved once */
@@ -89,7 +87,10 @@ struct halo_ctx {
 	/* --revert: the plan is turned into its undo (engine/revert.c);
 	 * mode stays APPLY or DRY_RUN, so the engine runs it as usual. */
 	bool revert;
-	unsigned only;              /* enum halo_subsys mask, HALO_SUB_ALL by default */
+	/* The subsystem table (src/subsystems.c), handed down by main. */
+	const struct halo_registry *registry;
+	unsigned only;              /* enum halo_subsys mask; by default every
+				     * subsystem but the on-request ones */
 	const char *interface;      /* --interface NAME: only that managed link's items */
 	unsigned wait_seconds;      /* --wait: how long to wait for the run lock */
 	int verbosity;              /* -1 quiet, 0 normal, 1 verbose */

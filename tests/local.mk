@@ -1,3 +1,14 @@
+# The top of the tree: the command line and the subsystem table.
+top_unit_tests = tests/unit/test-cli tests/unit/test-subsystems
+check_PROGRAMS += $(top_unit_tests)
+TESTS += $(top_unit_tests)
+cli_integration_tests = \
+	tests/integration/cli-usage.sh \
+	tests/integration/cli-run.sh \
+	tests/integration/cli-reboot.sh
+TESTS += $(cli_integration_tests)
+EXTRA_DIST += $(cli_integration_tests)
+
 # Tests of the shipped data (units, rules) and shared test helpers.
 TESTS += tests/integration/units.sh tests/integration/udev-hotplug.sh \
 	tests/integration/sandbox.sh \

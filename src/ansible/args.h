@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* json-c stays inside the files that include it. */
 struct json_object;
@@ -48,6 +49,12 @@ int halo_ansible_args_parse(const char *text, size_t len, struct halo_ansible_ar
 int halo_ansible_args_argv(const struct halo_ansible_args *a, char ***ret_argv, int *ret_argc);
 
 void halo_ansible_args_free(struct halo_ansible_args *a);
+
+/* Points descriptor 1 at /dev/null for the rest of the run and returns the
+ * real standard output as a stream: Ansible reads exactly one JSON object
+ * there, and nothing else (a library, a program a subsystem spawns) can
+ * add a byte to it. NULL with errno set on failure. */
+FILE *halo_ansible_take_stdout(void);
 
 /* Loose booleans as Ansible sends them: JSON true/false or "true", "yes",
  * "false", "no" (any case). 1 true, 0 false, -1 anything else. */

@@ -3,7 +3,8 @@
 # src/engine/report_ansible.c; main.c runs the mode.
 libhalo_la_SOURCES += \
 	src/ansible/args.h \
-	src/ansible/args.c
+	src/ansible/args.c \
+	src/ansible/stdout.c
 
 ansible_unit_tests = \
 	tests/unit/test-ansible-args \

@@ -304,6 +304,22 @@ const char *halo_pcie_aspm_name(enum halo_pcie_aspm v);
 const char *halo_dcbx_mode_name(enum halo_dcbx_mode v);
 const char *halo_trust_mode_name(enum halo_trust_mode v);
 
+/* The config read without -c, inside the root. */
+#define HALO_CONFIG_DEFAULT_PATH "/etc/halo-provision/halo.conf"
+
+/* Where a run's config comes from. */
+struct halo_config_source {
+	const char *name;  /* in messages: the path as given, "config_text", ... */
+	bool in_root;      /* no -c: HALO_CONFIG_DEFAULT_PATH inside the root */
+	const char *text;  /* Ansible's config_text, or NULL */
+	const void *data;  /* Ansible's config_data (a struct json_object *), or NULL */
+};
+
+/* Loads SRC the way the functions below do (a file not owned by root is
+ * refused outside --root runs). */
+int halo_config_load_source(const struct halo_ctx *ctx, const struct halo_config_source *src,
+			    struct halo_config **ret, struct halo_errors *errs);
+
 /*
  * Parses and validates the file at PATH (a path as given, not inside the
  * root). Every problem is added to ERRS as "PATH:LINE: message", all of them

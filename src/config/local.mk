@@ -15,6 +15,7 @@ libhalo_la_SOURCES += \
 	src/config/lex.c \
 	src/config/load.c \
 	src/config/load-json.c \
+	src/config/source.c \
 	src/config/loose.c \
 	src/config/parse.c \
 	src/config/parse-common.c \

@@ -180,18 +180,6 @@ int halo_engine_finish(struct halo_ctx *ctx, struct halo_plan *plan)
 	return halo_plan_exit_bits(ctx, plan);
 }
 
-int halo_engine_run(struct halo_ctx *ctx, struct halo_plan *plan,
-		    struct halo_errors *errs)
-{
-	plan_filter(ctx, plan);
-	if (halo_engine_observe(ctx, plan, 0, errs) < 0)
-		return -EINVAL;
-	if (ctx->mode == HALO_MODE_APPLY)
-		for (int p = HALO_PHASE_MODULES; p <= HALO_PHASE_BOOT; p++)
-			halo_engine_apply_phase(ctx, plan, (enum halo_phase)p);
-	return halo_engine_finish(ctx, plan);
-}
-
 int halo_plan_exit_bits(const struct halo_ctx *ctx, const struct halo_plan *plan)
 {
 	bool apply = ctx->mode == HALO_MODE_APPLY;

@@ -6,17 +6,7 @@
 #include "halo.h"
 #include "util/errors.h"
 
-/*
- * Observes every item; an observation of HALO_SYNC_INVALID stops the run
- * before anything changes (its message goes to ERRS; returns -EINVAL).
- * In apply mode applies the differing items phase by phase and observes
- * them again. Sets every item's outcome and returns the exit bitmask
- * (HALO_EXIT_CHANGED | HALO_EXIT_FAILED | HALO_EXIT_REBOOT) for the mode.
- */
-int halo_engine_run(struct halo_ctx *ctx, struct halo_plan *plan,
-		    struct halo_errors *errs);
-
-/* The steps of halo_engine_run, for a run planned phase by phase. */
+/* The steps the run (run.h) takes over a plan. */
 /* Drops the items of subsystems --only did not select. */
 void halo_engine_filter(const struct halo_ctx *ctx, struct halo_plan *plan);
 /* Observes items FROM..n and sets their first outcome. With ERRS, an

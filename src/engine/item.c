@@ -19,11 +19,6 @@ static const char *const outcome_names[] = {
 	[HALO_OUTCOME_FAILED] = "failed",
 };
 
-/* Bit i of enum halo_subsys is named subsys_names[i]; --only uses these. */
-static const char *const subsys_names[] = {
-	"boot", "modules", "links", "roce", "rdma", "files", "storage", "ready",
-};
-
 /* Replaces *FIELD with the formatted string; NULL FMT clears it. */
 _printf_(2, 0) static int set_field(char **field, const char *fmt, va_list ap)
 {
@@ -106,22 +101,6 @@ const char *halo_outcome_name(enum halo_outcome o)
 	if ((unsigned)o < ARRAY_SIZE(outcome_names))
 		return outcome_names[o];
 	return "unknown";
-}
-
-const char *halo_subsys_name(enum halo_subsys s)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(subsys_names); i++)
-		if (s == (1u << i))
-			return subsys_names[i];
-	return "unknown";
-}
-
-enum halo_subsys halo_subsys_from_name(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(subsys_names); i++)
-		if (strcmp(name, subsys_names[i]) == 0)
-			return 1u << i;
-	return 0;
 }
 
 void halo_item_free(struct halo_item *item)

@@ -131,9 +131,6 @@ int halo_item_set_note(struct halo_item *item, const char *fmt, ...) _printf_(2,
 int halo_item_fail(struct halo_item *item, int err, const char *fmt, ...) _printf_(3, 4);
 
 const char *halo_outcome_name(enum halo_outcome o); /* "ok", "pending-reboot", ... */
-const char *halo_subsys_name(enum halo_subsys s);   /* "boot", "modules", ... */
-/* The subsystem named exactly NAME (as in --only), or 0. */
-enum halo_subsys halo_subsys_from_name(const char *name);
 
 /* Gives ITEM an ownership record (owned.h): a copy of OWNED. 0 or -ENOMEM. */
 int halo_item_keep_owned(struct halo_item *item, const struct halo_owned *owned);

@@ -10,13 +10,14 @@
 
 #include "config/halo-config.h"
 #include "engine/report.h"
+#include "engine/subsystem.h"
 
 static struct json_object *jstr(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL; /* NULL is JSON null */
 }
 
-struct json_object *halo_item_json(const struct halo_item *item,
+struct json_object *halo_item_json(const struct halo_ctx *ctx, const struct halo_item *item,
 				   enum halo_item_json_view view)
 {
 	struct json_object *o = json_object_new_object();
@@ -29,9 +30,11 @@ struct json_object *halo_item_json(const struct halo_item *item,
 	if (!run && outcome == HALO_OUTCOME_CHANGED)
 		outcome = HALO_OUTCOME_OK;
 	json_object_object_add(o, "key", jstr(item->key));
-	json_object_object_add(o, "subsystem", jstr(halo_subsys_name(item->subsys)));
+	json_object_object_add(o, "subsystem", jstr(halo_subsys_name(ctx, item->subsys)));
 	if (item->iface)
 		json_object_object_add(o, "interface", jstr(item->iface->name));
+	if (item->path)
+		json_object_object_add(o, "path", jstr(item->path));
 	json_object_object_add(o, "wanted", jstr(item->wanted));
 	json_object_object_add(o, "observed", jstr(item->observed));
 	if (run)

@@ -1,5 +1,5 @@
-# src/engine: items, plan, run loop, reports, state file; and the command
-# line (src/cli.c is in the library so unit tests can parse argv).
+# src/engine: items, plan, the phased run, reports, state file and the
+# run's other outputs.
 libhalo_la_SOURCES += \
 	src/engine/item.h \
 	src/engine/item.c \
@@ -14,6 +14,12 @@ libhalo_la_SOURCES += \
 	src/engine/revert.c \
 	src/engine/engine.h \
 	src/engine/engine.c \
+	src/engine/subsystem.h \
+	src/engine/subsystem.c \
+	src/engine/run.h \
+	src/engine/run.c \
+	src/engine/outputs.h \
+	src/engine/outputs.c \
 	src/engine/report.h \
 	src/engine/report_text.c \
 	src/engine/report_json.c \
@@ -23,9 +29,7 @@ libhalo_la_SOURCES += \
 	src/engine/state.h \
 	src/engine/state.c \
 	src/engine/reboot.c \
-	src/engine/prometheus.c \
-	src/cli.h \
-	src/cli.c
+	src/engine/prometheus.c
 
 EXTRA_DIST += docs/json-schema.md docs/prometheus.md docs/prometheus-alerts.yml
 
@@ -35,18 +39,14 @@ engine_unit_tests = \
 	tests/unit/test-engine-engine \
 	tests/unit/test-engine-file-item \
 	tests/unit/test-engine-report \
-	tests/unit/test-engine-state \
-	tests/unit/test-engine-cli
+	tests/unit/test-engine-state
 check_PROGRAMS += $(engine_unit_tests)
 TESTS += $(engine_unit_tests)
 tests_unit_test_engine_file_item_SOURCES = tests/unit/test-engine-file-item.c tests/unit/engine-test.h
 tests_unit_test_engine_state_SOURCES = tests/unit/test-engine-state.c tests/unit/engine-test.h
 
-# Integration tests of the command line.
+# Integration tests of the reports, the outputs and --revert.
 engine_integration_tests = \
-	tests/integration/cli-usage.sh \
-	tests/integration/cli-run.sh \
-	tests/integration/cli-reboot.sh \
 	tests/integration/report-json-schema.sh \
 	tests/integration/report-prometheus.sh \
 	tests/integration/revert.sh \

@@ -12,6 +12,7 @@
 
 #include "engine/report.h"
 #include "engine/state.h"
+#include "engine/subsystem.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 
@@ -63,7 +64,7 @@ char *halo_prometheus_render(const struct halo_ctx *ctx,
 		halo_buf_puts(&b, "halo_item_in_sync{key=\"");
 		put_label(&b, item->key);
 		halo_buf_printf(&b, "\",subsystem=\"%s\"} %d\n",
-				halo_subsys_name(item->subsys), item_in_sync(item));
+				halo_subsys_name(ctx, item->subsys), item_in_sync(item));
 	}
 	halo_buf_puts(&b,
 		"# HELP halo_items Items of the last run by outcome.\n"

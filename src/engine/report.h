@@ -13,9 +13,6 @@ struct json_object;
 
 #define HALO_JSON_SCHEMA_VERSION 1
 
-/* The config read without -c, inside the root (DESIGN "Command line"). */
-#define HALO_CONFIG_DEFAULT_PATH "/etc/halo-provision/halo.conf"
-
 /* Text for people: one aligned line per item that is not ok (all with -v),
  * warnings, the diffs with --diff, a summary line last. */
 void halo_report_text(FILE *out, const struct halo_ctx *ctx,
@@ -37,7 +34,7 @@ enum halo_item_json_view {
 
 /* ITEM as a JSON object (docs/json-schema.md); the one mapping both
  * documents use. */
-struct json_object *halo_item_json(const struct halo_item *item,
+struct json_object *halo_item_json(const struct halo_ctx *ctx, const struct halo_item *item,
 				   enum halo_item_json_view view);
 
 /* "apply: 14 items, 10 ok, 3 changed, 1 pending-reboot; reboot required".

@@ -127,7 +127,7 @@ int halo_report_ansible_print(FILE *out, const struct halo_ctx *ctx,
 	json_object_object_add(o, "config_digest", jstr(cfg ? cfg->digest : NULL));
 	items = json_object_new_array();
 	for (size_t i = 0; items && i < plan->n; i++)
-		json_object_array_add(items, halo_item_json(plan->items[i], HALO_ITEM_JSON_RUN));
+		json_object_array_add(items, halo_item_json(ctx, plan->items[i], HALO_ITEM_JSON_RUN));
 	json_object_object_add(o, "items", items);
 	if (diff)
 		json_object_object_add(o, "diff", diff_list(plan));

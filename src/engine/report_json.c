@@ -94,7 +94,7 @@ struct json_object *halo_report_json(const struct halo_ctx *ctx,
 
 	items = json_object_new_array();
 	for (size_t i = 0; i < plan->n; i++)
-		json_object_array_add(items, halo_item_json(plan->items[i], HALO_ITEM_JSON_RUN));
+		json_object_array_add(items, halo_item_json(ctx, plan->items[i], HALO_ITEM_JSON_RUN));
 	json_object_object_add(o, "items", items);
 
 	warnings = json_object_new_array();

@@ -93,34 +93,37 @@ static int plan_take(struct halo_plan *to, struct halo_item *item)
 
 struct recorded {
 	const struct halo_ctx *ctx;
-	const halo_undo_recorded_fn *undo;
 	struct halo_plan *plan;
 };
 
 /* An owned file the last apply recorded: removed by the header rule too,
  * when this run's subsystems cover it and the plan has not got it. */
-static int add_recorded(void *userdata, const char *key, enum halo_subsys sub)
+static int add_recorded(void *userdata, const char *key, enum halo_subsys sub,
+			const char *path)
 {
 	struct recorded *rec = userdata;
 	int r;
 
 	if (!(sub & rec->ctx->only) || halo_plan_find(rec->plan, key))
 		return 0;
-	if (strncmp(key, "file/", 5) != 0) {
-		for (size_t i = 0; rec->undo && rec->undo[i]; i++) {
-			r = rec->undo[i](rec->plan, key, sub);
+	if (!path) {
+		const struct halo_registry *reg = rec->ctx->registry;
+
+		for (size_t i = 0; reg && i < reg->n; i++) {
+			if (!reg->subsystems[i].undo_recorded)
+				continue;
+			r = reg->subsystems[i].undo_recorded(rec->plan, key, sub);
 			if (r != 0)
 				return r < 0 ? r : 0;
 		}
 		return 0;
 	}
-	r = halo_plan_add_revert_file(rec->plan, sub, HALO_PHASE_FILES, key + 4, false, NULL);
-	/* A hand-edited key that is no absolute path is not ours. */
+	r = halo_plan_add_revert_file(rec->plan, sub, HALO_PHASE_FILES, path, false, NULL);
+	/* A hand-edited path that is not absolute is not ours. */
 	return r == -EINVAL ? 0 : r;
 }
 
 int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
-		     const halo_undo_recorded_fn *undo_recorded,
 		     struct halo_plan *plan, struct halo_errors *errs)
 {
 	struct halo_plan to;
@@ -143,12 +146,12 @@ int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		}
 	}
 	if (r >= 0) {
-		rec = (struct recorded){ .ctx = ctx, .undo = undo_recorded, .plan = &to };
+		rec = (struct recorded){ .ctx = ctx, .plan = &to };
 		r = halo_state_recorded_items(ctx, cfg, add_recorded, &rec);
 	}
 	/* The run's own outputs go last, and only when every subsystem is
 	 * reverted: a partial revert leaves the record of the rest. */
-	if (r >= 0 && (ctx->only & HALO_SUB_ALL) == HALO_SUB_ALL && !ctx->interface) {
+	if (r >= 0 && halo_run_is_full(ctx)) {
 		const char *state = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
 
 		/* -EEXIST: the path is an owned file of the plan already. */

@@ -6,7 +6,7 @@
  *    carries the managed header (a file without it is left, said so);
  *  - the owned files the last state file records and this plan no longer
  *    has go by the same rule, and so do the other recorded items a
- *    subsystem can undo from their key alone (UNDO_RECORDED);
+ *    subsystem can undo from their key alone (their undo_recorded hook, engine/subsystem.h);
  *  - an item its subsystem made as its own undo (item->reverting: the
  *    boot edits of files it does not own) is kept;
  *  - an item whose ops have a revert hook is undone by it (the storage
@@ -25,17 +25,13 @@
 
 #include "config/halo-config.h"
 #include "engine/plan.h"
+#include "engine/subsystem.h"
 #include "halo.h"
 #include "util/errors.h"
 
-/* Adds to PLAN the undo of the recorded item KEY of subsystem SUB that
- * this run's plan no longer has: 1 if it did, 0 if KEY is not its. */
-typedef int (*halo_undo_recorded_fn)(struct halo_plan *plan, const char *key,
-				     enum halo_subsys sub);
-
-/* UNDO_RECORDED: NULL-terminated. */
+/* Turns PLAN into its undo; the recorded items are offered to each
+ * subsystem's undo_recorded hook (engine/subsystem.h). */
 int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
-		     const halo_undo_recorded_fn *undo_recorded,
 		     struct halo_plan *plan, struct halo_errors *errs);
 
 /* An item that removes PATH when it carries the managed header (OUTPUT:

@@ -14,9 +14,9 @@
 
 #include <json-c/json.h>
 
-#include "cluster/cluster.h"
 #include "engine/report.h"
 #include "engine/state.h"
+#include "engine/subsystem.h"
 #include "util/rootfs.h"
 
 #define STATE_SCHEMA_VERSION 1
@@ -24,6 +24,24 @@
 static struct json_object *jstr(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;
+}
+
+/* The string member NAME of O, or NULL (absent or not a string). */
+static const char *member_string(struct json_object *o, const char *name)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, name, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* The subsystem named by O's "subsystem" member, or 0. */
+static enum halo_subsys member_subsys(const struct halo_ctx *ctx, struct json_object *o)
+{
+	const char *name = member_string(o, "subsystem");
+
+	return name ? halo_subsys_from_name(ctx->registry, name) : 0;
 }
 
 /* Whether this run's PLAN has an item of the interface entry NAME. */
@@ -84,33 +102,23 @@ static struct json_object *read_prev(struct halo_ctx *ctx, const char *path,
 static int keep_other_items(struct halo_ctx *ctx, const struct halo_plan *plan,
 			    const char *path, struct json_object *items)
 {
-	struct json_object *prev, *v, *list = NULL;
+	struct json_object *prev, *list = NULL;
 	int bits = 0;
 
-	if ((ctx->only & HALO_SUB_ALL) == HALO_SUB_ALL && !ctx->interface)
+	if (halo_run_is_full(ctx))
 		return 0;
 	prev = read_prev(ctx, path, &list);
 	if (!prev)
 		return 0;
 	for (size_t i = 0; i < json_object_array_length(list); i++) {
 		struct json_object *it = json_object_array_get_idx(list, i);
-		enum halo_subsys sub = 0;
-		const char *outcome = "", *key = NULL, *iface = NULL;
+		enum halo_subsys sub = member_subsys(ctx, it);
+		const char *outcome = member_string(it, "outcome"), *key = member_string(it, "key");
 
-		if (json_object_object_get_ex(it, "subsystem", &v) &&
-		    json_object_is_type(v, json_type_string))
-			sub = halo_subsys_from_name(json_object_get_string(v));
-		if (json_object_object_get_ex(it, "key", &v) &&
-		    json_object_is_type(v, json_type_string))
-			key = json_object_get_string(v);
-		if (json_object_object_get_ex(it, "interface", &v) &&
-		    json_object_is_type(v, json_type_string))
-			iface = json_object_get_string(v);
-		if (!sub || !key || !untouched_by_run(ctx, plan, sub, key, iface))
+		if (!sub || !key || !untouched_by_run(ctx, plan, sub, key, member_string(it, "interface")))
 			continue;
-		if (json_object_object_get_ex(it, "outcome", &v) &&
-		    json_object_is_type(v, json_type_string))
-			outcome = json_object_get_string(v);
+		if (!outcome)
+			outcome = "";
 		if (strcmp(outcome, "pending-reboot") == 0)
 			bits |= HALO_EXIT_REBOOT;
 		else if (strcmp(outcome, "failed") == 0)
@@ -130,8 +138,9 @@ static struct json_object *node_member(struct halo_ctx *ctx, const struct halo_c
 {
 	struct json_object *prev, *list = NULL, *node = NULL;
 
-	if ((ctx->only & HALO_SUB_ALL) == HALO_SUB_ALL && !ctx->interface)
-		return halo_cluster_node_json(ctx, cfg, plan);
+	if (halo_run_is_full(ctx))
+		return ctx->registry && ctx->registry->node_facts ?
+			       ctx->registry->node_facts(ctx, cfg, plan) : NULL;
 	prev = read_prev(ctx, path, &list);
 	if (prev && json_object_object_get_ex(prev, "node", &node) &&
 	    json_object_is_type(node, json_type_object))
@@ -142,13 +151,32 @@ static struct json_object *node_member(struct halo_ctx *ctx, const struct halo_c
 	return node;
 }
 
+int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
+			 char **ret_text, size_t *ret_len, struct halo_errors *errs)
+{
+	const char *path = cfg && cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
+	_cleanup_free_ char *shown = NULL;
+	int r = halo_read_file(ctx, path, ret_text, ret_len);
+
+	if (r >= 0)
+		return 0;
+	shown = halo_root_display_path(ctx, path);
+	if (r == -ENOENT)
+		halo_errors_add(errs, "no state file at %s (no apply has run on this host yet)",
+				shown ? shown : path);
+	else
+		halo_errors_add(errs, "cannot read state file %s: %s", shown ? shown : path,
+				halo_root_strerror(r));
+	return r;
+}
+
 int halo_state_recorded_items(struct halo_ctx *ctx, const struct halo_config *cfg,
 			      int (*fn)(void *userdata, const char *key,
-					enum halo_subsys subsys),
+					enum halo_subsys subsys, const char *path),
 			      void *userdata)
 {
 	const char *path = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
-	struct json_object *prev, *list = NULL, *v;
+	struct json_object *prev, *list = NULL;
 	int r = 0;
 
 	prev = read_prev(ctx, path, &list);
@@ -156,17 +184,11 @@ int halo_state_recorded_items(struct halo_ctx *ctx, const struct halo_config *cf
 		return 0;
 	for (size_t i = 0; i < json_object_array_length(list) && r >= 0; i++) {
 		struct json_object *it = json_object_array_get_idx(list, i);
-		enum halo_subsys sub = 0;
-		const char *key = NULL;
+		enum halo_subsys sub = member_subsys(ctx, it);
+		const char *key = member_string(it, "key");
 
-		if (json_object_object_get_ex(it, "subsystem", &v) &&
-		    json_object_is_type(v, json_type_string))
-			sub = halo_subsys_from_name(json_object_get_string(v));
-		if (json_object_object_get_ex(it, "key", &v) &&
-		    json_object_is_type(v, json_type_string))
-			key = json_object_get_string(v);
 		if (sub && key)
-			r = fn(userdata, key, sub);
+			r = fn(userdata, key, sub, member_string(it, "path"));
 	}
 	json_object_put(prev);
 	return r;
@@ -185,14 +207,11 @@ int halo_state_records_read(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return 0;
 	for (size_t i = 0; i < json_object_array_length(list) && err == 0; i++) {
 		struct json_object *it = json_object_array_get_idx(list, i);
-		const char *key;
+		const char *key = member_string(it, "key");
 
-		if (!json_object_object_get_ex(it, "key", &v) ||
-		    !json_object_is_type(v, json_type_string) ||
-		    !json_object_object_get_ex(it, "owned", &owned) ||
+		if (!key || !json_object_object_get_ex(it, "owned", &owned) ||
 		    !json_object_is_type(owned, json_type_array))
 			continue;
-		key = json_object_get_string(v);
 		for (size_t j = 0; j < json_object_array_length(owned) && err == 0; j++) {
 			v = json_object_array_get_idx(owned, j);
 			/* A hand-edited entry too long to be ours is not ours,
@@ -247,7 +266,7 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (!items)
 		return -ENOMEM;
 	for (size_t i = 0; i < plan->n; i++) {
-		struct json_object *it = halo_item_json(plan->items[i], HALO_ITEM_JSON_HOST);
+		struct json_object *it = halo_item_json(ctx, plan->items[i], HALO_ITEM_JSON_HOST);
 
 		if (it)
 			add_owned(plan->items[i], it);

@@ -22,13 +22,20 @@
 int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     const struct halo_plan *plan, int exit_bits);
 
-/* Calls FN for every item (key, subsystem) of the last state file
+/* --status: the text of the state file of CFG (NULL: the default one)
+ * into *RET_TEXT (LEN bytes; caller frees). -errno with a line in ERRS
+ * (none yet: "no apply has run on this host yet"). */
+int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
+			 char **ret_text, size_t *ret_len, struct halo_errors *errs);
+
+/* Calls FN for every item (key, subsystem, the path of a file item or
+ * NULL) of the last state file
  * (cfg->state.path under the root), as --revert's record of the owned
  * files the last apply had. No file, an unreadable or foreign one:
  * nothing. FN's negative result stops the walk and is returned. */
 int halo_state_recorded_items(struct halo_ctx *ctx, const struct halo_config *cfg,
 			      int (*fn)(void *userdata, const char *key,
-					enum halo_subsys subsys),
+					enum halo_subsys subsys, const char *path),
 			      void *userdata);
 
 /* The ownership records (owned.h) of the last state file (cfg->state.path

@@ -86,5 +86,15 @@ void halo_host_release(struct halo_ctx *ctx);
 int halo_host_enter_netns(const char *netns, bool private_sysfs,
 			  const char **ret_what);
 
+/*
+ * Opens ROOT as the run's root (ctx->root_fd; ctx->under_root unless it is
+ * "/" itself, by inode: only then are host tools spawned) and, for the
+ * modes that touch the network, enters ctx->netns, before any socket is
+ * opened. On this machine (no --root) the namespace's own sysfs replaces
+ * /sys, and the root is opened again so paths under it resolve through
+ * the new mount. 0, or -errno with a line in ERRS.
+ */
+int halo_host_open(struct halo_ctx *ctx, const char *root, struct halo_errors *errs);
+
 /* "name" is a valid --netns argument (a plain file name under /run/netns). */
 bool halo_netns_name_valid(const char *name);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* namespace.c: --netns entered once, with the namespace's own sysfs. */
+/* namespace.c: the run's root opened, --netns entered once, with the
+ * namespace's own sysfs. */
 #include "config.h"
 
 #include <errno.h>
@@ -9,8 +10,10 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "host/host.h"
+#include "util/rootfs.h"
 
 bool halo_netns_name_valid(const char *name)
 {
@@ -81,4 +84,44 @@ int halo_host_enter_netns(const char *netns, bool private_sysfs,
 	if (unshare(CLONE_NEWNS) < 0)
 		return -errno;
 	return remount_sysfs(netns, ret_what);
+}
+
+/* "/" itself (by inode) is not a --root run: host tools may be spawned. */
+static bool is_host_root(int fd)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat("/", &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+int halo_host_open(struct halo_ctx *ctx, const char *root, struct halo_errors *errs)
+{
+	const char *what = "";
+	bool private_sysfs;
+	int r = halo_root_open(root, &ctx->root_fd);
+
+	if (r < 0) {
+		halo_errors_add(errs, "--root %s: %s", root ? root : "/", strerror(-r));
+		return r;
+	}
+	ctx->under_root = !is_host_root(ctx->root_fd);
+	/* validate and status touch no network: they do not enter it. */
+	if (!ctx->netns || ctx->mode == HALO_MODE_VALIDATE || ctx->mode == HALO_MODE_STATUS)
+		return 0;
+	private_sysfs = !ctx->under_root;
+	r = halo_host_enter_netns(ctx->netns, private_sysfs, &what);
+	if (r == -ENOENT || r == -EINVAL)
+		halo_errors_add(errs, "--netns %s: /run/netns/%s: %s", ctx->netns, ctx->netns,
+				strerror(-r));
+	else if (r < 0)
+		halo_errors_add(errs, "--netns %s: %s: %s", ctx->netns, what, strerror(-r));
+	if (r < 0 || !private_sysfs)
+		return r;
+	close(ctx->root_fd);
+	ctx->root_fd = -1;
+	r = halo_root_open(root, &ctx->root_fd);
+	if (r < 0)
+		halo_errors_add(errs, "--root %s: %s", root ? root : "/", strerror(-r));
+	return r;
 }

@@ -359,6 +359,10 @@ int halo_host_resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 	int err;
 
 	halo_host_release(ctx);
+	/* Built again after an earlier phase changed the host: the netlink
+	 * snapshots are scoped to what matched before. */
+	if (stage == HALO_HOST_AFTER_MODULES)
+		halo_nl_unscope(ctx);
 	host = calloc(1, sizeof(*host));
 	if (!host)
 		return -ENOMEM;

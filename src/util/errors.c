@@ -46,3 +46,15 @@ void halo_errors_free(struct halo_errors *e)
 	free(e->msgs);
 	*e = (struct halo_errors){ 0 };
 }
+
+void halo_errors_print(FILE *out, const char *prog, const struct halo_errors *e)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		fprintf(out, "%s: ", prog);
+		for (const char *p = e->msgs[i]; *p; p++)
+			fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, out);
+		fputc('\n', out);
+	}
+	if (e->oom)
+		fprintf(out, "%s: out of memory (some errors were not recorded)\n", prog);
+}

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "halo.h"
 
@@ -16,3 +17,8 @@ struct halo_errors {
 
 void halo_errors_add(struct halo_errors *e, const char *fmt, ...) _printf_(2, 3);
 void halo_errors_free(struct halo_errors *e);
+
+/* Prints every line of E to OUT as "PROG: line", each on one line whatever
+ * it holds (a path given with -c or --root may contain a newline: control
+ * bytes become '?'), then a line when some could not be recorded. */
+void halo_errors_print(FILE *out, const char *prog, const struct halo_errors *e);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests of the engine loop with scripted test items. */
+/* Unit tests of the phased run (engine/run.c) with scripted test items,
+ * planned before the run starts, in a scratch root. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,8 +12,12 @@
 
 #include <cmocka.h>
 
+#include "engine-test.h"
 #include "engine/engine.h"
 #include "engine/plan.h"
+#include "engine/run.h"
+#include "engine/subsystem.h"
+#include "host/host.h"
 
 /* A scripted item: what observe answers before and after apply, what
  * apply returns. Calls are logged in order. */
@@ -105,19 +110,24 @@ static struct fake *fake_of(struct halo_item *item)
 
 struct fixture {
 	struct halo_ctx ctx;
+	struct halo_config cfg;
 	struct halo_plan plan;
 	struct halo_errors errs;
+	char dir[64];
 };
+
+/* The items are in the plan before the run starts: it plans nothing. */
+static const struct halo_registry no_subsystems = { 0 };
 
 static int setup(void **state)
 {
 	struct fixture *fx = calloc(1, sizeof(*fx));
 
-	if (!fx)
+	if (!fx || scratch_root_open(&fx->ctx, fx->dir, "engine") < 0)
 		return -1;
-	fx->ctx.root = "/";
-	fx->ctx.root_fd = -1;
-	fx->ctx.only = HALO_SUB_ALL;
+	fx->ctx.registry = &no_subsystems;
+	fx->ctx.only = ~0u;
+	fx->ctx.kernel_release = "6.18.4-test";
 	halo_plan_init(&fx->plan);
 	call_log[0] = '\0';
 	*state = fx;
@@ -130,8 +140,15 @@ static int teardown(void **state)
 
 	halo_plan_free(&fx->plan);
 	halo_errors_free(&fx->errs);
+	halo_host_release(&fx->ctx);
+	scratch_root_remove(&fx->ctx);
 	free(fx);
 	return 0;
+}
+
+static int run(struct fixture *fx)
+{
+	return halo_run(&fx->ctx, &fx->cfg, &fx->plan, &fx->errs);
 }
 
 static void test_check_outcomes(void **state)
@@ -149,7 +166,7 @@ static void test_check_outcomes(void **state)
 	req->required = true;
 	err = add(&fx->plan, "a/error", HALO_SUB_LINKS, HALO_PHASE_LINKS, -EIO, 0, 0);
 
-	bits = halo_engine_run(&fx->ctx, &fx->plan, &fx->errs);
+	bits = run(fx);
 	assert_int_equal(bits, HALO_EXIT_CHANGED | HALO_EXIT_FAILED | HALO_EXIT_REBOOT);
 	assert_int_equal(ok->outcome, HALO_OUTCOME_OK);
 	assert_int_equal(drift->outcome, HALO_OUTCOME_DRIFT);
@@ -171,7 +188,7 @@ static void test_check_in_sync_is_zero(void **state)
 	fx->ctx.mode = HALO_MODE_CHECK;
 	add(&fx->plan, "a", HALO_SUB_BOOT, HALO_PHASE_BOOT, HALO_SYNC_OK, 0, 0);
 	add(&fx->plan, "b", HALO_SUB_ROCE, HALO_PHASE_ROCE, HALO_SYNC_UNSUPPORTED, 0, 0);
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), 0);
+	assert_int_equal(run(fx), 0);
 }
 
 static void test_dry_run_reboot_bit(void **state)
@@ -183,7 +200,7 @@ static void test_dry_run_reboot_bit(void **state)
 	boot = add(&fx->plan, "boot/param/x", HALO_SUB_BOOT, HALO_PHASE_BOOT,
 		   HALO_SYNC_DIFFERS, HALO_SYNC_PENDING, 0);
 	boot->activates_on_reboot = true;
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs),
+	assert_int_equal(run(fx),
 			 HALO_EXIT_CHANGED | HALO_EXIT_REBOOT);
 	assert_int_equal(boot->outcome, HALO_OUTCOME_DRIFT);
 	assert_false(fake_of(boot)->applied);
@@ -204,7 +221,7 @@ static void test_invalid_stops_before_apply(void **state)
 	fake_of(bad)->msg = "refusing to write through a symlink: /x";
 	bad2 = add(&fx->plan, "link/y", HALO_SUB_LINKS, HALO_PHASE_LINKS, HALO_SYNC_INVALID, 0, 0);
 
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), -EINVAL);
+	assert_int_equal(run(fx), -EINVAL);
 	assert_false(fake_of(a)->applied);
 	assert_null(strstr(call_log, "apply"));
 	/* Every invalid item is reported, not just the first. */
@@ -229,7 +246,7 @@ static void test_apply_phase_order(void **state)
 	add(&fx->plan, "roce1", HALO_SUB_ROCE, HALO_PHASE_ROCE, HALO_SYNC_DIFFERS, HALO_SYNC_OK, 0);
 	add(&fx->plan, "same", HALO_SUB_ROCE, HALO_PHASE_ROCE, HALO_SYNC_OK, HALO_SYNC_OK, 0);
 
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
+	assert_int_equal(run(fx), HALO_EXIT_CHANGED);
 	assert_string_equal(call_log,
 		"observe:boot1 observe:file1 observe:link1 observe:mod1 observe:mod2 "
 		"observe:rdma1 observe:roce1 observe:same "
@@ -263,7 +280,7 @@ static void test_apply_failures(void **state)
 	ok = add(&fx->plan, "boot/ok", HALO_SUB_BOOT, HALO_PHASE_BOOT,
 		 HALO_SYNC_PENDING, HALO_SYNC_PENDING, 0);
 
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs),
+	assert_int_equal(run(fx),
 			 HALO_EXIT_CHANGED | HALO_EXIT_FAILED | HALO_EXIT_REBOOT);
 	assert_int_equal(fails->outcome, HALO_OUTCOME_FAILED);
 	assert_false(fails->changed);
@@ -300,7 +317,7 @@ static void test_apply_needs(void **state)
 		    HALO_SYNC_DIFFERS, HALO_SYNC_OK, 0);
 	edit2->needs = record2;
 
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs),
+	assert_int_equal(run(fx),
 			 HALO_EXIT_CHANGED | HALO_EXIT_FAILED);
 	assert_int_equal(record->outcome, HALO_OUTCOME_FAILED);
 	assert_int_equal(edit->outcome, HALO_OUTCOME_FAILED);
@@ -316,7 +333,7 @@ static void test_apply_only_pending_is_reboot_only(void **state)
 
 	fx->ctx.mode = HALO_MODE_APPLY;
 	add(&fx->plan, "boot/p", HALO_SUB_BOOT, HALO_PHASE_BOOT, HALO_SYNC_PENDING, 0, 0);
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_REBOOT);
+	assert_int_equal(run(fx), HALO_EXIT_REBOOT);
 }
 
 static void test_apply_through_other_item(void **state)
@@ -334,7 +351,7 @@ static void test_apply_through_other_item(void **state)
 		   HALO_SYNC_DIFFERS, HALO_SYNC_OK, 0);
 	*(struct fake **)((char *)f + sizeof(*f)) = fake_of(file);
 
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
+	assert_int_equal(run(fx), HALO_EXIT_CHANGED);
 	assert_int_equal(param->outcome, HALO_OUTCOME_CHANGED);
 	assert_int_equal(file->outcome, HALO_OUTCOME_CHANGED);
 	assert_string_equal(call_log,
@@ -351,7 +368,7 @@ static void test_only_filters(void **state)
 	fx->ctx.only = HALO_SUB_LINKS;
 	add(&fx->plan, "boot/x", HALO_SUB_BOOT, HALO_PHASE_BOOT, HALO_SYNC_DIFFERS, 0, 0);
 	add(&fx->plan, "link/x", HALO_SUB_LINKS, HALO_PHASE_LINKS, HALO_SYNC_OK, 0, 0);
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), 0);
+	assert_int_equal(run(fx), 0);
 	assert_int_equal(fx->plan.n, 1);
 	assert_string_equal(fx->plan.items[0]->key, "link/x");
 	assert_string_equal(call_log, "observe:link/x");
@@ -362,7 +379,7 @@ static void test_empty_plan(void **state)
 	struct fixture *fx = *state;
 
 	fx->ctx.mode = HALO_MODE_APPLY;
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), 0);
+	assert_int_equal(run(fx), 0);
 }
 
 int main(void)

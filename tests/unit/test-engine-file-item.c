@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "subsystems.h"
+
 #include "engine/engine.h"
 #include "engine/plan.h"
 #include "engine-test.h"
@@ -98,7 +100,7 @@ static void test_create_then_in_sync(void **state)
 	assert_string_equal(it->wanted, "mode 0640, 6 bytes");
 
 	fx->ctx.mode = HALO_MODE_CHECK;
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
+	assert_int_equal(engine_steps(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
 	assert_int_equal(it->outcome, HALO_OUTCOME_DRIFT);
 	assert_null(it->observed);
 	assert_non_null(it->diff);
@@ -106,7 +108,7 @@ static void test_create_then_in_sync(void **state)
 	assert_null(slurp(fx, "/etc/x.d/a.conf"));
 
 	fx->ctx.mode = HALO_MODE_APPLY;
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
+	assert_int_equal(engine_steps(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
 	assert_int_equal(it->outcome, HALO_OUTCOME_CHANGED);
 	assert_string_equal(slurp(fx, "/etc/x.d/a.conf"), "hello\n");
 	assert_int_equal(stat(host(fx, "/etc/x.d/a.conf"), &st), 0);
@@ -116,7 +118,7 @@ static void test_create_then_in_sync(void **state)
 	assert_non_null(strstr(it->diff, "+hello"));
 	assert_int_equal(fx->ctx.files_written, 1);
 
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), 0);
+	assert_int_equal(engine_steps(&fx->ctx, &fx->plan, &fx->errs), 0);
 	assert_int_equal(it->outcome, HALO_OUTCOME_OK);
 	assert_int_equal(fx->ctx.files_written, 1);
 }
@@ -133,7 +135,7 @@ static void test_mode_and_content_drift(void **state)
 	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
 					    "/c.conf", "wxyz\n", 0644, &content), 0);
 	fx->ctx.mode = HALO_MODE_CHECK;
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
+	assert_int_equal(engine_steps(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
 	assert_int_equal(mode_only->outcome, HALO_OUTCOME_DRIFT);
 	assert_string_equal(mode_only->observed, "mode 0600, 5 bytes");
 	assert_string_equal(mode_only->diff, "");
@@ -154,7 +156,7 @@ static void test_remove_stale(void **state)
 					    "/never.conf", NULL, 0, &gone), 0);
 	assert_string_equal(it->wanted, "absent");
 	fx->ctx.mode = HALO_MODE_APPLY;
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
+	assert_int_equal(engine_steps(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
 	assert_int_equal(it->outcome, HALO_OUTCOME_CHANGED);
 	assert_string_equal(it->was, "present, 4 bytes");
 	assert_int_equal(gone->outcome, HALO_OUTCOME_OK);
@@ -176,7 +178,7 @@ static void test_symlinks_are_invalid(void **state)
 	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_MODULES,
 					    "/etc/fine.conf", "x\n", 0644, &fine), 0);
 	fx->ctx.mode = HALO_MODE_APPLY;
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), -EINVAL);
+	assert_int_equal(engine_steps(&fx->ctx, &fx->plan, &fx->errs), -EINVAL);
 	assert_int_equal(fx->errs.n, 2);
 	assert_non_null(strstr(fx->errs.msgs[0], "file/etc/leaf.conf: refusing to write through a symlink"));
 	assert_non_null(strstr(fx->errs.msgs[1], "file/etc/sub/inner.conf: refusing to write through a symlink"));
@@ -195,7 +197,7 @@ static void test_directory_is_invalid(void **state)
 	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
 					    "/d", "x\n", 0644, &it), 0);
 	fx->ctx.mode = HALO_MODE_CHECK;
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), -EINVAL);
+	assert_int_equal(engine_steps(&fx->ctx, &fx->plan, &fx->errs), -EINVAL);
 	assert_non_null(strstr(fx->errs.msgs[0], "not a regular file"));
 }
 
@@ -212,7 +214,7 @@ static void test_bad_paths(void **state)
 					    "relative", "x\n", 0644, NULL), -EINVAL);
 	assert_int_equal(fx->plan.n, 1);
 	fx->ctx.mode = HALO_MODE_APPLY;
-	assert_int_equal(halo_engine_run(&fx->ctx, &fx->plan, &fx->errs), -EINVAL);
+	assert_int_equal(engine_steps(&fx->ctx, &fx->plan, &fx->errs), -EINVAL);
 	assert_int_equal(fx->errs.n, 1);
 	assert_non_null(strstr(fx->errs.msgs[0], "/plain is not a directory"));
 	assert_string_equal(slurp(fx, "/plain"), "file\n");
@@ -227,7 +229,8 @@ static void test_bad_paths(void **state)
  */
 static int erofs_child(const char *dir)
 {
-	struct halo_ctx ctx = { .root = dir, .under_root = true, .only = HALO_SUB_ALL,
+	struct halo_ctx ctx = { .root = dir, .under_root = true, .registry = &halo_registry,
+				.only = halo_registry_default_mask(&halo_registry),
 				.mode = HALO_MODE_APPLY };
 	struct halo_errors errs = { 0 };
 	struct halo_plan plan;
@@ -259,7 +262,7 @@ static int erofs_child(const char *dir)
 	if (halo_plan_add_file(&plan, HALO_SUB_FILES, HALO_PHASE_BOOT, "/ok.conf",
 			       "fine\n", 0644, NULL) < 0)
 		return __LINE__;
-	bits = halo_engine_run(&ctx, &plan, &errs);
+	bits = engine_steps(&ctx, &plan, &errs);
 	/* The other file (a later phase) is still written. */
 	if (bits != (HALO_EXIT_FAILED | HALO_EXIT_CHANGED))
 		return __LINE__;

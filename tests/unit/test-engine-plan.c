@@ -158,14 +158,6 @@ static void test_names(void **state)
 	assert_string_equal(halo_outcome_name(HALO_OUTCOME_OK), "ok");
 	assert_string_equal(halo_outcome_name(HALO_OUTCOME_PENDING_REBOOT), "pending-reboot");
 	assert_string_equal(halo_outcome_name(HALO_OUTCOME_FAILED), "failed");
-	assert_string_equal(halo_subsys_name(HALO_SUB_BOOT), "boot");
-	assert_string_equal(halo_subsys_name(HALO_SUB_STORAGE), "storage");
-	assert_int_equal(halo_subsys_from_name("rdma"), HALO_SUB_RDMA);
-	assert_int_equal(halo_subsys_from_name("files"), HALO_SUB_FILES);
-	/* Exact keywords only. */
-	assert_int_equal(halo_subsys_from_name("link"), 0);
-	assert_int_equal(halo_subsys_from_name("Boot"), 0);
-	assert_int_equal(halo_subsys_from_name(""), 0);
 }
 
 int main(void)

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "subsystems.h"
 #include <json-c/json.h>
 
 #include "engine/report.h"
@@ -156,6 +158,7 @@ static void test_text_drift(void **state)
  * state file must keep their exact bytes (docs/json-schema.md). */
 static void test_item_json_views(void **state)
 {
+	struct halo_ctx ctx = { .registry = &halo_registry };
 	struct halo_plan plan;
 	struct halo_item *it;
 	struct json_object *o;
@@ -168,7 +171,7 @@ static void test_item_json_views(void **state)
 	assert_int_equal(halo_item_set_message(it, "message"), 0);
 	assert_int_equal(halo_item_set_note(it, "note"), 0);
 
-	o = halo_item_json(it, HALO_ITEM_JSON_RUN);
+	o = halo_item_json(&ctx, it, HALO_ITEM_JSON_RUN);
 	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 		"{\"key\":\"file\\/etc\\/x\",\"subsystem\":\"boot\","
 		"\"wanted\":\"mode 0644, 2 bytes\",\"observed\":\"mode 0644, 2 bytes\","
@@ -176,7 +179,7 @@ static void test_item_json_views(void **state)
 		"\"message\":\"message\",\"note\":\"note\",\"diff\":\"+a\\n\"}");
 	json_object_put(o);
 	/* The host after the run: changed is ok, and ok has no message. */
-	o = halo_item_json(it, HALO_ITEM_JSON_HOST);
+	o = halo_item_json(&ctx, it, HALO_ITEM_JSON_HOST);
 	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 		"{\"key\":\"file\\/etc\\/x\",\"subsystem\":\"boot\","
 		"\"wanted\":\"mode 0644, 2 bytes\",\"observed\":\"mode 0644, 2 bytes\","
@@ -188,14 +191,14 @@ static void test_item_json_views(void **state)
 	it->changed = false;
 	it->outcome = HALO_OUTCOME_DRIFT;
 	it->diff[0] = '\0';
-	o = halo_item_json(it, HALO_ITEM_JSON_RUN);
+	o = halo_item_json(&ctx, it, HALO_ITEM_JSON_RUN);
 	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 		"{\"key\":\"file\\/etc\\/x\",\"subsystem\":\"boot\","
 		"\"wanted\":\"mode 0644, 2 bytes\",\"observed\":\"mode 0644, 2 bytes\","
 		"\"was\":null,\"outcome\":\"drift\",\"changed\":false,"
 		"\"message\":\"message\",\"note\":\"note\",\"diff\":null}");
 	json_object_put(o);
-	o = halo_item_json(it, HALO_ITEM_JSON_HOST);
+	o = halo_item_json(&ctx, it, HALO_ITEM_JSON_HOST);
 	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 		"{\"key\":\"file\\/etc\\/x\",\"subsystem\":\"boot\","
 		"\"wanted\":\"mode 0644, 2 bytes\",\"observed\":\"mode 0644, 2 bytes\","
@@ -206,7 +209,8 @@ static void test_item_json_views(void **state)
 
 static void test_json(void **state)
 {
-	struct halo_ctx ctx = { .mode = HALO_MODE_APPLY, .root = "/tmp/r", .files_written = 3 };
+	struct halo_ctx ctx = { .mode = HALO_MODE_APPLY, .root = "/tmp/r", .files_written = 3,
+				.registry = &halo_registry };
 	struct halo_config cfg = { .path = (char *)"/tmp/r/etc/halo.conf" };
 	struct json_object *o, *v, *items, *it;
 	struct halo_plan plan;

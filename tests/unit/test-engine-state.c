@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 
 #include <cmocka.h>
+
+#include "subsystems.h"
 #include <json-c/json.h>
 
 #include "engine-test.h"
@@ -172,7 +174,8 @@ static void test_state_only_keeps_others(void **state)
 	struct halo_item *boot, *link;
 	char *text;
 
-	fx->ctx.only = HALO_SUB_ALL;
+	fx->ctx.registry = &halo_registry;
+	fx->ctx.only = halo_registry_default_mask(&halo_registry);
 	link = add(fx, "link/a/mtu", HALO_OUTCOME_FAILED, false, "EPERM");
 	assert_int_equal(halo_plan_add(&fx->plan, "boot/param/iommu", HALO_SUB_BOOT,
 				       HALO_PHASE_BOOT, &ops, NULL, &boot), 0);

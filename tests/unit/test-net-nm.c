@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "subsystems.h"
+
 #include "links/nm.h"
 #include "util/rootfs.h"
 
@@ -62,7 +64,8 @@ static int fx_setup(void **state)
 		return -1;
 	fx->ctx.root = fx->root;
 	fx->ctx.under_root = true;
-	fx->ctx.only = HALO_SUB_ALL;
+	fx->ctx.registry = &halo_registry;
+	fx->ctx.only = halo_registry_default_mask(&halo_registry);
 	if (halo_root_open(fx->root, &fx->ctx.root_fd) < 0)
 		return -1;
 	*state = fx;

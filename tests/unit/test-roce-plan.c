@@ -488,7 +488,7 @@ static int engine(struct run *r, enum halo_mode mode)
 	r->ctx.mode = mode;
 	assert_int_equal(halo_nl_open(&r->ctx), 0);
 	halo_nlt_set_io(halo_nl_transport(&r->ctx), nic_io, &r->nic);
-	bits = halo_engine_run(&r->ctx, &r->plan, &r->errs);
+	bits = engine_steps(&r->ctx, &r->plan, &r->errs);
 	assert_int_equal(r->errs.n, 0);
 	return bits;
 }
@@ -594,7 +594,8 @@ static void plan_skips(void **state)
 	assert_int_equal(plan(r), 0);
 	assert_int_equal(r->plan.n, 0);
 	/* not selected by --interface */
-	r->ctx.only = HALO_SUB_ALL;
+	r->ctx.registry = &halo_registry;
+	r->ctx.only = halo_registry_default_mask(&halo_registry);
 	r->links[0].selected = false;
 	assert_int_equal(plan(r), 0);
 	assert_int_equal(r->plan.n, 0);

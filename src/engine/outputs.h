@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * outputs.h: the run's own outputs, the only writes outside items: the
+ * state file, the reboot flag (/run/reboot-required) and the Prometheus
+ * textfile. Proven writable before the first change, written after the
+ * engine has decided every item.
+ */
+#pragma once
+
+#include "config/halo-config.h"
+#include "engine/plan.h"
+#include "halo.h"
+#include "util/errors.h"
+
+/* Whether this run writes the Prometheus textfile: apply and check, when
+ * configured, and only a full run (halo_run_is_full): a run limited by
+ * --only or --interface (the every-boot and hotplug units) would replace
+ * the other items' series with nothing, so alerts on them would resolve
+ * silently; it leaves the last full run's file as it is. */
+bool halo_outputs_textfile(const struct halo_ctx *ctx, const struct halo_config *cfg);
+
+/* Every output this run writes can be written the way file items write
+ * (no symlink on the way, ...): else -EINVAL with a line in ERRS (the
+ * config points it somewhere impossible: exit 1). An apply's outputs
+ * must also be writable now (an apply that could change the host but
+ * not record it would leave a half-told story): else -EROFS with a line
+ * in ERRS (the host's fault: exit 4). */
+int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
+		       struct halo_errors *errs);
+
+/* Writes the outputs of a finished run with exit bits BITS. A failed
+ * write is a line in ERRS and a warning of PLAN; returns the bits it adds
+ * (HALO_EXIT_FAILED), 0 when all went well. */
+int halo_outputs_write(struct halo_ctx *ctx, const struct halo_config *cfg,
+		       struct halo_plan *plan, int bits, struct halo_errors *errs);

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* run.c: the one phased driver (run.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "engine/outputs.h"
+#include "engine/revert.h"
+#include "engine/run.h"
+#include "engine/state.h"
+#include "engine/subsystem.h"
+#include "host/host.h"
+#include "util/lock.h"
+#include "util/rootfs.h"
+
+struct run {
+	struct halo_ctx *ctx;
+	const struct halo_config *cfg;
+	struct halo_plan *plan;
+	struct halo_errors *errs;
+	struct halo_records records;
+};
+
+/* Every mode that observes holds the lock, so a check never reads a
+ * half-applied host and two runs never write the same textfile. Apply
+ * cannot run without it; a check or dry-run on a root where the lock
+ * does not exist or cannot be created (read-only) goes on without one.
+ * Returns the lock's descriptor (-1: none), -EBUSY (held) or -EINVAL
+ * (cannot be taken), with a line in ERRS. */
+static int take_lock(struct run *run)
+{
+	struct halo_ctx *ctx = run->ctx;
+	_cleanup_free_ char *shown = halo_root_display_path(ctx, HALO_LOCK_PATH);
+	const char *lock = shown ? shown : HALO_LOCK_PATH;
+	/* Only a run that writes creates the lock file: a plain check or
+	 * dry-run leaves a pristine root as it found it. */
+	bool writes = ctx->mode == HALO_MODE_APPLY || halo_outputs_textfile(ctx, run->cfg);
+	int fd = -1, r = halo_lock_acquire(ctx, ctx->wait_seconds, writes, &fd);
+
+	if (r == -ETIMEDOUT || r == -EWOULDBLOCK) {
+		if (ctx->wait_seconds)
+			halo_errors_add(run->errs,
+					"another halo-provision run held %s for %u s (--wait); nothing was changed",
+					lock, ctx->wait_seconds);
+		else
+			halo_errors_add(run->errs, "another halo-provision run holds %s", lock);
+		return -EBUSY;
+	}
+	if (r < 0 && ctx->mode != HALO_MODE_APPLY && r != -ELOOP)
+		return -1;
+	if (r < 0) {
+		halo_errors_add(run->errs, "cannot take the run lock %s: %s", lock, strerror(-r));
+		/* A symlinked lock is the root's problem; any other failure
+		 * is the host's. */
+		return r == -ELOOP ? -EINVAL : -EBUSY;
+	}
+	return fd;
+}
+
+/* Facts another subsystem's planner needs, found before any planning;
+ * then the last state file's ownership records. */
+static int prepare(struct run *run)
+{
+	const struct halo_registry *reg = run->ctx->registry;
+	int r;
+
+	for (size_t i = 0; i < reg->n; i++)
+		if (reg->subsystems[i].prepare)
+			reg->subsystems[i].prepare(run->ctx, run->cfg);
+	r = halo_state_records_read(run->ctx, run->cfg, &run->records);
+	if (r < 0)
+		halo_errors_add(run->errs, "reading the state file's records: %s", strerror(-r));
+	run->plan->records = &run->records;
+	return r < 0 ? -EINVAL : 0;
+}
+
+/* Plans the selected subsystems of STAGE, in the table's order. */
+static int plan_stage(struct run *run, enum halo_plan_stage stage)
+{
+	const struct halo_registry *reg = run->ctx->registry;
+	struct halo_errors *errs = run->errs;
+
+	for (size_t i = 0; i < reg->n; i++) {
+		const struct halo_subsystem *s = &reg->subsystems[i];
+		size_t before = errs->n;
+		int r;
+
+		if (s->stage != stage || !(run->ctx->only & s->bit))
+			continue;
+		r = s->plan(run->ctx, run->cfg, run->plan, errs);
+		if (r < 0 && errs->n == before)
+			halo_errors_add(errs, "%s: %s", s->name, strerror(-r));
+	}
+	return errs->n > 0 || errs->oom ? -EINVAL : 0;
+}
+
+/* The host table, then the subsystems planned on it. */
+static int plan_on_host(struct run *run, enum halo_host_stage stage)
+{
+	int r = halo_host_resolve(run->ctx, run->cfg, stage, run->errs);
+
+	if (r < 0) {
+		if (run->errs->n == 0)
+			halo_errors_add(run->errs, "links: %s", strerror(-r));
+		return -EINVAL;
+	}
+	return plan_stage(run, HALO_PLAN_ON_HOST);
+}
+
+/* After the modules phase applied, an interface that was missing before
+ * may be there: the host table and its planners are done again from
+ * item FIRST on. Their errors can no longer mean "nothing changed": they
+ * stay in ERRS and become warnings, the part is left out, and the run
+ * fails (exit 4). */
+static int plan_again_on_host(struct run *run, size_t first, size_t first_warning)
+{
+	struct halo_plan *plan = run->plan;
+	size_t before = run->errs->n;
+
+	halo_plan_truncate(plan, first, first_warning);
+	if (plan_on_host(run, HALO_HOST_AFTER_MODULES) < 0) {
+		halo_plan_truncate(plan, first, first_warning);
+		for (size_t i = before; i < run->errs->n; i++)
+			(void)halo_plan_warn(plan, "%s", run->errs->msgs[i]);
+		return HALO_EXIT_FAILED;
+	}
+	(void)halo_engine_observe(run->ctx, plan, first, NULL);
+	return 0;
+}
+
+/* Plans, proves the outputs, observes: everything before the first
+ * change. *RET_STAGE: how the host table was built; *RET_FIRST and
+ * *RET_FIRST_WARNING: where the part planned on it starts. */
+static int plan_and_observe(struct run *run, enum halo_host_stage *ret_stage,
+			    size_t *ret_first, size_t *ret_first_warning)
+{
+	struct halo_ctx *ctx = run->ctx;
+	struct halo_plan *plan = run->plan;
+	enum halo_host_stage stage = HALO_HOST_BEFORE_MODULES;
+	int r;
+
+	if (plan_stage(run, HALO_PLAN_EARLY) < 0)
+		return -EINVAL;
+	/* An interface missing while the modules phase still has work is
+	 * pending on it (drift in check and dry-run). A revert changes no
+	 * module and plans every interface as it is now. */
+	if (!ctx->revert) {
+		halo_engine_filter(ctx, plan);
+		if (halo_engine_observe(ctx, plan, 0, run->errs) < 0)
+			return -EINVAL;
+		if (!halo_engine_phase_drifts(plan, HALO_PHASE_MODULES))
+			stage = HALO_HOST_FINAL;
+	}
+	*ret_stage = stage;
+	*ret_first = ctx->revert ? 0 : plan->n;
+	*ret_first_warning = plan->n_warnings;
+	if (plan_on_host(run, stage) < 0)
+		return -EINVAL;
+	if (ctx->revert && halo_revert_plan(ctx, run->cfg, plan, run->errs) < 0) {
+		if (run->errs->n == 0)
+			halo_errors_add(run->errs, "revert: out of memory");
+		return -EINVAL;
+	}
+	r = halo_outputs_check(ctx, run->cfg, run->errs);
+	if (r < 0)
+		return r == -EROFS ? -EBUSY : -EINVAL;
+	halo_engine_filter(ctx, plan);
+	return halo_engine_observe(ctx, plan, *ret_first, run->errs) < 0 ? -EINVAL : 0;
+}
+
+static int run_modes(struct run *run)
+{
+	struct halo_ctx *ctx = run->ctx;
+	enum halo_host_stage stage;
+	size_t first, first_warning;
+	int bits = 0, r = plan_and_observe(run, &stage, &first, &first_warning);
+
+	if (r < 0)
+		return r;
+	if (ctx->mode == HALO_MODE_APPLY) {
+		halo_engine_apply_phase(ctx, run->plan, HALO_PHASE_MODULES);
+		if (stage == HALO_HOST_BEFORE_MODULES && !ctx->revert &&
+		    halo_host_has_missing(ctx->host))
+			bits |= plan_again_on_host(run, first, first_warning);
+		for (int p = HALO_PHASE_MODULES + 1; p <= HALO_PHASE_BOOT; p++)
+			halo_engine_apply_phase(ctx, run->plan, (enum halo_phase)p);
+	}
+	bits |= halo_engine_finish(ctx, run->plan);
+	return bits | halo_outputs_write(ctx, run->cfg, run->plan, bits, run->errs);
+}
+
+int halo_run(struct halo_ctx *ctx, const struct halo_config *cfg, struct halo_plan *plan,
+	     struct halo_errors *errs)
+{
+	struct run run = { .ctx = ctx, .cfg = cfg, .plan = plan, .errs = errs };
+	int lock = take_lock(&run), r;
+
+	if (lock < -1)
+		return lock;
+	r = prepare(&run);
+	if (r == 0)
+		r = run_modes(&run);
+	plan->records = NULL;
+	halo_records_free(&run.records);
+	if (lock >= 0)
+		close(lock);
+	return r;
+}
