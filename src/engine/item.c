@@ -75,25 +75,54 @@ int halo_item_set_note(struct halo_item *item, const char *fmt, ...)
 	return r;
 }
 
-int halo_item_fail(struct halo_item *item, int err, const char *fmt, ...)
+_printf_(4, 0) static int fail(struct halo_item *item, int err, const char *why,
+				const char *fmt, va_list ap)
 {
 	_cleanup_free_ char *what = NULL;
+
+	if (vasprintf(&what, fmt, ap) < 0)
+		what = NULL;
+	/* Most failures here are reads of a file of the root: one that is
+	 * a FIFO or device says so (halo_root_strerror), not "File
+	 * descriptor in bad state". */
+	if (!why)
+		why = halo_root_strerror(err);
+	if (!what)
+		(void)halo_item_set_message(item, "%s", why);
+	else
+		(void)halo_item_set_message(item, "%s: %s", what, why);
+	return err;
+}
+
+int halo_item_fail(struct halo_item *item, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err = fail(item, err, NULL, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int halo_item_fail_why(struct halo_item *item, int err, const char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err = fail(item, err, why, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int halo_item_refuse(struct halo_item *item, int err, const char *fmt, ...)
+{
 	va_list ap;
 	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&what, fmt, ap);
+	r = set_field(&item->message, fmt, ap);
 	va_end(ap);
-	/* Most failures here are reads of a file of the root: one that is
-	 * a FIFO or device says so (halo_root_strerror), not "File
-	 * descriptor in bad state". */
-	if (r < 0) {
-		what = NULL;
-		(void)halo_item_set_message(item, "%s", halo_root_strerror(err));
-	} else {
-		(void)halo_item_set_message(item, "%s: %s", what, halo_root_strerror(err));
-	}
-	return err;
+	return r < 0 ? r : err;
 }
 
 const char *halo_outcome_name(enum halo_outcome o)

@@ -129,6 +129,12 @@ int halo_item_set_note(struct halo_item *item, const char *fmt, ...) _printf_(2,
 /* Convenience for observe/apply failures: sets "what: strerror(-err)" and
  * returns err (negative). */
 int halo_item_fail(struct halo_item *item, int err, const char *fmt, ...) _printf_(3, 4);
+/* The same with the reason given: "what: WHY" (WHY NULL: as above). */
+int halo_item_fail_why(struct halo_item *item, int err, const char *why, const char *fmt, ...)
+	_printf_(4, 5);
+/* A failure whose text says it all: the message is exactly the formatted
+ * text (no errno text appended); returns ERR. */
+int halo_item_refuse(struct halo_item *item, int err, const char *fmt, ...) _printf_(3, 4);
 
 const char *halo_outcome_name(enum halo_outcome o); /* "ok", "pending-reboot", ... */
 

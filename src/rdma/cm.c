@@ -80,7 +80,7 @@ static void attr_path(char *buf, size_t len, const struct halo_rdma_dev *dev, co
 static int read_failed(struct halo_ctx *ctx, struct halo_item *item, const char *path,
 		       int err)
 {
-	_cleanup_free_ char *why = halo_rdma_path_error(ctx, path, err);
+	_cleanup_free_ char *why = halo_root_read_error(ctx, path, err);
 
 	if (!why)
 		return -ENOMEM;

@@ -168,7 +168,7 @@ static int find_failed(const struct halo_ctx *ctx, const char *path, int err, ch
 {
 	if (err == -ENOMEM)
 		return err;
-	*ret_why = halo_rdma_path_error(ctx, path, err);
+	*ret_why = halo_root_read_error(ctx, path, err);
 	return *ret_why ? err : -ENOMEM;
 }
 

@@ -11,7 +11,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,26 +43,6 @@ static bool may_come(const struct halo_ctx *ctx, const struct halo_rdma_link *l)
 	return ctx->mode == HALO_MODE_APPLY || l->modules_pending;
 }
 
-/* A failed read: "WHAT: PATH: REASON" when WHY names the file, else
- * "WHAT: REASON". */
-_printf_(4, 5)
-static int failed(struct halo_item *item, int err, const char *why, const char *fmt, ...)
-{
-	_cleanup_free_ char *what = NULL;
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&what, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	if (!why)
-		return halo_item_fail(item, err, "%s", what);
-	(void)halo_item_set_message(item, "%s: %s", what, why);
-	return err;
-}
-
 int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
 		       const struct halo_rdma_link *l, unsigned wait_ms,
 		       struct halo_rdma_dev *ret)
@@ -83,7 +62,7 @@ int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
 			return err;
 		}
 		if (err < 0 && err != -ENODEV)
-			return failed(item, err, why, "looking up the RDMA device of %s", l->ifname);
+			return halo_item_fail_why(item, err, why, "looking up the RDMA device of %s", l->ifname);
 		if (waited >= wait_ms)
 			break;
 		halo_rdma_sleep_ms(HALO_RDMA_POLL_MS);
@@ -131,7 +110,7 @@ static int port_read(struct halo_ctx *ctx, struct halo_item *item,
 				       &why);
 
 	if (err < 0)
-		return failed(item, err, why, "reading the state of %s port %u", dev->ibdev,
+		return halo_item_fail_why(item, err, why, "reading the state of %s port %u", dev->ibdev,
 			      dev->port);
 	s = state_word(state);
 	p = state_word(phys);
@@ -160,7 +139,7 @@ static int gid_read(struct halo_ctx *ctx, struct halo_item *item,
 
 	*ret_found = false;
 	if (err < 0)
-		return failed(item, err, why, "reading the GID table of %s port %u", dev->ibdev,
+		return halo_item_fail_why(item, err, why, "reading the GID table of %s port %u", dev->ibdev,
 			      dev->port);
 	if (l->has_addr && g.index >= 0) {
 		*ret_found = true;

@@ -51,11 +51,6 @@ typedef int (*halo_rdma_reader)(void *userdata, const char *path, char **ret);
 /* The default reader: halo_read_file inside CTX's root (USERDATA = ctx). */
 int halo_rdma_read_root(void *userdata, const char *path, char **ret);
 
-/* "PATH: REASON" for a sysfs file that could not be read, PATH as the
- * root's display path shows it: what every rdma message that reports a
- * failed read ends with. Caller frees; NULL on ENOMEM. */
-char *halo_rdma_path_error(const struct halo_ctx *ctx, const char *path, int err);
-
 /* Where a link's RDMA traffic goes. */
 struct halo_rdma_dev {
 	char ibdev[HALO_IBDEV_MAX]; /* "rocep194s0f0", "irdma0", "mlx5_0" */
@@ -81,7 +76,7 @@ char *halo_rdma_why_no_dev(struct halo_ctx *ctx, const char *ifname,
 
 /* ports/<p>/state and phys_state as the kernel prints them ("4: ACTIVE",
  * "5: LinkUp"), trailing newline removed, into the buffers. 0 or -errno,
- * with *RET_WHY "PATH: REASON" (halo_rdma_path_error) unless -ENOMEM. */
+ * with *RET_WHY "PATH: REASON" (halo_root_read_error) unless -ENOMEM. */
 int halo_rdma_port_state(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 			 char *state, size_t state_len, char *phys, size_t phys_len,
 			 char **ret_why);
@@ -117,7 +112,7 @@ int halo_rdma_gid_scan(halo_rdma_reader rd, void *userdata, const char *dir,
 
 /* The scan on DEV's port in CTX's root (entries listed from gids/).
  * On -errno (but -ENOMEM), *RET_WHY is "PATH: REASON" for the file or
- * directory that could not be read (halo_rdma_path_error). */
+ * directory that could not be read (halo_root_read_error). */
 int halo_rdma_gid_find(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 		       const char *ifname, const uint8_t addr[4],
 		       struct halo_rdma_gid *ret, char **ret_why);

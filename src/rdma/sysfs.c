@@ -24,18 +24,13 @@ int halo_rdma_read_root(void *userdata, const char *path, char **ret)
 	return halo_read_file(userdata, path, ret, &len);
 }
 
-char *halo_rdma_path_error(const struct halo_ctx *ctx, const char *path, int err)
-{
-	return halo_root_read_error(ctx, path, err);
-}
-
 /* ERR for the file at PATH, *RET_WHY saying so (see rdma.h). */
 static int read_failed(const struct halo_ctx *ctx, const char *path, int err, char **ret_why)
 {
 	if (err == -ENOMEM)
 		return err;
 	free(*ret_why);
-	*ret_why = halo_rdma_path_error(ctx, path, err);
+	*ret_why = halo_root_read_error(ctx, path, err);
 	return *ret_why ? err : -ENOMEM;
 }
 

@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -40,21 +39,6 @@ static void store_free(void *p)
 	free(d);
 }
 
-/* ERR with the item's message set to exactly the text (a failure whose
- * text says it all, no strerror appended). */
-_printf_(3, 4) static int failed(struct halo_item *item, int err, const char *fmt, ...)
-{
-	_cleanup_free_ char *msg = NULL;
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&msg, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	return halo_item_set_message(item, "%s", msg) < 0 ? -ENOMEM : err;
-}
 
 /* -ENODEV with the item's message when SPEC names nothing now. */
 static int find(struct halo_ctx *ctx, struct halo_item *item, const struct store_data *d,
@@ -63,7 +47,7 @@ static int find(struct halo_ctx *ctx, struct halo_item *item, const struct store
 	int r = halo_blkid_find(ctx, d->what, f);
 
 	if (r == -ENODEV)
-		return failed(item, r, "%s names no device now%s; the unit mounts it "
+		return halo_item_refuse(item, r, "%s names no device now%s; the unit mounts it "
 				      "when it appears", d->what,
 				      ctx->under_root && halo_blkid_is_tag(d->what) ?
 				      " (libblkid cache " HALO_BLKID_CACHE " in the root)" : "");
@@ -85,10 +69,10 @@ static int device_observe(struct halo_ctx *ctx, struct halo_item *item)
 		return r;
 	r = halo_item_set_observed(item, "%s (%s)", f.dev, f.type ? f.type : "no file system");
 	if (r >= 0 && !f.type)
-		r = failed(item, -EMEDIUMTYPE, "%s (%s) has no file system signature",
+		r = halo_item_refuse(item, -EMEDIUMTYPE, "%s (%s) has no file system signature",
 				   d->what, f.dev);
 	else if (r >= 0 && d->type && strcmp(f.type, d->type) != 0)
-		r = failed(item, -EMEDIUMTYPE, "%s (%s) is %s, not %s", d->what, f.dev,
+		r = halo_item_refuse(item, -EMEDIUMTYPE, "%s (%s) is %s, not %s", d->what, f.dev,
 				   f.type, d->type);
 	else if (r >= 0)
 		r = HALO_SYNC_OK;
@@ -154,7 +138,7 @@ static int mounted_observe(struct halo_ctx *ctx, struct halo_item *item)
 		r = HALO_SYNC_OK;
 		goto out;
 	}
-	r = failed(item, -EBUSY, "%s (%s) is mounted at %s, not %s: `umount %s`, then "
+	r = halo_item_refuse(item, -EBUSY, "%s (%s) is mounted at %s, not %s: `umount %s`, then "
 			   "`systemctl start %s`", m.source, m.fstype, d->where, d->what,
 			   d->where, d->unit);
 out:
