@@ -6,7 +6,9 @@ libhalo_la_SOURCES += \
 	src/modules/kmod-dl.h \
 	src/modules/kmod-dl.c \
 	src/modules/kmod.c \
+	src/modules/view.h \
 	src/modules/view.c \
+	src/modules/view-modules.c \
 	src/modules/depindex.c \
 	src/modules/native.c \
 	src/modules/elfsection.c \

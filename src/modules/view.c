@@ -41,6 +41,7 @@
 #include <linux/mount.h>
 
 #include "modules/internal.h"
+#include "modules/view.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 
@@ -53,20 +54,6 @@ static const char *const index_files[] = {
 };
 
 
-struct halo_kmod_view {
-	const struct halo_ctx *ctx;
-	char *dir;      /* the staging directory */
-	int dfd;
-	bool detached;  /* dfd is a tmpfs mounted nowhere: closing frees it */
-	char *moddir;   /* <dir>/m: libkmod's module directory */
-	char *root_moddir; /* /lib/modules/<release>, inside the root */
-	char *conf[HALO_MODPROBE_N_DIRS + 1];
-	int *fds;
-	size_t n_fds;
-	char **blacklist;
-	char *depidx;   /* modules.dep.bin, read once */
-	size_t depidx_len;
-};
 
 /* Removes what the view made: directories and symlinks only. */
 static void rm_tree(int dfd)
@@ -121,19 +108,14 @@ void halo_kmod_view_free(struct halo_kmod_view *v)
 	free(v);
 }
 
-static char *where(const struct halo_ctx *ctx, const char *dir, const char *name)
+char *halo_kmod_view_where(const struct halo_ctx *ctx, const char *dir, const char *name)
 {
 	_cleanup_free_ char *path = halo_strdup_printf("%s/%s", dir, name);
 
 	return path ? halo_root_display_path(ctx, path) : NULL;
 }
 
-/*
- * Opens DIR/NAME inside the root as an O_PATH descriptor of a regular
- * file. -ENOENT (no *ret_why) when it plainly does not exist; any other
- * failure sets *ret_why, a one-line reason naming the file.
- */
-static int open_regular(const struct halo_ctx *ctx, const char *dir, const char *name,
+int halo_kmod_view_open_regular(const struct halo_ctx *ctx, const char *dir, const char *name,
 			int *ret_fd, char **ret_why)
 {
 	_cleanup_free_ char *path = halo_strdup_printf("%s/%s", dir, name);
@@ -170,8 +152,7 @@ static int open_regular(const struct halo_ctx *ctx, const char *dir, const char 
 	return 0;
 }
 
-/* Enters FD (taken) into the view as REL, a symlink to /proc/self/fd/N. */
-static int view_link(struct halo_kmod_view *v, int fd, const char *rel)
+int halo_kmod_view_link(struct halo_kmod_view *v, int fd, const char *rel)
 {
 	char target[64];
 	int *fds;
@@ -238,7 +219,7 @@ static int stage_conf_dir(struct halo_kmod_view *v, size_t i, char ***seen, char
 
 		if (!halo_modprobe_conf_name(*n))
 			continue;
-		r = open_regular(v->ctx, halo_modprobe_dirs[i], *n, &fd, ret_why);
+		r = halo_kmod_view_open_regular(v->ctx, halo_modprobe_dirs[i], *n, &fd, ret_why);
 		if (r == -ENOENT)
 			continue; /* gone since the listing */
 		if (r < 0)
@@ -248,7 +229,7 @@ static int stage_conf_dir(struct halo_kmod_view *v, size_t i, char ***seen, char
 			close(fd);
 			return -ENOMEM;
 		}
-		r = view_link(v, fd, entry);
+		r = halo_kmod_view_link(v, fd, entry);
 		if (r < 0)
 			return r;
 		/* Same name in an earlier directory: that one wins (kmod). */
@@ -370,13 +351,13 @@ int halo_kmod_view_new(const struct halo_ctx *ctx, struct halo_kmod_view **ret,
 	for (size_t i = 0; i < ARRAY_SIZE(index_files); i++) {
 		char rel[64];
 
-		r = open_regular(ctx, v->root_moddir, index_files[i], &fd, ret_why);
+		r = halo_kmod_view_open_regular(ctx, v->root_moddir, index_files[i], &fd, ret_why);
 		if (r == -ENOENT && i > 0)
 			continue; /* libkmod copes, or fails as it would */
 		if (r < 0)
 			goto fail; /* -ENOENT for modules.dep.bin: no index */
 		snprintf(rel, sizeof(rel), "m/%s", index_files[i]);
-		r = view_link(v, fd, rel);
+		r = halo_kmod_view_link(v, fd, rel);
 		if (r == 0 && i == 0)
 			r = read_fd(fd, &v->depidx, &v->depidx_len);
 		/* libkmod parses modules.softdep as a config file. */
@@ -413,196 +394,4 @@ const char *const *halo_kmod_view_conf_paths(const struct halo_kmod_view *v)
 bool halo_kmod_view_blacklisted(const struct halo_kmod_view *v, const char *name)
 {
 	return halo_strv_contains(v->blacklist, name);
-}
-
-bool halo_module_relpath_plain(const char *rel)
-{
-	for (const char *p = rel;;) {
-		size_t n = strcspn(p, "/");
-
-		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-			return false;
-		if (!p[n])
-			return true;
-		p += n + 1;
-	}
-}
-
-/* mkdir -p of REL's parent directories inside the staging directory. */
-static int mkdirs_for(int dfd, const char *rel)
-{
-	_cleanup_free_ char *buf = strdup(rel);
-
-	if (!buf)
-		return -ENOMEM;
-	for (char *s = strchr(buf, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		if (mkdirat(dfd, buf, 0700) < 0 && errno != EEXIST)
-			return -errno;
-		*s = '/';
-	}
-	return 0;
-}
-
-/* Enters REL (a path of modules.dep.bin) into the view. */
-static int add_rel(struct halo_kmod_view *v, const char *rel_in, char **ret_why)
-{
-	_cleanup_free_ char *rel = NULL, *dir = NULL;
-	struct stat st;
-	const char *base;
-	int r, fd;
-
-	if (!halo_module_relpath_plain(rel_in)) {
-		/* libkmod would open an absolute path as it stands. */
-		*ret_why = halo_strdup_printf("%s/modules.dep.bin names module file '%s', which is not below it",
-					      v->root_moddir, rel_in);
-		return *ret_why ? -EPERM : -ENOMEM;
-	}
-	rel = halo_strdup_printf("m/%s", rel_in);
-	if (!rel)
-		return -ENOMEM;
-	if (fstatat(v->dfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		return 0; /* entered already */
-	base = strrchr(rel_in, '/');
-	if (!base) {
-		dir = strdup(v->root_moddir);
-		base = rel_in;
-	} else {
-		dir = halo_strdup_printf("%s/%.*s", v->root_moddir, (int)(base - rel_in), rel_in);
-		base++;
-	}
-	if (!dir)
-		return -ENOMEM;
-	r = open_regular(v->ctx, dir, base, &fd, ret_why);
-	if (r == -ENOENT)
-		return 0; /* libkmod finds it missing and says so */
-	if (r < 0)
-		return r;
-	r = mkdirs_for(v->dfd, rel);
-	if (r < 0) {
-		close(fd);
-		return r;
-	}
-	return view_link(v, fd, rel);
-}
-
-int halo_kmod_view_add_module(struct halo_kmod_view *v, const char *name, char **ret_why)
-{
-	_cleanup_free_ char *norm = halo_modname_dup(name), *line = NULL;
-	char *save = NULL, *colon, *dep;
-	int r;
-
-	if (!norm)
-		return -ENOMEM;
-	r = halo_depindex_lookup(v->depidx, v->depidx_len, norm, &line);
-	if (r == -ENOENT)
-		return 0; /* built in, an alias, or unknown: no file */
-	if (r == -EBADMSG) {
-		*ret_why = halo_strdup_printf("%s/modules.dep.bin: not a module index (run depmod)",
-					      v->root_moddir);
-		return *ret_why ? r : -ENOMEM;
-	}
-	if (r < 0)
-		return r;
-	/* "path: dep dep ...", the line libkmod is about to parse. */
-	colon = strchr(line, ':');
-	if (colon)
-		*colon = '\0';
-	r = add_rel(v, line, ret_why);
-	for (dep = colon ? strtok_r(colon + 1, " \t", &save) : NULL; dep && r == 0;
-	     dep = strtok_r(NULL, " \t", &save))
-		r = add_rel(v, dep, ret_why);
-	return r;
-}
-
-char *halo_kmod_view_root_path(const struct halo_kmod_view *v, const char *path)
-{
-	size_t n = strlen(v->moddir);
-
-	if (strncmp(path, v->moddir, n) == 0 && path[n] == '/')
-		return where(v->ctx, v->root_moddir, path + n + 1);
-	return strdup(path);
-}
-
-const char *halo_kmod_view_root_moddir(const struct halo_kmod_view *v)
-{
-	return v->root_moddir;
-}
-
-static const char *const module_suffixes[] = { ".ko", ".ko.gz", ".ko.xz", ".ko.zst" };
-
-/* Is file name FN a module file of NORM (normalized)? */
-static bool is_module_file(const char *fn, const char *norm)
-{
-	size_t len = strlen(fn), n = strlen(norm);
-
-	for (size_t i = 0; i < ARRAY_SIZE(module_suffixes); i++) {
-		size_t s = strlen(module_suffixes[i]);
-
-		if (len == n + s && strcmp(fn + n, module_suffixes[i]) == 0 &&
-		    halo_name_eq(fn, norm, n))
-			return true;
-	}
-	return false;
-}
-
-/* Depth-first search below DFD (taken), never through a symlink. */
-static int find_in(int dfd, const char *prefix, const char *norm, int depth,
-		   char **ret_rel)
-{
-	DIR *d = fdopendir(dfd);
-	struct dirent *de;
-	int r = -ENOENT;
-
-	if (!d) {
-		close(dfd);
-		return -errno;
-	}
-	while (r == -ENOENT && (de = readdir(d))) {
-		_cleanup_free_ char *rel = NULL;
-		struct stat st;
-		int fd;
-
-		if (de->d_name[0] == '.')
-			continue;
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		rel = halo_strdup_printf("%s%s%s", prefix, *prefix ? "/" : "", de->d_name);
-		if (!rel) {
-			r = -ENOMEM;
-			break;
-		}
-		if (S_ISREG(st.st_mode) && is_module_file(de->d_name, norm)) {
-			*ret_rel = TAKE_PTR(rel);
-			r = 0;
-		} else if (S_ISDIR(st.st_mode) && depth < 16) {
-			fd = openat(dirfd(d), de->d_name,
-				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (fd >= 0)
-				r = find_in(fd, rel, norm, depth + 1, ret_rel);
-		}
-	}
-	closedir(d);
-	return r;
-}
-
-int halo_kmod_view_find_unindexed(const struct halo_kmod_view *v, const char *name,
-				  char **ret_path)
-{
-	_cleanup_free_ char *norm = halo_modname_dup(name), *rel = NULL, *path = NULL;
-	int r, fd;
-
-	if (!norm)
-		return -ENOMEM;
-	r = halo_root_openat(v->ctx, v->root_moddir, O_RDONLY | O_DIRECTORY, 0, &fd);
-	if (r < 0)
-		return r;
-	r = find_in(fd, "", norm, 0, &rel);
-	if (r < 0)
-		return r;
-	path = halo_strdup_printf("%s/%s", v->root_moddir, rel);
-	if (!path)
-		return -ENOMEM;
-	*ret_path = halo_root_display_path(v->ctx, path);
-	return *ret_path ? 0 : -ENOMEM;
 }
