@@ -14,6 +14,9 @@
 
 #include "engine/engine.h"
 
+/* The apply, and two more for what a later change undid. */
+#define HALO_APPLY_PASSES 3
+
 /* Drops the items of subsystems not selected by --only, so that every view
  * (reports, state, Prometheus) shows exactly what this run looked at. */
 static void plan_filter(const struct halo_ctx *ctx, struct halo_plan *plan)
@@ -73,17 +76,37 @@ static enum halo_outcome outcome_of(const struct halo_item *item, int r)
 	return HALO_OUTCOME_FAILED;
 }
 
-static void apply_one(struct halo_ctx *ctx, struct halo_item *item)
+/* Appends ITEM to the run's record of applies (what undid an item). */
+static void record_apply(struct halo_plan *plan, const struct halo_item *item)
+{
+	if (plan->n_applied == plan->cap_applied) {
+		size_t cap = plan->cap_applied ? plan->cap_applied * 2 : 16;
+		const struct halo_item **v = realloc(plan->applied, cap * sizeof(*v));
+
+		if (!v)
+			return; /* only the cause's name is lost */
+		plan->applied = v;
+		plan->cap_applied = cap;
+	}
+	plan->applied[plan->n_applied++] = item;
+}
+
+static void apply_one(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_item *item)
 {
 	int r;
 
-	free(item->was);
-	item->was = item->observed ? strdup(item->observed) : NULL;
+	/* "was" is what the run found, before its first apply. */
+	if (!item->applies) {
+		free(item->was);
+		item->was = item->observed ? strdup(item->observed) : NULL;
+	}
+	item->applies++;
 	if (item->needs && item->needs->outcome == HALO_OUTCOME_FAILED) {
 		(void)halo_item_set_message(item, "not applied: %s failed", item->needs->key);
 		item->outcome = HALO_OUTCOME_FAILED;
 		return;
 	}
+	record_apply(plan, item);
 	if (item->ops->apply) {
 		r = item->ops->apply(ctx, item);
 		if (r < 0) {
@@ -98,32 +121,76 @@ static void apply_one(struct halo_ctx *ctx, struct halo_item *item)
 	item->outcome = HALO_OUTCOME_CHANGED;
 }
 
-static void verify_one(struct halo_ctx *ctx, struct halo_item *item)
+/* The item applied after ITEM (or at all, when ITEM itself was not)
+ * whose known side effect reaches ITEM's interface: what undid ITEM, or
+ * NULL when nothing known did. */
+static const struct halo_item *undone_by(const struct halo_plan *plan,
+					 const struct halo_item *item)
+{
+	size_t from = 0;
+
+	if (!item->iface)
+		return NULL;
+	for (size_t i = 0; i < plan->n_applied; i++)
+		if (plan->applied[i] == item)
+			from = i + 1;
+	for (size_t i = plan->n_applied; i-- > from;) {
+		const struct halo_item *x = plan->applied[i];
+
+		if (x != item && x->side_effect && x->iface == item->iface)
+			return x;
+	}
+	return NULL;
+}
+
+/* Observes ITEM once every phase has applied. True when it no longer
+ * holds (it held before, or its apply succeeded): the caller applies it
+ * again or fails it. Otherwise its outcome is final for this pass. */
+static bool verify_one(struct halo_ctx *ctx, struct halo_item *item)
 {
 	int r = observe(ctx, item);
 
+	if (item->phase == HALO_PHASE_CHECK_ONLY) {
+		item->outcome = outcome_of(item, r);
+		return false;
+	}
 	switch (r) {
 	case HALO_SYNC_OK:
-		item->outcome = HALO_OUTCOME_CHANGED;
-		item->changed = true;
-		break;
+		item->outcome = item->applies ? HALO_OUTCOME_CHANGED : HALO_OUTCOME_OK;
+		item->changed = item->applies > 0;
+		return false;
 	case HALO_SYNC_PENDING:
 		item->outcome = HALO_OUTCOME_PENDING_REBOOT;
-		item->changed = true;
-		break;
+		item->changed = item->applies > 0;
+		return false;
 	case HALO_SYNC_DIFFERS:
-		item->outcome = HALO_OUTCOME_FAILED;
-		(void)halo_item_set_message(item, "still differs after apply: observed %s",
-					    item->observed ? item->observed : "absent");
-		break;
+		return true;
 	default:
 		/* Unsupported or invalid only now, or an observe error: the
 		 * apply cannot be verified. */
 		item->outcome = HALO_OUTCOME_FAILED;
 		if (!item->message)
 			(void)halo_item_set_message(item, "cannot verify after apply");
-		break;
+		return false;
 	}
+}
+
+/* ITEM no longer holds after the last pass: failed, naming what undid it
+ * where that is known. */
+static void fail_undone(const struct halo_plan *plan, struct halo_item *item)
+{
+	const struct halo_item *by = undone_by(plan, item);
+	const char *observed = item->observed ? item->observed : "absent";
+
+	item->outcome = HALO_OUTCOME_FAILED;
+	item->changed = false;
+	if (by)
+		(void)halo_item_set_message(item, "undone by %s (%s), also after applying it "
+						  "again: observed %s",
+					    by->side_effect, by->key, observed);
+	else
+		(void)halo_item_set_message(item, "still differs after apply: observed %s",
+					    observed);
 }
 
 void halo_engine_filter(const struct halo_ctx *ctx, struct halo_plan *plan)
@@ -136,11 +203,14 @@ int halo_engine_observe(struct halo_ctx *ctx, struct halo_plan *plan,
 {
 	bool invalid = false;
 
+	if (from == 0)
+		plan->n_applied = 0;
 	for (size_t i = from; i < plan->n; i++) {
 		struct halo_item *item = plan->items[i];
 		int r = observe(ctx, item);
 
 		item->changed = false;
+		item->applies = 0;
 		item->outcome = outcome_of(item, r);
 		if (r == HALO_SYNC_INVALID && errs) {
 			halo_errors_add(errs, "%s: %s", item->key,
@@ -167,16 +237,60 @@ void halo_engine_apply_phase(struct halo_ctx *ctx, struct halo_plan *plan,
 		struct halo_item *item = plan->items[i];
 
 		if (item->phase == phase && item->outcome == HALO_OUTCOME_DRIFT)
-			apply_one(ctx, item);
+			apply_one(ctx, plan, item);
 	}
+}
+
+/* Whether the final observation looks at ITEM: what held or was applied,
+ * and the check-only facts (an apply may have made them true). */
+static bool verified(const struct halo_item *item)
+{
+	return item->phase == HALO_PHASE_CHECK_ONLY ||
+	       (item->outcome != HALO_OUTCOME_FAILED && item->outcome != HALO_OUTCOME_UNSUPPORTED);
 }
 
 int halo_engine_finish(struct halo_ctx *ctx, struct halo_plan *plan)
 {
-	if (ctx->mode == HALO_MODE_APPLY)
-		for (size_t i = 0; i < plan->n; i++)
-			if (plan->items[i]->outcome == HALO_OUTCOME_CHANGED)
-				verify_one(ctx, plan->items[i]);
+	_cleanup_free_ bool *undone = NULL;
+
+	/* Nothing applied: nothing can have undone anything. */
+	if (ctx->mode != HALO_MODE_APPLY || plan->n_applied == 0)
+		return halo_plan_exit_bits(ctx, plan);
+	undone = calloc(plan->n + 1, sizeof(*undone));
+	if (!undone)
+		return halo_plan_exit_bits(ctx, plan) | HALO_EXIT_FAILED;
+	for (int pass = 1;; pass++) {
+		size_t n_undone = 0;
+
+		for (size_t i = 0; i < plan->n; i++) {
+			struct halo_item *item = plan->items[i];
+
+			undone[i] = verified(item) && verify_one(ctx, item);
+			n_undone += undone[i];
+		}
+		if (n_undone == 0)
+			break;
+		if (pass == HALO_APPLY_PASSES) {
+			for (size_t i = 0; i < plan->n; i++)
+				if (undone[i])
+					fail_undone(plan, plan->items[i]);
+			break;
+		}
+		/* What a later change undid is applied again, in phase order. */
+		for (int p = HALO_PHASE_MODULES; p <= HALO_PHASE_BOOT; p++)
+			for (size_t i = 0; i < plan->n; i++) {
+				struct halo_item *item = plan->items[i];
+				const struct halo_item *by;
+
+				if (!undone[i] || item->phase != (enum halo_phase)p)
+					continue;
+				by = undone_by(plan, item);
+				if (by)
+					(void)halo_item_set_note(item, "applied again: undone by %s (%s)",
+								 by->side_effect, by->key);
+				apply_one(ctx, plan, item);
+			}
+	}
 	return halo_plan_exit_bits(ctx, plan);
 }
 

@@ -38,11 +38,16 @@ enum halo_sync {
 				* symlinked target, ...): exit 1, nothing changed */
 };
 
-/* Apply order (DESIGN.md): modules, links, RoCE/RDMA, files, boot last. */
+/* Apply order: modules first (they bring the devices), the links' own
+ * state, the NICs' DCB before the addresses and routes (ice resets the port
+ * on every DCB change it applies, which flushes routes and IPv6
+ * addresses: docs/hardware.md "E810 (ice): DCB"), RDMA on the addresses,
+ * files, the boot configuration last. */
 enum halo_phase {
 	HALO_PHASE_MODULES,
 	HALO_PHASE_LINKS,
 	HALO_PHASE_ROCE,
+	HALO_PHASE_ADDRESSES,
 	HALO_PHASE_RDMA,
 	HALO_PHASE_FILES,
 	HALO_PHASE_BOOT,
@@ -102,6 +107,12 @@ struct halo_item {
 	/* One kernel command-line parameter (wanted is "key=value" as the
 	 * command line holds it): the boot facts --cluster compares. */
 	bool cmdline_param;
+	/* What applying this item also does to its interface that may undo
+	 * other items there ("the port reset that ice does on every DCB
+	 * change"); NULL when nothing is known. Named when such an item
+	 * undid another. */
+	const char *side_effect;
+	unsigned applies;         /* set by the engine: applies in this run */
 	enum halo_sync sync;       /* last observation */
 	enum halo_outcome outcome; /* set by the engine */
 	bool required;            /* unsupported counts as failed */

@@ -19,6 +19,7 @@ void halo_plan_free(struct halo_plan *plan)
 	for (size_t i = 0; i < plan->n; i++)
 		halo_item_free(plan->items[i]);
 	free(plan->items);
+	free(plan->applied);
 	for (size_t i = 0; i < plan->n_warnings; i++)
 		free(plan->warnings[i]);
 	free(plan->warnings);

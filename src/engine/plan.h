@@ -15,6 +15,10 @@ struct halo_plan {
 	/* The last state file's ownership records (owned.h), loaded by the
 	 * run before planning; NULL: none. Not owned. */
 	const struct halo_records *records;
+	/* The items the engine applied in this run, in order (an item again
+	 * each time it was applied again): what undid an item. */
+	const struct halo_item **applied;
+	size_t n_applied, cap_applied;
 };
 
 void halo_plan_init(struct halo_plan *plan);

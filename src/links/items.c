@@ -512,10 +512,15 @@ static int set_wanted(struct halo_item *item, const struct halo_link_want *w)
 int halo_link_item_add(struct halo_plan *plan, const char *key,
 		       struct halo_link_want *w, struct halo_item **ret_item)
 {
+	/* Addresses and routes after the NICs' DCB, which may reset the
+	 * port (engine/item.h, enum halo_phase). */
+	bool on_addresses = w->kind == HALO_LINK_ADDR || w->kind == HALO_LINK_ADDR_EXTRA ||
+			    w->kind == HALO_LINK_ROUTE;
 	struct halo_item *item;
 	int err;
 
-	err = halo_plan_add_new(plan, key, HALO_SUB_LINKS, HALO_PHASE_LINKS,
+	err = halo_plan_add_new(plan, key, HALO_SUB_LINKS,
+				on_addresses ? HALO_PHASE_ADDRESSES : HALO_PHASE_LINKS,
 				&ops[w->kind], sizeof(*w), &item);
 	if (err < 0) {
 		free(w->keep);

@@ -81,6 +81,20 @@ static bool check_entry(const struct halo_config *cfg, const struct halo_host_li
 	return ok;
 }
 
+/* What applying W's item also does to its link (docs/hardware.md "E810
+ * (ice): DCB", "ConnectX (mlx5): DCB"); NULL: nothing known. */
+static const char *side_effect(const struct halo_roce_want *w)
+{
+	bool dcb = w->kind == HALO_ROCE_PFC || w->kind == HALO_ROCE_DSCP_PRIO ||
+		   w->kind == HALO_ROCE_TRUST;
+
+	if (w->nic == HALO_ROCE_NIC_ICE && dcb)
+		return "the port reset that ice does on every DCB change";
+	if (w->nic == HALO_ROCE_NIC_MLX5 && w->kind == HALO_ROCE_PFC)
+		return "the carrier flap that mlx5 does on a PFC change";
+	return NULL;
+}
+
 /* Adds the item WHAT of F; OWNED (may be NULL) becomes its ownership
  * record. */
 static int add(struct halo_plan *plan, struct halo_errors *errs,
@@ -97,6 +111,7 @@ static int add(struct halo_plan *plan, struct halo_errors *errs,
 	err = halo_roce_item_add(plan, key, w, f->roce.required, &item);
 	if (err == 0) {
 		item->iface = f;
+		item->side_effect = side_effect(w);
 		if (owned)
 			err = halo_item_keep_owned(item, owned);
 	}

@@ -28,6 +28,10 @@ struct fake {
 	bool applied;
 	int observed_n;
 	const char *msg; /* message set by observe when not NULL */
+	/* Applying this item undoes UNDOES (a port reset that flushes a
+	 * route): it observes DIFFERS until applied again. */
+	struct fake *undoes;
+	bool undone;
 };
 
 static char call_log[1024];
@@ -43,7 +47,7 @@ static void log_call(const char *what, const struct halo_item *item)
 static int fake_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct fake *f = item->data;
-	int r = f->applied ? f->after : f->before;
+	int r = f->undone ? HALO_SYNC_DIFFERS : f->applied ? f->after : f->before;
 
 	f->observed_n++;
 	log_call("observe", item);
@@ -61,6 +65,9 @@ static int fake_apply(struct halo_ctx *ctx, struct halo_item *item)
 	if (f->apply_r < 0)
 		return halo_item_fail(item, f->apply_r, "doing it");
 	f->applied = true;
+	f->undone = false;
+	if (f->undoes)
+		f->undoes->undone = true;
 	return 0;
 }
 
@@ -247,12 +254,13 @@ static void test_apply_phase_order(void **state)
 	add(&fx->plan, "same", HALO_SUB_ROCE, HALO_PHASE_ROCE, HALO_SYNC_OK, HALO_SYNC_OK, 0);
 
 	assert_int_equal(run(fx), HALO_EXIT_CHANGED);
+	/* After every phase, every item is observed again: what held too. */
 	assert_string_equal(call_log,
 		"observe:boot1 observe:file1 observe:link1 observe:mod1 observe:mod2 "
 		"observe:rdma1 observe:roce1 observe:same "
 		"apply:mod1 apply:mod2 apply:link1 apply:roce1 apply:rdma1 apply:file1 apply:boot1 "
 		"observe:boot1 observe:file1 observe:link1 observe:mod1 observe:mod2 "
-		"observe:rdma1 observe:roce1");
+		"observe:rdma1 observe:roce1 observe:same");
 	for (size_t i = 0; i < fx->plan.n - 1; i++) {
 		assert_int_equal(fx->plan.items[i]->outcome, HALO_OUTCOME_CHANGED);
 		assert_true(fx->plan.items[i]->changed);
@@ -360,6 +368,83 @@ static void test_apply_through_other_item(void **state)
 		"observe:boot/param/iommu observe:file/etc/default/grub");
 }
 
+static const struct halo_interface rdma0 = { .name = "rdma0" };
+
+/* An address that held is removed by the port reset a later phase's DCB
+ * change makes: the final observation sees it, it is applied again (the
+ * note says why), and the run ends with what the host keeps. */
+static void test_undone_is_applied_again(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_item *addr, *pfc, *other;
+
+	fx->ctx.mode = HALO_MODE_APPLY;
+	addr = add(&fx->plan, "link/rdma0/addr", HALO_SUB_LINKS, HALO_PHASE_ADDRESSES,
+		   HALO_SYNC_OK, HALO_SYNC_OK, 0);
+	pfc = add(&fx->plan, "roce/rdma0/pfc", HALO_SUB_ROCE, HALO_PHASE_ROCE,
+		  HALO_SYNC_DIFFERS, HALO_SYNC_OK, 0);
+	other = add(&fx->plan, "file/x", HALO_SUB_FILES, HALO_PHASE_FILES, HALO_SYNC_OK,
+		    HALO_SYNC_OK, 0);
+	addr->iface = pfc->iface = &rdma0;
+	pfc->side_effect = "the port reset that ice does on every DCB change";
+	fake_of(pfc)->undoes = fake_of(addr);
+
+	assert_int_equal(run(fx), HALO_EXIT_CHANGED);
+	assert_int_equal(pfc->outcome, HALO_OUTCOME_CHANGED);
+	assert_int_equal(addr->outcome, HALO_OUTCOME_CHANGED);
+	assert_true(addr->changed);
+	assert_string_equal(addr->note, "applied again: undone by the port reset that ice does "
+					"on every DCB change (roce/rdma0/pfc)");
+	assert_int_equal(other->outcome, HALO_OUTCOME_OK);
+	assert_string_equal(call_log,
+		"observe:link/rdma0/addr observe:roce/rdma0/pfc observe:file/x "
+		"apply:roce/rdma0/pfc "
+		"observe:link/rdma0/addr observe:roce/rdma0/pfc observe:file/x "
+		"apply:link/rdma0/addr "
+		"observe:link/rdma0/addr observe:roce/rdma0/pfc observe:file/x");
+}
+
+/* Two items that undo each other whatever the order: after the bounded
+ * passes both fail, each naming what undid it; exit bit 4. */
+static void test_undone_for_good_fails_naming_the_cause(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_item *mtu, *pfc;
+
+	fx->ctx.mode = HALO_MODE_APPLY;
+	mtu = add(&fx->plan, "link/rdma0/mtu", HALO_SUB_LINKS, HALO_PHASE_LINKS,
+		  HALO_SYNC_DIFFERS, HALO_SYNC_OK, 0);
+	pfc = add(&fx->plan, "roce/rdma0/pfc", HALO_SUB_ROCE, HALO_PHASE_ROCE,
+		  HALO_SYNC_DIFFERS, HALO_SYNC_OK, 0);
+	mtu->iface = pfc->iface = &rdma0;
+	pfc->side_effect = "the port reset that ice does on every DCB change";
+	mtu->side_effect = "an MTU change";
+	fake_of(pfc)->undoes = fake_of(mtu);
+	fake_of(mtu)->undoes = fake_of(pfc);
+
+	assert_int_equal(run(fx), HALO_EXIT_CHANGED | HALO_EXIT_FAILED);
+	assert_int_equal(mtu->outcome, HALO_OUTCOME_FAILED);
+	assert_string_equal(mtu->message, "undone by the port reset that ice does on every DCB "
+					  "change (roce/rdma0/pfc), also after applying it again: "
+					  "observed new");
+	/* pfc was applied last: it holds, mtu does not. */
+	assert_int_equal(pfc->outcome, HALO_OUTCOME_CHANGED);
+	/* The apply and two more passes, no more. */
+	assert_int_equal(fake_of(mtu)->observed_n, 4);
+}
+
+/* An apply that changes nothing observes nothing twice. */
+static void test_nothing_applied_observes_once(void **state)
+{
+	struct fixture *fx = *state;
+
+	fx->ctx.mode = HALO_MODE_APPLY;
+	add(&fx->plan, "a", HALO_SUB_LINKS, HALO_PHASE_LINKS, HALO_SYNC_OK, HALO_SYNC_OK, 0);
+	add(&fx->plan, "b", HALO_SUB_READY, HALO_PHASE_CHECK_ONLY, HALO_SYNC_DIFFERS, 0, 0);
+	assert_int_equal(run(fx), 0);
+	assert_string_equal(call_log, "observe:a observe:b");
+}
+
 static void test_only_filters(void **state)
 {
 	struct fixture *fx = *state;
@@ -394,6 +479,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_apply_needs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_only_pending_is_reboot_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_through_other_item, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_undone_is_applied_again, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_undone_for_good_fails_naming_the_cause, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_nothing_applied_observes_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_only_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_plan, setup, teardown),
 	};
