@@ -72,6 +72,17 @@ static bool check_entry(const struct halo_config *cfg, const struct halo_host_li
 				"use dcbx = \"host\"", file, rc->line, f->name);
 		ok = false;
 	}
+	/* PCP trust leaves ice one traffic class, and with one TC irdma
+	 * sends untagged frames that PFC never pauses (docs/hardware.md
+	 * "E810 (ice): DCB"). */
+	if (nic_of(h->driver) == HALO_ROCE_NIC_ICE && rc->trust == HALO_TRUST_PCP &&
+	    rc->pfc_set && rc->pfc_mask) {
+		halo_errors_add(errs, "%s:%d: interface \"%s\": roce: on ice, trust = \"pcp\" with "
+				"pfc leaves one traffic class, and irdma then sends untagged frames "
+				"that PFC never pauses (lossy); use trust = \"dscp\" with dscp_prio",
+				file, rc->pfc_line ? rc->pfc_line : rc->line, f->name);
+		ok = false;
+	}
 	if (rc->trust == HALO_TRUST_DSCP && rc->n_dscp_prio == 0) {
 		halo_errors_add(errs, "%s:%d: interface \"%s\": roce.trust: \"dscp\" needs dscp_prio "
 				"entries (ice and mlx5 trust DSCP while the APP table has a DSCP entry)",

@@ -2,8 +2,9 @@
 # roce configs the host makes impossible, refused before anything changes
 # (exit 1, FILE:LINE, one line each, the NIC's state untouched): a roce
 # section on a link whose driver has no RoCE, host DCB on ice with
-# dcbx = "firmware", a ToS whose priority has no PFC; and trust = "dscp"
-# without a map, which the config load itself refuses.
+# dcbx = "firmware", PCP trust with PFC on ice (one traffic class: lossy),
+# a ToS whose priority has no PFC; and trust = "dscp" without a map, which
+# the config load itself refuses.
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
 
@@ -53,6 +54,8 @@ bad "no RoCE driver" 'pfc = [ 3 ];' \
 	'halo\.conf:4: interface "plain": roce: link plain \(driver veth\) has no RoCE' plain
 bad "ice with the firmware agent" 'dcbx = "firmware"; pfc = [ 3 ];' \
 	'halo\.conf:4: interface "e0": roce: ice refuses host PFC and APP changes while the firmware LLDP agent runs'
+bad "ice, trust pcp with PFC" 'pfc = [ 3 ]; trust = "pcp";' \
+	'halo\.conf:4: interface "e0": roce: on ice, trust = "pcp" with pfc leaves one traffic class, and irdma then sends untagged frames that PFC never pauses \(lossy\)'
 bad "trust dscp without a map" 'trust = "dscp";' \
 	'halo\.conf:4: interface "e0": roce\.trust: "dscp" needs dscp_prio entries'
 bad "ToS on a priority without PFC" 'pfc = [ 3 ]; trust = "dscp"; dscp_prio = ( [ 26, 4 ] ); tos = 106;' \
