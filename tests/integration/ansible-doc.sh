@@ -1,8 +1,8 @@
 #!/bin/bash
 # ansible-doc renders the halo.provision collection, and its documentation
-# says what the binary does: every documented option is accepted by the
+# says what the module does: every documented option is accepted by the
 # module (a dry run with it succeeds), an undocumented one is refused, and
-# the documented return values are exactly the keys the module prints. The
+# the documented return values are exactly the keys the module returns. The
 # role's documented variables are its defaults.
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/lib/ansible.sh"
@@ -29,16 +29,16 @@ ip -n "$NS" link add rdma0 type veth peer name rdma1
 CONF='version = 1; interfaces = ( { name = "rdma0"; mtu = 9000; } );'
 write_conf "$ROOT/etc/halo-provision/halo.conf" <<<"$CONF"
 
-# module ARGS_JSON: runs the binary as Ansible does (one args file), in
-# check mode; sets $out.
+# module ARGS_JQ: runs the module as Ansible does, in check mode, with the
+# build's program; sets $out.
 module() {
-	jq -n --arg root "$ROOT" --arg ns "$NS" "{_ansible_check_mode: true, root: \$root, netns: \$ns} + $1" \
-		>"$TEST_TMP/args.json"
-	out=$("$HALO" "$TEST_TMP/args.json" 2>"$TEST_TMP/stderr")
+	ansible_module "$(jq -n --arg root "$ROOT" --arg ns "$NS" --arg halo "$HALO" \
+		"{_ansible_check_mode: true, executable: \$halo, root: \$root, netns: \$ns} + $1")"
 }
 # A valid value for each option, by name (a new option needs one here).
 value() {
 	case $1 in
+	executable) jq -n --arg h "$HALO" '{executable: $h}' ;;
 	config) jq -n --arg c "$ROOT/etc/halo-provision/halo.conf" '{config: $c}' ;;
 	config_text) jq -n --arg c "$CONF" '{config_text: $c}' ;;
 	config_data) echo '{config_data: {version: 1, interfaces: [{name: "rdma0", mtu: "9000"}]}}' ;;
@@ -64,9 +64,10 @@ is "$(jq -r '.failed' <<<"$out" 2>/dev/null)" true "an undocumented option fails
 like "$(jq -r '.msg' <<<"$out" 2>/dev/null)" 'no_such_option' "naming the option"
 
 # The documented return values, by when they are returned, against the
-# keys the module prints on success, in diff mode and on a config error.
+# keys the module returns on success, in diff mode and on a config error
+# (but Ansible's own "invocation", which AnsibleModule adds).
 doc_keys() { jq -r --arg m "$MOD" ".[\$m].return | to_entries | map(select($1)) | map(.key) | sort | join(\" \")" <<<"$doc"; }
-got_keys() { jq -r 'keys | sort | join(" ")' <<<"$out" 2>/dev/null; }
+got_keys() { jq -r 'del(.invocation) | keys | sort | join(" ")' <<<"$out" 2>/dev/null; }
 module '{config_text: "version = 1;"}'
 is "$(got_keys)" "$(doc_keys '.value.returned == "always" or .value.returned == "success"')" \
 	"success: the keys printed are the documented ones (always, success)"
@@ -76,6 +77,17 @@ is "$(got_keys)" "$(doc_keys '.value.returned != "on a config or usage error"')"
 module '{config_text: "version = 1; x = ;"}'
 is "$(got_keys)" "$(doc_keys '.value.returned == "always" or .value.returned == "on a config or usage error"')" \
 	"config error: the documented ones (always, on error)"
+# config_data runs through the program's args-file mode: the same keys.
+module '{config_data: {version: 1}}'
+is "$(got_keys)" "$(doc_keys '.value.returned == "always" or .value.returned == "success"')" \
+	"config_data, success: the documented ones (always, success)"
+module '{config_data: {version: 1, x: 1}, _ansible_diff: true}'
+is "$(got_keys)" "$(doc_keys '.value.returned != "success"')" \
+	"config_data, config error in diff mode: the documented ones (always, on error, in diff mode)"
+# An option the module refuses itself, before any run: the same keys.
+module '{only: []}'
+is "$(got_keys)" "$(doc_keys '.value.returned == "always" or .value.returned == "on a config or usage error"')" \
+	"a bad option: the documented ones (always, on error)"
 
 role=$(ansible-doc -t role halo.provision.node 2>&1)
 is "$?" 0 "ansible-doc -t role halo.provision.node exits 0"

@@ -1,7 +1,8 @@
 #!/bin/bash
-# halo-provision as an Ansible binary module: `halo-provision ARGS_FILE`
-# with the args file Ansible writes, on a --root fixture and a veth in a
-# network namespace. Check mode changes nothing and reports changed; apply
+# halo-provision's args-file mode, Ansible's binary-module protocol, run
+# directly: `halo-provision ARGS_FILE` with the args file Ansible writes
+# (direct callers use it; the collection's module uses it for config_data),
+# on a --root fixture and a veth in a network namespace. Check mode changes nothing and reports changed; apply
 # converges; the second run reports changed=false; _ansible_diff gives
 # before/after per file; config_data takes 9000 and "9000" alike and
 # answers a bad value with the config file's own message; an unknown

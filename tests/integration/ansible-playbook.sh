@@ -2,15 +2,24 @@
 # The halo.provision.node role with the real ansible-playbook on a simulated
 # daisy chain node1 - node2 - node3 (each a network namespace and its own
 # --root; node2 a Fedora BLS root), connection local, nothing of ~/.ansible
-# or /etc/ansible used. Four runs:
+# or /etc/ansible used. Each node's halo-provision is its own copy of the
+# build's program in another path (halo_node_command), never the
+# controller's file, which only runs --cluster. Runs:
 #   1. --check --diff: every node reports changed, the module's file diffs
 #      are shown, no root or link changes;
 #   2. apply: converges; only node1 and node2 (boot parameters) reboot, one
 #      at a time; jumbo ping across both cables; --cluster clean;
-#   3. apply again: changed=0 on every host;
-#   4. node3's config broken and node1's MTU lowered: node3 fails alone with
+#   3. node1's MTU changed behind the tool's back, --check --diff: node1
+#      alone reports changed, with the prepared line of its drift;
+#   4. apply: node1 converges, node2 and node3 change nothing;
+#   5. apply again: changed=0 on every host;
+#   6. node3's config broken and node1's MTU lowered: node3 fails alone with
 #      the config error and its root untouched, node1 and node2 converge,
-#      and --cluster on the controller fails naming the node1-node2 cable.
+#      and --cluster on the controller fails naming the node1-node2 cable;
+#   7. the package tasks in check mode: a package file on the controller
+#      (a stand-in .deb) would be installed by apt and is not, and a node
+#      whose program is missing is noted, not audited; a package by name
+#      goes to the node's package manager; both at once are refused.
 # The serial-reboot check is shown able to fail: two reboots at once are
 # logged as an overlap.
 source "$top_srcdir/tests/lib/tap.sh"
@@ -85,16 +94,42 @@ is "$(task_result 'halo.provision.node : Check that both ends of every cable agr
 like "$(task_result 'halo.provision.node : Check that both ends of every cable agree' node1 | jq -r '.cmd | join(" ")')" \
 	"--cluster $ANS/state/node1.json $ANS/state/node2.json $ANS/state/node3.json" "apply: over the three fetched state files"
 
-# 3. Apply again: nothing to do anywhere.
+# The module ran each node's own copy of the program.
+for n in node1 node2 node3; do
+	is "$(task_result 'halo.provision.node : Converge the node' "$n" | jq -r '.invocation.module_args.executable')" \
+		"$(node_program "$n")" "apply: $n's module ran $n's own halo-provision"
+done
+
+# 3. Drift behind the tool's back: node1's end of the first cable at 1500.
 reboots=$(cat "$ANS/reboots.log")
+ip -n "$(node_ns node1)" link set rdma0 mtu 1500
+before=$(snap_all)
+ansible_play --check --diff
+is "$rc" 0 "drift, check mode: ansible-playbook exits 0"
+is "$(recap_text node1 changed) $(recap_text node2 changed) $(recap_text node3 changed)" "1 0 0" \
+	"drift, check mode: node1 alone reports changed"
+like "$out" '^link/rdma0/mtu: 1500 -> 9000$' "--diff: the prepared line of node1's drift"
+is "$(grep -c ' -> ' <<<"$out")" 1 "--diff: and no other item's line"
+is "$(snap_all) $(mtu node1 rdma0)" "$before 1500" "drift, check mode: nothing changed"
+
+# 4. Apply: node1 converges, the others have nothing to do.
+ansible_play_json
+is "$rc" 0 "drift, apply: ansible-playbook exits 0"
+is "$(recap node1 changed) $(recap node2 changed) $(recap node3 changed)" "1 0 0" \
+	"drift, apply: node1 changed, node2 and node3 not"
+is "$(mtu node1 rdma0)" 9000 "drift, apply: node1's rdma0 is back at 9000"
+is "$(task_result 'halo.provision.node : Converge the node' node1 | jq -c '[.items[] | select(.changed) | .key]')" \
+	'["link/rdma0/mtu"]' "drift, apply: the MTU is the one item changed"
+
+# 5. Apply again: nothing to do anywhere.
 ansible_play_json
 is "$rc" 0 "second apply: ansible-playbook exits 0"
 for n in node1 node2 node3; do
 	is "$(recap "$n" changed)/$(recap "$n" failures)" 0/0 "second apply: $n changed=0 failed=0"
 done
-is "$(cat "$ANS/reboots.log")" "$reboots" "second apply: no reboot"
+is "$(cat "$ANS/reboots.log")" "$reboots" "no reboot since the first apply"
 
-# 4. node3's config broken, node1's MTU lowered to 1500.
+# 6. node3's config broken, node1's MTU lowered to 1500.
 printf 'version = 1;\ninterfaces = ( { name = "rdma0"; mtu = "9000x"; } );\n' | ansible_config node3
 install -m 0600 "$ANS/configs/node3.conf" "$TEST_TMP/bad.conf"
 want=$("$HALO" --validate -c "$TEST_TMP/bad.conf" 2>&1 >/dev/null | sed -n "s|.*$TEST_TMP/bad.conf||p" | head -n 1)
@@ -117,6 +152,46 @@ like "$(jq -r '.msg' <<<"$res")" 'node1:rdma0 <-> node2:rdma0 +mtu differs: 1500
 	"and names the cable and its MTUs"
 like "$(task_result 'halo.provision.node : Check that both ends of every cable agree' node1 | jq -r '.cmd | join(" ")')" \
 	"--cluster $ANS/state/node1.json $ANS/state/node2.json\$" "over the nodes still in the play"
+
+# 7. The package tasks, in check mode only (nothing may be installed on
+# this machine): node3 gets a package file and a program path that does
+# not exist yet, node2 a package by name (jq, installed here: the node's
+# apt answers). The stand-in .deb's preinst fails, so even a real install
+# by mistake would leave nothing installed.
+PKG=halo-provision-role-check
+mkdir -p "$TEST_TMP/pkg/DEBIAN"
+printf 'Package: %s\nVersion: 0.0.1\nArchitecture: all\nMaintainer: halo-provision tests <tests@example.invalid>\nDescription: stand-in package for the role test\n' \
+	"$PKG" >"$TEST_TMP/pkg/DEBIAN/control"
+printf '#!/bin/sh\nexit 1\n' >"$TEST_TMP/pkg/DEBIAN/preinst"
+chmod 0755 "$TEST_TMP/pkg/DEBIAN/preinst"
+dpkg-deb -b --root-owner-group "$TEST_TMP/pkg" "$TEST_TMP/${PKG}_0.0.1_all.deb" >/dev/null
+ok $? "dpkg-deb built the stand-in package"
+printf 'version = 1;\ninterfaces = ( %s );\n' "$(link rdma0 192.168.100.6/30)" | ansible_config node3
+ansible_host_var node3 halo_package_file "$TEST_TMP/${PKG}_0.0.1_all.deb"
+sed -i "s|^halo_node_command: .*|halo_node_command: $ANS/programs/none/halo-provision|" "$ANS/host_vars/node3.yml"
+ansible_host_var node2 halo_package jq
+ansible_play_json --check --limit node2,node3
+is "$rc" 0 "package, check mode: ansible-playbook exits 0"
+[ "$rc" = 0 ] || diag "$err $(jq -c '[.plays[].tasks[] | .hosts | to_entries[] | select(.value.failed) | [.key, .value.msg]]' <<<"$out")"
+is "$(task_result 'halo.provision.node : Install the package file (Debian, Ubuntu)' node3 | jq -r '.changed')" true \
+	"package file: apt would install it"
+is "$(dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null)" "" "package file: and did not"
+copy=$(task_result 'halo.provision.node : Make a directory for the package file' node3 | jq -r '.path')
+ok "$([ -n "$copy" ] && [ "$copy" != null ] && [ ! -e "$copy" ]; echo $?)" "package file: its copy on the node ($copy) is removed"
+like "$(task_result 'halo.provision.node : Note that check mode cannot audit the node yet' node3 | jq -r '.msg')" \
+	"node3: $ANS/programs/none/halo-provision is not installed yet" "package file: no program yet, noted"
+is "$(task_result 'halo.provision.node : Converge the node' node3 | jq -r '.skipped')" true \
+	"package file: the module is not run"
+is "$(task_result 'halo.provision.node : Install the package from the node'"'"'s repositories' node2 | jq -r '.failed // false, .changed')" \
+	"false
+false" "package by name: the node's package manager has it installed"
+is "$(task_result 'halo.provision.node : Converge the node' node2 | jq -r '.changed')" false \
+	"package by name: node2 audited (in sync)"
+ansible_host_var node3 halo_package jq
+ansible_play_json --check --limit node3
+is "$rc" 2 "package by name and file: ansible-playbook exits 2"
+like "$(task_result 'halo.provision.node : Check the package inputs' node3 | jq -r '.msg')" \
+	'set halo_package .* or halo_package_file .*, not both' "package by name and file: refused"
 
 # The overlap check above can fail: two simulated reboots at once are caught.
 mkdir -p "$TEST_TMP/r1" "$TEST_TMP/r2"

@@ -7,12 +7,22 @@
 #   ansible_cluster_require    the same, and a skip in a sanitizer build
 #   ansible_env                $ANS: a private Ansible home, config and
 #                              collection tree (halo.provision from the source
-#                              tree, its module the freshly built $HALO);
-#                              exports the ANSIBLE_* variables; nothing is
-#                              read from or written to ~/.ansible or /etc/ansible
+#                              tree); exports the ANSIBLE_* variables; nothing
+#                              is read from or written to ~/.ansible or
+#                              /etc/ansible
+#   ansible_module ARGS_JSON   runs the collection's module as Ansible runs it
+#                              on a node (python3, the args on its command
+#                              line; check mode and diff mode are the args'
+#                              _ansible_check_mode and _ansible_diff): sets
+#                              $out, $err, $rc
 #   ansible_node NAME [KIND]   a node: a root from sandbox/mkroot.sh KIND
 #                              (debian|fedora, default debian) with
-#                              /etc/hostname NAME, and a network namespace
+#                              /etc/hostname NAME, a network namespace, and
+#                              its own halo-provision: a copy of $HALO in
+#                              $ANS/programs/NAME/, given to the role as
+#                              halo_node_command (the module never runs the
+#                              controller's file)
+#   node_program NAME          that copy
 #   node_root NAME, node_ns NAME   its root directory and namespace
 #   ansible_cable A IFA B IFB  a veth cable from A's IFA to B's IFB
 #   ansible_config NAME        stdin becomes NAME's config (on the controller;
@@ -66,16 +76,6 @@ ansible_env() {
 	cp -R "$top_srcdir/ansible" "$coll"
 	# distcheck's source tree is read-only, and cp keeps that.
 	chmod -R u+w "$coll"
-	rm -f "$coll/plugins/modules/halo_provision"
-	# Ansible runs a module file that is not text as a binary module. A
-	# wrapper (libtool, valgrind) is text: a WANT_JSON script then hands
-	# the args file to it the same way.
-	if [ "$(head -c 4 "$HALO" | od -An -c | tr -d ' ')" = '177ELF' ]; then
-		ln -s "$HALO" "$coll/plugins/modules/halo_provision"
-	else
-		printf '#!/bin/sh\n# WANT_JSON\nexec %q "$1"\n' "$HALO" >"$coll/plugins/modules/halo_provision"
-		chmod 0755 "$coll/plugins/modules/halo_provision"
-	fi
 	# Modules run by Debian's python3, the one ansible-core is built for
 	# (a python3 first on PATH may be a wrapper such as pyenv's shim, which
 	# costs a start-up per task).
@@ -191,14 +191,27 @@ ansible_node() {
 	"$top_srcdir/sandbox/mkroot.sh" "$kind" "$root" >/dev/null || return 1
 	echo "$name" >"$root/etc/hostname"
 	ns=$(new_netns "$name") || return 1
+	mkdir -p "$ANS/programs/$name"
+	cp "$HALO" "$ANS/programs/$name/halo-provision"
 	printf '%s %s %s\n' "$name" "$ns" "$root" >>"$ANS/nodes.list"
 	cat >"$ANS/host_vars/$name.yml" <<-YML
 	halo_netns: $ns
 	halo_root: $root
+	halo_node_command: $(node_program "$name")
 	YML
 }
 node_ns() { awk -v n="$1" '$1 == n { print $2 }' "$ANS/nodes.list"; }
 node_root() { awk -v n="$1" '$1 == n { print $3 }' "$ANS/nodes.list"; }
+node_program() { echo "$ANS/programs/$1/halo-provision"; }
+
+ansible_module() {
+	jq -n --argjson a "$1" '{ANSIBLE_MODULE_ARGS: $a}' >"$ANS/module-args.json" || return 1
+	out=$(cd "$ANS/remote" && PYTHONPATH=$ANS/collections /usr/bin/python3 \
+		"$ANS/collections/ansible_collections/halo/provision/plugins/modules/halo_provision.py" \
+		"$ANS/module-args.json" 2>"$ANS/stderr")
+	rc=$?
+	err=$(cat "$ANS/stderr")
+}
 
 ansible_cable() {
 	ip -n "$(node_ns "$1")" link add "$2" type veth peer name "$4" netns "$(node_ns "$3")"
@@ -228,7 +241,6 @@ ansible_inventory() {
 	  hosts: cluster
 	  gather_facts: false
 	  vars:
-	    halo_node_command: $HALO
 	    halo_cluster_command: $HALO
 	    halo_cluster_dir: $ANS/state
 	    halo_reboot_command: $ANS/bin/reboot {{ halo_root }}

@@ -1,0 +1,184 @@
+#!/bin/bash
+# The halo.provision.halo_provision module as Ansible runs it on a node
+# (python3 and its args), driving the node's own halo-provision (a copy of
+# the build's program in another path, given as executable) on a --root
+# fixture and a veth in a network namespace. Check mode changes nothing
+# and shows the drift (files before and after, one line per other item);
+# apply converges and shows what it changed; the second run changes
+# nothing; a file edited by hand is the diff's before. Every bad option
+# fails the task with one line and runs nothing; a node without the
+# program names the package to install.
+source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/lib/ansible.sh"
+ansible_require
+ansible_env
+
+NS=$(new_netns ansmodpy) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
+ip -n "$NS" link add eth-a type veth peer name eth-b
+MAC=$(ip -n "$NS" -j link show eth-a | jq -r '.[0].address')
+mtu() { ip -n "$NS" -j link show eth-a | jq -r '.[0].mtu'; }
+ROOT=$TEST_TMP/root
+CONF=$ROOT/etc/halo-provision/halo.conf
+LIMITS=/etc/security/limits.d/90-halo-provision.conf
+mkdir -p "$ROOT/etc/halo-provision" "$ROOT/etc/security/limits.d"
+write_conf "$CONF" <<CONF
+version = 1;
+interfaces = ( { name = "rdma0"; match = { mac = "$MAC"; }; mtu = 9000; } );
+access = { memlock = "unlimited"; };
+CONF
+# The node's program: not the build's file.
+PROG=$TEST_TMP/node/sbin/halo-provision
+mkdir -p "${PROG%/*}"
+cp "$HALO" "$PROG"
+
+BASE=$(jq -n --arg p "$PROG" --arg root "$ROOT" --arg ns "$NS" '{executable: $p, root: $root, netns: $ns}')
+# module ARGS_JSON: the module with BASE and ARGS_JSON.
+module() { ansible_module "$(jq -n --argjson b "$BASE" "\$b + $1")"; }
+field() { jq -c ".$1" <<<"$out"; }
+# prepared: the diff's prepared lines; file PATH WHICH: a file's before or after.
+prepared() { jq -r '.diff[] | select(.prepared) | .prepared' <<<"$out" | sed '/^$/d'; }
+file_side() { jq -r --arg p "$1" ".diff[] | select(.before_header == \$p) | .$2" <<<"$out"; }
+
+# --- check mode with diff: reports, changes nothing ---
+snap0=$(tree_snapshot "$ROOT")
+module '{_ansible_check_mode: true, _ansible_diff: true}'
+is "$rc" 0 "check mode: the module exits 0"
+is "$(field changed),$(field failed),$(field rc),$(field mode)" 'true,false,2,"dry-run"' \
+	"check mode: changed, not failed, rc 2, mode dry-run"
+is "$(prepared)" "link/rdma0/mtu: 1500 -> 9000
+link/rdma0/up: down -> up" "check mode: one prepared line per drifted item"
+is "$(file_side $LIMITS before)" "" "check mode: the new limits drop-in's before is empty"
+like "$(file_side $LIMITS after)" 'memlock[[:space:]]+unlimited' "check mode: its after is the content to be written"
+is "$(jq -r '.diff[] | select(.before_header) | .after_header' <<<"$out" | sort | paste -sd' ')" \
+	"/etc/security/limits.d/90-halo-provision.conf /etc/systemd/system.conf.d/90-halo-provision.conf /etc/systemd/user.conf.d/90-halo-provision.conf" \
+	"check mode: before and after of every file"
+is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap0,1500" "check mode: nothing changed"
+is "$(jq -r '.items[] | select(.key == "link/rdma0/mtu") | .outcome' <<<"$out")" drift "check mode: the MTU item is drift"
+
+# --- apply converges and says what it changed ---
+module '{_ansible_diff: true}'
+is "$(field changed),$(field failed),$(field rc),$(field mode)" 'true,false,2,"apply"' "apply: changed, rc 2"
+is "$(mtu)" 9000 "apply: the MTU is 9000 (ip -j)"
+is "$(prepared)" "link/rdma0/mtu: 1500 -> 9000
+link/rdma0/up: down -> up (no carrier (cable unplugged or peer down))" "apply: the changed items' lines, was -> now"
+is "$(file_side $LIMITS after)" "$(cat "$ROOT$LIMITS")" "apply: the drop-in's after is what was written"
+like "$(field msg)" '^"apply: [0-9]+ items' "apply: msg is the summary line"
+is "$(field summary)" "$(field msg)" "apply: summary too"
+
+# --- second run: nothing to do ---
+snap1=$(tree_snapshot "$ROOT")
+module '{_ansible_diff: true}'
+is "$(field changed),$(field failed),$(field rc),$(field diff)" "false,false,0,[]" \
+	"second apply: changed=false, empty diff"
+is "$(tree_snapshot "$ROOT")" "$snap1" "second apply: nothing written"
+
+# --- a file edited by hand is the diff's before, both ways ---
+cp "$ROOT$LIMITS" "$TEST_TMP/limits.good"
+sed -i '2s/.*/# edited by hand/' "$ROOT$LIMITS"
+echo "* hard nofile 1" >>"$ROOT$LIMITS"
+cp "$ROOT$LIMITS" "$TEST_TMP/limits.edited"
+module '{_ansible_check_mode: true, _ansible_diff: true}'
+is "$(file_side $LIMITS before)" "$(cat "$TEST_TMP/limits.edited")" "check mode: before is the file's text now"
+is "$(file_side $LIMITS after)" "$(cat "$TEST_TMP/limits.good")" "check mode: after is the text to be written"
+module '{_ansible_diff: true}'
+is "$(field changed)" true "apply after the edit: changed"
+is "$(file_side $LIMITS before)" "$(cat "$TEST_TMP/limits.edited")" "apply: before is the edited text"
+is "$(file_side $LIMITS after)" "$(cat "$TEST_TMP/limits.good")" "apply: after is the text written"
+cmp -s "$ROOT$LIMITS" "$TEST_TMP/limits.good"
+ok $? "apply: the edit is undone"
+
+# --- the diff helpers: a text they cannot rebuild stays the program's diff ---
+py() { (cd "$ANS" && PYTHONPATH=$ANS/collections /usr/bin/python3 -c "
+from ansible_collections.halo.provision.plugins.module_utils.halo_diff import *
+$1"); }
+is "$(py 'h = parse_unified("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n")[2]
+print(apply_hunks("a\nb\n", h), apply_hunks("a\nx\n", h), repr(apply_hunks("a\nc", h, reverse=True)))')" \
+	"a
+c None 'a\nb\n'" "apply_hunks: forwards, a mismatch refused, backwards ('no newline' kept)"
+is "$(py "print(file_entry({'diff': '--- a$LIMITS\n+++ b$LIMITS\n@@ -1,1 +1,1 @@\n-nothing like it\n+x\n', 'changed': False}, '$ROOT'))")" \
+	"{'prepared': '--- a$LIMITS\n+++ b$LIMITS\n@@ -1,1 +1,1 @@\n-nothing like it\n+x\n'}" \
+	"file_entry: a file that does not match the diff is shown as the diff"
+ln -s /etc/hostname "$ROOT/etc/halo-link"
+is "$(py "print(read_under_root('$ROOT', '/etc/halo-link'), read_under_root('$ROOT', '/etc/../etc/hostname'))")" \
+	"None None" "read_under_root: never through a symlink or .."
+
+# --- config_text and config_data ---
+ip -n "$NS" link set eth-a mtu 1500
+TEXT="version = 1; interfaces = ( { name = \"rdma0\"; match = { mac = \"$MAC\"; }; mtu = 4000; } );"
+module "{config_text: $(jq -Rn --arg t "$TEXT" '$t'), only: \"links\"}"
+is "$(field changed),$(field failed),$(mtu)" "true,false,4000" "config_text: applied"
+module '{config_text: "version = 1;\nx = ;\n"}'
+is "$(field failed),$(field msg),$(field rc)" 'true,"config_text:2: syntax error",1' \
+	"config_text: an error names config_text and its line"
+DATA=$(jq -n --arg mac "$MAC" '{version: "1", interfaces: [{name: "rdma0", match: {mac: $mac, pci: ""}, mtu: "9000"}]}')
+module "{config_data: $DATA, only: [\"links\"], _ansible_diff: true}"
+is "$(field changed),$(field failed),$(mtu)" "true,false,9000" "config_data with \"9000\" and \"\": applied"
+is "$(prepared)" "link/rdma0/mtu: 4000 -> 9000" "config_data: the prepared line"
+module '{config_data: {interfaces: [{name: "rdma0", mtu: "9k"}], bot: {}}}'
+is "$(jq -r '.errors[]' <<<"$out")" 'config_data: unknown key "bot" (did you mean "boot"?)
+config_data: interfaces[0].mtu: expected an integer, got the string "9k"' "config_data: every error, by its path"
+is "$(field failed),$(field rc)" "true,1" "config_data: failed, rc 1"
+
+# --- revert in check mode shows, changes nothing ---
+snap2=$(tree_snapshot "$ROOT")
+module '{revert: true, _ansible_check_mode: true, _ansible_diff: true}'
+is "$(field failed),$(field changed),$(field mode),$(field revert)" 'false,true,"dry-run",true' \
+	"revert in check mode: would change"
+is "$(file_side $LIMITS after)" "" "revert in check mode: the drop-in's after is empty"
+is "$(tree_snapshot "$ROOT")" "$snap2" "revert in check mode: nothing changed"
+
+# --- every bad option: failed, one line, rc 1, nothing run ---
+bad() { # bad ARGS_JSON MESSAGE
+	module "$1"
+	is "$(field failed),$(jq -r '.msg' <<<"$out" 2>/dev/null)" "true,$2" "bad option $1"
+}
+ip -n "$NS" link set eth-a mtu 1500
+snap3=$(tree_snapshot "$ROOT")
+SUBS='boot, modules, links, roce, rdma, files, storage, ready'
+bad '{only: ""}' "only: empty: give one or more of $SUBS (leave it out for every subsystem)"
+bad '{only: []}' "only: empty: give one or more of $SUBS (leave it out for every subsystem)"
+bad '{only: " , "}' "only: empty: give one or more of $SUBS (leave it out for every subsystem)"
+bad '{only: "links,bogus"}' "only: 'bogus' is not a subsystem (one of $SUBS)"
+bad '{only: ["links", ""]}' "only: '' is not a subsystem (one of $SUBS)"
+bad '{only: 5}' "only: expected a list or a comma-separated string, got an integer"
+bad '{netns: ""}' "netns: empty (leave it out for the default)"
+bad '{interface: ""}' "interface: empty (leave it out for the default)"
+bad '{kernel_release: 6.10}' "kernel_release: expected a string, got a float"
+bad '{netns: ["a"]}' "netns: expected a string, got a list"
+bad '{config: ""}' "config: empty (leave it out for the default)"
+bad '{config: "halo.conf"}' "config: 'halo.conf' is not an absolute path"
+bad '{root: ""}' "root: empty (leave it out for the default)"
+bad '{root: "rel/root"}' "root: 'rel/root' is not an absolute path"
+bad '{executable: "halo-provision"}' "executable: 'halo-provision' is not an absolute path"
+bad '{config_text: ""}' "config_text: empty (leave it out for the default)"
+bad '{config_data: {}}' "config_data: empty (give at least its version)"
+bad '{config_data: "version=1"}' "config_data: expected a dictionary, got a string"
+bad '{wait: 90000}' "wait: 90000 is not within 0 to 86400 seconds"
+bad '{wait: -1}' "wait: -1 is not within 0 to 86400 seconds"
+bad '{wait: true}' "wait: expected whole seconds, got a boolean"
+bad '{config: "/a", config_text: "b"}' "parameters are mutually exclusive: config|config_text|config_data"
+module '{wait: "soon"}'
+is "$(field failed),$(jq -r '.msg | contains("wait") and contains("int")' <<<"$out")" "true,true" \
+	"bad option {wait: \"soon\"}: Ansible's own check names it"
+module '{revert: "maybe"}'
+is "$(field failed),$(jq -r '.msg | contains("revert") and contains("boolean")' <<<"$out")" "true,true" \
+	"bad option {revert: \"maybe\"}: Ansible's own check names it"
+module '{confg: "/x"}'
+like "$(field failed),$(field msg)" '^true,"Unsupported parameters .*: confg\.' "an unknown option: named"
+is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap3,1500" "bad options: nothing changed"
+module '{wait: 90000, netns: ""}'
+is "$(jq -r '.errors | length' <<<"$out")" 2 "bad options: every error in errors"
+
+# --- the program: missing, not a program, not answering JSON ---
+module "{executable: \"$TEST_TMP/nowhere/halo-provision\"}"
+is "$(field failed),$(field rc),$(jq -r .msg <<<"$out")" \
+	"true,1,halo-provision is not installed on this node ($TEST_TMP/nowhere/halo-provision does not exist): install the halo-provision package (the halo.provision.node role does, with halo_package or halo_package_file)" \
+	"a node without the program: one line naming the package"
+module "{executable: \"$ROOT/etc\"}"
+is "$(field failed),$(jq -r .msg <<<"$out")" "true,$ROOT/etc: not an executable file" "a directory: not run"
+module '{executable: "/bin/true"}'
+is "$(field failed),$(jq -r .msg <<<"$out")" "true,/bin/true exited 0 without a JSON answer: no output" \
+	"a program that answers no JSON: failed, one line"
+is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap3,1500" "nothing changed"
+
+done_testing
