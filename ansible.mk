@@ -1,6 +1,6 @@
 # ansible/: the collection halo.provision (galaxy.yml, the module that runs
 # each node's own halo-provision, the role) and its tests with the real
-# ansible-playbook and ansible-doc.
+# ansible-playbook, ansible-doc, ansible-test and ansible-galaxy.
 
 # With prefix /usr (the packages) this is /usr/share/ansible/collections,
 # where ansible-core looks by default; with another prefix README.md says
@@ -26,7 +26,10 @@ dist_halocollrolehandlers_DATA = ansible/roles/node/handlers/main.yml
 halocollrolemetadir = $(halocollroledir)/meta
 dist_halocollrolemeta_DATA = ansible/roles/node/meta/main.yml \
 	ansible/roles/node/meta/argument_specs.yml
+# The sanity tests' ignore file ships with the source, not installed.
+EXTRA_DIST += ansible/tests/sanity/ignore-2.14.txt
+
 ansible_tests = tests/integration/ansible-doc.sh tests/integration/ansible-playbook.sh \
-	tests/integration/ansible-module-python.sh
+	tests/integration/ansible-module-python.sh tests/integration/ansible-collection.sh
 TESTS += $(ansible_tests)
 EXTRA_DIST += $(ansible_tests) tests/lib/ansible.sh
