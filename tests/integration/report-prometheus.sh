@@ -127,67 +127,8 @@ ok "$([ ! -e "$R2/var/lib/prometheus" ]; echo $?)" "dry-run wrote no textfile"
 run_halo --root "$R2" --check
 promtool_ok "$R2/var/lib/prometheus/node-exporter/halo-provision.prom" "an empty plan's textfile"
 
-# The example alert rules (docs/prometheus-alerts.yml) load, name only
-# series the textfile has, and fire as documented.
-RULES="$top_srcdir/docs/prometheus-alerts.yml"
-msg=$("$PROMTOOL" check rules "$RULES" 2>&1)
-r=$?
-ok $r "promtool check rules: the example alerts"
-[ $r -eq 0 ] || diag "$msg"
-missing=""
-for name in $(grep -o 'halo_[a-z_]*' "$RULES" | sort -u); do
-	grep -q "^# TYPE $name " "$TEST_TMP/check.prom" || missing="$missing $name"
-done
-is "$missing" "" "the alerts use only series the textfile has"
-# A node whose runs stop at minute 30 (staleness), an item that drifts
-# from minute 10 on; node_exporter scraped every minute.
-cat >"$TEST_TMP/alerts.test.yml" <<EOF
-rule_files:
-  - $RULES
-evaluation_interval: 1m
-tests:
-  - interval: 1m
-    input_series:
-      - series: 'halo_last_run_timestamp_seconds{instance="n1"}'
-        values: '0+60x30 1800+0x120'
-      - series: 'halo_item_in_sync{instance="n1",key="link/rdma0/mtu",subsystem="links"}'
-        values: '1+0x10 0+0x120'
-      - series: 'halo_items{instance="n1",outcome="failed"}'
-        values: '0+0x150'
-      - series: 'halo_warnings{instance="n1"}'
-        values: '0+0x150'
-    alert_rule_test:
-      - eval_time: 90m
-        alertname: HaloProvisionStale
-        exp_alerts: []
-      - eval_time: 96m
-        alertname: HaloProvisionStale
-        exp_alerts:
-          - exp_labels: { severity: warning, instance: n1 }
-            exp_annotations:
-              summary: "halo-provision has not completed a run on n1 for 1h 6m 0s"
-              description: "Check the halo-provision-check.timer and halo-provision-check.service units (a config error fails the unit with exit 1)."
-      - eval_time: 60m
-        alertname: HaloProvisionItemNotInSync
-        exp_alerts: []
-      - eval_time: 75m
-        alertname: HaloProvisionItemNotInSync
-        exp_alerts:
-          - exp_labels: { severity: warning, instance: n1, key: link/rdma0/mtu, subsystem: links }
-            exp_annotations:
-              summary: "link/rdma0/mtu is not in sync on n1"
-              description: "halo-provision --check reports drift or a pending reboot for link/rdma0/mtu (links)."
-      - eval_time: 100m
-        alertname: HaloProvisionItemsFailed
-        exp_alerts: []
-      - eval_time: 100m
-        alertname: HaloProvisionWarnings
-        exp_alerts: []
-EOF
-msg=$("$PROMTOOL" test rules "$TEST_TMP/alerts.test.yml" 2>&1)
-r=$?
-ok $r "promtool test rules: staleness and drift alerts fire when they should"
-[ $r -eq 0 ] || diag "$msg"
+# The alert rules and the dashboard that read this file:
+# tests/integration/monitoring.sh.
 
 # promtool can fail: a counter without _total, a series given twice.
 sed 's/^# TYPE halo_exit_code gauge$/# TYPE halo_exit_code counter/' "$TEST_TMP/check.prom" \
