@@ -1,4 +1,4 @@
-# debian/: the Debian source package and its test (issue 12).
+# debian/: the Debian source package and its test.
 # dpkg-buildpackage -us -uc -b in a checkout or in the release tarball's
 # tree: the tarball carries debian/ (EXTRA_DIST), and
 # tests/integration/debian-package.sh builds from the distdir.

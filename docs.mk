@@ -8,6 +8,11 @@ dist_pkgdata_DATA += docs/prometheus-alerts.yml
 halografanadir = $(pkgdatadir)/grafana
 dist_halografana_DATA = docs/grafana/halo-provision.json docs/grafana/provisioning.yml
 
+# The documentation next to README.md, where its links point
+# ($(docdir)/docs/...).
+halodocsdir = $(docdir)/docs
+dist_halodocs_DATA = docs/json-schema.md docs/prometheus.md docs/halo-provision.schema.json
+
 monitoring_tests = tests/integration/monitoring.sh
 TESTS += $(monitoring_tests)
 EXTRA_DIST += $(monitoring_tests)

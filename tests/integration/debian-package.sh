@@ -2,8 +2,10 @@
 # The Debian package (debian/): dpkg-buildpackage -b builds it from the
 # release tree (make distdir: what the tarball carries), lintian finds no
 # error, the .deb holds the program, man pages, units, udev rule,
-# completion and the example config (and no config: installing must not
-# provision), its control fields are right, the extracted program runs,
+# completion, the Ansible collection, the monitoring kit (alert rules,
+# Grafana dashboard), the documentation (README.md, docs/, examples/) and
+# the example config (and no config: installing must not provision), its
+# control fields are right, the extracted program runs,
 # and the maintainer scripts dh_installsystemd wrote enable the units but
 # start only the read-only audit timer.
 #
@@ -79,15 +81,23 @@ like "$depends" 'libconfig9' "Depends has libconfig"
 dpkg-deb -c "$deb" >"$TEST_TMP/contents"
 is "$(awk '$2 != "root/root"' "$TEST_TMP/contents")" "" "every file is root's (Rules-Requires-Root: no)"
 paths=$(awk '{ print $6 }' "$TEST_TMP/contents" | sed 's|^\./|/|')
+coll=/usr/share/ansible/collections/ansible_collections/halo/provision
 want=(/usr/sbin/halo-provision
 	/usr/share/man/man8/halo-provision.8.gz
 	/usr/share/man/man5/halo-provision.conf.5.gz
 	/usr/share/bash-completion/completions/halo-provision
 	/usr/share/halo-provision/halo-provision.schema.json
+	/usr/share/halo-provision/prometheus-alerts.yml
+	/usr/share/halo-provision/grafana/halo-provision.json
+	/usr/share/halo-provision/grafana/provisioning.yml
 	/usr/share/doc/halo-provision/halo.conf.example
 	/usr/share/doc/halo-provision/copyright
 	/usr/share/doc/halo-provision/changelog.Debian.gz
 	/usr/share/lintian/overrides/halo-provision
+	$coll/galaxy.yml
+	$coll/plugins/modules/halo_provision.py
+	$coll/plugins/module_utils/halo_diff.py
+	$coll/roles/node/tasks/main.yml
 	/etc/halo-provision/)
 for u in "$top_srcdir"/systemd/*; do
 	u=${u##*/}
@@ -96,11 +106,23 @@ done
 for r in "$top_srcdir"/udev/*.rules; do
 	want+=("/lib/udev/rules.d/${r##*/}")
 done
+# The documentation: README.md, docs/*.md and the schema next to it, every
+# file of examples/ (dh_compress may have compressed the bigger ones).
+docs=(/usr/share/doc/halo-provision/README.md /usr/share/doc/halo-provision/docs/halo-provision.schema.json)
+for d in "$top_srcdir"/docs/*.md; do
+	docs+=("/usr/share/doc/halo-provision/docs/${d##*/}")
+done
+while read -r e; do
+	docs+=("/usr/share/doc/halo-provision/examples/${e#"$top_srcdir"/examples/}")
+done < <(find "$top_srcdir/examples" -type f)
 missing=
 for p in "${want[@]}"; do
 	grep -qxF -- "$p" <<<"$paths" || missing+="$p "
 done
-is "$missing" "" "the .deb holds program, man pages, ${#want[@]} wanted paths (units, udev rule, completion, example config)"
+for p in "${docs[@]}"; do
+	grep -qxF -e "$p" -e "$p.gz" <<<"$paths" || missing+="$p "
+done
+is "$missing" "" "the .deb holds ${#want[@]} wanted paths (program, man pages, units, udev rule, completion, collection, alert rules, dashboard, example config) and ${#docs[@]} documents (docs, examples)"
 is "$(grep -E '^/etc/.+[^/]$' <<<"$paths")" "" "no file under /etc: no config, so installing provisions nothing"
 
 # The extracted program runs.

@@ -2,7 +2,8 @@
 # The Fedora spec (rpm/halo-provision.spec, written by configure): rpmspec
 # parses it, its version is the build's, and its %files covers exactly what
 # `make install` installs with the spec's own %configure directories, so
-# a newly installed file that is not packaged fails here.
+# a newly installed file that is not packaged fails here; that includes
+# the alert rules, the Grafana dashboard, docs/ and examples/.
 . "$top_srcdir/tests/lib/tap.sh"
 
 if ! command -v rpmspec >/dev/null; then
@@ -79,6 +80,25 @@ ok $? "make install DESTDIR"
 ok $? "make install installed files ($(wc -l <"$TEST_TMP/installed"))"
 diag "installed, in the spec's directories:"
 sed 's/^/#   /' "$TEST_TMP/installed"
+
+# The monitoring kit and the documentation are among them (so %files,
+# checked below, packages them).
+kit=(/usr/share/halo-provision/prometheus-alerts.yml
+	/usr/share/halo-provision/grafana/halo-provision.json
+	/usr/share/halo-provision/grafana/provisioning.yml
+	/usr/share/doc/halo-provision/README.md
+	/usr/share/doc/halo-provision/docs/halo-provision.schema.json)
+for d in "$top_srcdir"/docs/*.md; do
+	kit+=("/usr/share/doc/halo-provision/docs/${d##*/}")
+done
+while read -r e; do
+	kit+=("/usr/share/doc/halo-provision/examples/${e#"$top_srcdir"/examples/}")
+done < <(find "$top_srcdir/examples" -type f)
+absent=
+for p in "${kit[@]}"; do
+	grep -qxF -- "$p" "$TEST_TMP/installed" || absent+="$p "
+done
+is "$absent" "" "make install installs the alert rules, the dashboard, docs/ and examples/ (${#kit[@]} files)"
 
 # %files entries: "path" (a glob; a directory takes what is below it),
 # directives stripped; %dir entries own only the directory.
