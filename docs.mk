@@ -11,7 +11,8 @@ dist_halografana_DATA = docs/grafana/halo-provision.json docs/grafana/provisioni
 # The documentation next to README.md, where its links point
 # ($(docdir)/docs/...).
 halodocsdir = $(docdir)/docs
-dist_halodocs_DATA = docs/json-schema.md docs/prometheus.md docs/halo-provision.schema.json
+dist_halodocs_DATA = docs/json-schema.md docs/prometheus.md docs/hardware.md \
+	docs/halo-provision.schema.json
 
 monitoring_tests = tests/integration/monitoring.sh
 TESTS += $(monitoring_tests)

@@ -183,17 +183,18 @@ def _shown(value):
 
 def item_line(item):
     """One line for an item that is not a file diff: what it was and what
-    it is for a change, what it is and what it should be otherwise."""
+    it is for a change, what it is and what it should be otherwise, with
+    the item's message and note."""
     outcome = item.get('outcome')
     if outcome == 'changed':
         line = '%s: %s -> %s' % (item['key'], _shown(item.get('was')), _shown(item.get('observed')))
     else:
         line = '%s: %s -> %s' % (item['key'], _shown(item.get('observed')), _shown(item.get('wanted')))
-    message = item.get('message')
+    remarks = '; '.join(text for text in (item.get('message'), item.get('note')) if text)
     if outcome == 'pending-reboot':
-        line += ' (pending reboot: %s)' % message if message else ' (pending reboot)'
-    elif message:
-        line += ' (%s)' % message
+        line += ' (pending reboot: %s)' % remarks if remarks else ' (pending reboot)'
+    elif remarks:
+        line += ' (%s)' % remarks
     return line + '\n'
 
 

@@ -239,6 +239,10 @@ items:
       description: The subsystem that owns the item.
       type: str
       sample: links
+    interface:
+      description: The C(interfaces) entry a link, RoCE or RDMA item configures; absent on other items.
+      type: str
+      sample: rdma0
     outcome:
       description: One of C(ok), C(changed), C(drift), C(pending-reboot), C(unsupported), C(failed).
       type: str
@@ -259,7 +263,10 @@ items:
       type: str
       sample: "1500"
     message:
-      description: Why an item failed, is unsupported or waits for a reboot; null otherwise.
+      description: One line about the item's last observation or its failure (why it differs, why a knob is unsupported, what to reload); null otherwise.
+      type: str
+    note:
+      description: One line about the item itself or this run's change to it (how a file takes effect, a link flap); null otherwise.
       type: str
     diff:
       description: The item's unified diff when it is a file; null otherwise.
@@ -272,8 +279,8 @@ diff:
       cannot be rebuilt exactly (the file changed since), its unified diff
       is the entry's I(prepared). Every other item that changed, drifted or
       waits for a reboot has one line, C(KEY: BEFORE -> AFTER), with
-      C((absent)) for a value that does not exist and the item's message in
-      parentheses.
+      C((absent)) for a value that does not exist and the item's message
+      and note in parentheses.
   returned: in diff mode
   type: list
   elements: dict
