@@ -16,4 +16,4 @@ dist_halodocs_DATA = docs/json-schema.md docs/prometheus.md docs/hardware.md \
 
 monitoring_tests = tests/integration/monitoring.sh
 TESTS += $(monitoring_tests)
-EXTRA_DIST += $(monitoring_tests)
+EXTRA_DIST += $(monitoring_tests) tests/lib/docs.sh

@@ -13,6 +13,7 @@
 # valgrind (HALO_SANITIZER_CFLAGS, HALO_LOG_COMPILER from debian.mk), so
 # it runs once per CI.
 . "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/docs.sh"
 
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 if [ -n "${HALO_SANITIZER_CFLAGS:-}" ] ||
@@ -108,13 +109,7 @@ for r in "$top_srcdir"/udev/*.rules; do
 done
 # The documentation: README.md, docs/*.md and the schema next to it, every
 # file of examples/ (dh_compress may have compressed the bigger ones).
-docs=(/usr/share/doc/halo-provision/README.md /usr/share/doc/halo-provision/docs/halo-provision.schema.json)
-for d in "$top_srcdir"/docs/*.md; do
-	docs+=("/usr/share/doc/halo-provision/docs/${d##*/}")
-done
-while read -r e; do
-	docs+=("/usr/share/doc/halo-provision/examples/${e#"$top_srcdir"/examples/}")
-done < <(find "$top_srcdir/examples" -type f)
+mapfile -t docs < <(doc_paths /usr/share/doc/halo-provision)
 missing=
 for p in "${want[@]}"; do
 	grep -qxF -- "$p" <<<"$paths" || missing+="$p "

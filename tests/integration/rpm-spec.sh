@@ -5,6 +5,7 @@
 # a newly installed file that is not packaged fails here; that includes
 # the alert rules, the Grafana dashboard, docs/ and examples/.
 . "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/docs.sh"
 
 if ! command -v rpmspec >/dev/null; then
 	echo "1..0 # SKIP rpmspec not installed (Debian package rpm)"
@@ -85,15 +86,8 @@ sed 's/^/#   /' "$TEST_TMP/installed"
 # checked below, packages them).
 kit=(/usr/share/halo-provision/prometheus-alerts.yml
 	/usr/share/halo-provision/grafana/halo-provision.json
-	/usr/share/halo-provision/grafana/provisioning.yml
-	/usr/share/doc/halo-provision/README.md
-	/usr/share/doc/halo-provision/docs/halo-provision.schema.json)
-for d in "$top_srcdir"/docs/*.md; do
-	kit+=("/usr/share/doc/halo-provision/docs/${d##*/}")
-done
-while read -r e; do
-	kit+=("/usr/share/doc/halo-provision/examples/${e#"$top_srcdir"/examples/}")
-done < <(find "$top_srcdir/examples" -type f)
+	/usr/share/halo-provision/grafana/provisioning.yml)
+mapfile -t -O ${#kit[@]} kit < <(doc_paths /usr/share/doc/halo-provision)
 absent=
 for p in "${kit[@]}"; do
 	grep -qxF -- "$p" "$TEST_TMP/installed" || absent+="$p "

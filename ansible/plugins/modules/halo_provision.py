@@ -365,19 +365,15 @@ ARGUMENT_SPEC = dict(
 )
 
 
+# bool before int: True is an int to isinstance.
+TYPE_NAMES = ((bool, 'a boolean'), (int, 'an integer'), (float, 'a float'), (dict, 'a dictionary'),
+              (list, 'a list'), (str, 'a string'))
+
+
 def type_name(value):
-    if isinstance(value, bool):
-        return 'a boolean'
-    if isinstance(value, int):
-        return 'an integer'
-    if isinstance(value, float):
-        return 'a float'
-    if isinstance(value, dict):
-        return 'a dictionary'
-    if isinstance(value, list):
-        return 'a list'
-    if isinstance(value, str):
-        return 'a string'
+    for kind, name in TYPE_NAMES:
+        if isinstance(value, kind):
+            return name
     return 'a %s' % type(value).__name__
 
 
