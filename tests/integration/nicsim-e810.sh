@@ -18,7 +18,7 @@ CONF
 
 probe "$NS" dcb-get e810a
 is "$rc" 0 "IEEE_GET answered (ACK 0)"
-like "$out" $'dcbx 0xe' "agent on: DCBX is LLD_MANAGED|CEE|IEEE"
+like "$out" '^dcbx 0xa$' "agent on: DCBX is LLD_MANAGED|IEEE, one version bit (ice_dcb_get_mode)"
 is "$(state e810a .dcbx)" '"firmware"' "state: dcbx firmware"
 is "$(state e810a '.priv_flags["fw-lldp-agent"]')" true "state: fw-lldp-agent on"
 

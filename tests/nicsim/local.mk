@@ -1,4 +1,4 @@
-# tests/nicsim: the simulated NIC (issue 9), an LD_PRELOAD library that
+# tests/nicsim: the simulated NIC, an LD_PRELOAD library that
 # answers dcbnl, devlink and ethtool requests for the interfaces it is told
 # about. Built by make check, never installed.
 
@@ -12,8 +12,12 @@ tests_nicsim_nicsim_la_SOURCES = \
 	tests/nicsim/nicsim-reply.c \
 	tests/nicsim/nicsim-config.c \
 	tests/nicsim/nicsim-state.c \
+	tests/nicsim/nicsim-kernel.c \
 	tests/nicsim/nicsim-dcb.c \
-	tests/nicsim/nicsim-genl.c
+	tests/nicsim/nicsim-ice.c \
+	tests/nicsim/nicsim-mlx5.c \
+	tests/nicsim/nicsim-genl.c \
+	tests/nicsim/nicsim-devlink.c
 tests_nicsim_nicsim_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS) $(MNL_CFLAGS) $(JSONC_CFLAGS)
 tests_nicsim_nicsim_la_LDFLAGS = -module -avoid-version -rpath /nowhere -shared
 tests_nicsim_nicsim_la_LIBADD = $(MNL_LIBS) $(JSONC_LIBS) -lpthread -ldl
@@ -31,6 +35,9 @@ nicsim_integration_tests = \
 	tests/integration/nicsim-e810.sh \
 	tests/integration/nicsim-connectx.sh \
 	tests/integration/nicsim-passthrough.sh \
-	tests/integration/nicsim-state.sh
+	tests/integration/nicsim-state.sh \
+	tests/integration/nicsim-e810-reset.sh \
+	tests/integration/nicsim-connectx-carrier.sh \
+	tests/integration/nicsim-devlink-reload.sh
 TESTS += $(nicsim_integration_tests)
 EXTRA_DIST += $(nicsim_integration_tests)

@@ -84,16 +84,20 @@ static void defaults(struct nicsim_if *nic)
 		 nic->profile == NICSIM_E810 ? "4.91" : "16.35.2000");
 	if (nic->profile == NICSIM_E810) {
 		/* Factory NVM: the firmware LLDP agent runs, DCB is firmware
-		 * managed (ice: LLD_MANAGED | CEE | IEEE). */
+		 * managed (ice_dcb_get_mode: LLD_MANAGED | IEEE). With no
+		 * peer to learn from, the firmware's one TC (as ice's own
+		 * default: ice_dcb_sw_dflt_cfg). */
 		nic->priv_flags = 1u << NICSIM_E810_FW_LLDP;
-		nic->dcbx = DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_CEE |
-			    DCB_CAP_DCBX_VER_IEEE;
+		nic->dcbx = nicsim_ice_dcbx_mode(true);
+		nicsim_ice_sw_default(nic);
 	} else {
 		/* mlx5: firmware DCBX ("auto"), 7 m cable length default,
-		 * rx_cqe_moder, rx_striding_rq and the MPWQE flags on. */
-		nic->dcbx = DCB_CAP_DCBX_VER_CEE | DCB_CAP_DCBX_VER_IEEE;
+		 * rx_cqe_moder, rx_striding_rq and the MPWQE flags on, the
+		 * ETS of mlx5e_ets_init. */
+		nic->dcbx = nicsim_mlx5_dcbx_mode(false);
 		nic->pfc_delay = 7;
 		nic->priv_flags = (1u << 0) | (1u << 3) | (1u << 5) | (1u << 6);
+		nicsim_mlx5_ets_init(nic);
 	}
 }
 
@@ -204,9 +208,7 @@ static int parse_key(struct nicsim_if *nic, char *kv, char *err, size_t errlen,
 			goto bad;
 		nic->priv_flags = (nic->priv_flags & ~(1u << NICSIM_E810_FW_LLDP)) |
 				  ((uint32_t)b << NICSIM_E810_FW_LLDP);
-		nic->dcbx = b ? DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_CEE |
-				DCB_CAP_DCBX_VER_IEEE
-			      : DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
+		nic->dcbx = nicsim_ice_dcbx_mode(b);
 	} else if (strcmp(k, "enable_roce") == 0) {
 		if (parse_bool(v, "true", "false", &nic->enable_roce) < 0)
 			goto bad;
@@ -219,8 +221,7 @@ static int parse_key(struct nicsim_if *nic, char *kv, char *err, size_t errlen,
 	} else if (strcmp(k, "dcbx") == 0 && !e810) {
 		if (parse_bool(v, "host", "firmware", &b) < 0)
 			goto bad;
-		nic->dcbx = b ? DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE
-			      : DCB_CAP_DCBX_VER_CEE | DCB_CAP_DCBX_VER_IEEE;
+		nic->dcbx = nicsim_mlx5_dcbx_mode(b);
 	} else if (strcmp(k, "pfc") == 0) {
 		if (parse_pfc(v, &nic->pfc_en) < 0)
 			goto bad;
@@ -235,6 +236,9 @@ static int parse_key(struct nicsim_if *nic, char *kv, char *err, size_t errlen,
 		if (!nicsim_fw_valid(nic->profile, v))
 			goto bad;
 		snprintf(nic->fw, sizeof(nic->fw), "%s", v);
+	} else if (strcmp(k, "reset") == 0 && e810) {
+		if (parse_bool(v, "off", "on", &nic->no_reset) < 0)
+			goto bad;
 	} else if (strcmp(k, "flap_ms") == 0 && !e810) {
 		if (parse_uint(v, 60000, &n) < 0)
 			goto bad;
@@ -307,6 +311,12 @@ int nicsim_config_load(const char *path, struct nicsim_if *ifs, size_t max,
 		if (r == 0 && nic->enable_roce && nic->enable_iwarp)
 			r = fail(err, errlen, "%s: enable_roce and enable_iwarp are exclusive",
 				 where);
+		/* Booted with these values: the device runs with them. */
+		nic->active_roce = nic->enable_roce;
+		nic->active_iwarp = nic->enable_iwarp;
+		/* ice in L3 DSCP mode from the start: a TC per priority. */
+		if (nic->profile == NICSIM_E810 && nic->trust_dscp)
+			nicsim_ice_dscp_ets(nic);
 		n++;
 	}
 	fclose(f);

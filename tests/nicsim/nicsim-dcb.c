@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nicsim-dcb.c: dcbnl (RTM_GETDCB / RTM_SETDCB) as net/dcb/dcbnl.c answers
- * it, with ice's or mlx5's dcbnl_rtnl_ops behind it (FACTS 3, 4, 5).
+ * it, with ice's or mlx5's dcbnl_rtnl_ops behind it (nicsim-ice.c,
+ * nicsim-mlx5.c).
  *
  * Reply shapes, as the kernel's: one unicast message of type RTM_GETDCB
  * (get commands) or RTM_SETDCB (set commands) with the request's cmd, seq
@@ -18,16 +19,8 @@
 
 #include "nicsim.h"
 
-/* ice_dcb_lib.h: what ice_dcbnl_setdcbx returns. */
-#define ICE_DCB_HW_CHG_RST 0
-#define ICE_DCB_NO_HW_CHG 1
-
-#define MAX_DSCP 64
 /* DCB_ATTR_DCB_APP (uapi 6.2 and later; Debian 12's headers lack it). */
 #define ATTR_DCB_APP 2
-
-static const char *msg_bond = "DCB changes not allowed when in a bond";
-static const char *msg_agent = "can't do DSCP QoS when FW DCB agent active";
 
 struct dcb_req {
 	const struct nlattr *tb[DCB_ATTR_MAX + 1];
@@ -78,37 +71,17 @@ const char *nicsim_dcb_ifname(const struct nlmsghdr *req)
 	return mnl_attr_get_str(a);
 }
 
-/* ---- the drivers' ops ---- */
+/* ---- the APP table the kernel keeps per netdev (dcb_app_list) ---- */
 
-static bool host_ieee(const struct nicsim_if *nic)
+bool nicsim_app_has_dscp(const struct nicsim_if *nic)
 {
-	return !(nic->dcbx & DCB_CAP_DCBX_LLD_MANAGED) &&
-	       (nic->dcbx & DCB_CAP_DCBX_VER_IEEE);
-}
-
-/* ice refuses every host DCB change while bonded or firmware managed. */
-static int ice_gate(const struct nicsim_if *nic, const char **ret_msg)
-{
-	if (nic->bonded) {
-		*ret_msg = msg_bond;
-		return -EINVAL;
-	}
-	if (!host_ieee(nic)) {
-		*ret_msg = msg_agent;
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static void trust_update(struct nicsim_if *nic)
-{
-	nic->trust_dscp = false;
 	for (size_t i = 0; i < nic->n_app; i++)
 		if (nic->app[i].selector == IEEE_8021QAZ_APP_SEL_DSCP)
-			nic->trust_dscp = true;
+			return true;
+	return false;
 }
 
-static ssize_t app_find(const struct nicsim_if *nic, uint8_t sel, uint16_t prot)
+ssize_t nicsim_app_find(const struct nicsim_if *nic, uint8_t sel, uint16_t prot)
 {
 	for (size_t i = 0; i < nic->n_app; i++)
 		if (nic->app[i].selector == sel && nic->app[i].protocol == prot)
@@ -116,136 +89,19 @@ static ssize_t app_find(const struct nicsim_if *nic, uint8_t sel, uint16_t prot)
 	return -1;
 }
 
-static void app_remove(struct nicsim_if *nic, size_t i)
+void nicsim_app_remove(struct nicsim_if *nic, size_t i)
 {
 	memmove(&nic->app[i], &nic->app[i + 1], (nic->n_app - i - 1) * sizeof(nic->app[0]));
 	nic->n_app--;
 }
 
-static int app_add(struct nicsim_if *nic, const struct dcb_app *app)
+/* Both drivers trust DSCP from the first DSCP entry on. */
+int nicsim_app_add(struct nicsim_if *nic, const struct dcb_app *app)
 {
 	if (nic->n_app == NICSIM_MAX_APPS)
 		return -ENOMEM;
 	nic->app[nic->n_app++] = *app;
-	trust_update(nic);
-	return 0;
-}
-
-static int set_ets(struct nicsim_if *nic, const char **ret_msg)
-{
-	/* The ETS table itself is not modelled; the gate is. */
-	return nic->profile == NICSIM_E810 ? ice_gate(nic, ret_msg) : 0;
-}
-
-static int set_pfc(struct nicsim_if *nic, const struct ieee_pfc *pfc,
-		   const char **ret_msg)
-{
-	int err;
-
-	if (nic->profile == NICSIM_E810) {
-		err = ice_gate(nic, ret_msg);
-		if (err)
-			return err;
-		nic->pfc_cap = pfc->pfc_cap ? pfc->pfc_cap : 8;
-		nic->pfc_en = pfc->pfc_en;
-		nic->pfc_mbc = pfc->mbc;
-		return 0;
-	}
-	/* mlx5e_dcbnl_ieee_setpfc: a new bitmap toggles the port link;
-	 * delay is the cable length in metres. */
-	if (pfc->pfc_en != nic->pfc_en) {
-		nic->pfc_en = pfc->pfc_en;
-		err = nicsim_flap(nic);
-		if (err < 0)
-			return err;
-	}
-	if (pfc->delay && pfc->delay < 1000)
-		nic->pfc_delay = pfc->delay;
-	return 0;
-}
-
-static int set_app(struct nicsim_if *nic, const struct dcb_app *app,
-		   const char **ret_msg)
-{
-	ssize_t i;
-	int err;
-
-	if (nic->profile == NICSIM_E810) {
-		err = ice_gate(nic, ret_msg);
-		if (err)
-			return err;
-		if (app->selector != IEEE_8021QAZ_APP_SEL_DSCP)
-			return -EINVAL;
-		if (app->protocol >= MAX_DSCP || app->priority >= 8)
-			return -EINVAL;
-		i = app_find(nic, app->selector, app->protocol);
-		if (i >= 0 && nic->app[i].priority == app->priority)
-			return -EEXIST; /* dcb_ieee_setapp */
-		if (i >= 0) {
-			*ret_msg = "DSCP value already user mapped";
-			return -EINVAL;
-		}
-		return app_add(nic, app); /* the first one: L3 DSCP mode */
-	}
-	if (app->selector != IEEE_8021QAZ_APP_SEL_DSCP ||
-	    app->protocol >= MAX_DSCP || app->priority >= 8)
-		return -EINVAL;
-	/* mlx5 replaces the DSCP's old entry; the first sets trust dscp. */
-	i = app_find(nic, app->selector, app->protocol);
-	if (i >= 0)
-		app_remove(nic, (size_t)i);
-	return app_add(nic, app);
-}
-
-static int del_app(struct nicsim_if *nic, const struct dcb_app *app,
-		   const char **ret_msg)
-{
-	ssize_t i;
-
-	if (nic->profile == NICSIM_E810) {
-		if (nic->bonded) {
-			*ret_msg = msg_bond;
-			return -EINVAL;
-		}
-		if (nic->dcbx & DCB_CAP_DCBX_LLD_MANAGED) {
-			*ret_msg = "can't delete DSCP netlink app when FW DCB agent is active";
-			return -EINVAL;
-		}
-	} else if (app->selector != IEEE_8021QAZ_APP_SEL_DSCP ||
-		   app->protocol >= MAX_DSCP) {
-		return -EINVAL;
-	}
-	i = app_find(nic, app->selector, app->protocol);
-	if (i < 0 || nic->app[i].priority != app->priority)
-		return -ENOENT;
-	app_remove(nic, (size_t)i);
-	trust_update(nic); /* the last one: back to L2 / trust pcp */
-	return 0;
-}
-
-static uint8_t set_dcbx(struct nicsim_if *nic, uint8_t mode)
-{
-	if (nic->profile == NICSIM_E810) {
-		if (nic->bonded || (nic->priv_flags & (1u << NICSIM_E810_FW_LLDP)))
-			return ICE_DCB_NO_HW_CHG;
-		if ((mode & DCB_CAP_DCBX_LLD_MANAGED) ||
-		    ((mode & DCB_CAP_DCBX_VER_IEEE) && (mode & DCB_CAP_DCBX_VER_CEE)) ||
-		    !(mode & DCB_CAP_DCBX_HOST))
-			return ICE_DCB_NO_HW_CHG;
-		if (mode == nic->dcbx)
-			return ICE_DCB_NO_HW_CHG;
-		nic->dcbx = mode;
-		return ICE_DCB_HW_CHG_RST;
-	}
-	if (mode & DCB_CAP_DCBX_LLD_MANAGED)
-		return 1;
-	if (mode == 0) { /* back to the firmware ("auto") */
-		nic->dcbx = DCB_CAP_DCBX_VER_CEE | DCB_CAP_DCBX_VER_IEEE;
-		return 0;
-	}
-	if (!(mode & DCB_CAP_DCBX_HOST))
-		return 1;
-	nic->dcbx = mode;
+	nic->trust_dscp = nicsim_app_has_dscp(nic);
 	return 0;
 }
 
@@ -271,16 +127,18 @@ static struct nlmsghdr *reply_new(struct nicsim_out *out, const struct nlmsghdr 
 
 static void fill_ieee(const struct nicsim_if *nic, struct nlmsghdr *nlh)
 {
-	struct ieee_ets ets = { .ets_cap = 8 };
+	struct ieee_ets ets;
 	struct ieee_pfc pfc = {
 		.pfc_cap = nic->pfc_cap, .pfc_en = nic->pfc_en,
 		.mbc = nic->pfc_mbc, .delay = nic->pfc_delay };
 	struct nlattr *ieee, *tab;
 
-	ets.tc_tx_bw[0] = 100;
-	ets.tc_rx_bw[0] = 100;
-	for (int i = 0; i < 8; i++)
-		ets.tc_tsa[i] = IEEE_8021QAZ_TSA_ETS;
+	/* dcbnl_ieee_fill zeroes the struct before the driver fills it. */
+	memset(&ets, 0, sizeof(ets));
+	if (nic->profile == NICSIM_E810)
+		nicsim_ice_getets(nic, &ets);
+	else
+		nicsim_mlx5_getets(nic, &ets);
 	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, nic->name);
 	ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
 	mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ets), &ets);
@@ -326,8 +184,16 @@ static int ieee_apply(struct nicsim_if *nic, struct dcb_req *r, bool del,
 	const struct nlattr *a;
 	int err = 0;
 
+	bool ice = nic->profile == NICSIM_E810;
+
+	/* dcbnl_ieee_set's order: ETS, PFC, then each APP entry; the first
+	 * failure ends it. */
 	if (!del && r->ieee[DCB_ATTR_IEEE_ETS]) {
-		err = set_ets(nic, ret_msg);
+		struct ieee_ets ets;
+
+		memcpy(&ets, mnl_attr_get_payload(r->ieee[DCB_ATTR_IEEE_ETS]), sizeof(ets));
+		err = ice ? nicsim_ice_setets(nic, &ets, ret_msg)
+			  : nicsim_mlx5_setets(nic, &ets, ret_msg);
 		if (err)
 			return err;
 	}
@@ -335,7 +201,8 @@ static int ieee_apply(struct nicsim_if *nic, struct dcb_req *r, bool del,
 		struct ieee_pfc pfc;
 
 		memcpy(&pfc, mnl_attr_get_payload(r->ieee[DCB_ATTR_IEEE_PFC]), sizeof(pfc));
-		err = set_pfc(nic, &pfc, ret_msg);
+		err = ice ? nicsim_ice_setpfc(nic, &pfc, ret_msg)
+			  : nicsim_mlx5_setpfc(nic, &pfc, ret_msg);
 		if (err)
 			return err;
 	}
@@ -349,7 +216,12 @@ static int ieee_apply(struct nicsim_if *nic, struct dcb_req *r, bool del,
 		if (mnl_attr_get_payload_len(a) < sizeof(app))
 			return -ERANGE;
 		memcpy(&app, mnl_attr_get_payload(a), sizeof(app));
-		err = del ? del_app(nic, &app, ret_msg) : set_app(nic, &app, ret_msg);
+		if (del)
+			err = ice ? nicsim_ice_delapp(nic, &app, ret_msg)
+				  : nicsim_mlx5_delapp(nic, &app, ret_msg);
+		else
+			err = ice ? nicsim_ice_setapp(nic, &app, ret_msg)
+				  : nicsim_mlx5_setapp(nic, &app, ret_msg);
 		if (err)
 			return err;
 	}
@@ -424,8 +296,9 @@ int nicsim_dcb_handle(struct nicsim_if *nic, const struct nlmsghdr *req,
 		nlh = reply_new(out, req, RTM_SETDCB, cmd, portid);
 		if (!nlh)
 			return -ENOMEM;
-		mnl_attr_put_u8(nlh, DCB_ATTR_DCBX,
-				set_dcbx(nic, mnl_attr_get_u8(r.tb[DCB_ATTR_DCBX])));
+		mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, nic->profile == NICSIM_E810 ?
+				nicsim_ice_setdcbx(nic, mnl_attr_get_u8(r.tb[DCB_ATTR_DCBX])) :
+				nicsim_mlx5_setdcbx(nic, mnl_attr_get_u8(r.tb[DCB_ATTR_DCBX])));
 		break;
 	case DCB_CMD_GSTATE:
 		nlh = reply_new(out, req, RTM_GETDCB, cmd, portid);

@@ -11,6 +11,7 @@
  *   dcb-pfc IF PRIOS|none [delay]   read-modify-write of struct ieee_pfc
  *   dcb-app-add IF SEL:PROTO:PRIO... | dcb-app-del IF SEL:PROTO:PRIO...
  *   dcb-raw-set IF ATTRHEX          IEEE_SET with one raw DCB_ATTR_IEEE_PFC
+ *   dcb-ets IF BW TSA PRIO_TC [WILLING]   IEEE_SET of a whole struct ieee_ets
  *   family NAME
  *   devlink-get pci/ADDR PARAM | devlink-dump | devlink-info pci/ADDR
  *   devlink-set pci/ADDR PARAM true|false [runtime|driverinit]
@@ -195,6 +196,37 @@ static void print_pfc_en(uint8_t en)
 	say("%s\n", first ? "none" : "");
 }
 
+static void print_u8s(const char *name, const uint8_t *v)
+{
+	say("%s", name);
+	for (int i = 0; i < IEEE_8021QAZ_MAX_TCS; i++)
+		say("%c%u", i ? ',' : ' ', v[i]);
+	say("\n");
+}
+
+static void print_ets(const struct ieee_ets *e)
+{
+	say("ets_willing %u\nets_cap %u\n", e->willing, e->ets_cap);
+	print_u8s("ets_bw", e->tc_tx_bw);
+	print_u8s("ets_tsa", e->tc_tsa);
+	print_u8s("ets_prio_tc", e->prio_tc);
+}
+
+/* "a,b,..." into eight bytes. */
+static int parse_u8s(const char *s, uint8_t *v)
+{
+	char list[128], *save = NULL;
+	int n = 0;
+
+	snprintf(list, sizeof(list), "%s", s);
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (n == IEEE_8021QAZ_MAX_TCS)
+			return -1;
+		v[n++] = (uint8_t)strtoul(t, NULL, 0);
+	}
+	return n == IEEE_8021QAZ_MAX_TCS ? 0 : -1;
+}
+
 static void dcb_reply(const struct nlmsghdr *nlh)
 {
 	const struct dcbmsg *d = mnl_nlmsg_get_payload(nlh);
@@ -231,6 +263,8 @@ static void dcb_reply(const struct nlmsghdr *nlh)
 					say("pfc_mbc %u\npfc_delay %u\n", last_pfc.mbc, last_pfc.delay);
 				} else if (mnl_attr_get_type(b) == DCB_ATTR_IEEE_ETS) {
 					say("ets_size %u\n", mnl_attr_get_payload_len(b));
+					if (mnl_attr_get_payload_len(b) == sizeof(struct ieee_ets))
+						print_ets(mnl_attr_get_payload(b));
 				} else if (mnl_attr_get_type(b) == DCB_ATTR_IEEE_APP_TABLE) {
 					mnl_attr_for_each_nested(app, b) {
 						const struct dcb_app *x = mnl_attr_get_payload(app);
@@ -320,6 +354,21 @@ static int cmd_dcb(struct ctx *c, int argc, char **argv)
 		nlh = dcb_req(buf, RTM_SETDCB, DCB_CMD_IEEE_SET, ifname);
 		ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
 		mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(last_pfc), &last_pfc);
+		mnl_attr_nest_end(nlh, ieee);
+		return transact(c, nlh, dcb_reply);
+	}
+	if (strcmp(cmd, "dcb-ets") == 0 && argc >= 5) {
+		/* dcb-ets IF BW TSA PRIO_TC [WILLING]: a whole struct ieee_ets
+		 * (eight comma-separated numbers each). */
+		struct ieee_ets ets = { .ets_cap = IEEE_8021QAZ_MAX_TCS };
+
+		if (parse_u8s(argv[2], ets.tc_tx_bw) < 0 || parse_u8s(argv[3], ets.tc_tsa) < 0 ||
+		    parse_u8s(argv[4], ets.prio_tc) < 0)
+			return 2;
+		ets.willing = argc >= 6 ? (uint8_t)atoi(argv[5]) : 0;
+		nlh = dcb_req(buf, RTM_SETDCB, DCB_CMD_IEEE_SET, ifname);
+		ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ets), &ets);
 		mnl_attr_nest_end(nlh, ieee);
 		return transact(c, nlh, dcb_reply);
 	}

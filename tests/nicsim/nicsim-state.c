@@ -28,6 +28,55 @@ static const char *const selectors[] = {
 };
 static const char *const proto_names[NICSIM_PROTO_N] = { "dcbnl", "devlink", "ethtool" };
 
+/* IEEE_8021QAZ_TSA_* by name (the vendor one is 255). */
+static const struct { const char *name; uint8_t tsa; } tsa_names[] = {
+	{ "strict", IEEE_8021QAZ_TSA_STRICT }, { "cb_shaper", IEEE_8021QAZ_TSA_CB_SHAPER },
+	{ "ets", IEEE_8021QAZ_TSA_ETS }, { "vendor", IEEE_8021QAZ_TSA_VENDOR },
+};
+
+static json_object *u8_array(const uint8_t *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int(v[i]));
+	return a;
+}
+
+static json_object *ets_json(const struct nicsim_if *nic)
+{
+	json_object *o = json_object_new_object(), *tsa = json_object_new_array();
+
+	json_object_object_add(o, "willing", json_object_new_int(nic->ets.willing));
+	json_object_object_add(o, "tc_bw", u8_array(nic->ets.tc_bw, IEEE_8021QAZ_MAX_TCS));
+	for (int i = 0; i < IEEE_8021QAZ_MAX_TCS; i++) {
+		const char *name = NULL;
+
+		for (size_t j = 0; j < sizeof(tsa_names) / sizeof(tsa_names[0]); j++)
+			if (tsa_names[j].tsa == nic->ets.tsa[i])
+				name = tsa_names[j].name;
+		json_object_array_add(tsa, name ? json_object_new_string(name)
+						: json_object_new_int(nic->ets.tsa[i]));
+	}
+	json_object_object_add(o, "tsa", tsa);
+	json_object_object_add(o, "prio_tc", u8_array(nic->ets.prio_tc, IEEE_8021QAZ_MAX_TCS));
+	return o;
+}
+
+/* The traffic classes the port runs: ice counts them as
+ * ice_dcb_get_num_tc; mlx5 uses every TC up to the highest mapped. */
+static int traffic_classes(const struct nicsim_if *nic)
+{
+	int n = 0;
+
+	if (nic->profile == NICSIM_E810)
+		return (int)nicsim_ice_num_tc(&nic->ets);
+	for (int i = 0; i < IEEE_8021QAZ_MAX_TCS; i++)
+		if (nic->ets.prio_tc[i] + 1 > n)
+			n = nic->ets.prio_tc[i] + 1;
+	return n;
+}
+
 static int state_path(const struct nicsim_if *nic, const char *suffix,
 		      char *buf, size_t len)
 {
@@ -74,10 +123,17 @@ static json_object *state_json(const struct nicsim_if *nic)
 	json_object_object_add(o, "app", a);
 	json_object_object_add(o, "trust", json_object_new_string(
 		nic->trust_dscp ? "dscp" : "pcp"));
+	json_object_object_add(o, "ets", ets_json(nic));
+	json_object_object_add(o, "traffic_classes", json_object_new_int(traffic_classes(nic)));
 	dl = json_object_new_object();
 	json_object_object_add(dl, "enable_roce", json_object_new_boolean(nic->enable_roce));
 	json_object_object_add(dl, "enable_iwarp", json_object_new_boolean(nic->enable_iwarp));
 	json_object_object_add(o, "devlink", dl);
+	dl = json_object_new_object();
+	json_object_object_add(dl, "enable_roce", json_object_new_boolean(nic->active_roce));
+	json_object_object_add(dl, "enable_iwarp", json_object_new_boolean(nic->active_iwarp));
+	json_object_object_add(o, "devlink_active", dl);
+	json_object_object_add(o, "devlink_reloads", json_object_new_int64((int64_t)nic->reloads));
 	json_object_object_add(o, "pci", json_object_new_string(nic->pci));
 	json_object_object_add(o, "firmware", json_object_new_string(nic->fw));
 	pf = json_object_new_object();
@@ -87,6 +143,7 @@ static json_object *state_json(const struct nicsim_if *nic)
 	json_object_object_add(o, "priv_flags", pf);
 	json_object_object_add(o, "bonded", json_object_new_boolean(nic->bonded));
 	json_object_object_add(o, "link_flaps", json_object_new_int64((int64_t)nic->link_flaps));
+	json_object_object_add(o, "port_resets", json_object_new_int64((int64_t)nic->port_resets));
 	rq = json_object_new_object();
 	for (int p = 0; p < NICSIM_PROTO_N; p++) {
 		get += nic->get[p];
@@ -185,6 +242,56 @@ static int selector_of(json_object *v)
 	return -1;
 }
 
+static int tsa_of(json_object *v)
+{
+	if (json_object_is_type(v, json_type_int)) {
+		int64_t n = json_object_get_int64(v);
+
+		return n >= 0 && n <= 255 ? (int)n : -1;
+	}
+	for (size_t i = 0; json_object_is_type(v, json_type_string) &&
+			   i < sizeof(tsa_names) / sizeof(tsa_names[0]); i++)
+		if (strcmp(tsa_names[i].name, json_object_get_string(v)) == 0)
+			return tsa_names[i].tsa;
+	return -1;
+}
+
+/* An array of eight small numbers (or TSA names with TSA). */
+static int u8_array_from(json_object *o, const char *key, unsigned max, bool tsa, uint8_t *out)
+{
+	json_object *a;
+
+	if (!json_object_object_get_ex(o, key, &a))
+		return 0;
+	if (!json_object_is_type(a, json_type_array) ||
+	    json_object_array_length(a) != IEEE_8021QAZ_MAX_TCS)
+		return -EINVAL;
+	for (size_t i = 0; i < IEEE_8021QAZ_MAX_TCS; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		int64_t n = tsa ? tsa_of(e) : json_object_is_type(e, json_type_int) ?
+					      json_object_get_int64(e) : -1;
+
+		if (n < 0 || n > max)
+			return -EINVAL;
+		out[i] = (uint8_t)n;
+	}
+	return 0;
+}
+
+static int ets_from_json(struct nicsim_if *nic, json_object *v)
+{
+	unsigned long willing = nic->ets.willing;
+
+	if (!json_object_is_type(v, json_type_object) || !get_uint(v, "willing", 1, &willing))
+		return -EINVAL;
+	nic->ets.willing = (uint8_t)willing;
+	if (u8_array_from(v, "tc_bw", 100, false, nic->ets.tc_bw) < 0 ||
+	    u8_array_from(v, "tsa", 255, true, nic->ets.tsa) < 0 ||
+	    u8_array_from(v, "prio_tc", 7, false, nic->ets.prio_tc) < 0)
+		return -EINVAL;
+	return 0;
+}
+
 /* Members a test edited are taken as the NIC's new truth; members left
  * out keep their value. A malformed file is an error the caller reports. */
 static int from_json(struct nicsim_if *nic, json_object *o)
@@ -203,12 +310,10 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 		    (strcmp(s, "host") == 0)) {
 			/* "dcbx" edited without "dcbx_mode": the profile's
 			 * usual bits for that mode. */
-			if (strcmp(s, "host") == 0)
-				nic->dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
-			else
-				nic->dcbx = (nic->profile == NICSIM_E810 ?
-					     DCB_CAP_DCBX_LLD_MANAGED : 0) |
-					    DCB_CAP_DCBX_VER_CEE | DCB_CAP_DCBX_VER_IEEE;
+			bool host = strcmp(s, "host") == 0;
+
+			nic->dcbx = nic->profile == NICSIM_E810 ? nicsim_ice_dcbx_mode(!host)
+								 : nicsim_mlx5_dcbx_mode(host);
 		} else {
 			nic->dcbx = (uint8_t)json_object_get_int(x);
 		}
@@ -264,11 +369,28 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 	for (size_t i = 0; i < nic->n_app; i++)
 		if (nic->app[i].selector == IEEE_8021QAZ_APP_SEL_DSCP)
 			nic->trust_dscp = true;
+	if (json_object_object_get_ex(o, "ets", &v) && ets_from_json(nic, v) < 0)
+		return -EINVAL;
 	if (json_object_object_get_ex(o, "devlink", &v)) {
 		if (!get_bool(v, "enable_roce", &nic->enable_roce) ||
 		    !get_bool(v, "enable_iwarp", &nic->enable_iwarp))
 			return -EINVAL;
 	}
+	if (json_object_object_get_ex(o, "devlink_active", &v)) {
+		if (!get_bool(v, "enable_roce", &nic->active_roce) ||
+		    !get_bool(v, "enable_iwarp", &nic->active_iwarp))
+			return -EINVAL;
+	}
+	if (nic->profile == NICSIM_E810) {
+		/* ice's parameters are runtime: the value read is the one
+		 * in effect. */
+		nic->active_roce = nic->enable_roce;
+		nic->active_iwarp = nic->enable_iwarp;
+	}
+	n = nic->reloads;
+	if (!get_uint(o, "devlink_reloads", LONG_MAX, &n))
+		return -EINVAL;
+	nic->reloads = n;
 	if (json_object_object_get_ex(o, "priv_flags", &v)) {
 		size_t nflags;
 		const char *const *flags = nicsim_priv_flag_names(nic->profile, &nflags);
@@ -283,10 +405,9 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 	if (nic->profile == NICSIM_E810) {
 		/* ice derives the DCBX mode from the firmware agent. */
 		if (nic->priv_flags & (1u << NICSIM_E810_FW_LLDP))
-			nic->dcbx = DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_CEE |
-				    DCB_CAP_DCBX_VER_IEEE;
+			nic->dcbx = nicsim_ice_dcbx_mode(true);
 		else if (nic->dcbx & DCB_CAP_DCBX_LLD_MANAGED)
-			nic->dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
+			nic->dcbx = nicsim_ice_dcbx_mode(false);
 	}
 	if (!get_bool(o, "bonded", &nic->bonded))
 		return -EINVAL;
@@ -301,6 +422,10 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 	if (!get_uint(o, "link_flaps", LONG_MAX, &n))
 		return -EINVAL;
 	nic->link_flaps = n;
+	n = nic->port_resets;
+	if (!get_uint(o, "port_resets", LONG_MAX, &n))
+		return -EINVAL;
+	nic->port_resets = n;
 	if (json_object_object_get_ex(o, "requests", &v)) {
 		for (int p = 0; p < NICSIM_PROTO_N; p++) {
 			if (!json_object_object_get_ex(v, proto_names[p], &x))

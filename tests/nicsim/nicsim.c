@@ -23,10 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "nicsim.h"
@@ -136,175 +133,19 @@ static void load_config(void)
 	g.configured = true;
 }
 
-/* ---- talking to the real kernel (family ids, link flaps) ---- */
-
-static int kernel_request(int proto, struct nlmsghdr *req,
-			  int (*cb)(const struct nlmsghdr *, void *), void *data)
-{
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	char buf[16384] __attribute__((aligned(4)));
-	int fd = real_socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, proto);
-	int err = -EPROTO;
-	bool done = false;
-
-	if (fd < 0)
-		return -errno;
-	req->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
-	req->nlmsg_seq = (uint32_t)time(NULL);
-	if (real_sendto(fd, req, req->nlmsg_len, 0, (struct sockaddr *)&kernel,
-			sizeof(kernel)) < 0) {
-		err = -errno;
-		real_close(fd);
-		return err;
-	}
-	while (!done) {
-		ssize_t n = real_recv(fd, buf, sizeof(buf), 0);
-		const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
-		int len = (int)n;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-
-				err = e->error;
-				done = true;
-				break;
-			}
-			if (nlh->nlmsg_type == NLMSG_DONE) {
-				err = 0;
-				done = true;
-				break;
-			}
-			if (cb)
-				cb(nlh, data);
-		}
-	}
-	real_close(fd);
-	return err;
-}
-
-static int family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *a;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID &&
-		    mnl_attr_validate(a, MNL_TYPE_U16) == 0)
-			*(uint16_t *)data = mnl_attr_get_u16(a);
-	return MNL_CB_OK;
-}
-
-static uint16_t kernel_family(const char *name)
-{
-	char buf[256] __attribute__((aligned(4))) = { 0 };
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *gh;
-	uint16_t id = 0;
-
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
-	gh->cmd = CTRL_CMD_GETFAMILY;
-	gh->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
-	if (kernel_request(NETLINK_GENERIC, nlh, family_cb, &id) < 0)
-		return 0;
-	return id;
-}
-
 static void resolve_families(void)
 {
 	if (g.fam_resolved)
 		return;
-	g.fam.devlink = kernel_family("devlink");
+	g.fam.devlink = nicsim_kernel_family("devlink");
 	g.fam.devlink_ours = g.fam.devlink == 0;
 	if (g.fam.devlink_ours)
 		g.fam.devlink = PRIVATE_DEVLINK_ID;
-	g.fam.ethtool = kernel_family("ethtool");
+	g.fam.ethtool = nicsim_kernel_family("ethtool");
 	g.fam.ethtool_ours = g.fam.ethtool == 0;
 	if (g.fam.ethtool_ours)
 		g.fam.ethtool = PRIVATE_ETHTOOL_ID;
 	g.fam_resolved = true;
-}
-
-static int link_set(unsigned ifindex, bool up)
-{
-	char buf[256] __attribute__((aligned(4))) = { 0 };
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct ifinfomsg *ifi;
-
-	nlh->nlmsg_type = RTM_NEWLINK;
-	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	ifi->ifi_family = AF_UNSPEC;
-	ifi->ifi_index = (int)ifindex;
-	ifi->ifi_change = IFF_UP;
-	ifi->ifi_flags = up ? IFF_UP : 0;
-	return kernel_request(NETLINK_ROUTE, nlh, NULL, NULL);
-}
-
-static int link_is_up(const char *name, bool *ret)
-{
-	struct ifreq ifr = { 0 };
-	int fd = real_socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
-		err = -errno;
-	else
-		*ret = ifr.ifr_flags & IFF_UP;
-	real_close(fd);
-	return err;
-}
-
-/* mlx5_toggle_port_link: an up port goes down and comes back; a down port
- * stays down. With flap_ms the carrier stays down that long after the reply
- * (a grandchild brings it up), so a caller must really wait for it. */
-int nicsim_flap(struct nicsim_if *nic)
-{
-	unsigned idx = if_nametoindex(nic->name);
-	bool up = false;
-	pid_t pid;
-	int err;
-
-	if (!idx)
-		return -ENODEV;
-	err = link_is_up(nic->name, &up);
-	if (err < 0 || !up)
-		return err;
-	err = link_set(idx, false);
-	if (err < 0)
-		return err;
-	nic->link_flaps++;
-	if (!nic->flap_ms)
-		return link_set(idx, true);
-	pid = fork();
-	if (pid < 0)
-		return link_set(idx, true);
-	if (pid == 0) {
-		if (fork() == 0) {
-			/* Hold no descriptor of the caller's: a shell reading
-			 * the program's output through a pipe would wait for
-			 * this process too. */
-			for (int fd = 0; fd < 1024; fd++)
-				real_close(fd);
-			setsid();
-			struct timespec ts = { nic->flap_ms / 1000,
-					       (long)(nic->flap_ms % 1000) * 1000000L };
-
-			nanosleep(&ts, NULL);
-			_exit(link_set(idx, true) < 0);
-		}
-		_exit(0);
-	}
-	waitpid(pid, NULL, 0);
-	return 0;
 }
 
 /* ---- one request ---- */

@@ -13,12 +13,22 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #define NICSIM_MAX_IFS 16
 #define NICSIM_MAX_APPS 128
 #define NICSIM_MAX_FLAGS 8
 
 enum nicsim_profile { NICSIM_E810, NICSIM_CONNECTX };
+
+/* ETS as the driver holds it: what struct ieee_ets reports is derived
+ * from this per profile (ice mirrors it into the recommended table). */
+struct nicsim_ets {
+	uint8_t willing, cbs;
+	uint8_t tc_bw[IEEE_8021QAZ_MAX_TCS];  /* per TC, percent */
+	uint8_t tsa[IEEE_8021QAZ_MAX_TCS];    /* IEEE_8021QAZ_TSA_* per TC */
+	uint8_t prio_tc[IEEE_8021QAZ_MAX_TCS];
+};
 
 /* Which counter a request goes to. */
 enum nicsim_proto { NICSIM_DCBNL, NICSIM_DEVLINK, NICSIM_ETHTOOL, NICSIM_PROTO_N };
@@ -29,6 +39,7 @@ struct nicsim_if {
 	char pci[32];             /* devlink handle pci/<pci> */
 	bool bonded;
 	unsigned flap_ms;         /* connectx: carrier down this long */
+	bool no_reset;            /* e810 reset=off: DCB commits do not reset */
 	/* devlink info's firmware: e810 the NVM ("4.91", fw.psid.api),
 	 * connectx fw.version ("16.35.2000"). */
 	char fw[32];
@@ -39,10 +50,16 @@ struct nicsim_if {
 	struct dcb_app app[NICSIM_MAX_APPS];
 	size_t n_app;
 	bool trust_dscp;          /* e810: L3 DSCP mode; connectx: trust dscp */
+	struct nicsim_ets ets;
+	/* devlink params as PARAM_GET reads them (for a driverinit one the
+	 * value the next reload loads), and the values the device runs with. */
 	bool enable_roce, enable_iwarp;
+	bool active_roce, active_iwarp;
 	uint32_t priv_flags;      /* bit i = the profile's flag name i */
 
-	unsigned long link_flaps;
+	unsigned long link_flaps;  /* carrier lost and regained, admin UP */
+	unsigned long port_resets; /* administrative down and up (ice) */
+	unsigned long reloads;     /* devlink reloads, action driver_reinit */
 	unsigned long get[NICSIM_PROTO_N], set[NICSIM_PROTO_N];
 };
 
@@ -78,6 +95,43 @@ int nicsim_state_save(const struct nicsim_if *nic);
  * NICSIM_PASS: not ours, the kernel answers. */
 #define NICSIM_PASS 1
 
+/* ---- nicsim-ice.c, nicsim-mlx5.c: each driver's dcbnl ops ----
+ * Return 0 or a negative errno (the dcbnl verdict); *ret_msg may name the
+ * driver's log line. setdcbx returns the driver's u8. */
+int nicsim_ice_setets(struct nicsim_if *nic, const struct ieee_ets *ets, const char **ret_msg);
+int nicsim_ice_setpfc(struct nicsim_if *nic, const struct ieee_pfc *pfc, const char **ret_msg);
+int nicsim_ice_setapp(struct nicsim_if *nic, const struct dcb_app *app, const char **ret_msg);
+int nicsim_ice_delapp(struct nicsim_if *nic, const struct dcb_app *app, const char **ret_msg);
+uint8_t nicsim_ice_setdcbx(struct nicsim_if *nic, uint8_t mode);
+void nicsim_ice_getets(const struct nicsim_if *nic, struct ieee_ets *ets);
+/* ice_dcb_sw_dflt_cfg: one TC, ETS willing, PFC on no priority, L2. */
+void nicsim_ice_sw_default(struct nicsim_if *nic);
+/* The ETS ice installs on the switch to L3 DSCP mode. */
+void nicsim_ice_dscp_ets(struct nicsim_if *nic);
+/* ice_dcb_get_mode: the DCBX bits for the agent on or off. */
+uint8_t nicsim_ice_dcbx_mode(bool agent);
+/* ice_dcb_get_num_tc: contiguous TCs from TC0, else 1. */
+unsigned nicsim_ice_num_tc(const struct nicsim_ets *ets);
+
+int nicsim_mlx5_setets(struct nicsim_if *nic, const struct ieee_ets *ets, const char **ret_msg);
+int nicsim_mlx5_setpfc(struct nicsim_if *nic, const struct ieee_pfc *pfc, const char **ret_msg);
+int nicsim_mlx5_setapp(struct nicsim_if *nic, const struct dcb_app *app, const char **ret_msg);
+int nicsim_mlx5_delapp(struct nicsim_if *nic, const struct dcb_app *app, const char **ret_msg);
+uint8_t nicsim_mlx5_setdcbx(struct nicsim_if *nic, uint8_t mode);
+void nicsim_mlx5_getets(const struct nicsim_if *nic, struct ieee_ets *ets);
+/* mlx5e_ets_init: every TC vendor, prio 0 on TC1 and prio 1 on TC0. */
+void nicsim_mlx5_ets_init(struct nicsim_if *nic);
+/* mlx5e_dcbnl_initialize: CEE|IEEE, plus HOST when the firmware's DCBX
+ * mode is host. */
+uint8_t nicsim_mlx5_dcbx_mode(bool host);
+
+/* Shared by both: the APP table the kernel keeps for the netdev. */
+ssize_t nicsim_app_find(const struct nicsim_if *nic, uint8_t sel, uint16_t prot);
+int nicsim_app_add(struct nicsim_if *nic, const struct dcb_app *app);
+void nicsim_app_remove(struct nicsim_if *nic, size_t i);
+/* Whether a DSCP APP entry exists (both drivers' trust state). */
+bool nicsim_app_has_dscp(const struct nicsim_if *nic);
+
 /* ---- nicsim-dcb.c ---- */
 const char *nicsim_dcb_ifname(const struct nlmsghdr *req);
 int nicsim_dcb_handle(struct nicsim_if *nic, const struct nlmsghdr *req,
@@ -89,6 +143,19 @@ struct nicsim_families {
 	uint16_t devlink, ethtool;
 	bool devlink_ours, ethtool_ours; /* answered GETFAMILY ourselves */
 };
+#define NICSIM_GENL_ATTRS 256
+/* The request's attributes after HDR bytes of family header into TB
+ * (NICSIM_GENL_ATTRS slots); -EINVAL when they do not parse. */
+int nicsim_genl_parse(const struct nlmsghdr *req, size_t hdr, const struct nlattr **tb);
+/* A NUL-terminated string attribute, NULL when absent or malformed. */
+const char *nicsim_str_attr(const struct nlattr *a);
+bool nicsim_is_dump(const struct nlmsghdr *req);
+/* Whether the interface exists in the caller's namespace now. */
+bool nicsim_present(const struct nicsim_if *nic);
+/* A reply with the request's type and seq, generic header CMD/VERSION. */
+struct nlmsghdr *nicsim_genl_new(struct nicsim_out *out, const struct nlmsghdr *req,
+				 uint32_t portid, uint8_t cmd, uint8_t version,
+				 uint16_t flags);
 /* Which simulated interface (index into IFS) REQ is about, -1 when it
  * names none of them, or NICSIM_PASS when the kernel should answer. */
 int nicsim_genl_route(const struct nicsim_if *ifs, size_t n_ifs,
@@ -98,6 +165,11 @@ int nicsim_genl_handle(struct nicsim_if *ifs, size_t n_ifs, int idx,
 		       const struct nicsim_families *fam,
 		       const struct nlmsghdr *req, uint32_t portid,
 		       struct nicsim_out *out, const char **ret_msg);
+
+/* ---- nicsim-devlink.c ---- */
+int nicsim_devlink_handle(struct nicsim_if *ifs, size_t n_ifs, int idx,
+			  const struct nlmsghdr *req, uint32_t portid,
+			  struct nicsim_out *out, const char **ret_msg);
 
 /* ---- nicsim-reply.c ---- */
 struct nlmsghdr *nicsim_msg_new(struct nicsim_out *out, size_t cap);
@@ -110,7 +182,16 @@ int nicsim_out_done(struct nicsim_out *out, const struct nlmsghdr *req,
 		    uint32_t portid);
 void nicsim_out_free(struct nicsim_out *out);
 
-/* ---- nicsim.c (link control through the real kernel) ---- */
-int nicsim_flap(struct nicsim_if *nic);
+/* ---- nicsim-kernel.c: the real kernel, on sockets of the simulator's
+ * own (never the program's, never counted as its requests) ---- */
+/* REQ to the kernel, each reply message to CB; the ACK's errno. */
+int nicsim_kernel_request(int proto, struct nlmsghdr *req,
+			  int (*cb)(const struct nlmsghdr *, void *), void *data);
+/* A generic netlink family's id in the kernel, 0 when it has none. */
+uint16_t nicsim_kernel_family(const char *name);
+/* ice_dcbnl_devreset: dev_close then dev_open of the netdev. */
+int nicsim_port_reset(struct nicsim_if *nic);
+/* mlx5_toggle_port_link: carrier lost and regained, admin state kept. */
+int nicsim_carrier_flap(struct nicsim_if *nic);
 
 #endif
