@@ -17,6 +17,19 @@ EXTRA_DIST += tests/integration/units.sh tests/integration/udev-hotplug.sh \
 	tests/integration/sandbox.sh \
 	tests/integration/run-exit.sh tests/integration/man-pages.sh
 
+# The units' confinement (systemd-analyze security), and the units booted
+# under systemd-nspawn in a Debian 12 root with the package installed.
+# The boot test installs the .deb the package test (debian.mk) built and
+# left in tests/deb/: it runs after it.
+TESTS += tests/integration/units-security.sh tests/integration/units-boot.sh
+EXTRA_DIST += tests/integration/units-security.sh tests/integration/units-boot.sh \
+	tests/lib/debian-deb.sh tests/lib/debian-root.sh tests/lib/container.sh
+tests/integration/units-boot.log: tests/integration/debian-package.log
+clean-local: clean-local-deb
+clean-local-deb:
+	rm -rf tests/deb
+.PHONY: clean-local-deb
+
 # The hardening harness (issue 13): the run lock under load, killed runs.
 hardening_tests = tests/integration/concurrency.sh tests/integration/crash-consistency.sh
 EXTRA_DIST += tests/lib/hardening.sh bench/crash.sh

@@ -14,39 +14,25 @@
 # it runs once per CI.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/docs.sh"
+. "$top_srcdir/tests/lib/debian-deb.sh"
 
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
-if [ -n "${HALO_SANITIZER_CFLAGS:-}" ] ||
-	ldd "$HALO" 2>/dev/null | grep -Eq 'lib(a|ub)san'; then
-	skip_all "sanitizer build: the package is built once, by the plain build's suite"
-fi
-case ${HALO_LOG_COMPILER:-} in
-*valgrind*) skip_all "under valgrind: the package is built once, by the plain build's suite" ;;
-esac
-for tool in dpkg-buildpackage dh lintian; do
-	command -v "$tool" >/dev/null ||
-		skip_all "$tool not installed (Debian packages dpkg-dev, debhelper, lintian)"
-done
+reason=$(deb_skip_reason) && skip_all "$reason"
+command -v lintian >/dev/null || skip_all "lintian not installed (Debian package lintian)"
 
-# make in the build directory, on its own: not the flags (-j, jobserver)
-# of the make check that runs this test.
-clean_env=(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u top_srcdir -u top_builddir -u HALO)
-
-version=$("$HALO" --version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
+version=$(deb_version)
 [ -n "$version" ] || { echo "Bail out! no version from $HALO --version"; exit 1; }
 src=$TEST_TMP/halo-provision-$version
 t0=$SECONDS
 
-"${clean_env[@]}" make -s --no-print-directory -C "$top_builddir" distdir \
-	distdir="$src" >"$TEST_TMP/distdir.log" 2>&1
+deb_distdir "$src" >"$TEST_TMP/distdir.log" 2>&1
 rc=$?
 ok $rc "make distdir: the release tree"
 [ $rc -eq 0 ] || tail -20 "$TEST_TMP/distdir.log" | sed 's/^/#   /'
 [ -x "$src/debian/rules" ] && [ -f "$src/debian/source/format" ]
 ok $? "the release tree carries debian/ (EXTRA_DIST)"
 
-(cd "$src" && DEB_BUILD_OPTIONS='nocheck parallel=2 noautodbgsym' \
-	"${clean_env[@]}" dpkg-buildpackage -us -uc -b) >"$TEST_TMP/build.log" 2>&1
+deb_buildpackage "$src" >"$TEST_TMP/build.log" 2>&1
 rc=$?
 ok $rc "dpkg-buildpackage -us -uc -b"
 [ $rc -eq 0 ] || tail -30 "$TEST_TMP/build.log" | sed 's/^/#   /'
@@ -58,6 +44,9 @@ changes=$TEST_TMP/halo-provision_${version}-1_${arch}.changes
 [ -f "$deb" ] && [ -f "$changes" ]
 ok $? "the .deb and .changes are named after the program's version ($version-1)"
 [ -f "$deb" ] || { done_testing; exit 1; }
+# For units-boot.sh, which boots it.
+deb_publish "$deb"
+ok $? "the .deb is kept for the boot test ($(deb_dir))"
 
 t1=$SECONDS
 lintian --info --fail-on error "$changes" >"$TEST_TMP/lintian" 2>&1
