@@ -18,21 +18,24 @@
 # hybrid host, name=systemd), and removed afterwards: two containers never
 # share one, and the host's own cgroups are left as they were.
 
-# The cgroup directories of this process that systemd-nspawn works in.
+# The cgroup directories of this process that systemd-nspawn works in:
+# the unified hierarchy's (mounted on /sys/fs/cgroup, or on
+# /sys/fs/cgroup/unified on a hybrid host) and name=systemd's, where
+# mounted.
 container_cgroup_dirs() {
-	local line hier path
+	local line hier path dir
 	while IFS= read -r line; do
 		hier=${line#*:}
 		path=${hier#*:}
 		hier=${hier%%:*}
 		case $hier in
-		"")
-			if [ -d /sys/fs/cgroup/unified ]; then
-				echo "/sys/fs/cgroup/unified$path"
-			else
-				echo "/sys/fs/cgroup$path"
-			fi ;;
-		name=systemd) echo "/sys/fs/cgroup/systemd$path" ;;
+		"") for dir in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+			[ "$(stat -fc %T "$dir" 2>/dev/null)" = cgroup2fs ] &&
+				{ echo "$dir$path"; break; }
+		    done ;;
+		name=systemd)
+			dir=/sys/fs/cgroup/systemd
+			[ "$(stat -fc %T "$dir" 2>/dev/null)" = cgroupfs ] && echo "$dir$path" ;;
 		esac
 	done </proc/self/cgroup
 }
@@ -62,9 +65,18 @@ container_run() {
 		exec timeout -k 15 "$timeout" systemd-nspawn "${args[@]}" "$@"
 	) </dev/null >"$log" 2>&1
 	rc=$?
-	# The container's cgroups are empty once it is gone.
+	# The container's cgroups are empty once it is gone; after a timeout
+	# what is left of it is killed first (cgroup.kill: the unified
+	# hierarchy's, the whole subtree).
 	for d in "${dirs[@]}"; do
-		find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+		[ $rc -ne 0 ] && [ -f "$d/cgroup.kill" ] && echo 1 >"$d/cgroup.kill"
+	done
+	for d in "${dirs[@]}"; do
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+			[ -d "$d" ] || break
+			sleep 0.2
+		done
 	done
 	# systemd-nspawn leaves an empty directory for mount propagation on
 	# a /run that is not a tmpfs; it is ours.
