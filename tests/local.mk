@@ -23,7 +23,8 @@ EXTRA_DIST += tests/integration/units.sh tests/integration/udev-hotplug.sh \
 # left in tests/deb/: it runs after it.
 TESTS += tests/integration/units-security.sh tests/integration/units-boot.sh
 EXTRA_DIST += tests/integration/units-security.sh tests/integration/units-boot.sh \
-	tests/lib/debian-deb.sh tests/lib/debian-root.sh tests/lib/container.sh
+	tests/lib/debian-deb.sh tests/lib/debian-root.sh tests/lib/container.sh \
+	tests/lib/units.sh
 tests/integration/units-boot.log: tests/integration/debian-package.log
 clean-local: clean-local-deb
 clean-local-deb:

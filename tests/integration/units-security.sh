@@ -5,16 +5,10 @@
 # scores README.md lists are the ones measured. And what their jobs need
 # is still granted: units-boot.sh runs them under a real systemd.
 source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/lib/units.sh"
 
-units="$top_builddir/systemd"
-for u in halo-provision-firstboot.service halo-provision.service \
-	 halo-provision@.service halo-provision-check.service; do
-	[ -f "$units/$u" ] || make -C "$top_builddir" -s "systemd/$u" >/dev/null
-done
-mkdir -p "$TEST_TMP/units"
-cp "$units"/*.service "$TEST_TMP/units/"
-# The template is rated as an instance.
-mv "$TEST_TMP/units/halo-provision@.service" "$TEST_TMP/units/halo-provision@eth0.service"
+# The template is rated as its instance halo-provision@eth0.service.
+units_scratch "$TEST_TMP/units"
 
 # exposure UNIT: the overall exposure, e.g. "1.7 OK".
 exposure() {

@@ -2,22 +2,10 @@
 # The shipped systemd units are valid for systemd itself, and the rendered
 # units point at the configured binary.
 source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/lib/units.sh"
 
 units="$top_builddir/systemd"
-for u in halo-provision-firstboot.service halo-provision.service \
-	 halo-provision@.service halo-provision-check.service; do
-	[ -f "$units/$u" ] || make -C "$top_builddir" -s "systemd/$u" >/dev/null
-done
-
-# systemd-analyze verify checks that ExecStart exists: point it at the
-# built binary through a copy of each unit in a scratch unit directory.
-mkdir -p "$TEST_TMP/units"
-for f in "$units"/*.service "$top_srcdir"/systemd/*.timer; do
-	sed -e "s|^ExecStart=[^ ]*halo-provision|ExecStart=$HALO|" "$f" \
-		>"$TEST_TMP/units/$(basename "$f")"
-done
-cp "$TEST_TMP/units/halo-provision@.service" "$TEST_TMP/units/halo-provision@eth0.service"
-rm "$TEST_TMP/units/halo-provision@.service"
+units_scratch "$TEST_TMP/units"
 
 for f in "$TEST_TMP"/units/*; do
 	out=$(cd "$TEST_TMP/units" && SYSTEMD_LOG_LEVEL=warning \
