@@ -36,7 +36,7 @@ debian_root_netns() {
 }
 
 debian_root_cache() {
-	echo "${HALO_ROOT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/halo-provision/roots}"
+	echo "${HALO_ROOT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/halo-provision/roots}"
 }
 
 debian_root() {
