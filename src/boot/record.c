@@ -61,17 +61,6 @@ static void put_tokens(struct halo_buf *b, char *const *tokens)
 		put_field(b, j);
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* Decodes FIELD in place; *ret NULL for "-". A "%" not followed by two
  * hex digits of a nonzero byte is -EBADMSG (put_field writes none). */
 static int field_decode(char *field, char **ret)
@@ -83,7 +72,7 @@ static int field_decode(char *field, char **ret)
 		return 0;
 	for (const char *p = field; *p; p++) {
 		if (*p == '%') {
-			int hi = hex_digit(p[1]), lo = hi < 0 ? -1 : hex_digit(p[2]);
+			int hi = halo_hex_digit(p[1]), lo = hi < 0 ? -1 : halo_hex_digit(p[2]);
 
 			if (lo < 0 || (hi | lo) == 0)
 				return -EBADMSG;

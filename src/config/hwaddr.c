@@ -6,24 +6,14 @@
 #include <string.h>
 
 #include "config/hwaddr.h"
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+#include "util/strv.h"
 
 int halo_mac_parse(const char *s, struct halo_mac *ret)
 {
 	struct halo_mac m;
 
 	for (int i = 0; i < HALO_MAC_LEN; i++) {
-		int hi = hex_digit(s[0]), lo = hi < 0 ? -1 : hex_digit(s[1]);
+		int hi = halo_hex_digit(s[0]), lo = hi < 0 ? -1 : halo_hex_digit(s[1]);
 
 		if (hi < 0 || lo < 0)
 			return -EINVAL;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "config/internal.h"
+#include "util/strv.h"
 
 static bool name_char(char c)
 {
@@ -24,10 +25,6 @@ static bool name_char(char c)
 }
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
-static bool is_xdigit(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 
 /* Checks the number starting at S (after any sign); returns its length. */
 static size_t check_number(struct halo_pctx *p, const char *s, const char *end,
@@ -42,11 +39,9 @@ static size_t check_number(struct halo_pctx *p, const char *s, const char *end,
 	if (end - q > 1 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
 		hex = true;
 		q += 2;
-		while (q < end && is_xdigit(*q)) {
-			unsigned d = is_digit(*q) ? (unsigned)(*q - '0') : (unsigned)((*q | 0x20) - 'a' + 10);
-
+		while (q < end && halo_hex_digit(*q) >= 0) {
 			overflow |= v > (UINT64_MAX >> 4);
-			v = v << 4 | d;
+			v = v << 4 | (unsigned)halo_hex_digit(*q);
 			q++;
 		}
 	} else {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "config/pci.h"
+#include "util/strv.h"
 
 /* N hex digits at *P into *RET; advances *P. */
 static int hex_field(const char **p, int n, uint32_t *ret)
@@ -12,16 +13,9 @@ static int hex_field(const char **p, int n, uint32_t *ret)
 	uint32_t v = 0;
 
 	for (int i = 0; i < n; i++) {
-		char c = (*p)[i];
-		int d;
+		int d = halo_hex_digit((*p)[i]);
 
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+		if (d < 0)
 			return -EINVAL;
 		v = v << 4 | (uint32_t)d;
 	}

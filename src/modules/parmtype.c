@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "modules/internal.h"
+#include "util/strv.h"
 
 struct int_type {
 	const char *name;
@@ -37,17 +38,6 @@ static const struct int_type int_types[] = {
 	{ "ullong", false, ULLONG_MAX, "0..18446744073709551615" },
 };
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return 99;
-}
-
 /* _kstrtoull with base 0: "0x" + hex digit is hex, a leading 0 octal,
  * else decimal; one trailing newline allowed; -ERANGE on overflow. */
 static int kstrtoull0(const char *s, unsigned long long *ret)
@@ -57,7 +47,7 @@ static int kstrtoull0(const char *s, unsigned long long *ret)
 	size_t n = 0;
 
 	if (s[0] == '0') {
-		if ((s[1] == 'x' || s[1] == 'X') && hexval(s[2]) < 16) {
+		if ((s[1] == 'x' || s[1] == 'X') && halo_hex_digit(s[2]) >= 0) {
 			base = 16;
 			s += 2;
 		} else {
@@ -65,9 +55,9 @@ static int kstrtoull0(const char *s, unsigned long long *ret)
 		}
 	}
 	for (; *s; s++, n++) {
-		unsigned d = (unsigned)hexval(*s);
+		int d = halo_hex_digit(*s);
 
-		if (d >= base)
+		if (d < 0 || (unsigned)d >= base)
 			break;
 		if (v > (ULLONG_MAX - d) / base)
 			return -ERANGE;

@@ -18,17 +18,6 @@
 #include "util/rootfs.h"
 #include "util/strv.h"
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int halo_rdma_gid_parse(const char *text, uint8_t gid[16])
 {
 	const char *p = text;
@@ -37,7 +26,7 @@ int halo_rdma_gid_parse(const char *text, uint8_t gid[16])
 		unsigned v = 0;
 
 		for (int k = 0; k < 4; k++) {
-			int h = hexval(*p++);
+			int h = halo_hex_digit(*p++);
 
 			if (h < 0)
 				return -EINVAL;

@@ -177,6 +177,17 @@ bool halo_name_eq(const char *a, const char *b, size_t n)
 	return true;
 }
 
+int halo_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 int halo_keyword_index(const char *const *table, const char *word)
 {
 	if (!table || !word)

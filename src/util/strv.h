@@ -39,5 +39,9 @@ char *halo_strdup_printf(const char *fmt, ...) _printf_(1, 2);
 void halo_name_normalize(char *s);
 bool halo_name_eq(const char *a, const char *b, size_t n);
 
+/* The value of hex digit C (0-9, a-f, A-F): 0..15, or -1 for any other
+ * character. */
+int halo_hex_digit(char c);
+
 /* Exact-match keyword lookup: index in TABLE (NULL-terminated) or -1. */
 int halo_keyword_index(const char *const *table, const char *word);

@@ -92,6 +92,20 @@ static void test_name_rule(void **state)
 	assert_false(halo_name_eq("Ice", "ice", 3));
 }
 
+static void test_hex_digit(void **state)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (int i = 0; i < 16; i++) {
+		assert_int_equal(halo_hex_digit(digits[i]), i);
+		assert_int_equal(halo_hex_digit((char)(digits[i] >= 'a' ? digits[i] - 32 : digits[i])), i);
+	}
+	/* Every other byte is -1, the neighbours of each range included. */
+	for (int c = -128; c < 128; c++)
+		if (!strchr("0123456789abcdefABCDEF", c) || c == 0)
+			assert_int_equal(halo_hex_digit((char)c), -1);
+}
+
 static void test_keyword_index(void **state)
 {
 	static const char *const loaders[] = { "auto", "grub", "grub-dropin",
@@ -130,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_buf),
 		cmocka_unit_test(test_strdup_printf),
 		cmocka_unit_test(test_keyword_index),
+		cmocka_unit_test(test_hex_digit),
 		cmocka_unit_test(test_name_rule),
 		cmocka_unit_test(test_errors),
 	};
