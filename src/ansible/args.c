@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "ansible/args.h"
-#include "config/internal.h"
 #include "util/strv.h"
 
 /* An args file is small; a bigger one is not Ansible's. */

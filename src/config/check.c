@@ -4,8 +4,8 @@
  * NULL when fine, else the rest of a sentence saying why not. */
 #include <string.h>
 
+#include "config/check.h"
 #include "config/hwaddr.h"
-#include "config/internal.h"
 
 static bool is_alnum(char c)
 {

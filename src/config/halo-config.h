@@ -352,6 +352,9 @@ int halo_config_load_string(const char *name, const char *text,
 int halo_config_load_json(const char *name, const void *data,
 			  struct halo_config **ret, struct halo_errors *errs);
 
+/* The config's name for messages: its path as given, or "config". */
+const char *halo_config_name(const struct halo_config *cfg);
+
 /* MSG with a config_data line ("config_data:17: ...", "line 17") shown
  * as the JSON path it came from; a copy of MSG for a config file. Caller
  * frees; NULL on ENOMEM. */

@@ -5,7 +5,7 @@
  * its enum value cannot drift apart. Index 0 of an enum with an UNSET
  * value is "" (never a keyword): parsers take table + 1 and add 1.
  */
-#include "config/internal.h"
+#include "config/sections.h"
 
 const char *const halo_loader_keywords[] = {
 	[HALO_LOADER_AUTO] = "auto",

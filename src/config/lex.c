@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/internal.h"
+#include "config/lex.h"
 #include "util/strv.h"
 
 static bool name_char(char c)

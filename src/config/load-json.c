@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config/internal.h"
+#include "config/load.h"
+#include "config/report.h"
 #include "util/strv.h"
 
 struct gen {

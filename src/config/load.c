@@ -1,91 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * load.c: the one file that includes <libconfig.h>. It opens the config
- * once, checks owner and mode on that descriptor, reads its bytes once (the
- * digest and the parse see the same bytes), and hands the libconfig tree to
- * the schema walk through the halo_cset accessors.
+ * load.c: the entry of src/config. It opens the config once, checks owner
+ * and mode on that descriptor, reads its bytes once (the digest and the
+ * parse see the same bytes), has them prescanned (lex.c) and parsed
+ * (cset.c), and hands the tree to the schema walk (parse.c).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libconfig.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "config/cset.h"
 #include "config/digest.h"
-#include "config/internal.h"
+#include "config/lex.h"
+#include "config/load.h"
+#include "config/sections.h"
 
 /* Larger than any sane config; keeps a mistaken -c /dev/zero-like file out. */
 #define HALO_CONFIG_MAX_BYTES (4u << 20)
-
-#define CS(s) ((config_setting_t *)(s))
-
-enum halo_cset_kind halo_cset_kind(const struct halo_cset *s)
-{
-	switch (config_setting_type(CS(s))) {
-	case CONFIG_TYPE_GROUP: return HALO_CSET_GROUP;
-	case CONFIG_TYPE_ARRAY: return HALO_CSET_ARRAY;
-	case CONFIG_TYPE_LIST: return HALO_CSET_LIST;
-	case CONFIG_TYPE_INT:
-	case CONFIG_TYPE_INT64: return HALO_CSET_INT;
-	case CONFIG_TYPE_FLOAT: return HALO_CSET_FLOAT;
-	case CONFIG_TYPE_STRING: return HALO_CSET_STRING;
-	default: return HALO_CSET_BOOL;
-	}
-}
-
-const char *halo_cset_name(const struct halo_cset *s) { return config_setting_name(CS(s)); }
-
-int halo_cset_line(const struct halo_cset *s)
-{
-	/* The root group has no line; elements of some aggregates neither. */
-	for (config_setting_t *c = CS(s); c; c = config_setting_parent(c))
-		if (config_setting_source_line(c))
-			return (int)config_setting_source_line(c);
-	return 1;
-}
-
-size_t halo_cset_len(const struct halo_cset *s)
-{
-	int n = config_setting_length(CS(s));
-
-	return n > 0 ? (size_t)n : 0;
-}
-
-const struct halo_cset *halo_cset_elem(const struct halo_cset *s, size_t i)
-{
-	return (const struct halo_cset *)config_setting_get_elem(CS(s), (unsigned)i);
-}
-
-const struct halo_cset *halo_cset_member(const struct halo_cset *s, const char *name)
-{
-	return (const struct halo_cset *)config_setting_get_member(CS(s), name);
-}
-
-int64_t halo_cset_int(const struct halo_cset *s)
-{
-	int64_t v = 0;
-
-	/* A loose integer ("9000"): halo_pwant let it through. */
-	if (config_setting_type(CS(s)) == CONFIG_TYPE_STRING)
-		return halo_loose_int(config_setting_get_string(CS(s)), &v) ? v : 0;
-	return config_setting_get_int64(CS(s));
-}
-
-const char *halo_cset_string(const struct halo_cset *s)
-{
-	const char *v = config_setting_get_string(CS(s));
-
-	return v ? v : "";
-}
-
-bool halo_cset_bool(const struct halo_cset *s)
-{
-	/* A loose boolean ("yes"): halo_pwant let it through. */
-	if (config_setting_type(CS(s)) == CONFIG_TYPE_STRING)
-		return halo_loose_bool(config_setting_get_string(CS(s))) == 1;
-	return config_setting_get_bool(CS(s));
-}
 
 int halo_config_load_text(const char *name, const char *text, size_t len, bool loose,
 			  char ***line_paths, size_t n_line_paths,
@@ -98,8 +33,10 @@ int halo_config_load_text(const char *name, const char *text, size_t len, bool l
 	_cleanup_free_ int *bad_lines = NULL;
 	_cleanup_config_ struct halo_config *c = NULL;
 	const char *nul = memchr(text, '\0', len);
+	struct halo_ctree *tree = NULL;
+	struct halo_ctree_error err;
 	size_t includes;
-	config_t cf;
+	int r;
 
 	if (nul) {
 		int line = 1;
@@ -123,27 +60,23 @@ int halo_config_load_text(const char *name, const char *text, size_t len, bool l
 	if (includes)
 		return -EINVAL;
 
-	config_init(&cf);
-	/* No automatic int/float conversion: a float where an int belongs
-	 * is a type error. */
-	config_set_options(&cf, 0);
-	if (config_read_string(&cf, text) != CONFIG_TRUE) {
-		const char *what = config_error_text(&cf) ? config_error_text(&cf) : "syntax error";
-		int line = config_error_line(&cf);
+	r = halo_ctree_parse(text, &tree, &err);
+	if (r == -EINVAL) {
 		char key[64];
 
 		/* libconfig does not say which name; the line usually does. */
-		if (strcmp(what, "duplicate setting name") == 0 &&
-		    halo_config_line_setting(text, line, key, sizeof(key)) == 1)
+		if (strcmp(err.what, "duplicate setting name") == 0 &&
+		    halo_config_line_setting(text, err.line, key, sizeof(key)) == 1)
 			halo_errors_add(errs, "%s:%d: \"%s\" is set twice in the same group",
-					name, line, key);
+					name, err.line, key);
 		else
-			halo_errors_add(errs, "%s:%d: %s", name, line, what);
-		config_destroy(&cf);
-		return -EINVAL;
+			halo_errors_add(errs, "%s:%d: %s", name, err.line, err.what);
+		return r;
 	}
-	halo_parse_root(&p, (const struct halo_cset *)config_root_setting(&cf), c);
-	config_destroy(&cf);
+	if (r < 0)
+		return r;
+	halo_parse_root(&p, halo_ctree_root(tree), c);
+	halo_ctree_free(tree);
 
 	if (p.oom || errs->oom)
 		return -ENOMEM;

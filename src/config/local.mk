@@ -9,16 +9,23 @@ libhalo_la_SOURCES += \
 	src/config/pci.c \
 	src/config/digest.h \
 	src/config/digest.c \
-	src/config/internal.h \
-	src/config/keywords.c \
-	src/config/check.c \
-	src/config/lex.c \
-	src/config/load.c \
-	src/config/load-json.c \
-	src/config/source.c \
+	src/config/loose.h \
 	src/config/loose.c \
-	src/config/parse.c \
+	src/config/message.h \
+	src/config/message.c \
+	src/config/cset.h \
+	src/config/cset.c \
+	src/config/report.h \
+	src/config/report.c \
+	src/config/lex.h \
+	src/config/lex.c \
+	src/config/check.h \
+	src/config/check.c \
+	src/config/parse-common.h \
 	src/config/parse-common.c \
+	src/config/sections.h \
+	src/config/keywords.c \
+	src/config/parse.c \
 	src/config/parse-boot.c \
 	src/config/parse-host.c \
 	src/config/parse-ready.c \
@@ -26,6 +33,10 @@ libhalo_la_SOURCES += \
 	src/config/parse-files.c \
 	src/config/paths.c \
 	src/config/validate.c \
+	src/config/load.h \
+	src/config/load.c \
+	src/config/load-json.c \
+	src/config/source.c \
 	src/config/free.c
 
 config_unit_tests = \

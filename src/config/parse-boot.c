@@ -2,7 +2,9 @@
 /* parse-boot.c: the boot = { } section (kernel command line). */
 #include <string.h>
 
-#include "config/internal.h"
+#include "config/check.h"
+#include "config/parse-common.h"
+#include "config/sections.h"
 #include "util/strv.h"
 
 static const char *const boot_keys[] = {

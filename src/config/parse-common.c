@@ -12,114 +12,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "config/internal.h"
+#include "config/loose.h"
+#include "config/parse-common.h"
 #include "util/strv.h"
-
-void halo_perr(struct halo_pctx *p, int line, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	/* One line per error, whatever a value contained. */
-	for (char *c = msg; *c; c++)
-		if (*c == '\n' || *c == '\r')
-			*c = ' ';
-	if (p->line_paths) {
-		_cleanup_free_ char *full = halo_strdup_printf("%s:%d: %s", p->file, line, msg);
-		_cleanup_free_ char *shown = full ? halo_config_paths_rewrite(
-			p->line_paths, p->n_line_paths, p->file, full) : NULL;
-
-		if (shown) {
-			halo_errors_add(p->errs, "%s", shown);
-			return;
-		}
-		p->oom = true;
-	}
-	halo_errors_add(p->errs, "%s:%d: %s", p->file, line, msg);
-}
-
-const char *halo_pquote(const char *s, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	if (len < 10) {
-		if (len)
-			buf[0] = '\0';
-		return buf;
-	}
-	buf[o++] = '"';
-	/* Room for the longest escape (4), "...", the quote and the NUL. */
-	for (; *s && o + 9 <= len; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			buf[o++] = '\\';
-			buf[o++] = (char)c;
-		} else if (c < 0x20 || c == 0x7f) {
-			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
-		} else {
-			buf[o++] = (char)c;
-		}
-	}
-	if (*s) {
-		memcpy(buf + o, "...", 3);
-		o += 3;
-	}
-	buf[o++] = '"';
-	buf[o] = '\0';
-	return buf;
-}
-
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t row[64];
-
-	if (la >= ARRAY_SIZE(row) || lb >= ARRAY_SIZE(row))
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-const char *halo_suggest(const char *word, const char *const *candidates)
-{
-	const char *best = NULL;
-	size_t best_d = SIZE_MAX, len = strlen(word);
-
-	for (size_t i = 0; candidates[i]; i++) {
-		size_t d;
-
-		if (strcasecmp(word, candidates[i]) == 0)
-			return candidates[i];
-		d = edit_distance(word, candidates[i]);
-		if (d < best_d) {
-			best_d = d;
-			best = candidates[i];
-		}
-	}
-	/* Two edits at most, and fewer than the word has letters. */
-	return best_d <= 2 && best_d < len ? best : NULL;
-}
 
 const char *halo_cset_kind_name(enum halo_cset_kind k)
 {
@@ -133,15 +28,6 @@ const char *halo_cset_kind_name(enum halo_cset_kind k)
 	case HALO_CSET_BOOL: return "a boolean";
 	}
 	return "?";
-}
-
-const char *halo_pkey(char *buf, size_t len, const char *path, const char *key, long idx)
-{
-	if (key)
-		snprintf(buf, len, "%s%s%s", path, *path ? "." : "", key);
-	else
-		snprintf(buf, len, "%s[%ld]", path, idx);
-	return buf;
 }
 
 enum halo_cset_kind halo_pkind(const struct halo_pctx *p, const struct halo_cset *s)

@@ -2,7 +2,9 @@
 /* parse-files.c: the storage list and the state section (paths). */
 #include <string.h>
 
-#include "config/internal.h"
+#include "config/check.h"
+#include "config/parse-common.h"
+#include "config/sections.h"
 #include "storage/options.h"
 
 static const char *const storage_keys[] = { "what", "where", "type", "options", NULL };

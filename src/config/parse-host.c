@@ -2,7 +2,9 @@
 /* parse-host.c: the modules, firewall and access sections. */
 #include <string.h>
 
-#include "config/internal.h"
+#include "config/check.h"
+#include "config/parse-common.h"
+#include "config/sections.h"
 #include "util/strv.h"
 
 static const char *const modules_keys[] = { "load", "options", "blacklist", "persist", NULL };

@@ -4,8 +4,10 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "config/check.h"
 #include "config/cidr.h"
-#include "config/internal.h"
+#include "config/parse-common.h"
+#include "config/sections.h"
 
 static const char *const iface_keys[] = {
 	"name", "match", "mtu", "addresses", "exclusive_addresses", "routes", "roce", NULL,

@@ -3,7 +3,8 @@
  * thresholds (src/ready). */
 #include <string.h>
 
-#include "config/internal.h"
+#include "config/parse-common.h"
+#include "config/sections.h"
 #include "ready/ready.h"
 
 static const char *const ready_keys[] = { "kernel_min", "uma_max_mib", NULL };

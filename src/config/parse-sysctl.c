@@ -8,7 +8,8 @@
  */
 #include <string.h>
 
-#include "config/internal.h"
+#include "config/parse-common.h"
+#include "config/sections.h"
 #include "files/sysctl-key.h"
 
 static const char *const sysctl_keys[] = { "multi_nic", "settings", NULL };

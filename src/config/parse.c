@@ -2,7 +2,8 @@
 /* parse.c: the top level of the schema walk, and the defaults. */
 #include <string.h>
 
-#include "config/internal.h"
+#include "config/parse-common.h"
+#include "config/sections.h"
 
 static const char *const root_keys[] = {
 	"version", "boot", "modules", "interfaces", "firewall", "access", "storage",

@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config/internal.h"
+#include "config/check.h"
+#include "config/sections.h"
 
 /* S is P or below it. */
 static bool under(const char *s, const char *p)

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 
 #include "config/cidr.h"
-#include "config/internal.h"
+#include "config/sections.h"
 
 static int lowest_bit(uint8_t m)
 {

@@ -23,11 +23,6 @@
 #include "util/rootfs.h"
 #include "util/strv.h"
 
-static const char *cfg_name(const struct halo_config *cfg)
-{
-	return cfg->path ? cfg->path : "config";
-}
-
 static bool installed(const struct halo_ctx *ctx, const char *const *paths)
 {
 	for (; *paths; paths++)
@@ -119,7 +114,7 @@ static int live_names(const struct halo_ctx *ctx, const struct halo_config *cfg,
 		if (!halo_fw_ifname_safe(h->link.name)) {
 			halo_errors_add(errs, "%s:%d: firewall: interface \"%s\" is link \"%s\", a "
 					"name a firewall file cannot hold verbatim (only "
-					"A-Z a-z 0-9 . _ -): rename the link", cfg_name(cfg),
+					"A-Z a-z 0-9 . _ -): rename the link", halo_config_name(cfg),
 					h->entry->line, h->entry->name, h->link.name);
 			bad = true;
 		}
@@ -147,7 +142,7 @@ static int zone_conflicts(const struct halo_ctx *ctx, const struct halo_config *
 		halo_errors_add(errs, "%s:%d: firewall: interface %s is already bound to zone "
 				"\"%s\" (%s/%s.xml), and firewalld refuses one interface in two "
 				"zones: run firewall-cmd --permanent --zone=%s --remove-interface=%s",
-				cfg_name(cfg), cfg->firewall.line, names[i], zone,
+				halo_config_name(cfg), cfg->firewall.line, names[i], zone,
 				HALO_FW_ZONE_DIR, zone, zone, names[i]);
 		bad = -EINVAL;
 	}
@@ -225,7 +220,7 @@ int halo_files_firewall_plan(struct halo_ctx *ctx, const struct halo_config *cfg
 								  HALO_FW_KIND_NFTABLES,
 			     path, content);
 	if (r == -EEXIST)
-		halo_errors_add(errs, "%s: %s is also written by another part", cfg_name(cfg),
+		halo_errors_add(errs, "%s: %s is also written by another part", halo_config_name(cfg),
 				path);
 	return r;
 }

@@ -36,11 +36,6 @@ struct keyset {
 	size_t n, cap;
 };
 
-static const char *cfg_name(const struct halo_config *cfg)
-{
-	return cfg->path ? cfg->path : "config";
-}
-
 /* Takes NAME and VALUE (freed on failure). */
 static int push(struct keyset *k, char *name, char *value, int line)
 {
@@ -85,7 +80,7 @@ static int check_live_conflicts(const struct halo_config *cfg, const char *ifnam
 			return r;
 		if (r > 0)
 			halo_errors_add(errs, "%s:%d: sysctl.settings: %s (%s is a managed interface)",
-					cfg_name(cfg), s->line[i], why, ifname);
+					halo_config_name(cfg), s->line[i], why, ifname);
 	}
 	return 0;
 }
@@ -133,7 +128,7 @@ static int add_rule(struct halo_ctx *ctx, const struct halo_config *cfg,
 		}
 		if (why) {
 			halo_errors_add(errs, "%s:%d: sysctl.multi_nic: interface %s is %s, which %s",
-					cfg_name(cfg), rule_line(cfg), h->entry->name, ifname, why);
+					halo_config_name(cfg), rule_line(cfg), h->entry->name, ifname, why);
 			continue;
 		}
 		if (strcmp(ifname, h->entry->name) != 0 && !ctx->revert) {
@@ -184,18 +179,18 @@ static int check_key(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return 0;
 	if (r == -ENOENT || r == -ENOTDIR)
 		halo_errors_add(errs, "%s:%d: %s: %s is not a key of this kernel (no %s)",
-				cfg_name(cfg), line, what, k->name, shown ? shown : path);
+				halo_config_name(cfg), line, what, k->name, shown ? shown : path);
 	else if (r < 0)
-		halo_errors_add(errs, "%s:%d: %s: %s: cannot stat %s: %s", cfg_name(cfg), line,
+		halo_errors_add(errs, "%s:%d: %s: %s: cannot stat %s: %s", halo_config_name(cfg), line,
 				what, k->name, shown ? shown : path, strerror(-r));
 	else if (S_ISDIR(st.st_mode))
 		halo_errors_add(errs, "%s:%d: %s: %s is a directory of keys, not a key",
-				cfg_name(cfg), line, what, k->name);
+				halo_config_name(cfg), line, what, k->name);
 	else if (!S_ISREG(st.st_mode))
-		halo_errors_add(errs, "%s:%d: %s: %s is not a file (%s)", cfg_name(cfg), line,
+		halo_errors_add(errs, "%s:%d: %s: %s is not a file (%s)", halo_config_name(cfg), line,
 				what, k->name, shown ? shown : path);
 	else if (!(st.st_mode & 0222))
-		halo_errors_add(errs, "%s:%d: %s: %s is read-only", cfg_name(cfg), line, what,
+		halo_errors_add(errs, "%s:%d: %s: %s is read-only", halo_config_name(cfg), line, what,
 				k->name);
 	else
 		return 0;
@@ -227,7 +222,7 @@ static int add_items(struct halo_ctx *ctx, const struct halo_config *cfg,
 		if (r == -EEXIST && ctx->revert)
 			r = 0;
 		if (r == -EEXIST)
-			halo_errors_add(errs, "%s:%d: sysctl: %s is set twice", cfg_name(cfg),
+			halo_errors_add(errs, "%s:%d: sysctl: %s is set twice", halo_config_name(cfg),
 					keys->v[i].line ? keys->v[i].line : rule_line(cfg),
 					keys->v[i].name);
 		else if (r < 0)
@@ -268,7 +263,7 @@ static int plan_keys(struct halo_ctx *ctx, const struct halo_config *cfg,
 		r = halo_plan_add_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES,
 				       HALO_SYSCTL_DROPIN, content, 0644, NULL);
 	if (r == -EEXIST)
-		halo_errors_add(errs, "%s: %s is also written by another part", cfg_name(cfg),
+		halo_errors_add(errs, "%s: %s is also written by another part", halo_config_name(cfg),
 				HALO_SYSCTL_DROPIN);
 	return r;
 }

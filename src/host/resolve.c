@@ -72,11 +72,6 @@ static void facts_free(struct facts_cache *fc)
 	free(fc->why);
 }
 
-static const char *cfg_name(const struct halo_config *cfg)
-{
-	return cfg->path ? cfg->path : "config";
-}
-
 /* Every entry is matched by name: its link is fetched by name, with no
  * dump of the host's links. */
 static bool all_by_name(const struct halo_config *cfg)
@@ -127,7 +122,7 @@ static int match_selected(const struct halo_config *cfg, const bool *sel,
 		if (sel[i])
 			sub[n_sub++] = cfg->interfaces[i]; /* shallow: read only */
 	err = halo_links_match(sub, n_sub, links, n_links, facts_get, fc,
-			       cfg_name(cfg), report_missing, sub_idx, errs);
+			       halo_config_name(cfg), report_missing, sub_idx, errs);
 	if (err == -EINVAL)
 		bad = -EINVAL;
 	else if (err < 0)
@@ -152,7 +147,7 @@ static int match_selected(const struct halo_config *cfg, const bool *sel,
 				continue;
 			halo_errors_add(errs,
 					"%s:%d: interfaces \"%s\" (line %d) and \"%s\" both match link %s",
-					cfg_name(cfg), b->line, a->name, a->line,
+					halo_config_name(cfg), b->line, a->name, a->line,
 					b->name, links[ret_idx[i]].name);
 			bad = -EINVAL;
 		}

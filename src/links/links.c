@@ -25,11 +25,6 @@
 #include "util/rootfs.h"
 #include "util/strv.h"
 
-static const char *cfg_name(const struct halo_config *cfg)
-{
-	return cfg->path ? cfg->path : "config";
-}
-
 /* MTU within the device's own IFLA_MIN_MTU..IFLA_MAX_MTU (max 0: none). */
 static void check_mtu(const struct halo_config *cfg, const struct halo_interface *f,
 		      const struct halo_nl_link *l, struct halo_errors *errs,
@@ -49,7 +44,7 @@ static void check_mtu(const struct halo_config *cfg, const struct halo_interface
 	else
 		snprintf(range, sizeof(range), "%u..", l->min_mtu);
 	halo_errors_add(errs, "%s:%d: interface \"%s\": mtu %u is outside the range of %s (%s)",
-			cfg_name(cfg), f->line, f->name, f->mtu, l->name, range);
+			halo_config_name(cfg), f->line, f->name, f->mtu, l->name, range);
 	*bad = true;
 }
 
@@ -77,7 +72,7 @@ static int check_addresses(struct halo_ctx *ctx, const struct halo_config *cfg,
 			if (halo_nl_link_name(ctx, holder, other) < 0)
 				snprintf(other, sizeof(other), "?");
 			halo_errors_add(errs, "%s:%d: interface \"%s\": address %s is already on link %s",
-					cfg_name(cfg), line, f->name, f->addresses.v[a], other);
+					halo_config_name(cfg), line, f->name, f->addresses.v[a], other);
 			*bad = true;
 		}
 	}
@@ -95,7 +90,7 @@ static int add_item(struct halo_plan *plan, struct halo_errors *errs,
 		item->iface = f;
 	if (err == -EEXIST)
 		halo_errors_add(errs, "%s:%d: interface \"%s\": %s is configured twice",
-				cfg_name(cfg), f->line, f->name, key);
+				halo_config_name(cfg), f->line, f->name, key);
 	else if (err < 0)
 		halo_errors_add(errs, "%s: %s", key, strerror(-err));
 	return err;

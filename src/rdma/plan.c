@@ -22,11 +22,6 @@
 #include "host/host.h"
 #include "rdma/rdma.h"
 
-static const char *cfg_name(const struct halo_config *cfg)
-{
-	return cfg->path ? cfg->path : "config";
-}
-
 static bool is_rdma(const struct halo_interface *f)
 {
 	return f->roce.present && f->roce.enable != HALO_FALSE;
@@ -50,7 +45,7 @@ static bool check_tos(const struct halo_config *cfg, struct halo_errors *errs)
 		} else if (f->roce.tos != first->roce.tos) {
 			halo_errors_add(errs, "%s:%d: interface \"%s\": roce.tos %d differs from %d of "
 					"\"%s\": the env file's NCCL_IB_TC is one value for every "
-					"device", cfg_name(cfg), f->roce.tos_line ? f->roce.tos_line :
+					"device", halo_config_name(cfg), f->roce.tos_line ? f->roce.tos_line :
 					f->line, f->name, f->roce.tos, first->roce.tos, first->name);
 			return false;
 		}
@@ -92,7 +87,7 @@ static int add(struct halo_plan *plan, struct halo_errors *errs, const struct ha
 	snprintf(key, sizeof(key), "rdma/%s/%s", l->entry, what);
 	err = halo_rdma_item_add(plan, key, &w, &item);
 	if (err == -EEXIST)
-		halo_errors_add(errs, "%s: %s is configured twice", cfg_name(cfg), key);
+		halo_errors_add(errs, "%s: %s is configured twice", halo_config_name(cfg), key);
 	else if (err < 0)
 		halo_errors_add(errs, "%s: %s", key, strerror(-err));
 	if (err < 0)
@@ -182,6 +177,6 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	err = halo_rdma_env_add(plan, env, links, n);
 	if (err == -EEXIST)
 		halo_errors_add(errs, "%s: state.env_file %s is also written by another part",
-				cfg_name(cfg), env);
+				halo_config_name(cfg), env);
 	return err;
 }

@@ -22,11 +22,6 @@ static const char *const roce_drivers[] = {
 	"ice", "mlx5_core", "bnxt_en", "qede", "hns3", "mlx4_en", NULL,
 };
 
-static const char *cfg_name(const struct halo_config *cfg)
-{
-	return cfg->path ? cfg->path : "config";
-}
-
 static bool has_roce(const char *driver)
 {
 	for (size_t i = 0; driver && roce_drivers[i]; i++)
@@ -55,7 +50,7 @@ static bool check_entry(const struct halo_config *cfg, const struct halo_host_li
 {
 	const struct halo_interface *f = h->entry;
 	const struct halo_roce_config *rc = &f->roce;
-	const char *file = cfg_name(cfg);
+	const char *file = halo_config_name(cfg);
 	bool ok = true;
 
 	if (!has_roce(h->driver)) {
@@ -128,7 +123,7 @@ static int add(struct halo_plan *plan, struct halo_errors *errs,
 	}
 	if (err == -EEXIST)
 		halo_errors_add(errs, "%s:%d: interface \"%s\": %s is configured twice",
-				cfg_name(cfg), f->line, f->name, key);
+				halo_config_name(cfg), f->line, f->name, key);
 	else if (err < 0)
 		halo_errors_add(errs, "%s: %s", key, strerror(-err));
 	return err;

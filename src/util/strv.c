@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* strv.c: string vectors, the growable buffer, keyword lookup. */
+/* strv.c: string vectors, the growable buffer, names, hex digits, keyword
+ * lookup and suggestion. */
 #include "config.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/strv.h"
 
@@ -196,4 +199,52 @@ int halo_keyword_index(const char *const *table, const char *word)
 		if (strcmp(table[i], word) == 0)
 			return i;
 	return -1;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t row[64];
+
+	if (la >= ARRAY_SIZE(row) || lb >= ARRAY_SIZE(row))
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *halo_suggest(const char *word, const char *const *candidates)
+{
+	const char *best = NULL;
+	size_t best_d = SIZE_MAX, len = strlen(word);
+
+	for (size_t i = 0; candidates[i]; i++) {
+		size_t d;
+
+		if (strcasecmp(word, candidates[i]) == 0)
+			return candidates[i];
+		d = edit_distance(word, candidates[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+	}
+	/* Two edits at most, and fewer than the word has letters. */
+	return best_d <= 2 && best_d < len ? best : NULL;
 }

@@ -45,3 +45,8 @@ int halo_hex_digit(char c);
 
 /* Exact-match keyword lookup: index in TABLE (NULL-terminated) or -1. */
 int halo_keyword_index(const char *const *table, const char *word);
+
+/* The one of CANDIDATES (NULL-terminated) WORD was probably meant to be,
+ * for "did you mean": equal but for case, or within two edits and fewer
+ * edits than WORD has letters; NULL when none is that close. */
+const char *halo_suggest(const char *word, const char *const *candidates);

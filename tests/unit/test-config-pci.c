@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "config/internal.h"
+#include "config/check.h"
 #include "config/pci.h"
 
 static void roundtrip(void **state)

@@ -121,6 +121,19 @@ static void test_keyword_index(void **state)
 	assert_int_equal(halo_keyword_index(loaders, NULL), -1);
 }
 
+static void test_suggest(void **state)
+{
+	static const char *const keys[] = { "gtt_mib", "reserve_mib", "loader", "extra", NULL };
+
+	assert_string_equal(halo_suggest("gtt_mb", keys), "gtt_mib");
+	assert_string_equal(halo_suggest("LOADER", keys), "loader"); /* case only */
+	assert_string_equal(halo_suggest("reserv_mb", keys), "reserve_mib");
+	assert_null(halo_suggest("xyz", keys));
+	/* Two edits away, but the word has only two letters. */
+	assert_null(halo_suggest("ex", (const char *const[]){ "exit", NULL }));
+	assert_null(halo_suggest("anything", (const char *const[]){ NULL }));
+}
+
 static void test_errors(void **state)
 {
 	struct halo_errors e = { 0 };
@@ -145,6 +158,7 @@ int main(void)
 		cmocka_unit_test(test_strdup_printf),
 		cmocka_unit_test(test_keyword_index),
 		cmocka_unit_test(test_hex_digit),
+		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_name_rule),
 		cmocka_unit_test(test_errors),
 	};
