@@ -5,7 +5,7 @@
 
 #include "config/parse-common.h"
 #include "config/sections.h"
-#include "ready/ready.h"
+#include "config/kernel-version.h"
 
 static const char *const ready_keys[] = { "kernel_min", "uma_max_mib", NULL };
 

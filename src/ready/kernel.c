@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "config/kernel-version.h"
 #include "ready/ready.h"
 
 #define OSRELEASE "/proc/sys/kernel/osrelease"

@@ -3,7 +3,6 @@
 libhalo_la_SOURCES += \
 	src/ready/ready.h \
 	src/ready/plan.c \
-	src/ready/version.c \
 	src/ready/kernel.c \
 	src/ready/pcie.c \
 	src/ready/amdgpu.c \

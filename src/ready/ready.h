@@ -30,15 +30,6 @@
 int halo_ready_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		    struct halo_plan *plan, struct halo_errors *errs);
 
-/* ---- version.c ---- */
-
-/* "6.18.4-200.fc43.x86_64" -> {6, 18, 4}; "6.18" is 6.18.0. The numbers
- * end at the first character that is neither digit nor '.', stored in
- * *RET_END. 0 or -EINVAL (not "N.N"). */
-int halo_kernel_version_parse(const char *s, unsigned ret[3], const char **ret_end);
-/* <0, 0, >0 as A is older than, equal to, newer than B. */
-int halo_kernel_version_cmp(const unsigned a[3], const unsigned b[3]);
-
 /* ---- pcie.c ---- */
 
 /* The usable bandwidth of a link of WIDTH lanes at GTS GT/s per lane, in

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests of the readiness parsers: kernel releases, PCIe link speeds
- * and ceilings, pam_limits memlock lines (src/ready). */
+/* Unit tests of the readiness parsers: PCIe link speeds and ceilings,
+ * pam_limits memlock lines (src/ready). */
 #include "config.h"
 
 #include <errno.h>
@@ -12,33 +12,6 @@
 #include <cmocka.h>
 
 #include "ready/ready.h"
-
-static void test_version(void **state)
-{
-	unsigned v[3], min[3] = { 6, 18, 4 };
-	const char *end;
-
-	(void)state;
-	assert_int_equal(halo_kernel_version_parse("6.18.5-200.fc43.x86_64", v, &end), 0);
-	assert_int_equal(v[0], 6);
-	assert_int_equal(v[1], 18);
-	assert_int_equal(v[2], 5);
-	assert_string_equal(end, "-200.fc43.x86_64");
-	assert_true(halo_kernel_version_cmp(v, min) > 0);
-	assert_int_equal(halo_kernel_version_parse("6.18", v, &end), 0);
-	assert_int_equal(v[2], 0);
-	assert_true(halo_kernel_version_cmp(v, min) < 0);
-	/* 6.9 is older than 6.18: numbers, not strings */
-	assert_int_equal(halo_kernel_version_parse("6.9.12", v, NULL), 0);
-	assert_true(halo_kernel_version_cmp(v, min) < 0);
-	assert_int_equal(halo_kernel_version_parse("6.18.4", v, &end), 0);
-	assert_int_equal(halo_kernel_version_cmp(v, min), 0);
-	assert_string_equal(end, "");
-	assert_int_equal(halo_kernel_version_parse("6", v, NULL), -EINVAL);
-	assert_int_equal(halo_kernel_version_parse("", v, NULL), -EINVAL);
-	assert_int_equal(halo_kernel_version_parse("v6.18", v, NULL), -EINVAL);
-	assert_int_equal(halo_kernel_version_parse("6.99999999.1", v, NULL), -EINVAL);
-}
 
 static void test_pcie(void **state)
 {
@@ -80,7 +53,6 @@ static void test_memlock(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_pcie),
 		cmocka_unit_test(test_memlock),
 	};

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* version.c: kernel release numbers ("6.18.4-200.fc43") and their order. */
-#include "config.h"
-
+/* kernel-version.c: kernel release numbers ("6.18.4-200.fc43") and their
+ * order (kernel-version.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 
-#include "ready/ready.h"
+#include "config/kernel-version.h"
 
 int halo_kernel_version_parse(const char *s, unsigned ret[3], const char **ret_end)
 {
@@ -22,7 +21,8 @@ int halo_kernel_version_parse(const char *s, unsigned ret[3], const char **ret_e
 			return -EINVAL;
 		v[n++] = (unsigned)x;
 		p = end;
-		if (*p != '.' || !isdigit((unsigned char)p[1]))
+		/* A fourth number is left unread, its dot included. */
+		if (n == 3 || *p != '.' || !isdigit((unsigned char)p[1]))
 			break;
 		p++;
 	}
