@@ -11,6 +11,8 @@ libhalo_la_SOURCES += \
 	src/config/digest.c \
 	src/config/kernel-version.h \
 	src/config/kernel-version.c \
+	src/config/mount-options.h \
+	src/config/mount-options.c \
 	src/config/loose.h \
 	src/config/loose.c \
 	src/config/message.h \
@@ -50,7 +52,8 @@ config_unit_tests = \
 	tests/unit/test-config-load \
 	tests/unit/test-config-errors \
 	tests/unit/test-config-validate \
-	tests/unit/test-config-kernel-version
+	tests/unit/test-config-kernel-version \
+	tests/unit/test-config-mount-options
 check_PROGRAMS += $(config_unit_tests)
 TESTS += $(config_unit_tests)
 
@@ -60,6 +63,7 @@ tests_unit_test_config_errors_SOURCES = tests/unit/test-config-errors.c tests/un
 tests_unit_test_config_typed_SOURCES = tests/unit/test-config-typed.c tests/unit/config-test.h
 tests_unit_test_config_validate_SOURCES = tests/unit/test-config-validate.c tests/unit/config-test.h
 tests_unit_test_config_kernel_version_SOURCES = tests/unit/test-config-kernel-version.c tests/unit/config-test.h
+tests_unit_test_config_mount_options_SOURCES = tests/unit/test-config-mount-options.c tests/unit/config-test.h
 
 TESTS += tests/integration/config-errors.sh tests/integration/config-outputs.sh
 # halo.conf.example is distributed by data.mk (dist_doc_DATA).

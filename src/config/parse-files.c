@@ -5,7 +5,7 @@
 #include "config/check.h"
 #include "config/parse-common.h"
 #include "config/sections.h"
-#include "storage/options.h"
+#include "config/mount-options.h"
 
 static const char *const storage_keys[] = { "what", "where", "type", "options", NULL };
 static const char *const state_keys[] = { "path", "env_file", "prometheus", NULL };
@@ -82,7 +82,7 @@ void halo_parse_storage(struct halo_pctx *p, const struct halo_cset *root, struc
 		halo_pget_checked(p, g, path, "what", check_what, true, s->line, &s->what, NULL);
 		halo_pget_checked(p, g, path, "where", check_where, true, s->line, &s->where, &s->where_line);
 		halo_pget_checked(p, g, path, "type", check_fstype, false, s->line, &s->type, NULL);
-		halo_pget_checked(p, g, path, "options", halo_storage_check_options, false, s->line, &s->options, NULL);
+		halo_pget_checked(p, g, path, "options", halo_check_mount_options, false, s->line, &s->options, NULL);
 	}
 }
 

@@ -8,8 +8,6 @@ libhalo_la_SOURCES += \
 	src/storage/storage-int.h \
 	src/storage/escape.h \
 	src/storage/escape.c \
-	src/storage/options.h \
-	src/storage/options.c \
 	src/storage/mountinfo.h \
 	src/storage/mountinfo.c \
 	src/storage/unit.c \
@@ -22,7 +20,6 @@ halo_templates += templates/model-store.mount
 # Unit tests (cmocka, TAP)
 storage_unit_tests = \
 	tests/unit/test-storage-escape \
-	tests/unit/test-storage-options \
 	tests/unit/test-storage-mountinfo
 check_PROGRAMS += $(storage_unit_tests)
 TESTS += $(storage_unit_tests)

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* options.c: the mount options of a model store (options.h). */
-#include "config.h"
-
+/* mount-options.c: the mount options of a model store (mount-options.h). */
 #include <string.h>
 
-#include "storage/options.h"
+#include "config/mount-options.h"
 
 /* Options mount(8) takes that do not fit a unit halo-provision enables to
  * mount a block device's file system at boot. */
@@ -43,7 +41,7 @@ static const char *check_one(const char *o, size_t n)
 	return NULL;
 }
 
-const char *halo_storage_check_options(const char *opts)
+const char *halo_check_mount_options(const char *opts)
 {
 	const char *why;
 	const char *s;

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * options.h: the storage "options" value, a comma list of mount options
- * for the unit's Options= line. Pure, so the config loader calls it and
- * every error carries file:line.
+ * mount-options.h: the value of storage[].options, a comma list of mount
+ * options for the mount unit's Options= line (mount-options.c).
  */
 #pragma once
 
@@ -12,4 +11,4 @@
  * options that make no sense for an enabled model-store mount unit
  * (bind, rbind, move, remount, noauto, x-systemd.*, user, users, owner,
  * group). */
-const char *halo_storage_check_options(const char *opts);
+const char *halo_check_mount_options(const char *opts);
