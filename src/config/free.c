@@ -48,7 +48,9 @@ void halo_config_free(struct halo_config *c)
 	free(c->firewall.allow_tcp);
 	free(c->access.rdma_group);
 	free(c->access.gpu_group);
-	strlist_free(&c->sysctl.settings);
+	for (size_t i = 0; i < c->sysctl.n_settings; i++)
+		halo_sysctl_setting_clear(&c->sysctl.settings[i]);
+	free(c->sysctl.settings);
 	for (size_t i = 0; i < c->n_storage; i++) {
 		free(c->storage[i].what);
 		free(c->storage[i].where);

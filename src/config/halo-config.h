@@ -14,6 +14,7 @@
 #include "config/cidr.h"
 #include "config/hwaddr.h"
 #include "config/pci.h"
+#include "config/sysctl-setting.h"
 #include "halo.h"
 #include "util/errors.h"
 
@@ -225,8 +226,8 @@ struct halo_access_config {
 };
 
 /* sysctl = { ... } (src/files/sysctl.c): the ARP and reverse-path rule of
- * multi-NIC RDMA nodes on the managed interfaces, and keys the operator
- * asks for. Parsed in config/parse-sysctl.c. */
+ * multi-NIC RDMA nodes on the managed interfaces (config/sysctl-rule.h),
+ * and keys the operator asks for. */
 enum halo_multi_nic {
 	HALO_MULTI_NIC_AUTO, /* the rule when more than one interface is managed */
 	HALO_MULTI_NIC_ON,
@@ -238,9 +239,10 @@ struct halo_sysctl_config {
 	int line;
 	enum halo_multi_nic multi_nic;
 	int multi_nic_line; /* 0: not given (auto) */
-	/* "key=value" (blanks around "=" dropped), validated: keys unique,
-	 * none repeating or contradicting the multi_nic rule. */
-	struct halo_strlist settings;
+	/* Validated: keys unique, none repeating or contradicting the
+	 * multi_nic rule. */
+	struct halo_sysctl_setting *settings;
+	size_t n_settings;
 };
 
 struct halo_storage {

@@ -13,6 +13,10 @@ libhalo_la_SOURCES += \
 	src/config/kernel-version.c \
 	src/config/mount-options.h \
 	src/config/mount-options.c \
+	src/config/sysctl-setting.h \
+	src/config/sysctl-setting.c \
+	src/config/sysctl-rule.h \
+	src/config/sysctl-rule.c \
 	src/config/loose.h \
 	src/config/loose.c \
 	src/config/message.h \
@@ -35,6 +39,7 @@ libhalo_la_SOURCES += \
 	src/config/parse-ready.c \
 	src/config/parse-iface.c \
 	src/config/parse-files.c \
+	src/config/parse-sysctl.c \
 	src/config/paths.c \
 	src/config/validate.c \
 	src/config/load.h \
@@ -53,7 +58,8 @@ config_unit_tests = \
 	tests/unit/test-config-errors \
 	tests/unit/test-config-validate \
 	tests/unit/test-config-kernel-version \
-	tests/unit/test-config-mount-options
+	tests/unit/test-config-mount-options \
+	tests/unit/test-config-sysctl
 check_PROGRAMS += $(config_unit_tests)
 TESTS += $(config_unit_tests)
 
@@ -64,6 +70,7 @@ tests_unit_test_config_typed_SOURCES = tests/unit/test-config-typed.c tests/unit
 tests_unit_test_config_validate_SOURCES = tests/unit/test-config-validate.c tests/unit/config-test.h
 tests_unit_test_config_kernel_version_SOURCES = tests/unit/test-config-kernel-version.c tests/unit/config-test.h
 tests_unit_test_config_mount_options_SOURCES = tests/unit/test-config-mount-options.c tests/unit/config-test.h
+tests_unit_test_config_sysctl_SOURCES = tests/unit/test-config-sysctl.c tests/unit/config-test.h
 
 TESTS += tests/integration/config-errors.sh tests/integration/config-outputs.sh
 # halo.conf.example is distributed by data.mk (dist_doc_DATA).

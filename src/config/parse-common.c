@@ -309,6 +309,72 @@ int halo_pget_strlist(struct halo_pctx *p, const struct halo_cset *g, const char
 	return r;
 }
 
+const char halo_parse_oom[] = "out of memory";
+
+int halo_pget_parsed(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		     const char *key, const struct halo_elem_parser *ep, void **ret,
+		     size_t *ret_n)
+{
+	const struct halo_cset *seq;
+	_cleanup_free_ int *lines = NULL;
+	char k[256], ek[300], q[96], *t;
+	int r = halo_pget_seq(p, g, path, key, &seq);
+	size_t len, n = 0;
+
+	if (r <= 0)
+		return r;
+	len = halo_cset_len(seq);
+	t = calloc(len + 1, ep->elem_size);
+	lines = calloc(len + 1, sizeof(*lines));
+	if (!t || !lines) {
+		free(t);
+		p->oom = true;
+		return -1;
+	}
+	*ret = t;
+	halo_pkey(k, sizeof(k), path, key, 0);
+	for (size_t i = 0; i < len; i++) {
+		const struct halo_cset *e = halo_cset_elem(seq, i);
+		int line = halo_cset_line(e);
+		void *elem = t + n * ep->elem_size;
+		const char *text, *why;
+		bool dup = false;
+
+		halo_pkey(ek, sizeof(ek), k, NULL, (long)i);
+		if (!halo_pwant(p, e, ek, HALO_CSET_STRING)) {
+			r = -1;
+			continue;
+		}
+		text = halo_cset_string(e);
+		why = ep->parse(text, line, elem);
+		if (why == HALO_PARSE_OOM) {
+			p->oom = true;
+			r = -1;
+			break;
+		}
+		if (why) {
+			halo_perr(p, line, "%s: %s %s", ek, halo_pquote(text, q, sizeof(q)), why);
+			r = -1;
+			continue;
+		}
+		for (size_t j = 0; ep->same && j < n && !dup; j++)
+			if (ep->same(t + j * ep->elem_size, elem)) {
+				halo_perr(p, line, "%s: %s is listed twice (first at line %d)", ek,
+					  halo_pquote(text, q, sizeof(q)), lines[j]);
+				dup = true;
+			}
+		if (dup) {
+			ep->clear(elem);
+			memset(elem, 0, ep->elem_size);
+			r = -1;
+			continue;
+		}
+		lines[n++] = line;
+	}
+	*ret_n = n;
+	return r;
+}
+
 int halo_pget_intlist(struct halo_pctx *p, const struct halo_cset *g, const char *path,
 		      const char *key, int64_t min, int64_t max, int64_t **ret,
 		      size_t *ret_n, int *ret_line)

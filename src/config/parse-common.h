@@ -49,6 +49,29 @@ int halo_pget_strlist(struct halo_pctx *p, const struct halo_cset *g, const char
 		      const char *key, halo_str_check_fn check,
 		      void (*normalize)(char *s), struct halo_strlist *ret);
 
+/* A list whose string elements each parse into a typed element. */
+struct halo_elem_parser {
+	size_t elem_size;
+	/* Fills ELEM (zeroed) from TEXT found at LINE: NULL; or why TEXT is
+	 * refused (static text; ELEM left zeroed), reported as
+	 * "KEY[I]: \"TEXT\" <why>"; or HALO_PARSE_OOM. */
+	const char *(*parse)(const char *text, int line, void *elem);
+	/* Whether A and B say the same thing twice ("KEY[I]: \"TEXT\" is
+	 * listed twice (first at line N)"); NULL: never. */
+	bool (*same)(const void *a, const void *b);
+	/* Releases what parse allocated in ELEM. */
+	void (*clear)(void *elem);
+};
+extern const char halo_parse_oom[];
+#define HALO_PARSE_OOM halo_parse_oom
+/* The sequence KEY through EP: the valid elements, in order, in a table
+ * (one spare zeroed slot) in *RET, counted in *RET_N; *RET stays NULL
+ * when KEY is absent or not a sequence. Returns like halo_pget_seq, -1
+ * too when an element was refused. */
+int halo_pget_parsed(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+		     const char *key, const struct halo_elem_parser *ep, void **ret,
+		     size_t *ret_n);
+
 /* The sequence KEY and a zeroed table for its elements (one spare slot);
  * NULL when absent, of the wrong type (reported) or out of memory (p->oom).
  * *RET_N: the number of elements. */

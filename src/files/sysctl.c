@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config/sysctl-rule.h"
 #include "engine/revert.h"
 #include "files/files.h"
 #include "files/sysctl-key.h"
@@ -68,19 +69,18 @@ static int rule_line(const struct halo_config *cfg)
 static int check_live_conflicts(const struct halo_config *cfg, const char *ifname,
 				struct halo_errors *errs)
 {
-	const struct halo_strlist *s = &cfg->sysctl.settings;
+	const struct halo_sysctl_config *s = &cfg->sysctl;
 
-	for (size_t i = 0; i < s->n; i++) {
-		_cleanup_free_ char *key = NULL, *value = NULL, *why = NULL;
-		int r = halo_sysctl_setting_split(s->v[i], &key, &value);
+	for (size_t i = 0; i < s->n_settings; i++) {
+		_cleanup_free_ char *why = NULL;
+		int r = halo_sysctl_rule_conflict(s->settings[i].key, s->settings[i].value,
+						  ifname, &why);
 
-		if (r == 0)
-			r = halo_sysctl_rule_conflict(key, value, ifname, &why);
 		if (r < 0)
 			return r;
 		if (r > 0)
 			halo_errors_add(errs, "%s:%d: sysctl.settings: %s (%s is a managed interface)",
-					halo_config_name(cfg), s->line[i], why, ifname);
+					halo_config_name(cfg), s->settings[i].line, why, ifname);
 	}
 	return 0;
 }
@@ -148,15 +148,12 @@ static int add_rule(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 static int add_settings(const struct halo_config *cfg, struct keyset *keys)
 {
-	const struct halo_strlist *s = &cfg->sysctl.settings;
+	const struct halo_sysctl_config *s = &cfg->sysctl;
 
-	for (size_t i = 0; i < s->n; i++) {
-		char *key = NULL, *value = NULL;
-		int r = halo_sysctl_setting_split(s->v[i], &key, &value);
+	for (size_t i = 0; i < s->n_settings; i++) {
+		const struct halo_sysctl_setting *set = &s->settings[i];
+		int r = push(keys, strdup(set->key), strdup(set->value), set->line);
 
-		if (r < 0)
-			return r;
-		r = push(keys, key, value, s->line[i]);
 		if (r < 0)
 			return r;
 	}

@@ -1,11 +1,10 @@
-# src/files/sysctl.c: the sysctl drop-in and runtime values; its config section.
+# src/files/sysctl.c: the sysctl drop-in and runtime values.
 libhalo_la_SOURCES += \
 	src/files/sysctl.c \
 	src/files/sysctl-key.h \
 	src/files/sysctl-key.c \
 	src/files/sysctl-runtime.h \
-	src/files/sysctl-runtime.c \
-	src/config/parse-sysctl.c
+	src/files/sysctl-runtime.c
 
 # The drop-in's template, embedded with the others (src/util/local.mk).
 halo_templates += templates/sysctl-dropin.conf
