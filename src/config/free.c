@@ -52,7 +52,7 @@ void halo_config_free(struct halo_config *c)
 		halo_sysctl_setting_clear(&c->sysctl.settings[i]);
 	free(c->sysctl.settings);
 	for (size_t i = 0; i < c->n_storage; i++) {
-		free(c->storage[i].what);
+		halo_device_spec_clear(&c->storage[i].what);
 		free(c->storage[i].where);
 		free(c->storage[i].type);
 		free(c->storage[i].options);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "config/cidr.h"
+#include "config/device-spec.h"
 #include "config/hwaddr.h"
 #include "config/pci.h"
 #include "config/sysctl-setting.h"
@@ -246,7 +247,7 @@ struct halo_sysctl_config {
 };
 
 struct halo_storage {
-	char *what;    /* LABEL=x, UUID=x, or /dev/... */
+	struct halo_device_spec what; /* text NULL: not given */
 	char *where;   /* absolute path */
 	char *type;    /* fs type, NULL: any */
 	char *options; /* NULL: defaults */

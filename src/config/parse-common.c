@@ -375,6 +375,35 @@ int halo_pget_parsed(struct halo_pctx *p, const struct halo_cset *g, const char 
 	return r;
 }
 
+int halo_pget_parsed_one(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+			 const char *key, const char *(*parse)(const char *text, int line, void *elem),
+			 bool required, int group_line, void *elem)
+{
+	const struct halo_cset *s = halo_cset_member(g, key);
+	const char *why;
+	char k[256], q[96];
+
+	if (!s) {
+		if (required)
+			halo_perr(p, group_line, "%s: \"%s\" is required", path, key);
+		return 0;
+	}
+	halo_pkey(k, sizeof(k), path, key, 0);
+	if (!halo_pwant(p, s, k, HALO_CSET_STRING))
+		return -1;
+	why = parse(halo_cset_string(s), halo_cset_line(s), elem);
+	if (why == HALO_PARSE_OOM) {
+		p->oom = true;
+		return -1;
+	}
+	if (why) {
+		halo_perr(p, halo_cset_line(s), "%s: %s %s", k,
+			  halo_pquote(halo_cset_string(s), q, sizeof(q)), why);
+		return -1;
+	}
+	return 1;
+}
+
 int halo_pget_intlist(struct halo_pctx *p, const struct halo_cset *g, const char *path,
 		      const char *key, int64_t min, int64_t max, int64_t **ret,
 		      size_t *ret_n, int *ret_line)

@@ -72,6 +72,13 @@ int halo_pget_parsed(struct halo_pctx *p, const struct halo_cset *g, const char 
 		     const char *key, const struct halo_elem_parser *ep, void **ret,
 		     size_t *ret_n);
 
+/* The string KEY through PARSE (as in struct halo_elem_parser) into ELEM:
+ * 1, 0 when absent (reported at GROUP_LINE when REQUIRED), -1 when
+ * refused (reported as "PATH.KEY: \"TEXT\" <why>"). */
+int halo_pget_parsed_one(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+			 const char *key, const char *(*parse)(const char *text, int line, void *elem),
+			 bool required, int group_line, void *elem);
+
 /* The sequence KEY and a zeroed table for its elements (one spare slot);
  * NULL when absent, of the wrong type (reported) or out of memory (p->oom).
  * *RET_N: the number of elements. */

@@ -1,36 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse-files.c: the storage list and the state section (paths). */
+#include <errno.h>
 #include <string.h>
 
 #include "config/check.h"
+#include "config/device-spec.h"
+#include "config/mount-options.h"
 #include "config/parse-common.h"
 #include "config/sections.h"
-#include "config/mount-options.h"
 
 static const char *const storage_keys[] = { "what", "where", "type", "options", NULL };
 static const char *const state_keys[] = { "path", "env_file", "prometheus", NULL };
 
-static const char *check_what(const char *s)
+static const char *parse_what(const char *text, int line, void *elem)
 {
-	static const char *const tags[] = { "LABEL=", "UUID=", "PARTUUID=", "PARTLABEL=", NULL };
+	const char *why = NULL;
+	int r = halo_device_spec_parse(text, line, elem, &why);
 
-	if (strncmp(s, "/dev/", 5) == 0) {
-		const char *why = halo_check_abs_path(s);
-
-		if (why)
-			return why;
-		/* What= of the unit: whitespace would be trimmed or split,
-		 * a trailing backslash continues the line. */
-		if (strpbrk(s, " \t") || s[strlen(s) - 1] == '\\')
-			return "is not a usable device path (whitespace or a trailing backslash)";
-		return NULL;
-	}
-	for (size_t i = 0; tags[i]; i++)
-		if (strncmp(s, tags[i], strlen(tags[i])) == 0)
-			return halo_check_word(s + strlen(tags[i])) ?
-				"has an empty or unusable value (no whitespace, quotes or control characters)" :
-				NULL;
-	return "is not LABEL=, UUID=, PARTUUID=, PARTLABEL= or a /dev/ path";
+	return r == -ENOMEM ? HALO_PARSE_OOM : why;
 }
 
 static const char *check_fstype(const char *s)
@@ -79,7 +66,7 @@ void halo_parse_storage(struct halo_pctx *p, const struct halo_cset *root, struc
 		if (!halo_pwant(p, g, path, HALO_CSET_GROUP))
 			continue;
 		halo_pcheck_keys(p, g, path, storage_keys);
-		halo_pget_checked(p, g, path, "what", check_what, true, s->line, &s->what, NULL);
+		(void)halo_pget_parsed_one(p, g, path, "what", parse_what, true, s->line, &s->what);
 		halo_pget_checked(p, g, path, "where", check_where, true, s->line, &s->where, &s->where_line);
 		halo_pget_checked(p, g, path, "type", check_fstype, false, s->line, &s->type, NULL);
 		halo_pget_checked(p, g, path, "options", halo_check_mount_options, false, s->line, &s->options, NULL);

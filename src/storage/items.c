@@ -22,6 +22,8 @@
 struct store_data {
 	char *unit;
 	char *what;      /* as configured */
+	const char *tag; /* libblkid's name of what's tag; NULL: a path */
+	char *value;     /* what's tag value or path */
 	char *what_path; /* the unit's What= */
 	char *where;
 	char *type;      /* NULL: any */
@@ -33,6 +35,7 @@ static void store_free(void *p)
 
 	free(d->unit);
 	free(d->what);
+	free(d->value);
 	free(d->what_path);
 	free(d->where);
 	free(d->type);
@@ -40,16 +43,16 @@ static void store_free(void *p)
 }
 
 
-/* -ENODEV with the item's message when SPEC names nothing now. */
+/* -ENODEV with the item's message when the device names nothing now. */
 static int find(struct halo_ctx *ctx, struct halo_item *item, const struct store_data *d,
 		struct halo_blkid_found *f)
 {
-	int r = halo_blkid_find(ctx, d->what, f);
+	int r = halo_blkid_find(ctx, d->tag, d->value, f);
 
 	if (r == -ENODEV)
 		return halo_item_refuse(item, r, "%s names no device now%s; the unit mounts it "
 				      "when it appears", d->what,
-				      ctx->under_root && halo_blkid_is_tag(d->what) ?
+				      ctx->under_root && d->tag ?
 				      " (libblkid cache " HALO_BLKID_CACHE " in the root)" : "");
 	if (r < 0)
 		return halo_item_fail(item, r, "probing %s", d->what);
@@ -132,7 +135,7 @@ static int mounted_observe(struct halo_ctx *ctx, struct halo_item *item)
 	if (r < 0)
 		goto out;
 	/* The device may be absent now while something is mounted. */
-	(void)halo_blkid_find(ctx, d->what, &f);
+	(void)halo_blkid_find(ctx, d->tag, d->value, &f);
 	want_type = d->type ? d->type : f.type;
 	if (is_ours(d, &f, &m) && (!want_type || strcmp(m.fstype, want_type) == 0)) {
 		r = HALO_SYNC_OK;
@@ -168,14 +171,18 @@ static int add(struct halo_plan *plan, const struct halo_storage *s, const char 
 		return r;
 	d = item->data;
 	d->unit = strdup(unit);
-	d->what = strdup(s->what);
-	d->what_path = halo_storage_what_path(s->what);
+	d->what = strdup(s->what.text);
+	d->tag = halo_device_tag_name(s->what.tag);
+	d->value = strdup(s->what.value);
+	d->what_path = halo_storage_what_path(&s->what);
 	d->where = strdup(s->where);
 	d->type = s->type ? strdup(s->type) : NULL;
-	if (!d->unit || !d->what || !d->what_path || !d->where || (s->type && !d->type))
+	if (!d->unit || !d->what || !d->value || !d->what_path || !d->where ||
+	    (s->type && !d->type))
 		return -ENOMEM;
 	if (ops == &device_ops)
-		return halo_item_set_wanted(item, "%s (%s)", s->what, s->type ? s->type : "any type");
+		return halo_item_set_wanted(item, "%s (%s)", s->what.text,
+					    s->type ? s->type : "any type");
 	return halo_item_set_wanted(item, "%s (%s) at %s", d->what_path,
 				    s->type ? s->type : "any type", s->where);
 }

@@ -10,11 +10,11 @@
 /* The target whose .wants/ directory enables the mount at boot. */
 #define HALO_MOUNT_TARGET "local-fs.target"
 
-/* The device path a mount unit's What= names for SPEC: the udev link
+/* The device path a mount unit's What= names for WHAT: the udev link
  * /dev/disk/by-{uuid,label,partuuid,partlabel}/<encoded value> for a tag
- * (so systemd waits for that device), SPEC itself for a /dev path.
+ * (so systemd waits for that device), the path itself for a /dev path.
  * Not specifier-escaped. NULL on OOM. */
-char *halo_storage_what_path(const char *spec);
+char *halo_storage_what_path(const struct halo_device_spec *what);
 
 /* The text of the mount unit for S (templates/model-store.mount).
  * UNIT is its name. 0 or -errno. */

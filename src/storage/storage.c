@@ -26,21 +26,21 @@ static void check_type(struct halo_ctx *ctx, const struct halo_config *cfg, size
 {
 	const struct halo_storage *s = &cfg->storage[i];
 	struct halo_blkid_found f = { 0 };
-	int r = halo_blkid_find(ctx, s->what, &f);
+	int r = halo_blkid_find(ctx, halo_device_tag_name(s->what.tag), s->what.value, &f);
 
 	if (r == -ENOTBLK)
 		halo_errors_add(errs, "%s:%d: storage[%zu]: %s names neither a block device nor a "
 				"file system image (a FIFO or character device is never probed)",
-				cfg->path, s->line, i, s->what);
+				cfg->path, s->line, i, s->what.text);
 	if (r < 0)
 		return;
 	if (!f.type)
 		halo_errors_add(errs, "%s:%d: storage[%zu]: %s (%s) has no file system%s%s%s",
-				cfg->path, s->line, i, s->what, f.dev, s->type ? " (want " : "",
+				cfg->path, s->line, i, s->what.text, f.dev, s->type ? " (want " : "",
 				s->type ? s->type : "", s->type ? "): make it first" : "");
 	else if (s->type && strcmp(f.type, s->type) != 0)
 		halo_errors_add(errs, "%s:%d: storage[%zu]: %s (%s) is %s, not %s",
-				cfg->path, s->line, i, s->what, f.dev, f.type, s->type);
+				cfg->path, s->line, i, s->what.text, f.dev, f.type, s->type);
 	halo_blkid_found_free(&f);
 }
 
@@ -96,7 +96,7 @@ int halo_storage_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 		/* An entry the loader refused never gets here with holes;
 		 * still, a missing key plans nothing. */
-		if (!cfg->storage[i].what || !cfg->storage[i].where)
+		if (!cfg->storage[i].what.text || !cfg->storage[i].where)
 			continue;
 		r = plan_one(ctx, cfg, i, plan, errs);
 		if (r < 0)

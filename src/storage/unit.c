@@ -10,34 +10,29 @@
 #include "util/strv.h"
 #include "util/template.h"
 
-static const struct {
-	const char *tag;
-	const char *dir;
-} by_dirs[] = {
-	{ "UUID=", "/dev/disk/by-uuid/" },
-	{ "LABEL=", "/dev/disk/by-label/" },
-	{ "PARTUUID=", "/dev/disk/by-partuuid/" },
-	{ "PARTLABEL=", "/dev/disk/by-partlabel/" },
+/* udev's links of each tag (60-persistent-storage.rules). */
+static const char *const by_dirs[] = {
+	[HALO_DEVICE_PATH] = NULL,
+	[HALO_DEVICE_LABEL] = "/dev/disk/by-label/",
+	[HALO_DEVICE_UUID] = "/dev/disk/by-uuid/",
+	[HALO_DEVICE_PARTLABEL] = "/dev/disk/by-partlabel/",
+	[HALO_DEVICE_PARTUUID] = "/dev/disk/by-partuuid/",
 };
 
-char *halo_storage_what_path(const char *spec)
+char *halo_storage_what_path(const struct halo_device_spec *what)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(by_dirs); i++) {
-		size_t n = strlen(by_dirs[i].tag);
-		_cleanup_free_ char *enc = NULL;
+	_cleanup_free_ char *enc = NULL;
 
-		if (strncmp(spec, by_dirs[i].tag, n) != 0)
-			continue;
-		enc = halo_udev_encode(spec + n);
-		return enc ? halo_strdup_printf("%s%s", by_dirs[i].dir, enc) : NULL;
-	}
-	return strdup(spec);
+	if (what->tag == HALO_DEVICE_PATH || (size_t)what->tag >= ARRAY_SIZE(by_dirs))
+		return strdup(what->value);
+	enc = halo_udev_encode(what->value);
+	return enc ? halo_strdup_printf("%s%s", by_dirs[what->tag], enc) : NULL;
 }
 
 int halo_storage_render_unit(const struct halo_storage *s, const char *unit,
 			     char **ret)
 {
-	_cleanup_free_ char *what_path = halo_storage_what_path(s->what);
+	_cleanup_free_ char *what_path = halo_storage_what_path(&s->what);
 	_cleanup_free_ char *what = NULL, *where = NULL, *type = NULL, *opts = NULL;
 	_cleanup_free_ char *desc = NULL;
 
@@ -45,12 +40,13 @@ int halo_storage_render_unit(const struct halo_storage *s, const char *unit,
 		return -ENOMEM;
 	what = halo_specifier_escape(what_path);
 	where = halo_specifier_escape(s->where);
-	desc = halo_strdup_printf("%s (%s)", s->where, s->what);
+	desc = halo_strdup_printf("%s (%s)", s->where, s->what.text);
 	if (s->type)
 		type = halo_strdup_printf("Type=%s", s->type);
 	else
 		type = strdup("# Type= is not set: mount(8) detects the file system");
-	/* Options are checked without '%' (options.h): no escaping needed. */
+	/* Options are checked without '%' (config/mount-options.h): no
+	 * escaping needed. */
 	if (s->options)
 		opts = halo_strdup_printf("Options=%s", s->options);
 	else

@@ -13,24 +13,14 @@
 
 #include "util/blkid.h"
 #include "util/rootfs.h"
+#include "util/strv.h"
 
-static const char *const tags[] = { "UUID", "LABEL", "PARTUUID", "PARTLABEL" };
+static const char *const tags[] = { "UUID", "LABEL", "PARTUUID", "PARTLABEL", NULL };
 
-/* The tag name length of SPEC ("UUID" of "UUID=x"), 0 if not a tag. */
-static size_t tag_len(const char *spec)
+/* TAG=VALUE is one libblkid resolves (and the root's cache may hold). */
+static bool valid_tag(const char *tag, const char *value)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(tags); i++) {
-		size_t n = strlen(tags[i]);
-
-		if (strncmp(spec, tags[i], n) == 0 && spec[n] == '=' && spec[n + 1])
-			return n;
-	}
-	return 0;
-}
-
-bool halo_blkid_is_tag(const char *spec)
-{
-	return tag_len(spec) > 0;
+	return halo_keyword_index(tags, tag) >= 0 && value[0];
 }
 
 static void free_probep(blkid_probe *p)
@@ -242,21 +232,16 @@ static int resolve_in_root(struct halo_ctx *ctx, const char *tag, const char *va
 	return 0;
 }
 
-int halo_blkid_resolve(struct halo_ctx *ctx, const char *spec, char **ret_dev)
+int halo_blkid_resolve(struct halo_ctx *ctx, const char *tag, const char *value,
+		       char **ret_dev)
 {
-	size_t n = tag_len(spec);
-	_cleanup_free_ char *tag = NULL;
-	char *dev;
+	char *dev = NULL;
 	int r;
 
-	if (!n)
+	if (!valid_tag(tag, value))
 		return -EINVAL;
 	if (ctx->under_root) {
-		tag = strndup(spec, n);
-		if (!tag)
-			return -ENOMEM;
-		dev = NULL;
-		r = resolve_in_root(ctx, tag, spec + n + 1, &dev, NULL);
+		r = resolve_in_root(ctx, tag, value, &dev, NULL);
 		if (r < 0) {
 			free(dev);
 			return r;
@@ -264,7 +249,7 @@ int halo_blkid_resolve(struct halo_ctx *ctx, const char *spec, char **ret_dev)
 		*ret_dev = dev;
 		return 0;
 	}
-	dev = blkid_evaluate_tag(spec, NULL, NULL);
+	dev = blkid_evaluate_tag(tag, value, NULL);
 	if (!dev)
 		return -ENODEV;
 	*ret_dev = dev;
@@ -278,31 +263,29 @@ void halo_blkid_found_free(struct halo_blkid_found *f)
 	f->dev = f->type = NULL;
 }
 
-int halo_blkid_find(struct halo_ctx *ctx, const char *spec,
+int halo_blkid_find(struct halo_ctx *ctx, const char *tag, const char *value,
 		    struct halo_blkid_found *ret)
 {
-	_cleanup_free_ char *dev = NULL, *type = NULL, *tag = NULL;
+	_cleanup_free_ char *dev = NULL, *type = NULL;
 	_cleanup_close_ int fd = -1;
-	size_t n = tag_len(spec);
 	struct stat st;
 	int r;
 
-	if (n && ctx->under_root) {
-		tag = strndup(spec, n);
-		if (!tag)
-			return -ENOMEM;
-		r = resolve_in_root(ctx, tag, spec + n + 1, &dev, &fd);
+	if (tag && !valid_tag(tag, value))
+		return -EINVAL;
+	if (tag && ctx->under_root) {
+		r = resolve_in_root(ctx, tag, value, &dev, &fd);
 		if (r < 0)
 			return r;
 	} else {
-		if (n) {
-			dev = blkid_evaluate_tag(spec, NULL, NULL);
+		if (tag) {
+			dev = blkid_evaluate_tag(tag, value, NULL);
 			if (!dev)
 				return -ENODEV;
 		} else {
-			if (spec[0] != '/')
+			if (value[0] != '/')
 				return -EINVAL;
-			dev = strdup(spec);
+			dev = strdup(value);
 			if (!dev)
 				return -ENOMEM;
 		}

@@ -26,25 +26,26 @@
 /* The root's libblkid cache, as named in messages. */
 #define HALO_BLKID_CACHE "/run/blkid/blkid.tab"
 
-/* True for the tags this resolves: UUID=, LABEL=, PARTUUID=, PARTLABEL=
- * with a non-empty value. */
-bool halo_blkid_is_tag(const char *spec);
+/* Resolves TAG=VALUE (TAG one of "UUID", "LABEL", "PARTUUID",
+ * "PARTLABEL", as libblkid names them) to a device path (*ret_dev, caller
+ * frees). -ENODEV when nothing matches, -EINVAL for another TAG or an
+ * empty VALUE. */
+int halo_blkid_resolve(struct halo_ctx *ctx, const char *tag, const char *value,
+		       char **ret_dev);
 
-/* Resolves the tag SPEC to a device path (*ret_dev, caller frees).
- * -ENODEV when nothing matches, -EINVAL for a spec that is not a tag. */
-int halo_blkid_resolve(struct halo_ctx *ctx, const char *spec, char **ret_dev);
-
-/* What a device spec (a tag or a /dev path) names now. */
+/* What a device (a tag and its value, or a /dev path) names now. */
 struct halo_blkid_found {
 	char *dev;  /* the device (for a tag: as the cache or udev names it) */
 	char *type; /* file system type; NULL: no file system signature */
 	dev_t rdev; /* the block device's numbers; 0 for a regular file */
 };
 
-/* Finds SPEC and probes its superblock. -ENODEV when the tag resolves to
- * nothing or the path does not exist; -ENOTBLK when it names something
- * that is no block device or file (not probed); -EIO when probing fails.
- * RET is set only on success. */
-int halo_blkid_find(struct halo_ctx *ctx, const char *spec,
+/* Finds TAG=VALUE (as for halo_blkid_resolve), or with TAG NULL the
+ * device path VALUE, and probes its superblock. -ENODEV when the tag
+ * resolves to nothing or the path does not exist; -ENOTBLK when it names
+ * something that is no block device or file (not probed); -EIO when
+ * probing fails; -EINVAL for another TAG, an empty VALUE or a relative
+ * path. RET is set only on success. */
+int halo_blkid_find(struct halo_ctx *ctx, const char *tag, const char *value,
 		    struct halo_blkid_found *ret);
 void halo_blkid_found_free(struct halo_blkid_found *f);

@@ -182,7 +182,9 @@ static void example_validates(void **state)
 	assert_true(c->access.memlock_set && c->access.memlock_unlimited);
 
 	assert_int_equal(c->n_storage, 1);
-	assert_string_equal(c->storage[0].what, "LABEL=models");
+	assert_int_equal(c->storage[0].what.tag, HALO_DEVICE_LABEL);
+	assert_string_equal(c->storage[0].what.value, "models");
+	assert_string_equal(c->storage[0].what.text, "LABEL=models");
 	assert_string_equal(c->storage[0].where, "/models");
 	assert_string_equal(c->storage[0].type, "xfs");
 	assert_string_equal(c->storage[0].options, "noatime");
