@@ -38,7 +38,9 @@ void halo_config_free(struct halo_config *c)
 	strlist_free(&c->modules.blacklist);
 	for (size_t i = 0; i < c->modules.n_options; i++) {
 		free(c->modules.options[i].module);
-		free(c->modules.options[i].options);
+		free(c->modules.options[i].text);
+		halo_module_params_free(c->modules.options[i].params,
+					c->modules.options[i].n_params);
 	}
 	free(c->modules.options);
 	for (size_t i = 0; i < c->n_interfaces; i++)

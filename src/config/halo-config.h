@@ -14,6 +14,7 @@
 #include "config/cidr.h"
 #include "config/device-spec.h"
 #include "config/hwaddr.h"
+#include "config/module-options.h"
 #include "config/pci.h"
 #include "config/sysctl-setting.h"
 #include "halo.h"
@@ -90,8 +91,10 @@ struct halo_boot_config {
  * as the kernel reads them: every '-' is '_' ("ib-uverbs" is "ib_uverbs");
  * messages show that form. */
 struct halo_module_option {
-	char *module;  /* normalised */
-	char *options; /* "key=value key2=value2" */
+	char *module; /* normalised */
+	char *text;   /* the option string as written: "key=value key2=value2" */
+	struct halo_module_param *params; /* split once, at load */
+	size_t n_params;
 	int line;
 };
 

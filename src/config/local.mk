@@ -15,6 +15,8 @@ libhalo_la_SOURCES += \
 	src/config/mount-options.c \
 	src/config/device-spec.h \
 	src/config/device-spec.c \
+	src/config/module-options.h \
+	src/config/module-options.c \
 	src/config/sysctl-setting.h \
 	src/config/sysctl-setting.c \
 	src/config/sysctl-rule.h \
@@ -62,7 +64,8 @@ config_unit_tests = \
 	tests/unit/test-config-kernel-version \
 	tests/unit/test-config-mount-options \
 	tests/unit/test-config-sysctl \
-	tests/unit/test-config-device-spec
+	tests/unit/test-config-device-spec \
+	tests/unit/test-config-module-options
 check_PROGRAMS += $(config_unit_tests)
 TESTS += $(config_unit_tests)
 
@@ -75,6 +78,7 @@ tests_unit_test_config_kernel_version_SOURCES = tests/unit/test-config-kernel-ve
 tests_unit_test_config_mount_options_SOURCES = tests/unit/test-config-mount-options.c tests/unit/config-test.h
 tests_unit_test_config_sysctl_SOURCES = tests/unit/test-config-sysctl.c tests/unit/config-test.h
 tests_unit_test_config_device_spec_SOURCES = tests/unit/test-config-device-spec.c tests/unit/config-test.h
+tests_unit_test_config_module_options_SOURCES = tests/unit/test-config-module-options.c tests/unit/config-test.h
 
 TESTS += tests/integration/config-errors.sh tests/integration/config-outputs.sh
 # halo.conf.example is distributed by data.mk (dist_doc_DATA).

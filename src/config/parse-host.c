@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse-host.c: the modules, firewall and access sections. */
+#include <errno.h>
 #include <string.h>
 
 #include "config/check.h"
@@ -29,6 +30,14 @@ static const char *check_module_options(const char *s)
 	return blank ? "is not an option string (empty)" : NULL;
 }
 
+static void option_clear(struct halo_module_option *o)
+{
+	free(o->module);
+	free(o->text);
+	halo_module_params_free(o->params, o->n_params);
+	*o = (struct halo_module_option){ 0 };
+}
+
 static void parse_module_options(struct halo_pctx *p, const struct halo_cset *m,
 				 struct halo_modules_config *mc)
 {
@@ -48,7 +57,7 @@ static void parse_module_options(struct halo_pctx *p, const struct halo_cset *m,
 		const struct halo_cset *s = halo_cset_elem(g, i);
 		const char *name = halo_cset_name(s), *why;
 		struct halo_module_option *o;
-		int line = halo_cset_line(s);
+		int line = halo_cset_line(s), r;
 		bool dup = false;
 
 		halo_pkey(k, sizeof(k), "modules.options", name, 0);
@@ -67,8 +76,8 @@ static void parse_module_options(struct halo_pctx *p, const struct halo_cset *m,
 		}
 		o = &mc->options[mc->n_options];
 		o->line = line;
-		if (!(o->module = strdup(name)) || !(o->options = strdup(halo_cset_string(s)))) {
-			free(o->module);
+		if (!(o->module = strdup(name)) || !(o->text = strdup(halo_cset_string(s)))) {
+			option_clear(o);
 			p->oom = true;
 			return;
 		}
@@ -79,10 +88,14 @@ static void parse_module_options(struct halo_pctx *p, const struct halo_cset *m,
 					  k, o->module, mc->options[j].line);
 				dup = true;
 			}
-		if (dup) {
-			free(o->module);
-			free(o->options);
-			*o = (struct halo_module_option){ 0 };
+		r = dup ? 0 : halo_module_params_parse(o->text, line, &o->params, &o->n_params);
+		if (r == -EINVAL)
+			halo_perr(p, line, "modules.options: %s: cannot parse \"%s\" (unbalanced "
+				  "quote or empty name)", o->module, o->text);
+		if (r == -ENOMEM)
+			p->oom = true;
+		if (dup || r < 0) {
+			option_clear(o);
 			continue;
 		}
 		mc->n_options++;

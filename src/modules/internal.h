@@ -169,16 +169,8 @@ int halo_sysmodule_param(const struct halo_ctx *ctx, const char *name,
  * (<root>/proc/sys/kernel/osrelease): only then can modules be loaded. */
 bool halo_sysmodule_kernel_running(const struct halo_ctx *ctx);
 
-/* --- options.c: module option strings (pure) --------------------------- */
+/* --- options.c: module option values (pure) ---------------------------- */
 
-struct halo_modopt {
-	char *key;   /* '-' normalized to '_' */
-	char *value; /* quotes removed; NULL for a bare flag */
-};
-
-/* Splits "a=1 b=\"x y\" c" the way the kernel's parse_args does. */
-int halo_modopts_parse(const char *s, struct halo_modopt **ret, size_t *ret_n);
-void halo_modopts_free(struct halo_modopt *o, size_t n);
 /* Does the live sysfs value LIVE show WANTED for a parameter of TYPE? */
 bool halo_modopt_matches(const char *type, const char *wanted, const char *live);
 /* A copy of S with '-' read as '_' (halo_name_normalize); NULL on OOM. */
@@ -206,7 +198,7 @@ int halo_modules_render(const struct halo_modules_config *mc,
 
 struct halo_module_want {
 	const char *name;     /* normalized */
-	const char *options;  /* config option string, or NULL */
+	const struct halo_module_option *options; /* from the config, or NULL */
 	bool load;            /* listed in modules.load */
 	bool builtin;         /* per modules.builtin */
 	bool persist;

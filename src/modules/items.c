@@ -24,7 +24,7 @@ struct load_data {
 
 struct options_data {
 	char *name;
-	struct halo_modopt *opts;
+	struct halo_module_param *opts;
 	size_t n;
 	char **types; /* per option; "" when unknown */
 	bool load, builtin, persist, kernel_running;
@@ -51,7 +51,7 @@ static void options_data_free(void *p)
 	if (!d)
 		return;
 	free(d->name);
-	halo_modopts_free(d->opts, d->n);
+	halo_module_params_free(d->opts, d->n);
 	halo_strv_free(d->types);
 	free(d);
 }
@@ -213,7 +213,9 @@ int halo_modules_add_load_item(struct halo_plan *plan,
 	d->kernel_running = w->kernel_running;
 	d->ignore_blacklist = w->ignore_blacklist;
 	d->name = strdup(w->name);
-	if (!d->name || (w->options && !(d->options = strdup(w->options))))
+	/* libkmod is given the option string as written: it splits it
+	 * the way the kernel does. */
+	if (!d->name || (w->options && !(d->options = strdup(w->options->text))))
 		return -ENOMEM;
 	for (size_t i = 0; w->pre && w->pre[i]; i++)
 		if (halo_strv_push(&d->pre, w->pre[i]) < 0 ||
@@ -262,11 +264,11 @@ static int options_observe(struct halo_ctx *ctx, struct halo_item *item)
 	for (size_t i = 0; i < d->n; i++) {
 		_cleanup_free_ char *live = NULL;
 
-		r = halo_sysmodule_param(ctx, d->name, d->opts[i].key, &live);
+		r = halo_sysmodule_param(ctx, d->name, d->opts[i].name, &live);
 		if (r < 0 && r != -ENOENT)
 			return halo_item_fail(item, r, "/sys/module/%s/parameters/%s",
-					      d->name, d->opts[i].key);
-		halo_buf_printf(&seen, "%s%s=%s", i ? " " : "", d->opts[i].key,
+					      d->name, d->opts[i].name);
+		halo_buf_printf(&seen, "%s%s=%s", i ? " " : "", d->opts[i].name,
 				live ? live : "?");
 		/* A parameter without a sysfs file (permission 0) cannot be
 		 * read back; the modinfo check already vouched for the name. */
@@ -306,20 +308,19 @@ int halo_modules_add_options_item(struct halo_plan *plan,
 	struct halo_item *item;
 	struct options_data *d;
 	struct halo_buf wanted = { 0 };
-	struct halo_modopt *opts = NULL;
-	size_t n = 0;
+	struct halo_module_param *opts = NULL;
+	size_t n = w->options ? w->options->n_params : 0;
 	int r;
 
 	if (!key)
 		return -ENOMEM;
-	/* Parsed before the item exists: a refused option adds nothing. */
-	r = halo_modopts_parse(w->options, &opts, &n);
+	r = halo_module_params_copy(w->options ? w->options->params : NULL, n, &opts);
 	if (r < 0)
 		return r;
 	r = halo_plan_add_new(plan, key, HALO_SUB_MODULES, HALO_PHASE_MODULES,
 			      &options_ops, sizeof(*d), &item);
 	if (r < 0) {
-		halo_modopts_free(opts, n);
+		halo_module_params_free(opts, n);
 		return r;
 	}
 	d = item->data;
@@ -333,13 +334,13 @@ int halo_modules_add_options_item(struct halo_plan *plan,
 	if (!d->name)
 		return -ENOMEM;
 	for (size_t i = 0; i < d->n; i++) {
-		const char *t = w->info ? halo_modinfo_parm_type(w->info, d->opts[i].key) : NULL;
+		const char *t = w->info ? halo_modinfo_parm_type(w->info, d->opts[i].name) : NULL;
 
 		if (halo_strv_push(&d->types, t ? t : "") < 0) {
 			halo_buf_free(&wanted);
 			return -ENOMEM;
 		}
-		halo_buf_printf(&wanted, "%s%s", i ? " " : "", d->opts[i].key);
+		halo_buf_printf(&wanted, "%s%s", i ? " " : "", d->opts[i].name);
 		if (d->opts[i].value)
 			halo_buf_printf(&wanted, "=%s", d->opts[i].value);
 	}

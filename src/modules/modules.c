@@ -253,9 +253,9 @@ static int check_options(struct planner *p, size_t i)
 {
 	const struct halo_module_option *o = &p->mc->options[i];
 	const char *file = p->cfg->path;
-	struct halo_modopt *opts = NULL;
+	const struct halo_module_param *opts = o->params;
 	const struct lookup *l;
-	size_t n = 0;
+	size_t n = o->n_params;
 	int r;
 
 	r = lookup(p, o->module, &l);
@@ -265,25 +265,19 @@ static int check_options(struct planner *p, size_t i)
 		add_unknown(p, l, "modules.options", o->module, o->line);
 		return 0;
 	}
-	r = halo_modopts_parse(o->options, &opts, &n);
-	if (r == -EINVAL) {
-		halo_errors_add(p->errs, "%s:%d: modules.options: %s: cannot parse \"%s\" (unbalanced quote or empty name)",
-				file, o->line, l->name, o->options);
-		return 0;
-	}
-	if (r < 0)
-		return r;
+	/* The loader refuses a string without a word; a config made by
+	 * hand may still have one. */
 	if (n == 0)
 		halo_errors_add(p->errs, "%s:%d: modules.options: %s: empty option string",
 				file, o->line, l->name);
 	for (size_t j = 0; j < n && r == 0; j++) {
-		const char *type = halo_modinfo_parm_type(l->info, opts[j].key);
+		const char *type = halo_modinfo_parm_type(l->info, opts[j].name);
 		const char *expected;
 
 		if (!type) {
 			halo_errors_add(p->errs,
 				"%s:%d: %s: unknown option '%s' (the kernel would only log 'unknown parameter' and ignore it)",
-				file, o->line, l->name, opts[j].key);
+				file, o->line, l->name, opts[j].name);
 			continue;
 		}
 		/* The kernel refuses the whole load (EINVAL) for one bad value. */
@@ -293,15 +287,14 @@ static int check_options(struct planner *p, size_t i)
 			if (opts[j].value)
 				halo_errors_add(p->errs,
 					"%s:%d: %s: option %s: invalid value '%s' for type %s (%s)",
-					file, o->line, l->name, opts[j].key, opts[j].value,
+					file, o->line, l->name, opts[j].name, opts[j].value,
 					type, expected);
 			else
 				halo_errors_add(p->errs,
 					"%s:%d: %s: option %s: no value given; type %s needs one (%s)",
-					file, o->line, l->name, opts[j].key, type, expected);
+					file, o->line, l->name, opts[j].name, type, expected);
 		}
 	}
-	halo_modopts_free(opts, n);
 	return r;
 }
 
@@ -333,13 +326,13 @@ static int add_load(struct planner *p, struct halo_plan *plan, size_t i)
 		o = options_for(p->mc, *d);
 		if (!o)
 			continue;
-		if (halo_strv_push(&pre, *d) < 0 || halo_strv_push(&pre_opts, o->options) < 0)
+		if (halo_strv_push(&pre, *d) < 0 || halo_strv_push(&pre_opts, o->text) < 0)
 			return -ENOMEM;
 	}
 	o = options_for(p->mc, l->name);
 	struct halo_module_want w = {
 		.name = l->name,
-		.options = o ? o->options : NULL,
+		.options = o,
 		.load = true,
 		.builtin = l->info->builtin,
 		.persist = p->mc->persist,
@@ -366,7 +359,7 @@ static int add_options(struct planner *p, struct halo_plan *plan, size_t i)
 		return r;
 	struct halo_module_want w = {
 		.name = l->name,
-		.options = o->options,
+		.options = o,
 		.load = loaded_by_config(p, l->name),
 		.builtin = l->info->builtin,
 		.persist = p->mc->persist,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * options.c: module option strings, split and compared the way the kernel
- * sees them (kernel/params.c: next_arg, parameq, param_set_bool, ...).
+ * options.c: module option values compared the way the kernel reads them
+ * (kernel/params.c: param_set_bool, param_set_uint, ...). The option
+ * strings are split by the config loader (config/module-options.h).
  */
 #include "config.h"
 
@@ -19,91 +20,6 @@ char *halo_modname_dup(const char *s)
 	if (d)
 		halo_name_normalize(d);
 	return d;
-}
-
-void halo_modopts_free(struct halo_modopt *o, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(o[i].key);
-		free(o[i].value);
-	}
-	free(o);
-}
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n';
-}
-
-/* One "key[=value]" word; double quotes group and are removed, as in
- * next_arg (which only strips them around the value, a common case). */
-static int next_word(const char **p, struct halo_modopt *o)
-{
-	const char *s = *p, *eq = NULL;
-	char *val, *v;
-	bool quoted = false;
-	size_t n = 0;
-
-	while (s[n] && (quoted || !is_space(s[n]))) {
-		if (s[n] == '"')
-			quoted = !quoted;
-		else if (s[n] == '=' && !eq && !quoted)
-			eq = s + n;
-		n++;
-	}
-	if (quoted)
-		return -EINVAL;
-	o->key = strndup(s, eq ? (size_t)(eq - s) : n);
-	if (!o->key)
-		return -ENOMEM;
-	halo_name_normalize(o->key);
-	if (!o->key[0] || strchr(o->key, '"'))
-		return -EINVAL;
-	if (eq) {
-		val = strndup(eq + 1, s + n - eq - 1);
-		if (!val)
-			return -ENOMEM;
-		for (v = val; *v; v++)
-			if (*v == '"')
-				memmove(v, v + 1, strlen(v)), v--;
-		o->value = val;
-	}
-	*p = s + n;
-	return 0;
-}
-
-int halo_modopts_parse(const char *s, struct halo_modopt **ret, size_t *ret_n)
-{
-	struct halo_modopt *v = NULL;
-	size_t n = 0;
-	int r = 0;
-
-	for (const char *p = s ? s : ""; *p;) {
-		struct halo_modopt *nv;
-
-		while (is_space(*p))
-			p++;
-		if (!*p)
-			break;
-		nv = realloc(v, (n + 1) * sizeof(*v));
-		if (!nv) {
-			r = -ENOMEM;
-			break;
-		}
-		v = nv;
-		v[n].key = v[n].value = NULL;
-		n++;
-		r = next_word(&p, &v[n - 1]);
-		if (r < 0)
-			break;
-	}
-	if (r < 0) {
-		halo_modopts_free(v, n);
-		return r;
-	}
-	*ret = v;
-	*ret_n = n;
-	return 0;
 }
 
 /* kstrtobool's reading, which param_set_bool uses. 1/0 true/false, -1. */

@@ -25,30 +25,23 @@ static void put_name(struct halo_buf *b, const char *prefix, const char *name)
 	halo_buf_printf(b, "%s%s", prefix, n);
 }
 
-/* Re-rendered from the parsed words, so the line is exactly what the
- * kernel will be given, whatever spacing or newlines the config had. */
-static int put_options(struct halo_buf *b, const struct halo_module_option *o)
+/* Rendered from the parsed words, so the line is exactly what the kernel
+ * will be given, whatever spacing or newlines the config had. */
+static void put_options(struct halo_buf *b, const struct halo_module_option *o)
 {
-	struct halo_modopt *opts;
-	size_t n;
-	int r;
+	const struct halo_module_param *opts = o->params;
 
-	r = halo_modopts_parse(o->options, &opts, &n);
-	if (r < 0)
-		return r;
-	if (n > 0) {
-		put_name(b, "options ", o->module);
-		for (size_t i = 0; i < n; i++) {
-			halo_buf_printf(b, " %s", opts[i].key);
-			if (opts[i].value && strpbrk(opts[i].value, " \t"))
-				halo_buf_printf(b, "=\"%s\"", opts[i].value);
-			else if (opts[i].value)
-				halo_buf_printf(b, "=%s", opts[i].value);
-		}
-		halo_buf_puts(b, "\n");
+	if (o->n_params == 0)
+		return;
+	put_name(b, "options ", o->module);
+	for (size_t i = 0; i < o->n_params; i++) {
+		halo_buf_printf(b, " %s", opts[i].name);
+		if (opts[i].value && strpbrk(opts[i].value, " \t"))
+			halo_buf_printf(b, "=\"%s\"", opts[i].value);
+		else if (opts[i].value)
+			halo_buf_printf(b, "=%s", opts[i].value);
 	}
-	halo_modopts_free(opts, n);
-	return 0;
+	halo_buf_puts(b, "\n");
 }
 
 /* Renders TEMPLATE with the lines in B as its one variable; NULL when B is
@@ -90,11 +83,8 @@ int halo_modules_render(const struct halo_modules_config *mc,
 		put_name(&load, "", mc->load.v[i]);
 		halo_buf_puts(&load, "\n");
 	}
-	for (size_t i = 0; i < mc->n_options; i++) {
-		r = put_options(&mp, &mc->options[i]);
-		if (r < 0)
-			goto fail;
-	}
+	for (size_t i = 0; i < mc->n_options; i++)
+		put_options(&mp, &mc->options[i]);
 	for (size_t i = 0; i < mc->blacklist.n; i++) {
 		put_name(&mp, "blacklist ", mc->blacklist.v[i]);
 		halo_buf_puts(&mp, "\n");

@@ -118,7 +118,10 @@ static void example_validates(void **state)
 	assert_null(c->modules.load.v[4]);
 	assert_int_equal(c->modules.n_options, 1);
 	assert_string_equal(c->modules.options[0].module, "ib_core");
-	assert_string_equal(c->modules.options[0].options, "netns_mode=1");
+	assert_string_equal(c->modules.options[0].text, "netns_mode=1");
+	assert_int_equal(c->modules.options[0].n_params, 1);
+	assert_string_equal(c->modules.options[0].params[0].name, "netns_mode");
+	assert_string_equal(c->modules.options[0].params[0].value, "1");
 	assert_int_equal(c->modules.blacklist.n, 0);
 	assert_true(c->modules.persist);
 

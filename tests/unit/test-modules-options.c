@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for modules/options.c: option strings as the kernel reads them. */
+/* Unit tests for modules/options.c: option values as the kernel reads them. */
 #include "config.h"
 
 #include <errno.h>
@@ -12,44 +12,6 @@
 
 #include "modules/internal.h"
 #include "util/strv.h"
-
-static void test_parse_words(void **state)
-{
-	struct halo_modopt *o;
-	size_t n;
-
-	assert_int_equal(halo_modopts_parse("  prof_sel=2\tdebug-mask=0x3 \n flag  ", &o, &n), 0);
-	assert_int_equal(n, 3);
-	assert_string_equal(o[0].key, "prof_sel");
-	assert_string_equal(o[0].value, "2");
-	assert_string_equal(o[1].key, "debug_mask"); /* '-' is '_' to the kernel */
-	assert_string_equal(o[1].value, "0x3");
-	assert_string_equal(o[2].key, "flag");
-	assert_null(o[2].value); /* a bare flag */
-	halo_modopts_free(o, n);
-}
-
-static void test_parse_quotes(void **state)
-{
-	struct halo_modopt *o;
-	size_t n;
-
-	assert_int_equal(halo_modopts_parse("name=\"a b=c\" x=\"\" y=1=2", &o, &n), 0);
-	assert_int_equal(n, 3);
-	assert_string_equal(o[0].value, "a b=c");
-	assert_string_equal(o[1].value, "");
-	assert_string_equal(o[2].value, "1=2"); /* only the first '=' splits */
-	halo_modopts_free(o, n);
-
-	assert_int_equal(halo_modopts_parse("a=\"open", &o, &n), -EINVAL);
-	assert_int_equal(halo_modopts_parse("=1", &o, &n), -EINVAL);
-	assert_int_equal(halo_modopts_parse("", &o, &n), 0);
-	assert_int_equal(n, 0);
-	halo_modopts_free(o, n);
-	assert_int_equal(halo_modopts_parse(NULL, &o, &n), 0);
-	assert_int_equal(n, 0);
-	halo_modopts_free(o, n);
-}
 
 static void test_matches_bool(void **state)
 {
@@ -104,8 +66,6 @@ static void test_normalize(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_words),
-		cmocka_unit_test(test_parse_quotes),
 		cmocka_unit_test(test_matches_bool),
 		cmocka_unit_test(test_matches_int),
 		cmocka_unit_test(test_matches_other),

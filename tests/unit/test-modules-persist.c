@@ -17,9 +17,28 @@ static int lines[] = { 3, 3, 3 };
 static char *bl_v[] = { "nouveau", "i40iw", NULL };
 
 static struct halo_module_option opts[] = {
-	{ .module = "mlx5-core", .options = "prof_sel=2  probe-vf=0", .line = 4 },
-	{ .module = "foo", .options = "name=\"a b\"\nflag", .line = 5 },
+	{ .module = "mlx5-core", .text = "prof_sel=2  probe-vf=0", .line = 4 },
+	{ .module = "foo", .text = "name=\"a b\"\nflag", .line = 5 },
 };
+
+/* The parameters as the config loader splits them. */
+static int split_options(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (halo_module_params_parse(opts[i].text, opts[i].line, &opts[i].params,
+					     &opts[i].n_params) < 0)
+			return -1;
+	return 0;
+}
+
+static int free_options(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		halo_module_params_free(opts[i].params, opts[i].n_params);
+	return 0;
+}
 
 static struct halo_modules_config full(void)
 {
@@ -83,5 +102,5 @@ int main(void)
 		cmocka_unit_test(test_render_absent),
 	};
 
-	return cmocka_run_group_tests_name("modules-persist", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("modules-persist", tests, split_options, free_options);
 }
