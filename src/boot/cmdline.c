@@ -72,38 +72,17 @@ char *halo_cmdline_join(char *const *tokens)
 	return halo_buf_steal(&b);
 }
 
-size_t halo_cmdline_key(const char *tok, const char **ret_key)
-{
-	const char *k = tok[0] == '"' ? tok + 1 : tok;
-	const char *eq = strchr(k, '=');
-	size_t n = eq ? (size_t)(eq - k) : strlen(k);
-
-	/* "quiet" written as "\"quiet\"": the closing quote is not key. */
-	if (!eq && k != tok && n > 0 && k[n - 1] == '"')
-		n--;
-	*ret_key = k;
-	return n;
-}
-
-bool halo_cmdline_has_key(const char *tok, const char *key)
-{
-	const char *k;
-	size_t n = halo_cmdline_key(tok, &k);
-
-	return strlen(key) == n && halo_name_eq(k, key, n);
-}
-
 bool halo_cmdline_remove_matches(const char *spec, const char *tok)
 {
 	if (strchr(spec, '='))
 		return strcmp(spec, tok) == 0;
-	return halo_cmdline_has_key(tok, spec);
+	return halo_kernel_param_has_key(tok, spec);
 }
 
 static char *key_dup(const char *tok)
 {
 	const char *k;
-	size_t n = halo_cmdline_key(tok, &k);
+	size_t n = halo_kernel_param_key(tok, &k);
 
 	return strndup(k, n);
 }
@@ -114,16 +93,16 @@ bool halo_cmdline_has_group(char *const *tokens, char *const *set,
 	size_t j = 0;
 
 	for (size_t i = 0; tokens && tokens[i]; i++) {
-		if (!halo_cmdline_has_key(tokens[i], key))
+		if (!halo_kernel_param_has_key(tokens[i], key))
 			continue;
 		/* The next SET token with this key must be this one. */
-		while (set[j] && !halo_cmdline_has_key(set[j], key))
+		while (set[j] && !halo_kernel_param_has_key(set[j], key))
 			j++;
 		if (!set[j] || strcmp(set[j], tokens[i]) != 0)
 			return false;
 		j++;
 	}
-	while (set[j] && !halo_cmdline_has_key(set[j], key))
+	while (set[j] && !halo_kernel_param_has_key(set[j], key))
 		j++;
 	return set[j] == NULL;
 }
@@ -154,11 +133,11 @@ bool halo_cmdline_satisfies(char *const *tokens, char *const *set,
 static bool key_in(char *const *v, const char *tok)
 {
 	const char *k;
-	size_t n = halo_cmdline_key(tok, &k);
+	size_t n = halo_kernel_param_key(tok, &k);
 
 	for (size_t i = 0; v && v[i]; i++) {
 		const char *k2;
-		size_t n2 = halo_cmdline_key(v[i], &k2);
+		size_t n2 = halo_kernel_param_key(v[i], &k2);
 
 		if (n == n2 && halo_name_eq(k, k2, n))
 			return true;
@@ -174,7 +153,7 @@ static int push_group(char ***out, char *const *set, const char *tok)
 	if (!key)
 		return -ENOMEM;
 	for (size_t i = 0; set[i]; i++)
-		if (halo_cmdline_has_key(set[i], key) &&
+		if (halo_kernel_param_has_key(set[i], key) &&
 		    halo_strv_push(out, set[i]) < 0)
 			return -ENOMEM;
 	return 0;

@@ -11,7 +11,8 @@
  *
  * The key of a token is the text before its first '=' (a leading '"' is
  * skipped, as the kernel's next_arg() does): "iommu" for "iommu=pt",
- * "quiet" for "quiet". Keys compare with '-' and '_' alike, as the kernel does.
+ * "quiet" for "quiet". Keys compare with '-' and '_' alike, as the kernel
+ * does. That grammar of one parameter is config/kernel-param.h's.
  *
  * Merge (halo_cmdline_merge):
  *  - a REMOVE entry "key" takes out every token with that key, an entry
@@ -27,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "config/kernel-param.h"
 #include "halo.h"
 
 /* Splits S into tokens (NULL-terminated vector, free with halo_strv_free).
@@ -35,12 +37,6 @@ int halo_cmdline_split(const char *s, char ***ret_tokens);
 
 /* Tokens joined by single spaces (caller frees); NULL on ENOMEM. */
 char *halo_cmdline_join(char *const *tokens);
-
-/* Length of the key of TOK and where it starts (after a leading '"'). */
-size_t halo_cmdline_key(const char *tok, const char **ret_key);
-
-/* True if TOK has key KEY. */
-bool halo_cmdline_has_key(const char *tok, const char *key);
 
 /* True if removal spec SPEC ("key" or "key=value") matches TOK. */
 bool halo_cmdline_remove_matches(const char *spec, const char *tok);

@@ -125,11 +125,11 @@ out:
 static bool key_in_tokens(char *const *tokens, const char *tok)
 {
 	const char *k;
-	size_t n = halo_cmdline_key(tok, &k);
+	size_t n = halo_kernel_param_key(tok, &k);
 	_cleanup_free_ char *key = strndup(k, n);
 
 	for (size_t i = 0; key && tokens && tokens[i]; i++)
-		if (halo_cmdline_has_key(tokens[i], key))
+		if (halo_kernel_param_has_key(tokens[i], key))
 			return true;
 	return false;
 }
@@ -159,7 +159,7 @@ int boot_grub_split_merge(char *const *l, char *const *d,
 		/* Placed in LINUX: a same-key token in DEFAULT would win. */
 		if (go_l) {
 			const char *k;
-			size_t n = halo_cmdline_key(t, &k);
+			size_t n = halo_kernel_param_key(t, &k);
 			_cleanup_free_ char *key = strndup(k, n);
 
 			if (!key || halo_strv_push(&rm_d, key) < 0)

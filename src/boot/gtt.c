@@ -134,6 +134,6 @@ bool halo_gtt_token_pages(const char *tok, uint64_t *ret)
 	v = strtoull(eq + 1, &end, 10);
 	if (errno || *end)
 		return false;
-	*ret = halo_cmdline_has_key(tok, "amdgpu.gttsize") ? v * 256 : v;
+	*ret = halo_kernel_param_has_key(tok, "amdgpu.gttsize") ? v * 256 : v;
 	return true;
 }

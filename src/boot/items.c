@@ -113,7 +113,7 @@ static char *shown(const struct item_data *d, char *const *tokens)
 
 	for (size_t i = 0; tokens[i]; i++) {
 		bool match = d->kind == KIND_PARAM ?
-				     halo_cmdline_has_key(tokens[i], d->key) :
+				     halo_kernel_param_has_key(tokens[i], d->key) :
 				     halo_cmdline_remove_matches(d->key, tokens[i]);
 		if (!match)
 			continue;
@@ -370,7 +370,7 @@ static int add_param(struct halo_plan *plan, struct boot_run *run,
 		     const char *tok)
 {
 	const char *k;
-	size_t n = halo_cmdline_key(tok, &k);
+	size_t n = halo_kernel_param_key(tok, &k);
 	_cleanup_free_ char *key = strndup(k, n), *ikey = NULL, *wanted = NULL;
 	struct halo_item *item;
 	struct item_data *d;
@@ -392,7 +392,7 @@ static int add_param(struct halo_plan *plan, struct boot_run *run,
 	if (!d->group)
 		return -ENOMEM;
 	for (size_t i = 0; run->want.set[i]; i++)
-		if (halo_cmdline_has_key(run->want.set[i], key) &&
+		if (halo_kernel_param_has_key(run->want.set[i], key) &&
 		    halo_strv_push(&d->group, run->want.set[i]) < 0)
 			return -ENOMEM;
 	/* FACTS.md 9: a common misreading of this parameter. */

@@ -28,17 +28,17 @@ static int remove_gtt_conflicts(struct boot_run *run, char *const *toks)
 
 		for (size_t s = 0; run->want.set[s]; s++) {
 			const char *k;
-			size_t n = halo_cmdline_key(run->want.set[s], &k);
+			size_t n = halo_kernel_param_key(run->want.set[s], &k);
 			_cleanup_free_ char *key = strndup(k, n);
 
 			if (!key)
 				return -ENOMEM;
-			managed = managed || halo_cmdline_has_key(toks[i], key);
+			managed = managed || halo_kernel_param_has_key(toks[i], key);
 		}
 		if (managed)
 			continue;
 		for (size_t g = 0; gtt_keys[g]; g++)
-			if (halo_cmdline_has_key(toks[i], gtt_keys[g]) &&
+			if (halo_kernel_param_has_key(toks[i], gtt_keys[g]) &&
 			    (!halo_gtt_token_pages(toks[i], &pages) || pages != want) &&
 			    !halo_strv_contains(run->want.remove, toks[i]) &&
 			    halo_strv_push(&run->want.remove, toks[i]) < 0)

@@ -38,7 +38,7 @@ int boot_plan_pci(struct halo_ctx *ctx, const struct halo_boot_config *b,
 		_cleanup_free_ char *v = NULL;
 		char *save = NULL;
 
-		if (!halo_cmdline_has_key(conf[i], "pci") || !strchr(conf[i], '='))
+		if (!halo_kernel_param_has_key(conf[i], "pci") || !strchr(conf[i], '='))
 			continue;
 		v = strdup(strchr(conf[i], '=') + 1);
 		if (!v)

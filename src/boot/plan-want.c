@@ -80,18 +80,19 @@ int boot_plan_want(struct halo_ctx *ctx, const struct halo_config *cfg,
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < b->extra.n; i++) {
-		const char *t = b->extra.v[i];
+		const struct halo_kernel_param *x = &b->extra.v[i];
 
-		/* FACTS.md 9: amd_iommu has no "pt" mode; iommu=pt is meant. */
-		if (halo_cmdline_remove_matches("amd_iommu=pt", t))
+		/* amd_iommu has no "pt" mode (drivers/iommu/amd/init.c,
+		 * parse_amd_iommu_options()): iommu=pt is meant. */
+		if (strcmp(x->key, "amd_iommu") == 0 && x->value && strcmp(x->value, "pt") == 0)
 			halo_errors_add(errs, "%s:%d: boot.extra: amd_iommu=pt is not a kernel "
 					"option (amd_iommu has no pt mode); use boot.iommu = \"pt\"",
-					cfg->path, b->extra.line[i]);
-		if (halo_strv_push(&w->set, t) < 0)
+					halo_config_name(cfg), x->line);
+		if (halo_strv_push(&w->set, x->text) < 0)
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < b->remove.n; i++)
-		if (halo_strv_push(&w->remove, b->remove.v[i]) < 0)
+		if (halo_strv_push(&w->remove, b->remove.v[i].text) < 0)
 			return -ENOMEM;
 	return 0;
 }

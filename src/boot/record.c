@@ -256,7 +256,7 @@ static char **with_key(char *const *v, const char *key)
 	char **out = calloc(1, sizeof(char *));
 
 	for (size_t i = 0; out && v && v[i]; i++)
-		if (halo_cmdline_has_key(v[i], key) && halo_strv_push(&out, v[i]) < 0) {
+		if (halo_kernel_param_has_key(v[i], key) && halo_strv_push(&out, v[i]) < 0) {
 			halo_strv_free(out);
 			return NULL;
 		}
@@ -277,7 +277,7 @@ static struct boot_rec_key *key_entry(struct boot_record *rec, const char *path,
 	*ret_new = false;
 	for (size_t i = 0; i < rec->nk; i++)
 		if (same_place(rec->k[i].path, rec->k[i].var, path, var) &&
-		    halo_cmdline_has_key(key, rec->k[i].key) &&
+		    halo_kernel_param_has_key(key, rec->k[i].key) &&
 		    strlen(key) == strlen(rec->k[i].key))
 			return &rec->k[i];
 	v = realloc(rec->k, (rec->nk + 1) * sizeof(*v));
@@ -301,7 +301,7 @@ static int record_key(struct boot_record *rec, const char *path, const char *var
 		      const char *tok, char *const *before, char *const *after)
 {
 	const char *k;
-	size_t n = halo_cmdline_key(tok, &k);
+	size_t n = halo_kernel_param_key(tok, &k);
 	_cleanup_free_ char *key = strndup(k, n);
 	_cleanup_strv_free_ char **b = NULL, **a = NULL;
 	struct boot_rec_key *e;

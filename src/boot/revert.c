@@ -33,7 +33,7 @@ static int want_reverse(const struct boot_record *rec, const char *path, const c
 		if (strcmp(e->path, path) != 0 || strcmp(e->var, var) != 0)
 			continue;
 		for (size_t j = 0; cur[j]; j++)
-			n += halo_cmdline_has_key(cur[j], e->key);
+			n += halo_kernel_param_has_key(cur[j], e->key);
 		for (size_t j = 0; e->ours[j]; j++)
 			m += halo_strv_contains((char **)cur, e->ours[j]);
 		if (n != halo_strv_len(e->ours) || m != n)

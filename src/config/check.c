@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* check.c: syntax of the values the config names (modules, interfaces,
- * kernel parameters, groups, paths, MAC and PCI addresses). Each returns
+ * groups, paths, MAC and PCI addresses). Each returns
  * NULL when fine, else the rest of a sentence saying why not. */
 #include <string.h>
 
@@ -54,27 +54,6 @@ const char *halo_check_ifname(const char *s)
 	for (; *s; s++)
 		if (*s == '/' || *s == ':' || *s == ' ' || (unsigned char)*s <= 0x20 || *s == 0x7f)
 			return "is not an interface name (no '/', ':', whitespace or control characters)";
-	return NULL;
-}
-
-const char *halo_check_kernel_param(const char *s)
-{
-	const char *eq = strchr(s, '=');
-	size_t klen = eq ? (size_t)(eq - s) : strlen(s);
-
-	if (!*s)
-		return "is not a kernel parameter (empty)";
-	for (const char *c = s; *c; c++) {
-		if (*c == ' ' || *c == '\t' || (unsigned char)*c < 0x20 || *c == 0x7f)
-			return "is not a single kernel parameter (whitespace or control character)";
-		if (*c == '"' || *c == '\'')
-			return "is not a single kernel parameter (no quotes)";
-	}
-	if (klen == 0)
-		return "is not a kernel parameter (no name before '=')";
-	for (size_t i = 0; i < klen; i++)
-		if (!is_alnum(s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
-			return "is not a kernel parameter (the name takes letters, digits, '_', '-' and '.')";
 	return NULL;
 }
 

@@ -8,7 +8,6 @@
 
 const char *halo_check_module_name(const char *s);
 const char *halo_check_ifname(const char *s);
-const char *halo_check_kernel_param(const char *s);
 const char *halo_check_group_name(const char *s);
 const char *halo_check_abs_path(const char *s); /* absolute and normalized */
 const char *halo_check_mac(const char *s);   /* "aa:bb:cc:dd:ee:ff" any case */

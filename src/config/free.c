@@ -32,8 +32,8 @@ void halo_config_free(struct halo_config *c)
 	for (size_t i = 0; i < c->n_line_paths; i++)
 		free(c->line_paths[i]);
 	free(c->line_paths);
-	strlist_free(&c->boot.extra);
-	strlist_free(&c->boot.remove);
+	halo_kernel_params_free(&c->boot.extra);
+	halo_kernel_params_free(&c->boot.remove);
 	strlist_free(&c->modules.load);
 	strlist_free(&c->modules.blacklist);
 	for (size_t i = 0; i < c->modules.n_options; i++) {

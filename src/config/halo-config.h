@@ -14,6 +14,7 @@
 #include "config/cidr.h"
 #include "config/device-spec.h"
 #include "config/hwaddr.h"
+#include "config/kernel-param.h"
 #include "config/module-options.h"
 #include "config/pci.h"
 #include "config/sysctl-setting.h"
@@ -82,8 +83,8 @@ struct halo_boot_config {
 	enum halo_gtt_params gtt_params;
 	enum halo_tristate pci_realloc; /* true: add pci=realloc; false: remove it */
 	enum halo_pcie_aspm pcie_aspm;
-	struct halo_strlist extra;  /* "key=value" or "flag" */
-	struct halo_strlist remove; /* keys (or key=value) to take out */
+	struct halo_kernel_params extra;  /* "key=value" or "flag" */
+	struct halo_kernel_params remove; /* keys (or key=value) to take out */
 	bool regenerate;         /* default true */
 };
 

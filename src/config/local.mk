@@ -11,6 +11,8 @@ libhalo_la_SOURCES += \
 	src/config/digest.c \
 	src/config/kernel-version.h \
 	src/config/kernel-version.c \
+	src/config/kernel-param.h \
+	src/config/kernel-param.c \
 	src/config/mount-options.h \
 	src/config/mount-options.c \
 	src/config/device-spec.h \
@@ -65,7 +67,8 @@ config_unit_tests = \
 	tests/unit/test-config-mount-options \
 	tests/unit/test-config-sysctl \
 	tests/unit/test-config-device-spec \
-	tests/unit/test-config-module-options
+	tests/unit/test-config-module-options \
+	tests/unit/test-config-kernel-param
 check_PROGRAMS += $(config_unit_tests)
 TESTS += $(config_unit_tests)
 
@@ -79,6 +82,7 @@ tests_unit_test_config_mount_options_SOURCES = tests/unit/test-config-mount-opti
 tests_unit_test_config_sysctl_SOURCES = tests/unit/test-config-sysctl.c tests/unit/config-test.h
 tests_unit_test_config_device_spec_SOURCES = tests/unit/test-config-device-spec.c tests/unit/config-test.h
 tests_unit_test_config_module_options_SOURCES = tests/unit/test-config-module-options.c tests/unit/config-test.h
+tests_unit_test_config_kernel_param_SOURCES = tests/unit/test-config-kernel-param.c tests/unit/config-test.h
 
 TESTS += tests/integration/config-errors.sh tests/integration/config-outputs.sh
 # halo.conf.example is distributed by data.mk (dist_doc_DATA).

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse-boot.c: the boot = { } section (kernel command line). */
+#include <errno.h>
 #include <string.h>
 
-#include "config/check.h"
+#include "config/kernel-param.h"
 #include "config/parse-common.h"
 #include "config/sections.h"
 #include "util/strv.h"
@@ -12,14 +13,37 @@ static const char *const boot_keys[] = {
 	"pcie_aspm", "extra", "remove", "regenerate", NULL,
 };
 
-/* The parameter name with '-' read as '_', as the kernel's parameq() does. */
-static void param_key(const char *tok, char *buf, size_t len)
+static const char *parse_param(const char *text, int line, void *elem)
 {
-	size_t i = 0;
+	const char *why = NULL;
+	int r = halo_kernel_param_parse(text, line, elem, &why);
 
-	for (; tok[i] && tok[i] != '=' && i + 1 < len; i++)
-		buf[i] = tok[i] == '-' ? '_' : tok[i];
-	buf[i] = '\0';
+	return r == -ENOMEM ? HALO_PARSE_OOM : why;
+}
+
+/* The same token twice; one key with two values is checked below. */
+static bool same_param(const void *a, const void *b)
+{
+	return strcmp(((const struct halo_kernel_param *)a)->text,
+		      ((const struct halo_kernel_param *)b)->text) == 0;
+}
+
+static void clear_param(void *elem) { halo_kernel_param_clear(elem); }
+
+static const struct halo_elem_parser param_parser = {
+	.elem_size = sizeof(struct halo_kernel_param),
+	.parse = parse_param,
+	.same = same_param,
+	.clear = clear_param,
+};
+
+static void get_params(struct halo_pctx *p, const struct halo_cset *g, const char *key,
+		       struct halo_kernel_params *ret)
+{
+	void *v = NULL;
+
+	(void)halo_pget_parsed(p, g, "boot", key, &param_parser, &v, &ret->n);
+	ret->v = v;
 }
 
 /* Which key owns a parameter this config already sets, or NULL. */
@@ -50,43 +74,40 @@ static bool param_repeatable(const char *key)
 
 static void check_params(struct halo_pctx *p, const struct halo_boot_config *b)
 {
-	char k[128], k2[128], q[96];
+	char q[96];
 
 	for (size_t i = 0; i < b->extra.n; i++) {
-		const char *owner;
+		const struct halo_kernel_param *x = &b->extra.v[i];
+		const char *owner = managed_by(b, x->key);
 
-		param_key(b->extra.v[i], k, sizeof(k));
-		owner = managed_by(b, k);
 		if (owner)
-			halo_perr(p, b->extra.line[i], "boot.extra: %s conflicts with %s "
+			halo_perr(p, x->line, "boot.extra: %s conflicts with %s "
 				  "(set it there, or drop that key)",
-				  halo_pquote(b->extra.v[i], q, sizeof(q)), owner);
+				  halo_pquote(x->text, q, sizeof(q)), owner);
 		for (size_t j = 0; j < i; j++) {
-			param_key(b->extra.v[j], k2, sizeof(k2));
-			if (strcmp(k, k2) == 0 &&
-			    (!param_repeatable(k) || strcmp(b->extra.v[i], b->extra.v[j]) == 0)) {
-				halo_perr(p, b->extra.line[i], "boot.extra: parameter \"%s\" "
-					  "is already given at line %d", k, b->extra.line[j]);
+			const struct halo_kernel_param *y = &b->extra.v[j];
+
+			if (strcmp(x->key, y->key) == 0 &&
+			    (!param_repeatable(x->key) || strcmp(x->text, y->text) == 0)) {
+				halo_perr(p, x->line, "boot.extra: parameter \"%s\" "
+					  "is already given at line %d", x->key, y->line);
 				break;
 			}
 		}
-		for (size_t j = 0; j < b->remove.n; j++) {
-			param_key(b->remove.v[j], k2, sizeof(k2));
-			if (strcmp(k, k2) == 0) {
-				halo_perr(p, b->extra.line[i], "boot.extra: parameter \"%s\" "
-					  "is also in boot.remove (line %d)", k, b->remove.line[j]);
+		for (size_t j = 0; j < b->remove.n; j++)
+			if (strcmp(x->key, b->remove.v[j].key) == 0) {
+				halo_perr(p, x->line, "boot.extra: parameter \"%s\" "
+					  "is also in boot.remove (line %d)", x->key,
+					  b->remove.v[j].line);
 				break;
 			}
-		}
 	}
 	for (size_t i = 0; i < b->remove.n; i++) {
-		const char *owner;
+		const char *owner = managed_by(b, b->remove.v[i].key);
 
-		param_key(b->remove.v[i], k, sizeof(k));
-		owner = managed_by(b, k);
 		if (owner)
-			halo_perr(p, b->remove.line[i], "boot.remove: %s is set by %s",
-				  halo_pquote(b->remove.v[i], q, sizeof(q)), owner);
+			halo_perr(p, b->remove.v[i].line, "boot.remove: %s is set by %s",
+				  halo_pquote(b->remove.v[i].text, q, sizeof(q)), owner);
 	}
 }
 
@@ -145,8 +166,8 @@ void halo_parse_boot(struct halo_pctx *p, const struct halo_cset *root, struct h
 		b->pci_realloc = flag ? HALO_TRUE : HALO_FALSE;
 	if (halo_pget_keyword(p, g, "boot", "pcie_aspm", halo_pcie_aspm_keywords + 1, &i) > 0)
 		b->pcie_aspm = (enum halo_pcie_aspm)(i + 1);
-	halo_pget_strlist(p, g, "boot", "extra", halo_check_kernel_param, NULL, &b->extra);
-	halo_pget_strlist(p, g, "boot", "remove", halo_check_kernel_param, NULL, &b->remove);
+	get_params(p, g, "extra", &b->extra);
+	get_params(p, g, "remove", &b->remove);
 	halo_pget_bool(p, g, "boot", "regenerate", &b->regenerate);
 	check_params(p, b);
 }

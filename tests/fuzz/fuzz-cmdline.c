@@ -127,11 +127,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (size_t i = 0; cur[i]; i++) {
 		const char *k;
-		size_t n = halo_cmdline_key(cur[i], &k);
+		size_t n = halo_kernel_param_key(cur[i], &k);
 		_cleanup_free_ char *key = strndup(k, n);
 
 		FUZZ_CHECK(key);
-		FUZZ_CHECK(halo_cmdline_has_key(cur[i], key));
+		FUZZ_CHECK(halo_kernel_param_has_key(cur[i], key));
 		FUZZ_CHECK(halo_cmdline_has_removable(cur, key));
 	}
 	return 0;

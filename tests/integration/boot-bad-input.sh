@@ -88,6 +88,14 @@ version = 1;
 boot = { extra = [ "amd_iommu=pt" ]; };
 CONF
 refuses "$R" 'amd.conf:2: boot.extra: amd_iommu=pt is not a kernel option' "amd_iommu=pt" "$TEST_TMP/amd.conf"
+# The kernel reads '-' in a name as '_': the same mistake spelled so.
+R=$(boot_root debian amdiommu-dash)
+write_conf "$TEST_TMP/amd-dash.conf" <<'CONF'
+version = 1;
+boot = { extra = [ "quiet",
+  "amd-iommu=pt" ]; };
+CONF
+refuses "$R" 'amd-dash.conf:3: boot.extra: amd_iommu=pt is not a kernel option' "amd-iommu=pt" "$TEST_TMP/amd-dash.conf"
 
 # root=UUID= that nothing in the root's libblkid cache resolves.
 R=$(boot_root fedora noroot)

@@ -62,20 +62,8 @@ static void test_split_escapes(void **state)
 	assert_split("trailing\\", "trailing\\");
 }
 
-static void test_key(void **state)
+static void test_remove_matches(void **state)
 {
-	const char *k;
-
-	assert_int_equal(halo_cmdline_key("iommu=pt", &k), 5);
-	assert_memory_equal(k, "iommu", 5);
-	assert_int_equal(halo_cmdline_key("quiet", &k), 5);
-	assert_int_equal(halo_cmdline_key("\"quiet\"", &k), 5);
-	assert_memory_equal(k, "quiet", 5);
-	assert_int_equal(halo_cmdline_key("\"foo=a b\"", &k), 3);
-	assert_true(halo_cmdline_has_key("ttm.pages_limit=1", "ttm.pages_limit"));
-	assert_false(halo_cmdline_has_key("ttm.pages_limit2=1", "ttm.pages_limit"));
-	/* parameq(): dashes and underscores are the same. */
-	assert_true(halo_cmdline_has_key("pcie-aspm=off", "pcie_aspm"));
 	assert_true(halo_cmdline_remove_matches("quiet", "quiet"));
 	assert_true(halo_cmdline_remove_matches("pci=realloc", "pci=realloc"));
 	assert_false(halo_cmdline_remove_matches("pci=realloc", "pci=nocrs"));
@@ -185,7 +173,7 @@ int main(void)
 		cmocka_unit_test(test_split_spaces),
 		cmocka_unit_test(test_split_quotes),
 		cmocka_unit_test(test_split_escapes),
-		cmocka_unit_test(test_key),
+		cmocka_unit_test(test_remove_matches),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_satisfies),
 		cmocka_unit_test(test_size),

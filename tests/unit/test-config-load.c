@@ -108,8 +108,11 @@ static void example_validates(void **state)
 	assert_int_equal(c->boot.pci_realloc, HALO_TRUE);
 	assert_int_equal(c->boot.pcie_aspm, HALO_PCIE_ASPM_OFF);
 	assert_int_equal(c->boot.extra.n, 1);
-	assert_string_equal(c->boot.extra.v[0], "amd_pstate=active");
-	assert_string_equal(c->boot.remove.v[0], "quiet");
+	assert_string_equal(c->boot.extra.v[0].text, "amd_pstate=active");
+	assert_string_equal(c->boot.extra.v[0].key, "amd_pstate");
+	assert_string_equal(c->boot.extra.v[0].value, "active");
+	assert_string_equal(c->boot.remove.v[0].text, "quiet");
+	assert_null(c->boot.remove.v[0].value);
 	assert_true(c->boot.regenerate);
 
 	assert_true(c->modules.present);
