@@ -101,10 +101,10 @@ static struct json_object *interface_json(const struct halo_interface *e,
 	json_object_object_add(o, "name", name ? json_object_new_string(name) : NULL);
 	json_object_object_add(o, "mtu", mtu ? json_object_new_int64(mtu) : NULL);
 	a = json_object_new_array();
-	for (size_t i = 0; a && i < e->addrs.n; i++) {
+	for (size_t i = 0; a && i < e->addresses.n; i++) {
 		char buf[64];
 
-		halo_cidr_format(&e->addrs.v[i], buf, sizeof(buf));
+		halo_cidr_format(&e->addresses.v[i].cidr, buf, sizeof(buf));
 		json_object_array_add(a, json_object_new_string(buf));
 	}
 	json_object_object_add(o, "addresses", a);

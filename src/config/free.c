@@ -13,9 +13,9 @@ static void interface_free(struct halo_interface *it)
 {
 	free(it->name);
 	free(it->match_driver);
-	strlist_free(&it->addresses);
-	free(it->addrs.v);
-	free(it->addrs.line);
+	for (size_t i = 0; i < it->addresses.n; i++)
+		free(it->addresses.v[i].text);
+	free(it->addresses.v);
 	for (size_t i = 0; i < it->n_routes; i++) {
 		free(it->routes[i].to);
 		free(it->routes[i].via);

@@ -28,10 +28,16 @@ struct halo_strlist {
 	size_t n;
 };
 
-/* Addresses with the line of each element (interfaces[].addresses). */
-struct halo_cidr_list {
-	struct halo_cidr *v;
-	int *line;
+/* interfaces[].addresses[i]: the address with its prefix, typed at load,
+ * and as written. */
+struct halo_address {
+	struct halo_cidr cidr;
+	char *text; /* for messages: tests assert that spelling ("FD00::1/128") */
+	int line;
+};
+
+struct halo_address_list {
+	struct halo_address *v;
 	size_t n;
 };
 
@@ -181,10 +187,7 @@ struct halo_interface {
 	char *match_driver; /* as written (a driver name, compared as sysfs has it) */
 	struct halo_match match;
 	uint32_t mtu;       /* 0: leave alone */
-	/* The CIDRs as written, for messages only (tests assert that
-	 * spelling: "FD00::1/128"); addresses.v[i] is addrs.v[i]. */
-	struct halo_strlist addresses;
-	struct halo_cidr_list addrs;
+	struct halo_address_list addresses;
 	bool exclusive_addresses;
 	struct halo_route *routes;
 	size_t n_routes;

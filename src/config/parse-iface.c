@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse-iface.c: the interfaces list (match, MTU, addresses, routes, RoCE). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -284,25 +285,42 @@ static void parse_roce(struct halo_pctx *p, const struct halo_cset *ig, const ch
 			  "to remove every DSCP entry)", k);
 }
 
-/* The typed form of the checked address strings, element for element. */
-static void parse_addrs(struct halo_pctx *p, struct halo_interface *it)
+static const char *parse_address(const char *text, int line, void *elem)
 {
-	const struct halo_strlist *a = &it->addresses;
+	struct halo_address *a = elem;
+	const char *why = check_address(text);
 
-	if (a->n == 0)
-		return;
-	it->addrs.v = calloc(a->n, sizeof(*it->addrs.v));
-	it->addrs.line = calloc(a->n, sizeof(*it->addrs.line));
-	if (!it->addrs.v || !it->addrs.line) {
-		p->oom = true;
-		return;
-	}
-	/* Index for index with the text: check_address parsed each one. */
-	for (size_t i = 0; i < a->n; i++) {
-		(void)halo_cidr_parse(a->v[i], true, &it->addrs.v[i]);
-		it->addrs.line[i] = a->line[i];
-	}
-	it->addrs.n = a->n;
+	if (why)
+		return why;
+	(void)halo_cidr_parse(text, true, &a->cidr); /* check_address parsed it */
+	a->text = strdup(text);
+	a->line = line;
+	return a->text ? NULL : HALO_PARSE_OOM;
+}
+
+/* The same text twice; one address spelt two ways is validate.c's. */
+static bool same_address(const void *a, const void *b)
+{
+	return strcmp(((const struct halo_address *)a)->text,
+		      ((const struct halo_address *)b)->text) == 0;
+}
+
+static void clear_address(void *elem) { free(((struct halo_address *)elem)->text); }
+
+static const struct halo_elem_parser address_parser = {
+	.elem_size = sizeof(struct halo_address),
+	.parse = parse_address,
+	.same = same_address,
+	.clear = clear_address,
+};
+
+static void get_addresses(struct halo_pctx *p, const struct halo_cset *g, const char *path,
+			  struct halo_address_list *ret)
+{
+	void *v = NULL;
+
+	(void)halo_pget_parsed(p, g, path, "addresses", &address_parser, &v, &ret->n);
+	ret->v = v;
 }
 
 static void parse_interface(struct halo_pctx *p, const struct halo_cset *g, const char *path,
@@ -316,8 +334,7 @@ static void parse_interface(struct halo_pctx *p, const struct halo_cset *g, cons
 	parse_match(p, g, path, it);
 	if (halo_pget_int(p, g, path, "mtu", 68, 65535, &v, NULL) > 0)
 		it->mtu = (uint32_t)v;
-	halo_pget_strlist(p, g, path, "addresses", check_address, NULL, &it->addresses);
-	parse_addrs(p, it);
+	get_addresses(p, g, path, &it->addresses);
 	halo_pget_bool(p, g, path, "exclusive_addresses", &it->exclusive_addresses);
 	parse_routes(p, g, path, it);
 	parse_roce(p, g, path, &it->roce);

@@ -115,24 +115,23 @@ static void check_roce(struct halo_pctx *p, size_t idx, const struct halo_interf
 static void check_addresses(struct halo_pctx *p, const struct halo_config *c)
 {
 	for (size_t i = 0; i < c->n_interfaces; i++) {
-		const struct halo_cidr_list *a = &c->interfaces[i].addrs;
-		/* Messages show the address as written. */
-		char *const *text = c->interfaces[i].addresses.v;
+		const struct halo_address_list *a = &c->interfaces[i].addresses;
 
 		for (size_t k = 0; k < a->n; k++) {
 			bool found = false;
 
-			if (halo_cidr_is_link_local(&a->v[k]))
+			if (halo_cidr_is_link_local(&a->v[k].cidr))
 				continue;
 			for (size_t j = 0; j <= i && !found; j++) {
-				const struct halo_cidr_list *b = &c->interfaces[j].addrs;
+				const struct halo_address_list *b = &c->interfaces[j].addresses;
 
 				for (size_t l = 0; l < (j == i ? k : b->n); l++) {
-					if (!halo_cidr_same_addr(&a->v[k], &b->v[l]))
+					if (!halo_cidr_same_addr(&a->v[k].cidr, &b->v[l].cidr))
 						continue;
-					halo_perr(p, a->line[k], "interfaces[%zu].addresses: "
+					/* Messages show the address as written. */
+					halo_perr(p, a->v[k].line, "interfaces[%zu].addresses: "
 						  "address %s is already on interfaces[%zu] (line %d)",
-						  i, text[k], j, b->line[l]);
+						  i, a->v[k].text, j, b->v[l].line);
 					found = true;
 					break;
 				}
@@ -151,7 +150,7 @@ static void check_gateway(struct halo_pctx *p, size_t idx, size_t r,
 			  const struct halo_interface *it)
 {
 	const struct halo_route *rt = &it->routes[r];
-	const struct halo_cidr_list *addrs = &it->addrs;
+	const struct halo_address_list *addrs = &it->addresses;
 	struct halo_cidr via, na, nv;
 	bool same_family = false;
 	const char *gw = rt->via; /* as written, for messages */
@@ -161,14 +160,14 @@ static void check_gateway(struct halo_pctx *p, size_t idx, size_t r,
 		return;
 	via = rt->gateway;
 	for (size_t k = 0; k < addrs->n; k++)
-		if (halo_cidr_same_addr(&addrs->v[k], &via)) {
+		if (halo_cidr_same_addr(&addrs->v[k].cidr, &via)) {
 			halo_perr(p, rt->line, "interfaces[%zu].routes[%zu]: via %s is the "
 				  "interface's own address (line %d), not a router", idx, r,
-				  gw, addrs->line[k]);
+				  gw, addrs->v[k].line);
 			return;
 		}
 	for (size_t k = 0; k < addrs->n; k++) {
-		const struct halo_cidr *a = &addrs->v[k];
+		const struct halo_cidr *a = &addrs->v[k].cidr;
 		const char *role;
 
 		if (a->family != via.family)
@@ -184,7 +183,7 @@ static void check_gateway(struct halo_pctx *p, size_t idx, size_t r,
 			halo_cidr_format(&na, net, sizeof(net));
 			halo_perr(p, rt->line, "interfaces[%zu].routes[%zu]: via %s is the %s of "
 				  "%s (line %d), not a host address", idx, r, gw, role, net,
-				  addrs->line[k]);
+				  addrs->v[k].line);
 		}
 		return;
 	}

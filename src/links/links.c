@@ -57,9 +57,9 @@ static int check_addresses(struct halo_ctx *ctx, const struct halo_config *cfg,
 			   const struct halo_interface *f, const struct halo_nl_link *l,
 			   struct halo_errors *errs, bool *bad)
 {
-	for (size_t a = 0; a < f->addrs.n; a++) {
-		const struct halo_cidr *c = &f->addrs.v[a];
-		int line = f->addrs.line ? f->addrs.line[a] : f->line;
+	for (size_t a = 0; a < f->addresses.n; a++) {
+		const struct halo_cidr *c = &f->addresses.v[a].cidr;
+		int line = f->addresses.v[a].line ? f->addresses.v[a].line : f->line;
 		char other[IF_NAMESIZE];
 		int holder, err;
 
@@ -72,7 +72,7 @@ static int check_addresses(struct halo_ctx *ctx, const struct halo_config *cfg,
 			if (halo_nl_link_name(ctx, holder, other) < 0)
 				snprintf(other, sizeof(other), "?");
 			halo_errors_add(errs, "%s:%d: interface \"%s\": address %s is already on link %s",
-					halo_config_name(cfg), line, f->name, f->addresses.v[a], other);
+					halo_config_name(cfg), line, f->name, f->addresses.v[a].text, other);
 			*bad = true;
 		}
 	}
@@ -131,16 +131,17 @@ static int plan_interface(struct halo_plan *plan, const struct halo_config *cfg,
 	 * would take a just-added secondary of the same subnet with it. */
 	if (f->exclusive_addresses) {
 		w = base;
-		w.keep = calloc(f->addrs.n ? f->addrs.n : 1, sizeof(*w.keep));
+		w.keep = calloc(f->addresses.n ? f->addresses.n : 1, sizeof(*w.keep));
 		if (!w.keep)
 			return -ENOMEM;
-		memcpy(w.keep, f->addrs.v, f->addrs.n * sizeof(*w.keep));
-		w.n_keep = f->addrs.n;
+		for (size_t a = 0; a < f->addresses.n; a++)
+			w.keep[a] = f->addresses.v[a].cidr;
+		w.n_keep = f->addresses.n;
 		ADD(HALO_LINK_ADDR_EXTRA, "link/%s/addr-extra", f->name);
 	}
-	for (size_t a = 0; a < f->addrs.n; a++) {
+	for (size_t a = 0; a < f->addresses.n; a++) {
 		w = base;
-		w.addr = f->addrs.v[a];
+		w.addr = f->addresses.v[a].cidr;
 		halo_cidr_format(&w.addr, buf, sizeof(buf));
 		ADD(HALO_LINK_ADDR, "link/%s/addr/%s", f->name, buf);
 	}

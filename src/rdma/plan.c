@@ -66,10 +66,10 @@ static void fill_link(const struct halo_ctx *ctx, const struct halo_host_link *h
 	l->modules_pending = ctx->host->stage == HALO_HOST_BEFORE_MODULES;
 	/* The first IPv4 address listed is the one NCCL uses: a second one
 	 * on the link, listed or not, never decides. */
-	for (size_t i = 0; i < f->addrs.n; i++)
-		if (f->addrs.v[i].family == AF_INET) {
+	for (size_t i = 0; i < f->addresses.n; i++)
+		if (f->addresses.v[i].cidr.family == AF_INET) {
 			l->has_addr = true;
-			memcpy(l->addr, f->addrs.v[i].addr, 4);
+			memcpy(l->addr, f->addresses.v[i].cidr.addr, 4);
 			inet_ntop(AF_INET, l->addr, l->addr_text, sizeof(l->addr_text));
 			break;
 		}

@@ -45,12 +45,16 @@ static void check_accepted(const struct halo_config *cfg)
 					cfg->state.env_file };
 
 	for (size_t i = 0; i < cfg->n_interfaces; i++) {
-		const struct halo_strlist *a = &cfg->interfaces[i].addresses;
+		const struct halo_address_list *a = &cfg->interfaces[i].addresses;
 
 		for (size_t k = 0; k < a->n; k++) {
 			struct halo_cidr c;
 
-			FUZZ_CHECK(halo_cidr_parse(a->v[k], true, &c) == 0);
+			/* The typed address is the text's. */
+			FUZZ_CHECK(halo_cidr_parse(a->v[k].text, true, &c) == 0);
+			FUZZ_CHECK(c.family == a->v[k].cidr.family &&
+				   c.prefixlen == a->v[k].cidr.prefixlen &&
+				   halo_cidr_same_addr(&c, &a->v[k].cidr));
 			FUZZ_CHECK(!halo_cidr_special(&c) && !halo_cidr_subnet_role(&c));
 		}
 	}

@@ -142,12 +142,11 @@ static void example_validates(void **state)
 	assert_int_equal(it->match.pci.device, 0);
 	assert_int_equal(it->match.pci.function, 0);
 	assert_int_equal(it->mtu, 9000);
-	assert_string_equal(it->addresses.v[0], "192.168.100.1/30");
-	assert_int_equal(it->addrs.n, it->addresses.n);
-	assert_int_equal(it->addrs.v[0].family, AF_INET);
-	assert_memory_equal(it->addrs.v[0].addr, ((uint8_t[]){ 192, 168, 100, 1 }), 4);
-	assert_int_equal(it->addrs.v[0].prefixlen, 30);
-	assert_int_equal(it->addrs.line[0], it->addresses.line[0]);
+	assert_string_equal(it->addresses.v[0].text, "192.168.100.1/30");
+	assert_int_equal(it->addresses.v[0].cidr.family, AF_INET);
+	assert_memory_equal(it->addresses.v[0].cidr.addr, ((uint8_t[]){ 192, 168, 100, 1 }), 4);
+	assert_int_equal(it->addresses.v[0].cidr.prefixlen, 30);
+	assert_true(it->addresses.v[0].line > it->line);
 	assert_false(it->exclusive_addresses);
 	assert_int_equal(it->n_routes, 1);
 	assert_string_equal(it->routes[0].to, "10.0.2.0/24");
@@ -270,7 +269,7 @@ static void defaults(void **state)
 	assert_int_equal(c->interfaces[0].roce.dcbx, HALO_DCBX_UNSET);
 	assert_int_equal(c->interfaces[0].roce.trust, HALO_TRUST_UNSET);
 	assert_false(c->interfaces[0].match.has_mac || c->interfaces[0].match.has_pci);
-	assert_int_equal(c->interfaces[0].addrs.n, 0);
+	assert_int_equal(c->interfaces[0].addresses.n, 0);
 	assert_int_equal(c->boot.iommu, HALO_IOMMU_UNSET);
 	assert_int_equal(c->boot.pcie_aspm, HALO_PCIE_ASPM_UNSET);
 	assert_null(c->state.prometheus);

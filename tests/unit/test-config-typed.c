@@ -21,14 +21,16 @@ static void addresses(void **state)
 			 "  addresses = [ \"192.168.1.5/24\",\n"
 			 "    \"FD00:0:0::1/64\" ]; } );\n", &c);
 	it = &c->interfaces[0];
-	assert_int_equal(it->addrs.n, 2);
-	addr_text(&it->addrs.v[0], buf, sizeof(buf));
+	assert_int_equal(it->addresses.n, 2);
+	addr_text(&it->addresses.v[0].cidr, buf, sizeof(buf));
 	assert_string_equal(buf, "192.168.1.5/24");
-	assert_int_equal(it->addrs.line[0], 2);
-	assert_int_equal(it->addrs.v[1].family, AF_INET6);
-	addr_text(&it->addrs.v[1], buf, sizeof(buf));
+	assert_int_equal(it->addresses.v[0].line, 2);
+	assert_int_equal(it->addresses.v[1].cidr.family, AF_INET6);
+	addr_text(&it->addresses.v[1].cidr, buf, sizeof(buf));
 	assert_string_equal(buf, "fd00::1/64");
-	assert_int_equal(it->addrs.line[1], 3);
+	/* One element: the typed address and the text as written. */
+	assert_string_equal(it->addresses.v[1].text, "FD00:0:0::1/64");
+	assert_int_equal(it->addresses.v[1].line, 3);
 	halo_config_free(c);
 }
 
@@ -227,6 +229,16 @@ static void duplicate_addresses(void **state)
 			     "already on interfaces[0] (line 1)");
 	assert_config_ok("interfaces = ( { name = \"a\"; addresses = [ \"fe80::1/64\" ]; },\n"
 			 "  { name = \"b\"; addresses = [ \"fe80::1/64\" ]; } );\n", NULL);
+	/* Within one entry: the same text is listed twice, the same
+	 * address in another spelling is already there. */
+	assert_config_errors("interfaces = ( { name = \"a\";\n  addresses = [ \"10.0.0.1/24\",\n"
+			     "    \"10.0.0.1/24\" ]; } );\n",
+			     "halo.conf:3: interfaces[0].addresses[1]: \"10.0.0.1/24\" is listed "
+			     "twice (first at line 2)");
+	assert_config_errors("interfaces = ( { name = \"a\";\n  addresses = [ \"fd00::1/64\",\n"
+			     "    \"FD00:0::1/64\" ]; } );\n",
+			     "halo.conf:3: interfaces[0].addresses: address FD00:0::1/64 is already "
+			     "on interfaces[0] (line 2)");
 }
 
 int main(void)
