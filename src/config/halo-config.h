@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * halo-config.h: the typed, validated form of halo.conf (DESIGN.md pins the key
- * names). Every section is optional: `present == false` means "leave that
- * part of the host alone". Every value remembers its source line so later
- * checks (against the host) can still say FILE:LINE.
+ * halo-config.h: the typed, validated form of halo.conf (see
+ * halo-provision.conf(5); its key names are pinned: keys are added, never
+ * renamed). Every section is optional: `present == false` means "leave
+ * that part of the host alone". Every value is parsed once, at load, and
+ * remembers its source line (and, where a message quotes it, its text as
+ * written) so later checks (against the host) can still say FILE:LINE.
  */
 #pragma once
 

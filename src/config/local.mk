@@ -1,4 +1,5 @@
-# src/config: libconfig loader and validation.
+# src/config: the config file (and Ansible's config_data) to a typed,
+# validated struct halo_config; the value grammars parsed once at load.
 libhalo_la_SOURCES += \
 	src/config/halo-config.h \
 	src/config/cidr.h \

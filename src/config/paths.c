@@ -34,7 +34,7 @@ static const char *kernel_tree(const char *s)
 	return NULL;
 }
 
-/* Files halo-provision itself writes or edits (DESIGN.md, FACTS.md). */
+/* Files halo-provision itself writes or edits. */
 static const struct {
 	const char *path;
 	const char *why;

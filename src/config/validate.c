@@ -38,7 +38,7 @@ static void mask_text(uint8_t m, char *buf, size_t len)
  * ToS 106 lands on 2 (TC_PRIO_BULK), not on the usual PFC priority 3. */
 static const uint8_t tos2prio[16] = { 0, 0, 0, 0, 2, 2, 2, 2, 6, 6, 6, 6, 4, 4, 4, 4 };
 
-/* "; in L2 mode the kernel maps ToS 106 to priority 2, not 3" (FACTS 3):
+/* "; in L2 mode the kernel maps ToS 106 to priority 2, not 3" (tos2prio):
  * why a priority picked by hand does not match without DSCP trust. */
 static void l2_note(char *buf, size_t len, const struct halo_roce_config *rc)
 {

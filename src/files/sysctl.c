@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sysctl.c: the sysctl section (issue 11). Keys: the multi_nic rule's on
+ * sysctl.c: the sysctl section. Keys: the multi_nic rule's on
  * each managed interface, by its live name from the host table, then the
  * settings, in config order. Each key is a sysctl/<name> item (the running
  * value) and a line of the owned drop-in /etc/sysctl.d/90-halo-provision.conf
