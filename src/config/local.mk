@@ -73,21 +73,13 @@ config_unit_tests = \
 check_PROGRAMS += $(config_unit_tests)
 TESTS += $(config_unit_tests)
 
-tests_unit_test_config_load_SOURCES = tests/unit/test-config-load.c tests/unit/config-test.h
 tests_unit_test_config_load_CFLAGS = $(unit_cflags) -DTOP_SRCDIR=\"$(abs_top_srcdir)\"
-tests_unit_test_config_errors_SOURCES = tests/unit/test-config-errors.c tests/unit/config-test.h
-tests_unit_test_config_typed_SOURCES = tests/unit/test-config-typed.c tests/unit/config-test.h
-tests_unit_test_config_validate_SOURCES = tests/unit/test-config-validate.c tests/unit/config-test.h
-tests_unit_test_config_kernel_version_SOURCES = tests/unit/test-config-kernel-version.c tests/unit/config-test.h
-tests_unit_test_config_mount_options_SOURCES = tests/unit/test-config-mount-options.c tests/unit/config-test.h
-tests_unit_test_config_sysctl_SOURCES = tests/unit/test-config-sysctl.c tests/unit/config-test.h
-tests_unit_test_config_device_spec_SOURCES = tests/unit/test-config-device-spec.c tests/unit/config-test.h
-tests_unit_test_config_module_options_SOURCES = tests/unit/test-config-module-options.c tests/unit/config-test.h
-tests_unit_test_config_kernel_param_SOURCES = tests/unit/test-config-kernel-param.c tests/unit/config-test.h
 
 TESTS += tests/integration/config-errors.sh tests/integration/config-outputs.sh
 # halo.conf.example is distributed by data.mk (dist_doc_DATA).
+# tests/unit/config-test.h: shared by the test-config-* programs.
 EXTRA_DIST += \
+	tests/unit/config-test.h \
 	tests/integration/config-errors.sh \
 	tests/integration/config-outputs.sh \
 	tests/fixtures/config

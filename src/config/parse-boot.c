@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse-boot.c: the boot = { } section (kernel command line). */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "config/kernel-param.h"
@@ -21,19 +22,14 @@ static const char *parse_param(const char *text, int line, void *elem)
 	return r == -ENOMEM ? HALO_PARSE_OOM : why;
 }
 
-/* The same token twice; one key with two values is checked below. */
-static bool same_param(const void *a, const void *b)
-{
-	return strcmp(((const struct halo_kernel_param *)a)->text,
-		      ((const struct halo_kernel_param *)b)->text) == 0;
-}
-
 static void clear_param(void *elem) { halo_kernel_param_clear(elem); }
 
+/* The same token twice is listed twice; one key with two values is
+ * checked below. */
 static const struct halo_elem_parser param_parser = {
 	.elem_size = sizeof(struct halo_kernel_param),
+	.text_offset = offsetof(struct halo_kernel_param, text),
 	.parse = parse_param,
-	.same = same_param,
 	.clear = clear_param,
 };
 

@@ -311,6 +311,14 @@ int halo_pget_strlist(struct halo_pctx *p, const struct halo_cset *g, const char
 
 const char halo_parse_oom[] = "out of memory";
 
+static bool same_text(const struct halo_elem_parser *ep, const void *a, const void *b)
+{
+	const char *ta = *(char *const *)((const char *)a + ep->text_offset);
+	const char *tb = *(char *const *)((const char *)b + ep->text_offset);
+
+	return strcmp(ta, tb) == 0;
+}
+
 int halo_pget_parsed(struct halo_pctx *p, const struct halo_cset *g, const char *path,
 		     const char *key, const struct halo_elem_parser *ep, void **ret,
 		     size_t *ret_n)
@@ -357,8 +365,9 @@ int halo_pget_parsed(struct halo_pctx *p, const struct halo_cset *g, const char 
 			r = -1;
 			continue;
 		}
-		for (size_t j = 0; ep->same && j < n && !dup; j++)
-			if (ep->same(t + j * ep->elem_size, elem)) {
+		for (size_t j = 0; j < n && !dup; j++)
+			if (same_text(ep, t + j * ep->elem_size, elem) ||
+			    (ep->same && ep->same(t + j * ep->elem_size, elem))) {
 				halo_perr(p, line, "%s: %s is listed twice (first at line %d)", ek,
 					  halo_pquote(text, q, sizeof(q)), lines[j]);
 				dup = true;

@@ -49,15 +49,18 @@ int halo_pget_strlist(struct halo_pctx *p, const struct halo_cset *g, const char
 		      const char *key, halo_str_check_fn check,
 		      void (*normalize)(char *s), struct halo_strlist *ret);
 
-/* A list whose string elements each parse into a typed element. */
+/* A list whose string elements each parse into a typed element, which
+ * keeps its text as written in a char * member at TEXT_OFFSET. */
 struct halo_elem_parser {
 	size_t elem_size;
+	size_t text_offset;
 	/* Fills ELEM (zeroed) from TEXT found at LINE: NULL; or why TEXT is
 	 * refused (static text; ELEM left zeroed), reported as
 	 * "KEY[I]: \"TEXT\" <why>"; or HALO_PARSE_OOM. */
 	const char *(*parse)(const char *text, int line, void *elem);
-	/* Whether A and B say the same thing twice ("KEY[I]: \"TEXT\" is
-	 * listed twice (first at line N)"); NULL: never. */
+	/* Whether A and B say the same thing twice in other words; NULL:
+	 * only the same text is ("KEY[I]: \"TEXT\" is listed twice (first
+	 * at line N)"). */
 	bool (*same)(const void *a, const void *b);
 	/* Releases what parse allocated in ELEM. */
 	void (*clear)(void *elem);

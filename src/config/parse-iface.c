@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse-iface.c: the interfaces list (match, MTU, addresses, routes, RoCE). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,19 +299,14 @@ static const char *parse_address(const char *text, int line, void *elem)
 	return a->text ? NULL : HALO_PARSE_OOM;
 }
 
-/* The same text twice; one address spelt two ways is validate.c's. */
-static bool same_address(const void *a, const void *b)
-{
-	return strcmp(((const struct halo_address *)a)->text,
-		      ((const struct halo_address *)b)->text) == 0;
-}
-
 static void clear_address(void *elem) { free(((struct halo_address *)elem)->text); }
 
+/* The same text twice is listed twice; one address spelt two ways is
+ * validate.c's. */
 static const struct halo_elem_parser address_parser = {
 	.elem_size = sizeof(struct halo_address),
+	.text_offset = offsetof(struct halo_address, text),
 	.parse = parse_address,
-	.same = same_address,
 	.clear = clear_address,
 };
 

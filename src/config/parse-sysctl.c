@@ -7,6 +7,7 @@
  * the host's business: checked when the run is planned.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "config/parse-common.h"
@@ -37,6 +38,7 @@ static void clear_setting(void *elem) { halo_sysctl_setting_clear(elem); }
 
 static const struct halo_elem_parser setting_parser = {
 	.elem_size = sizeof(struct halo_sysctl_setting),
+	.text_offset = offsetof(struct halo_sysctl_setting, text),
 	.parse = parse_setting,
 	.same = same_setting,
 	.clear = clear_setting,
