@@ -82,8 +82,8 @@ int boot_plan_want(struct halo_ctx *ctx, const struct halo_config *cfg,
 	for (size_t i = 0; i < b->extra.n; i++) {
 		const struct halo_kernel_param *x = &b->extra.v[i];
 
-		/* amd_iommu has no "pt" mode (drivers/iommu/amd/init.c,
-		 * parse_amd_iommu_options()): iommu=pt is meant. */
+		/* amd_iommu has no "pt" mode: iommu=pt is meant
+		 * (docs/hardware.md, "Kernel command line"). */
 		if (strcmp(x->key, "amd_iommu") == 0 && x->value && strcmp(x->value, "pt") == 0)
 			halo_errors_add(errs, "%s:%d: boot.extra: amd_iommu=pt is not a kernel "
 					"option (amd_iommu has no pt mode); use boot.iommu = \"pt\"",

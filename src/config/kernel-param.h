@@ -3,9 +3,10 @@
  * kernel-param.h: one kernel command line parameter, "key=value" or a
  * flag (kernel-param.c). The key is the text before the first '=' (a
  * leading '"' is skipped, as the kernel's next_arg() does), and keys
- * compare with '-' and '_' alike, as its parameq() does. boot.extra and
- * boot.remove are lists of these, parsed once by the loader; boot/cmdline.h
- * splits and edits whole command lines with the same rules.
+ * compare with '-' and '_' alike, as its parameq() does (docs/hardware.md,
+ * "Kernel command line"). boot.extra and boot.remove are lists of these,
+ * parsed once by the loader; boot/cmdline.h splits and edits whole
+ * command lines with the same rules.
  */
 #pragma once
 

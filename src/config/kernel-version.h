@@ -2,7 +2,8 @@
 /*
  * kernel-version.h: kernel release numbers, as ready.kernel_min writes
  * them ("6.18.4") and as the running kernel reports its release
- * (/proc/sys/kernel/osrelease: "6.18.4-200.fc43.x86_64").
+ * (/proc/sys/kernel/osrelease: "6.18.4-200.fc43.x86_64"; docs/hardware.md,
+ * "Running kernel").
  */
 #pragma once
 

@@ -2,9 +2,10 @@
 /*
  * module-options.h: a module's option string, "a=1 b=\"x y\" c", split
  * into its parameters the way the kernel splits it when the module loads
- * (kernel/params.c: parse_args, next_arg) (module-options.c). The loader
- * keeps the parameters; src/modules checks them against modinfo and
- * renders them into modprobe.d.
+ * (kernel/params.c: parse_args, next_arg; docs/hardware.md, "Module
+ * parameters") (module-options.c). The loader keeps the parameters;
+ * src/modules checks them against modinfo and renders them into
+ * modprobe.d.
  */
 #pragma once
 

@@ -3,9 +3,9 @@
  * sysctl-rule.h: the multi_nic rule of sysctl = { } (sysctl-rule.c):
  * these keys of net.ipv4.conf.<if> on every managed interface, because
  * multi-NIC RDMA nodes answer ARP on the wrong port otherwise, and strict
- * reverse-path filtering drops replies that arrive on the other port.
- * The loader refuses settings that repeat or contradict it; src/files
- * writes it.
+ * reverse-path filtering drops replies that arrive on the other port
+ * (docs/hardware.md, "sysctl"). The loader refuses settings that repeat
+ * or contradict it; src/files writes it.
  */
 #pragma once
 

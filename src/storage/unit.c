@@ -10,7 +10,7 @@
 #include "util/strv.h"
 #include "util/template.h"
 
-/* udev's links of each tag (60-persistent-storage.rules). */
+/* udev's links of each tag (docs/hardware.md, "Model store mounts"). */
 static const char *const by_dirs[] = {
 	[HALO_DEVICE_PATH] = NULL,
 	[HALO_DEVICE_LABEL] = "/dev/disk/by-label/",
