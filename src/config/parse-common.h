@@ -42,8 +42,7 @@ bool halo_pwant(struct halo_pctx *p, const struct halo_cset *s, const char *path
 const char *halo_cset_kind_name(enum halo_cset_kind k);
 
 /* A string list whose elements each pass CHECK (NULL message: ok). Reports
- * duplicates (after NORMALIZE, if given). The valid elements are kept.
- * Typed lists are made from it, element for element. */
+ * duplicates (after NORMALIZE, if given). The valid elements are kept. */
 typedef const char *(*halo_str_check_fn)(const char *s);
 int halo_pget_strlist(struct halo_pctx *p, const struct halo_cset *g, const char *path,
 		      const char *key, halo_str_check_fn check,
