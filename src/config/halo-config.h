@@ -168,6 +168,7 @@ struct halo_roce_config {
 	size_t n_dscp_prio;
 	bool ecn_set;
 	uint8_t ecn_mask;
+	bool ecn_exclusive; /* ECN off on every priority not in ecn_mask too */
 	int tos;         /* 0..255, -1 unset */
 	bool required;
 	bool exclusive;  /* remove DSCP APP entries someone else added too */

@@ -17,7 +17,7 @@ static const char *const iface_keys[] = {
 static const char *const match_keys[] = { "mac", "driver", "pci", NULL };
 static const char *const route_keys[] = { "to", "via", "metric", NULL };
 static const char *const roce_keys[] = {
-	"enable", "dcbx", "pfc", "trust", "dscp_prio", "ecn", "tos", "required",
+	"enable", "dcbx", "pfc", "trust", "dscp_prio", "ecn", "ecn_exclusive", "tos", "required",
 	"exclusive", NULL,
 };
 
@@ -274,6 +274,12 @@ static void parse_roce(struct halo_pctx *p, const struct halo_cset *ig, const ch
 		rc->ecn_set = true;
 		rc->ecn_mask = to_mask(ecn, n);
 	}
+	/* The vendor driver has ECN on for every priority: the others are
+	 * left as found unless the config asks for exactly these. */
+	if (halo_pget_bool(p, g, k, "ecn_exclusive", &rc->ecn_exclusive) > 0 &&
+	    rc->ecn_exclusive && !rc->ecn_set)
+		halo_perr(p, rc->line, "%s.ecn_exclusive: needs ecn (the priorities to keep ECN "
+			  "on)", k);
 	if (halo_pget_int(p, g, k, "tos", 0, 255, &v, &rc->tos_line) > 0)
 		rc->tos = (int)v;
 	halo_pget_bool(p, g, k, "required", &rc->required);

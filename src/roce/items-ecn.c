@@ -3,9 +3,12 @@
  * items-ecn.c: roce/<if>/ecn, the vendor mlx5 driver's (MLNX_OFED /
  * DOCA-OFED) per-priority ECN switches under the root's
  * /sys/class/net/<if>/ecn/roce_np/enable/<prio> and roce_rp/enable/<prio>
- * ("1" or "0"). The wanted priorities are on, the others off, in both the
- * notification point (np) and the reaction point (rp). Upstream mlx5 and
- * irdma have no such directory: unsupported, with the reason.
+ * ("1" or "0"). The wanted priorities are on in both the notification
+ * point (np) and the reaction point (rp); the others are left as found
+ * (the driver's default is ECN on for every priority, so RoCE traffic
+ * outside the configured priority keeps its congestion control), or with
+ * ecn_exclusive turned off. Upstream mlx5 and irdma have no such
+ * directory: unsupported, with the reason.
  */
 #include "config.h"
 
@@ -83,7 +86,10 @@ static int ecn_observe(struct halo_ctx *ctx, struct halo_item *item)
 	else
 		halo_item_set_observed(item, "np %s, rp %s", np, rp);
 	note_pfc(item, w);
-	return m[0] == w->ecn_mask && m[1] == w->ecn_mask ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
+	for (int k = 0; k < 2; k++)
+		if (w->ecn_exclusive ? m[k] != w->ecn_mask : (m[k] & w->ecn_mask) != w->ecn_mask)
+			return HALO_SYNC_DIFFERS;
+	return HALO_SYNC_OK;
 }
 
 static int ecn_apply(struct halo_ctx *ctx, struct halo_item *item)
@@ -99,7 +105,7 @@ static int ecn_apply(struct halo_ctx *ctx, struct halo_item *item)
 		for (int p = 0; p < 8; p++) {
 			bool on = w->ecn_mask & (1u << p);
 
-			if (((m[k] >> p) & 1) == on)
+			if (((m[k] >> p) & 1) == on || (!on && !w->ecn_exclusive))
 				continue;
 			attr_path(path, sizeof(path), w, points[k], p);
 			r = halo_root_write_attr(ctx, path, on ? "1\n" : "0\n", 2);

@@ -42,6 +42,8 @@ static int set_wanted(struct halo_item *item, const struct halo_roce_want *w)
 		break;
 	case HALO_ROCE_ECN:
 		halo_roce_mask_text(w->ecn_mask, buf, sizeof(buf));
+		if (!w->ecn_exclusive)
+			return halo_item_set_wanted(item, "%s on, the others as found", buf);
 		break;
 	case HALO_ROCE_DSCP_PRIO:
 		for (size_t i = 0; i < w->n_app && o < sizeof(buf); i++)

@@ -217,6 +217,7 @@ static int plan_entry(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_
 	}
 	if (err == 0 && rc->ecn_set) {
 		w.ecn_mask = rc->ecn_mask;
+		w.ecn_exclusive = rc->ecn_exclusive;
 		err = add(plan, errs, cfg, f, "ecn", &w, HALO_ROCE_ECN, NULL);
 	}
 	return err;

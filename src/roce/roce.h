@@ -72,6 +72,7 @@ struct halo_roce_want {
 	enum halo_dcbx_mode dcbx; /* DCBX */
 	uint8_t pfc_mask;         /* PFC; ECN: for the "no PFC" note */
 	uint8_t ecn_mask;         /* ECN */
+	bool ecn_exclusive;       /* ECN: off on the other priorities too */
 	bool trust_dscp;          /* TRUST */
 	struct dcb_app app[HALO_ROCE_DSCP_MAX]; /* DSCP_PRIO: wanted entries */
 	size_t n_app;

@@ -20,12 +20,18 @@ CONF=$ROOT/etc/halo-provision/halo.conf
 mkdir -p "$ROOT/etc/halo-provision"
 DEV=sys/devices/pci0000:00/0000:c1:00.0
 fake_nic cx0 0000:c1:00.0 mlx5_core
+# The vendor driver's default, ECN on for every priority, with priority 3
+# turned off by someone.
 for p in roce_np roce_rp; do
 	mkdir -p "$ROOT/$DEV/net/cx0/ecn/$p/enable"
-	for i in 0 1 2 3 4 5 6 7; do echo 0 >"$ROOT/$DEV/net/cx0/ecn/$p/enable/$i"; done
+	for i in 0 1 2 3 4 5 6 7; do echo 1 >"$ROOT/$DEV/net/cx0/ecn/$p/enable/$i"; done
+	echo 0 >"$ROOT/$DEV/net/cx0/ecn/$p/enable/3"
 done
-echo 1 >"$ROOT/$DEV/net/cx0/ecn/roce_rp/enable/5"
 ECN=$ROOT/$DEV/net/cx0/ecn
+ecn_all() { for p in roce_np roce_rp; do cat "$ECN/$p/enable/"[0-7]; done | tr -d '\n'; }
+# A static route through the port: the PFC change's flap must keep it.
+ip -n "$NS" addr add 192.168.50.1/24 dev cx0
+ip -n "$NS" route add 10.9.0.0/16 via 192.168.50.2 dev cx0
 
 write_conf "$CONF" <<'CONF'
 version = 1;
@@ -61,10 +67,14 @@ waited=$(item roce/cx/pfc .note | grep -o '[0-9]* ms' | cut -d' ' -f1)
 [ "${waited:-0}" -ge 250 ]
 ok $? "... and really waited for it (${waited:-?} ms, flap 300 ms)"
 is "$(ip -n "$NS" -j link show cx0 | jq -r '.[0].operstate')" UP "the link is up after the run"
+is "$(ip -n "$NS" -j link show cx0 | jq -r '.[0].flags | index("UP") != null')" true \
+	"the port stayed administratively UP (mlx5 toggles the carrier through firmware)"
+is "$(ip -n "$NS" -j route show 10.9.0.0/16 | jq -r '.[0].gateway')" 192.168.50.2 \
+	"the static route through the port is still there"
 is "$(state cx0 .app)" '[{"selector":"dscp","protocol":26,"priority":3}]' "state: DSCP 26 -> 3"
 is "$(state cx0 .trust)" '"dscp"' "trust dscp"
 is "$(cat "$ECN/roce_np/enable/3")$(cat "$ECN/roce_rp/enable/3")" 11 "ECN on for priority 3 (np and rp)"
-is "$(cat "$ECN/roce_rp/enable/5")" 0 "ECN off where not wanted (rp 5)"
+is "$(ecn_all)" 1111111111111111 "ECN left on for the other priorities, as the driver had it"
 is "$(jq -r '.failed' <<<"$out")" false "nothing failed"
 
 sets=$(state cx0 .requests.dcbnl.set)
@@ -87,8 +97,20 @@ run
 is "$rc" 2 "apply repairs it"
 is "$(state cx0 '[.app[] | "\(.protocol):\(.priority)"] | sort')" '["26:3","48:6"]' \
 	"26 -> 3 again; the unmapped DSCP 48 entry is left alone"
-echo 1 >"$ECN/roce_np/enable/6"
+echo 0 >"$ECN/roce_np/enable/6"
+run --check
+is "$rc" 0 "ECN turned off on priority 6: nothing asked for it, no drift"
+echo 0 >"$ECN/roce_rp/enable/3"
 run --check --json
-is "$(jq -c '[.items[] | select(.outcome=="drift") | .key]' <<<"$out")" '["roce/cx/ecn"]' "ECN edited: drift names roce/cx/ecn"
+is "$(jq -c '[.items[] | select(.outcome=="drift") | .key]' <<<"$out")" '["roce/cx/ecn"]' "ECN off on 3: drift names roce/cx/ecn"
+
+# ecn_exclusive: exactly the listed priorities.
+sed -i 's/ecn = \[ 3 \];/ecn = [ 3 ]; ecn_exclusive = true;/' "$CONF"
+run --json
+is "$rc" 2 "ecn_exclusive: apply exit 2"
+is "$(ecn_all)" 0001000000010000 "ECN on priority 3 only, np and rp"
+is "$(item roce/cx/ecn .wanted)" "[ 3 ]" "the wanted value says exactly [ 3 ]"
+run --check
+is "$rc" 0 "check: clean"
 
 done_testing

@@ -32,7 +32,7 @@ is "$rc" 0 "not required: exit 0"
 [ "$rc" = 0 ] || diag "$out $err"
 is "$(roce_outcomes)" '["unsupported"]' "every roce item is unsupported"
 is "$(jq -c '[.items[] | select(.subsystem=="roce") | .wanted]' <<<"$out")" \
-	'["true","host","[ 3 ]","26:3","dscp","[ 3 ]"]' \
+	'["true","host","[ 3 ]","26:3","dscp","[ 3 ] on, the others as found"]' \
 	"each item says what it wants (enable, dcbx, pfc, dscp-prio, trust, ecn)"
 is "$(item roce/v0/pfc .message)" "v0 has no DCB (dcbnl: Operation not supported)" \
 	"pfc: the kernel's EOPNOTSUPP, said"
