@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * transport.h: the one way this program talks netlink (issue 8, part 3).
+ * transport.h: the one way this program talks netlink.
  *
  * One transport per run, kept in the run context. It owns the sockets:
  * NETLINK_ROUTE through libnl's nl_sock (rtnetlink: links, addresses,

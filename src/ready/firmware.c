@@ -29,7 +29,7 @@
 #include "links/nl.h"
 #include "netlink/transport.h"
 #include "ready/ready.h"
-#include "roce/devlink.h"
+#include "netlink/devlink.h"
 #include "util/rootfs.h"
 
 int halo_nvm_version_parse(const char *s, unsigned *ret)

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "netlink/transport.h"
-#include "roce/dcbnl.h"
+#include "netlink/dcbnl.h"
 #include "roce/roce.h"
 
 static bool is_dscp(const struct dcb_app *a)
@@ -32,7 +32,7 @@ static bool is_dscp(const struct dcb_app *a)
 }
 
 /* The priority the table gives DSCP, or -1. */
-static int table_prio(const struct halo_dcb_ieee *g, uint16_t dscp)
+static int table_prio(const struct halo_dcbnl_ieee *g, uint16_t dscp)
 {
 	for (size_t i = 0; i < g->n_app; i++)
 		if (is_dscp(&g->app[i]) && g->app[i].protocol == dscp)
@@ -40,7 +40,7 @@ static int table_prio(const struct halo_dcb_ieee *g, uint16_t dscp)
 	return -1;
 }
 
-static size_t count_dscp(const struct halo_dcb_ieee *g)
+static size_t count_dscp(const struct halo_dcbnl_ieee *g)
 {
 	size_t n = 0;
 
@@ -54,7 +54,7 @@ void halo_roce_app_text(const struct dcb_app *a, char buf[HALO_OWNED_LEN])
 	snprintf(buf, HALO_OWNED_LEN, "%u:%u", a->protocol, a->priority);
 }
 
-static bool in_table(const struct halo_dcb_ieee *g, const char *entry)
+static bool in_table(const struct halo_dcbnl_ieee *g, const char *entry)
 {
 	char t[HALO_OWNED_LEN];
 
@@ -70,7 +70,7 @@ static bool in_table(const struct halo_dcb_ieee *g, const char *entry)
 
 /* The record keeps only what the table still holds: an entry someone
  * removed (or the firmware agent's reset cleared) is ours no more. */
-static void prune_owned(struct halo_owned *owned, const struct halo_dcb_ieee *g)
+static void prune_owned(struct halo_owned *owned, const struct halo_dcbnl_ieee *g)
 {
 	for (size_t i = owned->n; i-- > 0;)
 		if (!in_table(g, owned->v[i]))
@@ -87,10 +87,10 @@ static bool wanted_dscp(const struct halo_roce_want *w, uint16_t dscp)
 
 /* The DSCP entries to remove that are not a wanted DSCP's: ours no longer
  * wanted, or with exclusive every one not wanted (TRUST "pcp": nothing is
- * wanted). Into RET (HALO_DCB_APP_MAX), their count returned; *RET_FOREIGN
+ * wanted). Into RET (HALO_DCBNL_APP_MAX), their count returned; *RET_FOREIGN
  * counts the entries kept because someone else added them. */
 static size_t stale_entries(const struct halo_roce_want *w, const struct halo_owned *owned,
-			    const struct halo_dcb_ieee *g, struct dcb_app *ret,
+			    const struct halo_dcbnl_ieee *g, struct dcb_app *ret,
 			    size_t *ret_foreign)
 {
 	char t[HALO_OWNED_LEN];
@@ -125,7 +125,7 @@ static void entries_text(const struct dcb_app *a, size_t n, char *buf, size_t le
 
 /* "26:3, 48:6": what the table maps the wanted DSCPs to ("26:-": none). */
 static void observed_map(struct halo_item *item, const struct halo_roce_want *w,
-			 const struct halo_dcb_ieee *g)
+			 const struct halo_dcbnl_ieee *g)
 {
 	char buf[HALO_ROCE_DSCP_MAX * 8] = "";
 	size_t o = 0;
@@ -144,10 +144,10 @@ static void observed_map(struct halo_item *item, const struct halo_roce_want *w,
 }
 
 static int trust_observe(struct halo_item *item, struct halo_roce_want *w,
-			 const struct halo_dcb_ieee *g)
+			 const struct halo_dcbnl_ieee *g)
 {
-	struct dcb_app stale[HALO_DCB_APP_MAX];
-	char text[HALO_DCB_APP_MAX * 8];
+	struct dcb_app stale[HALO_DCBNL_APP_MAX];
+	char text[HALO_DCBNL_APP_MAX * 8];
 	size_t n = count_dscp(g), foreign = 0, n_stale;
 
 	halo_item_set_observed(item, "%s", n ? "dscp" : "pcp");
@@ -179,9 +179,9 @@ static int trust_observe(struct halo_item *item, struct halo_roce_want *w,
 static int app_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct halo_roce_want *w = item->data;
-	struct halo_dcb_ieee g;
-	struct dcb_app stale[HALO_DCB_APP_MAX];
-	char text[HALO_DCB_APP_MAX * 8];
+	struct halo_dcbnl_ieee g;
+	struct dcb_app stale[HALO_DCBNL_APP_MAX];
+	char text[HALO_DCBNL_APP_MAX * 8];
 	size_t n_stale;
 	int r = halo_roce_ieee_get(ctx, item, w, &g);
 	bool same = true;
@@ -230,8 +230,8 @@ static int change(struct halo_ctx *ctx, struct halo_item *item,
 	err = halo_roce_nlt(ctx, item, &t_nl);
 	if (err < 0)
 		return err;
-	err = add ? halo_dcb_app_add(t_nl, w->ifname, app, n)
-		  : halo_dcb_app_del(t_nl, w->ifname, app, n);
+	err = add ? halo_dcbnl_app_add(t_nl, w->ifname, app, n)
+		  : halo_dcbnl_app_del(t_nl, w->ifname, app, n);
 	if (err < 0)
 		return halo_roce_fail(ctx, item, err, add ? "adding DSCP APP entries (IEEE_SET)"
 						       : "deleting DSCP APP entries (IEEE_DEL)");
@@ -246,10 +246,10 @@ static int change(struct halo_ctx *ctx, struct halo_item *item,
 }
 
 static int map_apply(struct halo_ctx *ctx, struct halo_item *item,
-		     struct halo_roce_want *w, const struct halo_dcb_ieee *g)
+		     struct halo_roce_want *w, const struct halo_dcbnl_ieee *g)
 {
 	struct dcb_app fresh[HALO_ROCE_DSCP_MAX], stale[HALO_ROCE_DSCP_MAX],
-		remap[HALO_ROCE_DSCP_MAX], gone[HALO_DCB_APP_MAX];
+		remap[HALO_ROCE_DSCP_MAX], gone[HALO_DCBNL_APP_MAX];
 	size_t n_fresh = 0, n_stale = 0, n_gone = stale_entries(w, item->owned, g, gone, NULL);
 	int err;
 
@@ -281,8 +281,8 @@ static int map_apply(struct halo_ctx *ctx, struct halo_item *item,
 static int app_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct halo_roce_want *w = item->data;
-	struct halo_dcb_ieee g;
-	struct dcb_app gone[HALO_DCB_APP_MAX];
+	struct halo_dcbnl_ieee g;
+	struct dcb_app gone[HALO_DCBNL_APP_MAX];
 	size_t n, foreign = 0;
 	int r = halo_roce_ieee_get(ctx, item, w, &g);
 

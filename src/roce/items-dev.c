@@ -18,8 +18,8 @@
 
 #include <linux/devlink.h>
 
-#include "roce/devlink.h"
-#include "roce/ethtool.h"
+#include "netlink/devlink.h"
+#include "netlink/ethtool.h"
 #include "roce/roce.h"
 
 #define FW_LLDP "fw-lldp-agent"
@@ -124,7 +124,7 @@ static int lldp_observe(struct halo_ctx *ctx, struct halo_item *item,
 
 	if (err < 0)
 		return err;
-	err = halo_eth_privflag_get(t, w->ifname, FW_LLDP, &on);
+	err = halo_ethtool_privflag_get(t, w->ifname, FW_LLDP, &on);
 	if (err == -ENOENT || err == -EOPNOTSUPP) {
 		char msg[96];
 
@@ -147,7 +147,7 @@ static int lldp_apply(struct halo_ctx *ctx, struct halo_item *item,
 
 	if (err < 0)
 		return err;
-	err = halo_eth_privflag_set(t, w->ifname, FW_LLDP, w->on);
+	err = halo_ethtool_privflag_set(t, w->ifname, FW_LLDP, w->on);
 	if (err < 0)
 		return halo_roce_fail(ctx, item, err, w->on ? "turning " FW_LLDP " on"
 							    : "turning " FW_LLDP " off");

@@ -16,7 +16,7 @@
 
 #include "links/nl.h"
 #include "netlink/transport.h"
-#include "roce/dcbnl.h"
+#include "netlink/dcbnl.h"
 #include "roce/roce.h"
 
 /* mlx5 toggles the port after a PFC change; how long we wait for the
@@ -133,14 +133,14 @@ void halo_roce_mask_text(uint8_t mask, char *buf, size_t len)
 }
 
 int halo_roce_ieee_get(struct halo_ctx *ctx, struct halo_item *item,
-		       const struct halo_roce_want *w, struct halo_dcb_ieee *ret)
+		       const struct halo_roce_want *w, struct halo_dcbnl_ieee *ret)
 {
 	struct halo_nlt *t;
 	int err = halo_roce_nlt(ctx, item, &t);
 
 	if (err < 0)
 		return err;
-	err = halo_dcb_ieee_get(t, w->ifname, ret);
+	err = halo_dcbnl_ieee_get(t, w->ifname, ret);
 	if (err == -EOPNOTSUPP) {
 		free(item->observed);
 		item->observed = NULL;
@@ -163,7 +163,7 @@ int halo_roce_bond_refuses(struct halo_item *item, const struct halo_roce_want *
 	return HALO_SYNC_INVALID;
 }
 
-bool halo_roce_fw_managed(const struct halo_roce_want *w, const struct halo_dcb_ieee *g)
+bool halo_roce_fw_managed(const struct halo_roce_want *w, const struct halo_dcbnl_ieee *g)
 {
 	return w->nic == HALO_ROCE_NIC_ICE && g->has_dcbx &&
 	       (g->dcbx & DCB_CAP_DCBX_LLD_MANAGED);
@@ -184,7 +184,7 @@ static const char *dcbx_name(uint8_t mode)
 }
 
 static int dcbx_observe(struct halo_ctx *ctx, struct halo_item *item,
-			const struct halo_roce_want *w, const struct halo_dcb_ieee *g)
+			const struct halo_roce_want *w, const struct halo_dcbnl_ieee *g)
 {
 	bool host;
 
@@ -205,7 +205,7 @@ static int dcbx_observe(struct halo_ctx *ctx, struct halo_item *item,
 static int dcbx_apply(struct halo_ctx *ctx, struct halo_item *item,
 		      const struct halo_roce_want *w)
 {
-	struct halo_dcb_ieee g;
+	struct halo_dcbnl_ieee g;
 	struct halo_nlt *t;
 	uint8_t mode = w->dcbx == HALO_DCBX_HOST ?
 		       DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE : 0;
@@ -223,7 +223,7 @@ static int dcbx_apply(struct halo_ctx *ctx, struct halo_item *item,
 	err = halo_roce_nlt(ctx, item, &t);
 	if (err < 0)
 		return err;
-	err = halo_dcb_set_dcbx(t, w->ifname, mode);
+	err = halo_dcbnl_set_dcbx(t, w->ifname, mode);
 	if (err < 0)
 		return halo_roce_fail(ctx, item, err, "setting the DCBX mode (SDCBX)");
 	return 0;
@@ -232,7 +232,7 @@ static int dcbx_apply(struct halo_ctx *ctx, struct halo_item *item,
 /* ---- pfc ---- */
 
 static int pfc_observe(struct halo_ctx *ctx, struct halo_item *item,
-		       const struct halo_roce_want *w, const struct halo_dcb_ieee *g)
+		       const struct halo_roce_want *w, const struct halo_dcbnl_ieee *g)
 {
 	char have[40];
 
@@ -327,7 +327,7 @@ static void wait_carrier(struct halo_ctx *ctx, struct halo_item *item,
 static int pfc_apply(struct halo_ctx *ctx, struct halo_item *item,
 		     const struct halo_roce_want *w)
 {
-	struct halo_dcb_ieee g;
+	struct halo_dcbnl_ieee g;
 	struct halo_nlt *t;
 	int was_up = 0;
 	int err = halo_roce_ieee_get(ctx, item, w, &g);
@@ -346,7 +346,7 @@ static int pfc_apply(struct halo_ctx *ctx, struct halo_item *item,
 	/* Read-modify-write: pfc_cap, mbc, delay (mlx5's cable length) and
 	 * the counters stay as the driver reported them. */
 	g.pfc.pfc_en = w->pfc_mask;
-	err = halo_dcb_set_pfc(t, w->ifname, &g.pfc);
+	err = halo_dcbnl_set_pfc(t, w->ifname, &g.pfc);
 	if (err < 0)
 		return halo_roce_fail(ctx, item, err, "setting PFC (IEEE_SET)");
 	if (was_up)
@@ -359,7 +359,7 @@ static int pfc_apply(struct halo_ctx *ctx, struct halo_item *item,
 static int dcb_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_roce_want *w = item->data;
-	struct halo_dcb_ieee g;
+	struct halo_dcbnl_ieee g;
 	int r = halo_roce_ieee_get(ctx, item, w, &g);
 
 	if (r != 0)

@@ -100,9 +100,9 @@ int halo_roce_nlt(struct halo_ctx *ctx, struct halo_item *item,
 		  struct halo_nlt **ret);
 /* IEEE_GET of W's link into *RET. HALO_SYNC_UNSUPPORTED (message set) when
  * the device has no dcbnl; 0 when read; -errno (message set). */
-struct halo_dcb_ieee;
+struct halo_dcbnl_ieee;
 int halo_roce_ieee_get(struct halo_ctx *ctx, struct halo_item *item,
-		       const struct halo_roce_want *w, struct halo_dcb_ieee *ret);
+		       const struct halo_roce_want *w, struct halo_dcbnl_ieee *ret);
 /* Message for a failed request, with the kernel's extended ack. */
 int halo_roce_fail(struct halo_ctx *ctx, struct halo_item *item, int err,
 		   const char *what);
@@ -112,7 +112,7 @@ void halo_roce_mask_text(uint8_t mask, char *buf, size_t len);
  * refuses because W's port is in a bond (w->bond). */
 int halo_roce_bond_refuses(struct halo_item *item, const struct halo_roce_want *w, int sync);
 /* ice with the firmware agent in charge: host DCB is not readable as ours. */
-bool halo_roce_fw_managed(const struct halo_roce_want *w, const struct halo_dcb_ieee *g);
+bool halo_roce_fw_managed(const struct halo_roce_want *w, const struct halo_dcbnl_ieee *g);
 
 extern const struct halo_item_ops halo_roce_dev_ops;  /* items-dev.c */
 extern const struct halo_item_ops halo_roce_dcb_ops;  /* items.c: dcbx, pfc */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz-dcbnl.c: the dcbnl reply parsers of src/roce/dcbnl.c
- * (halo_dcb_parse_ieee, halo_dcb_parse_dcbx). Input: replies as the kernel
+ * fuzz-dcbnl.c: the dcbnl reply parsers of src/netlink/dcbnl.c
+ * (halo_dcbnl_parse_ieee, halo_dcbnl_parse_dcbx). Input: replies as the kernel
  * sends them, messages back to back; each is parsed with its own
  * nlmsg_len, in an allocation of exactly that size, and with the rest of
  * the buffer.
  *
- * Properties: 0 or -EBADMSG; an APP table within HALO_DCB_APP_MAX and
+ * Properties: 0 or -EBADMSG; an APP table within HALO_DCBNL_APP_MAX and
  * only when the reply had one.
  *
  * The same input then answers, through the transport's seam, each dcbnl
@@ -20,22 +20,22 @@
 
 #include "fuzz/fuzz.h"
 #include "netlink/transport.h"
-#include "roce/dcbnl.h"
+#include "netlink/dcbnl.h"
 
-static struct halo_dcb_ieee ieee;
+static struct halo_dcbnl_ieee ieee;
 
 static void parse_all(const void *msg, size_t len)
 {
 	uint8_t mode;
 	int r;
 
-	r = halo_dcb_parse_ieee(msg, len, &ieee);
+	r = halo_dcbnl_parse_ieee(msg, len, &ieee);
 	FUZZ_CHECK(r == 0 || r == -EBADMSG);
 	if (r == 0) {
-		FUZZ_CHECK(ieee.n_app <= HALO_DCB_APP_MAX);
+		FUZZ_CHECK(ieee.n_app <= HALO_DCBNL_APP_MAX);
 		FUZZ_CHECK(ieee.has_app || ieee.n_app == 0);
 	}
-	r = halo_dcb_parse_dcbx(msg, len, &mode);
+	r = halo_dcbnl_parse_dcbx(msg, len, &mode);
 	FUZZ_CHECK(r == 0 || r == -EBADMSG);
 }
 
@@ -65,15 +65,15 @@ static void requests(const uint8_t *data, size_t size)
 	if (halo_nlt_new(&counter, &t) < 0)
 		abort();
 	halo_nlt_set_io(t, reply_io, &r);
-	err = halo_dcb_ieee_get(t, "rdma0", &ieee);
+	err = halo_dcbnl_ieee_get(t, "rdma0", &ieee);
 	FUZZ_CHECK(err <= 0);
 	if (err == 0)
-		FUZZ_CHECK(ieee.n_app <= HALO_DCB_APP_MAX);
-	FUZZ_CHECK(halo_dcb_get_dcbx(t, "rdma0", &mode) <= 0);
-	FUZZ_CHECK(halo_dcb_set_pfc(t, "rdma0", &pfc) <= 0);
-	FUZZ_CHECK(halo_dcb_app_add(t, "rdma0", &app, 1) <= 0);
-	FUZZ_CHECK(halo_dcb_app_del(t, "rdma0", &app, 1) <= 0);
-	FUZZ_CHECK(halo_dcb_set_dcbx(t, "rdma0", 0x09) <= 0);
+		FUZZ_CHECK(ieee.n_app <= HALO_DCBNL_APP_MAX);
+	FUZZ_CHECK(halo_dcbnl_get_dcbx(t, "rdma0", &mode) <= 0);
+	FUZZ_CHECK(halo_dcbnl_set_pfc(t, "rdma0", &pfc) <= 0);
+	FUZZ_CHECK(halo_dcbnl_app_add(t, "rdma0", &app, 1) <= 0);
+	FUZZ_CHECK(halo_dcbnl_app_del(t, "rdma0", &app, 1) <= 0);
+	FUZZ_CHECK(halo_dcbnl_set_dcbx(t, "rdma0", 0x09) <= 0);
 	FUZZ_CHECK(counter == 6);
 	ext = halo_nlt_extack(t);
 	if (ext)

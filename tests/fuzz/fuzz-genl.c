@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz-genl.c: the generic netlink reply parsers of src/roce: devlink's
- * PARAM_GET (halo_devlink_parse_param) and ethtool's PRIVFLAGS_GET with its
- * bitset (halo_eth_parse_privflags, halo_eth_parse_bitset). Input: replies
- * back to back; each message is parsed with its own nlmsg_len, in an
+ * fuzz-genl.c: the generic netlink reply parsers of src/netlink: devlink's
+ * PARAM_GET (halo_devlink_parse_param) and ethtool's PRIVFLAGS_GET with
+ * its bitset (halo_ethtool_parse_privflags, halo_ethtool_parse_bitset).
+ * Input: replies back to back; each message is parsed with its own nlmsg_len, in an
  * allocation of exactly that size, and with the rest of the buffer; its
  * attributes after the generic netlink header are also parsed as a bare
  * bitset.
@@ -24,14 +24,14 @@
 
 #include "fuzz/fuzz.h"
 #include "netlink/transport.h"
-#include "roce/devlink.h"
-#include "roce/ethtool.h"
+#include "netlink/devlink.h"
+#include "netlink/ethtool.h"
 
-static void check_flags(const struct halo_eth_privflags *f)
+static void check_flags(const struct halo_ethtool_privflags *f)
 {
 	uint32_t outside = f->n >= 32 ? 0 : ~((1u << f->n) - 1);
 
-	FUZZ_CHECK(f->n <= HALO_ETH_PRIVFLAGS_MAX);
+	FUZZ_CHECK(f->n <= HALO_ETHTOOL_PRIVFLAGS_MAX);
 	FUZZ_CHECK(!(f->values & outside));
 	FUZZ_CHECK(!(f->named & outside));
 	for (uint32_t i = 0; i < f->n; i++)
@@ -54,7 +54,7 @@ static void parse_all(const void *msg, size_t len)
 {
 	struct halo_devlink_info *info;
 	struct halo_devlink_param p;
-	struct halo_eth_privflags f;
+	struct halo_ethtool_privflags f;
 	int r;
 
 	r = halo_devlink_parse_param(msg, len, &p);
@@ -69,13 +69,13 @@ static void parse_all(const void *msg, size_t len)
 	if (r == 0)
 		check_info(info);
 	free(info);
-	r = halo_eth_parse_privflags(msg, len, &f);
+	r = halo_ethtool_parse_privflags(msg, len, &f);
 	FUZZ_CHECK(r == 0 || r == -EBADMSG);
 	if (r == 0)
 		check_flags(&f);
 	if (len >= NLMSG_HDRLEN + GENL_HDRLEN) {
-		r = halo_eth_parse_bitset((const uint8_t *)msg + NLMSG_HDRLEN + GENL_HDRLEN,
-					  len - NLMSG_HDRLEN - GENL_HDRLEN, &f);
+		r = halo_ethtool_parse_bitset((const uint8_t *)msg + NLMSG_HDRLEN + GENL_HDRLEN,
+					      len - NLMSG_HDRLEN - GENL_HDRLEN, &f);
 		FUZZ_CHECK(r == 0 || r == -EBADMSG);
 		if (r == 0)
 			check_flags(&f);
@@ -118,7 +118,7 @@ static int reply_io(void *userdata, enum halo_nlt_proto proto,
 static void requests(const uint8_t *data, size_t size)
 {
 	struct fuzz_reply r = { data, size };
-	struct halo_eth_privflags f;
+	struct halo_ethtool_privflags f;
 	struct halo_devlink_info *info;
 	struct halo_nlt *t = NULL;
 	unsigned long counter = 0;
@@ -133,12 +133,12 @@ static void requests(const uint8_t *data, size_t size)
 					       0, &on) <= 0);
 	FUZZ_CHECK(halo_devlink_param_set_bool(t, "pci", "0000:c2:00.0", "enable_roce",
 					       0, true) <= 0);
-	err = halo_eth_privflags_get(t, "rdma0", &f);
+	err = halo_ethtool_privflags_get(t, "rdma0", &f);
 	FUZZ_CHECK(err <= 0);
 	if (err == 0)
 		check_flags(&f);
-	FUZZ_CHECK(halo_eth_privflag_get(t, "rdma0", "fw-lldp-agent", &on) <= 0);
-	FUZZ_CHECK(halo_eth_privflag_set(t, "rdma0", "fw-lldp-agent", false) <= 0);
+	FUZZ_CHECK(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on) <= 0);
+	FUZZ_CHECK(halo_ethtool_privflag_set(t, "rdma0", "fw-lldp-agent", false) <= 0);
 	info = malloc(sizeof(*info));
 	if (!info)
 		abort();

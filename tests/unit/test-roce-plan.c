@@ -22,12 +22,12 @@
 
 #include "config-test.h"
 #include "engine-test.h"
-#include "roce-test.h"
+#include "netlink-test.h"
 
 #include "engine/engine.h"
 #include "host/host.h"
 #include "links/nl.h"
-#include "roce/devlink.h"
+#include "netlink/devlink.h"
 #include "roce/roce.h"
 
 #ifndef IFF_LOWER_UP

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* request.c: the requests every roce codec builds and sends (request.h). */
+/* request.c: the requests every netlink codec builds and sends (request.h). */
 #include "config.h"
 
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "roce/request.h"
+#include "netlink/request.h"
 
 int halo_req_start(void *buf, size_t size, uint16_t type, size_t hdrlen,
 		   struct nlmsghdr **ret_nlh, void **ret_hdr)

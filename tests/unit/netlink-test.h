@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * roce-test.h: the fake kernel the test-roce-*.c unit tests share. Each
- * test answers the transport's seam (halo_nlt_set_io) with replies built
- * here: the NLMSG_ERROR ACK (with an extended-ACK message), the generic
- * netlink family lookup, and a transport wired to the test's io function.
+ * netlink-test.h: the fake kernel the netlink codec and roce unit tests
+ * share. Each test answers the transport's seam (halo_nlt_set_io) with
+ * replies built here: the NLMSG_ERROR ACK (with an extended-ACK message),
+ * the generic netlink family lookup, and a transport wired to the test's
+ * io function.
  */
 #pragma once
 

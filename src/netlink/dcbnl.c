@@ -16,9 +16,9 @@
 #include <sys/socket.h>
 
 #include "netlink/transport.h"
-#include "roce/attrs.h"
-#include "roce/dcbnl.h"
-#include "roce/request.h"
+#include "netlink/attrs.h"
+#include "netlink/dcbnl.h"
+#include "netlink/request.h"
 
 /* Linux 6.3 uapi, newer than some build hosts' headers: the APP table's
  * child for non-IEEE selectors (enum ieee_attrs_app, not testable with
@@ -60,20 +60,20 @@ static int req_start(void *buf, size_t size, uint16_t type, uint8_t cmd,
 	return 0;
 }
 
-int halo_dcb_req_ieee_get(void *buf, size_t size, const char *ifname,
-			  struct nlmsghdr **ret_nlh)
+int halo_dcbnl_req_ieee_get(void *buf, size_t size, const char *ifname,
+			    struct nlmsghdr **ret_nlh)
 {
 	return req_start(buf, size, RTM_GETDCB, DCB_CMD_IEEE_GET, ifname, ret_nlh);
 }
 
-int halo_dcb_req_gdcbx(void *buf, size_t size, const char *ifname,
-		       struct nlmsghdr **ret_nlh)
+int halo_dcbnl_req_gdcbx(void *buf, size_t size, const char *ifname,
+			 struct nlmsghdr **ret_nlh)
 {
 	return req_start(buf, size, RTM_GETDCB, DCB_CMD_GDCBX, ifname, ret_nlh);
 }
 
-int halo_dcb_req_sdcbx(void *buf, size_t size, const char *ifname,
-		       uint8_t mode, struct nlmsghdr **ret_nlh)
+int halo_dcbnl_req_sdcbx(void *buf, size_t size, const char *ifname,
+			 uint8_t mode, struct nlmsghdr **ret_nlh)
 {
 	struct nlmsghdr *nlh;
 	int err = req_start(buf, size, RTM_SETDCB, DCB_CMD_SDCBX, ifname, &nlh);
@@ -86,8 +86,8 @@ int halo_dcb_req_sdcbx(void *buf, size_t size, const char *ifname,
 	return 0;
 }
 
-int halo_dcb_req_pfc_set(void *buf, size_t size, const char *ifname,
-			 const struct ieee_pfc *pfc, struct nlmsghdr **ret_nlh)
+int halo_dcbnl_req_pfc_set(void *buf, size_t size, const char *ifname,
+			   const struct ieee_pfc *pfc, struct nlmsghdr **ret_nlh)
 {
 	struct nlmsghdr *nlh;
 	struct nlattr *ieee;
@@ -104,9 +104,9 @@ int halo_dcb_req_pfc_set(void *buf, size_t size, const char *ifname,
 	return 0;
 }
 
-int halo_dcb_req_app(void *buf, size_t size, const char *ifname, bool add,
-		     const struct dcb_app *app, size_t n,
-		     struct nlmsghdr **ret_nlh)
+int halo_dcbnl_req_app(void *buf, size_t size, const char *ifname, bool add,
+		       const struct dcb_app *app, size_t n,
+		       struct nlmsghdr **ret_nlh)
 {
 	struct nlmsghdr *nlh;
 	struct nlattr *ieee, *table;
@@ -158,13 +158,13 @@ static int reply_attrs(const void *nlh, size_t len, uint8_t cmd,
 
 static int app_cb(const struct nlattr *a, void *userdata)
 {
-	struct halo_dcb_ieee *r = userdata;
+	struct halo_dcbnl_ieee *r = userdata;
 	uint16_t type = mnl_attr_get_type(a);
 
 	if (type != DCB_ATTR_IEEE_APP && type != ATTR_DCB_APP)
 		return 0;
 	if (mnl_attr_get_payload_len(a) != sizeof(struct dcb_app) ||
-	    r->n_app >= HALO_DCB_APP_MAX)
+	    r->n_app >= HALO_DCBNL_APP_MAX)
 		return -EBADMSG;
 	memcpy(&r->app[r->n_app++], mnl_attr_get_payload(a), sizeof(struct dcb_app));
 	return 0;
@@ -172,7 +172,7 @@ static int app_cb(const struct nlattr *a, void *userdata)
 
 static int ieee_cb(const struct nlattr *a, void *userdata)
 {
-	struct halo_dcb_ieee *r = userdata;
+	struct halo_dcbnl_ieee *r = userdata;
 
 	switch (mnl_attr_get_type(a)) {
 	case DCB_ATTR_IEEE_PFC:
@@ -191,7 +191,7 @@ static int ieee_cb(const struct nlattr *a, void *userdata)
 
 static int top_cb(const struct nlattr *a, void *userdata)
 {
-	struct halo_dcb_ieee *r = userdata;
+	struct halo_dcbnl_ieee *r = userdata;
 
 	switch (mnl_attr_get_type(a)) {
 	case DCB_ATTR_IEEE:
@@ -204,10 +204,10 @@ static int top_cb(const struct nlattr *a, void *userdata)
 	}
 }
 
-int halo_dcb_parse_ieee(const void *nlh, size_t len, struct halo_dcb_ieee *ret)
+int halo_dcbnl_parse_ieee(const void *nlh, size_t len, struct halo_dcbnl_ieee *ret)
 {
 	/* Large: parsed aside, so RET is untouched on failure. */
-	struct halo_dcb_ieee *r = calloc(1, sizeof(*r));
+	struct halo_dcbnl_ieee *r = calloc(1, sizeof(*r));
 	const void *attrs;
 	size_t alen;
 	int err;
@@ -237,7 +237,7 @@ static int dcbx_cb(const struct nlattr *a, void *userdata)
 	return err;
 }
 
-int halo_dcb_parse_dcbx(const void *nlh, size_t len, uint8_t *ret_mode)
+int halo_dcbnl_parse_dcbx(const void *nlh, size_t len, uint8_t *ret_mode)
 {
 	const void *attrs;
 	size_t alen;
@@ -257,15 +257,15 @@ int halo_dcb_parse_dcbx(const void *nlh, size_t len, uint8_t *ret_mode)
 
 static int parse_ieee(const void *nlh, size_t len, void *ret)
 {
-	return halo_dcb_parse_ieee(nlh, len, ret);
+	return halo_dcbnl_parse_ieee(nlh, len, ret);
 }
 
-int halo_dcb_ieee_get(struct halo_nlt *t, const char *ifname,
-		      struct halo_dcb_ieee *ret)
+int halo_dcbnl_ieee_get(struct halo_nlt *t, const char *ifname,
+			struct halo_dcbnl_ieee *ret)
 {
-	char buf[HALO_DCB_REQ_SIZE] __attribute__((aligned(4)));
+	char buf[HALO_DCBNL_REQ_SIZE] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh;
-	int err = halo_dcb_req_ieee_get(buf, sizeof(buf), ifname, &nlh);
+	int err = halo_dcbnl_req_ieee_get(buf, sizeof(buf), ifname, &nlh);
 
 	if (err < 0)
 		return err;
@@ -274,37 +274,37 @@ int halo_dcb_ieee_get(struct halo_nlt *t, const char *ifname,
 
 static int parse_dcbx(const void *nlh, size_t len, void *ret)
 {
-	return halo_dcb_parse_dcbx(nlh, len, ret);
+	return halo_dcbnl_parse_dcbx(nlh, len, ret);
 }
 
-int halo_dcb_get_dcbx(struct halo_nlt *t, const char *ifname, uint8_t *ret_mode)
+int halo_dcbnl_get_dcbx(struct halo_nlt *t, const char *ifname, uint8_t *ret_mode)
 {
 	char buf[256] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh;
-	int err = halo_dcb_req_gdcbx(buf, sizeof(buf), ifname, &nlh);
+	int err = halo_dcbnl_req_gdcbx(buf, sizeof(buf), ifname, &nlh);
 
 	if (err < 0)
 		return err;
 	return halo_req_one(t, HALO_NLT_DCB, nlh, parse_dcbx, sizeof(*ret_mode), ret_mode);
 }
 
-int halo_dcb_set_dcbx(struct halo_nlt *t, const char *ifname, uint8_t mode)
+int halo_dcbnl_set_dcbx(struct halo_nlt *t, const char *ifname, uint8_t mode)
 {
 	char buf[256] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh;
-	int err = halo_dcb_req_sdcbx(buf, sizeof(buf), ifname, mode, &nlh);
+	int err = halo_dcbnl_req_sdcbx(buf, sizeof(buf), ifname, mode, &nlh);
 
 	if (err < 0)
 		return err;
 	return halo_nlt_request(t, HALO_NLT_DCB, nlh, NULL, NULL, &dcbx_verdict);
 }
 
-int halo_dcb_set_pfc(struct halo_nlt *t, const char *ifname,
-		     const struct ieee_pfc *pfc)
+int halo_dcbnl_set_pfc(struct halo_nlt *t, const char *ifname,
+		       const struct ieee_pfc *pfc)
 {
 	char buf[512] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh;
-	int err = halo_dcb_req_pfc_set(buf, sizeof(buf), ifname, pfc, &nlh);
+	int err = halo_dcbnl_req_pfc_set(buf, sizeof(buf), ifname, pfc, &nlh);
 
 	if (err < 0)
 		return err;
@@ -314,23 +314,23 @@ int halo_dcb_set_pfc(struct halo_nlt *t, const char *ifname,
 static int app_change(struct halo_nlt *t, const char *ifname, bool add,
 		      const struct dcb_app *app, size_t n)
 {
-	char buf[HALO_DCB_REQ_SIZE] __attribute__((aligned(4)));
+	char buf[HALO_DCBNL_REQ_SIZE] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh;
-	int err = halo_dcb_req_app(buf, sizeof(buf), ifname, add, app, n, &nlh);
+	int err = halo_dcbnl_req_app(buf, sizeof(buf), ifname, add, app, n, &nlh);
 
 	if (err < 0)
 		return err;
 	return halo_nlt_request(t, HALO_NLT_DCB, nlh, NULL, NULL, &ieee_verdict);
 }
 
-int halo_dcb_app_add(struct halo_nlt *t, const char *ifname,
-		     const struct dcb_app *app, size_t n)
+int halo_dcbnl_app_add(struct halo_nlt *t, const char *ifname,
+		       const struct dcb_app *app, size_t n)
 {
 	return app_change(t, ifname, true, app, n);
 }
 
-int halo_dcb_app_del(struct halo_nlt *t, const char *ifname,
-		     const struct dcb_app *app, size_t n)
+int halo_dcbnl_app_del(struct halo_nlt *t, const char *ifname,
+		       const struct dcb_app *app, size_t n)
 {
 	return app_change(t, ifname, false, app, n);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for src/roce/ethtool.c: PRIVFLAGS_GET / _SET requests byte by
+ * Unit tests for src/netlink/ethtool.c: PRIVFLAGS_GET / _SET requests byte by
  * byte against <linux/ethtool_netlink.h>; the bitset parser on the
  * compact, verbose and bit-list forms of net/ethtool/bitset.c and on
  * malformed ones; a fake kernel answering through the transport's seam
@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "roce-test.h"
-#include "roce/ethtool.h"
+#include "netlink-test.h"
+#include "netlink/ethtool.h"
 
 #define BUFSZ 4096
 #define FAMILY 0x15
@@ -89,8 +89,8 @@ static void encode(void **state)
 
 	(void)state;
 	memset(buf, 0xaa, sizeof(buf));
-	assert_int_equal(halo_eth_req_privflags_get(buf, sizeof(buf), FAMILY, "rdma0",
-						    &nlh), 0);
+	assert_int_equal(halo_ethtool_req_privflags_get(buf, sizeof(buf), FAMILY, "rdma0",
+							&nlh), 0);
 	assert_ptr_equal(nlh, buf);
 	off = check_start(nlh, ETHTOOL_MSG_PRIVFLAGS_GET);
 	assert_int_equal(nlh->nlmsg_len, off);
@@ -100,9 +100,9 @@ static void encode(void **state)
 	 * SIZE, no INDEX; only the flag that changes. */
 	for (int on = 1; on >= 0; on--) {
 		memset(buf, 0xaa, sizeof(buf));
-		assert_int_equal(halo_eth_req_privflag_set(buf, sizeof(buf), FAMILY,
-							   "rdma0", "fw-lldp-agent",
-							   on, &nlh), 0);
+		assert_int_equal(halo_ethtool_req_privflag_set(buf, sizeof(buf), FAMILY,
+							       "rdma0", "fw-lldp-agent",
+							       on, &nlh), 0);
 		off = check_start(nlh, ETHTOOL_MSG_PRIVFLAGS_SET);
 		off = check_attr(b, off, ETHTOOL_A_PRIVFLAGS_FLAGS, 28 + 4 * on, true);
 		off = check_attr(b, off, ETHTOOL_A_BITSET_BITS, 24 + 4 * on, true);
@@ -121,19 +121,19 @@ static void encode_errors(void **state)
 	struct nlmsghdr *nlh = NULL;
 
 	(void)state;
-	assert_int_equal(halo_eth_req_privflags_get(buf, sizeof(buf), FAMILY, "", &nlh),
+	assert_int_equal(halo_ethtool_req_privflags_get(buf, sizeof(buf), FAMILY, "", &nlh),
 			 -EINVAL);
-	assert_int_equal(halo_eth_req_privflags_get(buf, sizeof(buf), FAMILY,
-						    "0123456789abcdef", &nlh), -EINVAL);
-	assert_int_equal(halo_eth_req_privflag_set(buf, sizeof(buf), FAMILY, "rdma0", "",
-						   true, &nlh), -EINVAL);
-	assert_int_equal(halo_eth_req_privflag_set(buf, sizeof(buf), FAMILY, "rdma0",
-						   "0123456789abcdef0123456789abcdef",
-						   true, &nlh), -EINVAL);
-	assert_int_equal(halo_eth_req_privflags_get(buf, 32, FAMILY, "rdma0", &nlh),
+	assert_int_equal(halo_ethtool_req_privflags_get(buf, sizeof(buf), FAMILY,
+							"0123456789abcdef", &nlh), -EINVAL);
+	assert_int_equal(halo_ethtool_req_privflag_set(buf, sizeof(buf), FAMILY, "rdma0", "",
+						       true, &nlh), -EINVAL);
+	assert_int_equal(halo_ethtool_req_privflag_set(buf, sizeof(buf), FAMILY, "rdma0",
+						       "0123456789abcdef0123456789abcdef",
+						       true, &nlh), -EINVAL);
+	assert_int_equal(halo_ethtool_req_privflags_get(buf, 32, FAMILY, "rdma0", &nlh),
 			 -EMSGSIZE);
-	assert_int_equal(halo_eth_req_privflag_set(buf, 60, FAMILY, "rdma0",
-						   "fw-lldp-agent", true, &nlh), -EMSGSIZE);
+	assert_int_equal(halo_ethtool_req_privflag_set(buf, 60, FAMILY, "rdma0",
+						       "fw-lldp-agent", true, &nlh), -EMSGSIZE);
 	assert_null(nlh);
 }
 
@@ -190,47 +190,47 @@ static struct nlmsghdr *flags_reply(char *buf, uint32_t seq, enum form form,
 static void parse_forms(void **state)
 {
 	char buf[BUFSZ] __attribute__((aligned(4)));
-	struct halo_eth_privflags f;
+	struct halo_ethtool_privflags f;
 	struct nlmsghdr *nlh;
 
 	(void)state;
 	/* Verbose, value/mask (what the kernel sends without COMPACT). */
 	memset(buf, 0, sizeof(buf));
 	nlh = flags_reply(buf, 1, VERBOSE, N_ICE, 0x03);
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), 0);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), 0);
 	assert_int_equal(f.n, N_ICE);
 	assert_int_equal(f.values, 0x03);
 	assert_int_equal(f.named, 0x3f);
-	assert_int_equal(halo_eth_privflag_find(&f, "fw-lldp-agent"), 1);
-	assert_int_equal(halo_eth_privflag_find(&f, "legacy-rx"), 5);
+	assert_int_equal(halo_ethtool_privflag_find(&f, "fw-lldp-agent"), 1);
+	assert_int_equal(halo_ethtool_privflag_find(&f, "legacy-rx"), 5);
 	assert_string_equal(f.names[2], "vf-true-promisc-support");
-	assert_int_equal(halo_eth_privflag_find(&f, "fw-lldp"), -ENOENT);
+	assert_int_equal(halo_ethtool_privflag_find(&f, "fw-lldp"), -ENOENT);
 
 	/* Verbose bit list (NOMASK): the bits listed are the ones on. */
 	memset(buf, 0, sizeof(buf));
 	nlh = flags_reply(buf, 1, LIST, N_ICE, 0x22);
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), 0);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), 0);
 	assert_int_equal(f.values, 0x22);
 	assert_int_equal(f.named, 0x22); /* only those are named */
 
 	/* Compact, with and without a mask: values, no names. */
 	memset(buf, 0, sizeof(buf));
 	nlh = flags_reply(buf, 1, COMPACT, N_ICE, 0x02);
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), 0);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), 0);
 	assert_int_equal(f.n, N_ICE);
 	assert_int_equal(f.values, 0x02);
 	assert_int_equal(f.named, 0);
-	assert_int_equal(halo_eth_privflag_find(&f, "fw-lldp-agent"), -ENOENT);
+	assert_int_equal(halo_ethtool_privflag_find(&f, "fw-lldp-agent"), -ENOENT);
 	memset(buf, 0, sizeof(buf));
 	nlh = flags_reply(buf, 1, COMPACT_NOMASK, 32, 0x80000001u);
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), 0);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), 0);
 	assert_int_equal(f.values, 0x80000001u);
 
 	/* A device without private flags. */
 	for (enum form form = VERBOSE; form <= COMPACT_NOMASK; form++) {
 		memset(buf, 0, sizeof(buf));
 		nlh = flags_reply(buf, 1, form, 0, 0);
-		assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), 0);
+		assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), 0);
 		assert_int_equal(f.n, 0);
 		assert_int_equal(f.values, 0);
 	}
@@ -243,7 +243,7 @@ static void parse_forms(void **state)
 static void parse_malformed(void **state)
 {
 	char buf[BUFSZ] __attribute__((aligned(4)));
-	struct halo_eth_privflags f, before;
+	struct halo_ethtool_privflags f, before;
 	struct nlmsghdr *nlh;
 	size_t full;
 
@@ -257,10 +257,10 @@ static void parse_malformed(void **state)
 		nlh = flags_reply(buf, 1, form, N_ICE, 0x03);
 		full = nlh->nlmsg_len;
 		for (size_t len = 0; len < full; len++)
-			assert_int_equal(halo_eth_parse_privflags(nlh, len, &f), -EBADMSG);
+			assert_int_equal(halo_ethtool_parse_privflags(nlh, len, &f), -EBADMSG);
 		for (size_t len = 0; len < full; len++) {
 			nlh->nlmsg_len = (uint32_t)len;
-			assert_int_equal(halo_eth_parse_privflags(nlh, full, &f), -EBADMSG);
+			assert_int_equal(halo_ethtool_parse_privflags(nlh, full, &f), -EBADMSG);
 		}
 	}
 	assert_memory_equal(&f, &before, sizeof(f));
@@ -268,27 +268,27 @@ static void parse_malformed(void **state)
 	/* More flags than the kernel can have. */
 	memset(buf, 0, sizeof(buf));
 	nlh = flags_reply(buf, 1, VERBOSE, 33, 1);
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
 	memset(buf, 0, sizeof(buf));
 	nlh = flags_reply(buf, 1, COMPACT, 33, 1);
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
 
 	/* SIZE smaller than the bits listed: index out of range. */
 	memset(buf, 0, sizeof(buf));
 	nlh = flags_reply(buf, 1, VERBOSE, N_ICE, 0x03);
 	assert_int_equal(u16_at(buf, FLAGS_AT + 2), ETHTOOL_A_BITSET_SIZE);
 	buf[FLAGS_AT + 4] = 5;
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
 	/* SIZE as a u16. */
 	buf[FLAGS_AT + 4] = N_ICE;
 	buf[FLAGS_AT] = 6;
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
 
 	/* Compact VALUE of the wrong length for SIZE. */
 	memset(buf, 0, sizeof(buf));
 	nlh = flags_reply(buf, 1, COMPACT, N_ICE, 0x03);
 	buf[FLAGS_AT + 4] = 40; /* two words wanted, one given */
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
 
 	/* A bit without its index; a name without its NUL. */
 	{
@@ -314,7 +314,7 @@ static void parse_malformed(void **state)
 			mnl_attr_nest_end(nlh, bit);
 			mnl_attr_nest_end(nlh, bits);
 			mnl_attr_nest_end(nlh, flags);
-			assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f),
+			assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f),
 					 -EBADMSG);
 		}
 	}
@@ -329,13 +329,13 @@ static void parse_malformed(void **state)
 
 		mnl_attr_put(nlh, ETHTOOL_A_BITSET_VALUE, 4, &v);
 		flags->nla_len += (uint16_t)(nlh->nlmsg_len - len);
-		assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
+		assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
 	}
 	memset(buf, 0, sizeof(buf));
 	nlh = flags_reply(buf, 1, VERBOSE, 0, 0);
 	nlh->nlmsg_len = FLAGS_AT - 4;
 	mnl_attr_nest_end(nlh, mnl_attr_nest_start(nlh, ETHTOOL_A_PRIVFLAGS_FLAGS));
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
 	nlh->nlmsg_len = FLAGS_AT - 4;
 	{
 		struct nlattr *flags = mnl_attr_nest_start(nlh, ETHTOOL_A_PRIVFLAGS_FLAGS);
@@ -343,15 +343,15 @@ static void parse_malformed(void **state)
 		mnl_attr_put_u32(nlh, ETHTOOL_A_BITSET_SIZE, 3);
 		mnl_attr_nest_end(nlh, flags);
 	}
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
 	nlh->nlmsg_len = FLAGS_AT - 4;
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
 
 	/* Another command. */
 	memset(buf, 0, sizeof(buf));
 	nlh = flags_reply(buf, 1, VERBOSE, N_ICE, 0x03);
 	buf[16] = ETHTOOL_MSG_PRIVFLAGS_NTF;
-	assert_int_equal(halo_eth_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
+	assert_int_equal(halo_ethtool_parse_privflags(nlh, nlh->nlmsg_len, &f), -EBADMSG);
 	assert_memory_equal(&f, &before, sizeof(f));
 }
 
@@ -393,7 +393,7 @@ static void through_transport(void **state)
 	struct fake *f = calloc(1, sizeof(*f));
 	unsigned long counter = 0;
 	struct halo_nlt *t = NULL;
-	struct halo_eth_privflags fl;
+	struct halo_ethtool_privflags fl;
 	bool on = false;
 
 	(void)state;
@@ -401,35 +401,35 @@ static void through_transport(void **state)
 	f->answer = ANS_FLAGS;
 	f->form = VERBOSE;
 	f->values = 0x02;
-	assert_int_equal(halo_eth_privflag_get(t, "rdma0", "fw-lldp-agent", &on), 0);
+	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on), 0);
 	assert_true(on);
 	assert_int_equal(counter, 2);
 	check_start((struct nlmsghdr *)f->k.req, ETHTOOL_MSG_PRIVFLAGS_GET);
 	f->values = 0x3d;
-	assert_int_equal(halo_eth_privflag_get(t, "rdma0", "fw-lldp-agent", &on), 0);
+	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on), 0);
 	assert_false(on);
-	assert_int_equal(halo_eth_privflags_get(t, "rdma0", &fl), 0);
+	assert_int_equal(halo_ethtool_privflags_get(t, "rdma0", &fl), 0);
 	assert_int_equal(fl.values, 0x3d);
-	assert_int_equal(halo_eth_privflag_get(t, "rdma0", "no-such-flag", &on), -ENOENT);
+	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "no-such-flag", &on), -ENOENT);
 	/* A compact answer names nothing: the flag cannot be found. */
 	f->form = COMPACT;
-	assert_int_equal(halo_eth_privflag_get(t, "rdma0", "fw-lldp-agent", &on), -ENOENT);
+	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on), -ENOENT);
 	assert_int_equal(counter, 6);
 
 	f->answer = ANS_ACK;
-	assert_int_equal(halo_eth_privflag_set(t, "rdma0", "fw-lldp-agent", false), 0);
+	assert_int_equal(halo_ethtool_privflag_set(t, "rdma0", "fw-lldp-agent", false), 0);
 	check_start((struct nlmsghdr *)f->k.req, ETHTOOL_MSG_PRIVFLAGS_SET);
 	assert_int_equal(((struct nlmsghdr *)f->k.req)->nlmsg_len, 36 + 32);
-	assert_int_equal(halo_eth_privflags_get(t, "rdma0", &fl), -EBADMSG);
+	assert_int_equal(halo_ethtool_privflags_get(t, "rdma0", &fl), -EBADMSG);
 
 	f->answer = ANS_ERROR;
 	f->k.error = -EINVAL;
 	f->k.extack = "cannot find bit \"fw-lldp-agent\"";
-	assert_int_equal(halo_eth_privflag_set(t, "rdma0", "fw-lldp-agent", true), -EINVAL);
+	assert_int_equal(halo_ethtool_privflag_set(t, "rdma0", "fw-lldp-agent", true), -EINVAL);
 	assert_string_equal(halo_nlt_extack(t), f->k.extack);
 	f->k.error = -EOPNOTSUPP;
 	f->k.extack = NULL;
-	assert_int_equal(halo_eth_privflag_get(t, "rdma0", "fw-lldp-agent", &on), -EOPNOTSUPP);
+	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on), -EOPNOTSUPP);
 	assert_int_equal(counter, 10);
 	halo_nlt_free(t);
 
@@ -437,8 +437,8 @@ static void through_transport(void **state)
 	counter = 0;
 	t = fake_transport(fake_io, f, &counter);
 	f->no_family = true;
-	assert_int_equal(halo_eth_privflag_get(t, "rdma0", "fw-lldp-agent", &on), -ENOENT);
-	assert_int_equal(halo_eth_privflag_set(t, "rdma0", "fw-lldp-agent", true), -ENOENT);
+	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on), -ENOENT);
+	assert_int_equal(halo_ethtool_privflag_set(t, "rdma0", "fw-lldp-agent", true), -ENOENT);
 	assert_int_equal(counter, 2);
 	halo_nlt_free(t);
 	free(f);
@@ -449,14 +449,14 @@ static void through_transport(void **state)
 static void kernel(void **state)
 {
 	struct halo_nlt *t = NULL;
-	struct halo_eth_privflags fl;
+	struct halo_ethtool_privflags fl;
 	unsigned long counter = 0;
 	bool on;
 	int err;
 
 	(void)state;
 	assert_int_equal(halo_nlt_new(&counter, &t), 0);
-	err = halo_eth_privflags_get(t, "lo", &fl);
+	err = halo_ethtool_privflags_get(t, "lo", &fl);
 	if (err == -ENOENT) { /* no ethtool netlink: the family lookup's answer */
 		print_message("# no ethtool family in this kernel\n");
 		assert_int_equal(counter, 1);
@@ -467,9 +467,9 @@ static void kernel(void **state)
 		assert_int_equal(fl.n, 0);
 	else
 		assert_int_equal(err, -EOPNOTSUPP);
-	assert_int_equal(halo_eth_privflag_get(t, "lo", "fw-lldp-agent", &on),
+	assert_int_equal(halo_ethtool_privflag_get(t, "lo", "fw-lldp-agent", &on),
 			 err == 0 ? -ENOENT : err);
-	assert_int_equal(halo_eth_privflag_get(t, "halo-nosuch0", "fw-lldp-agent", &on),
+	assert_int_equal(halo_ethtool_privflag_get(t, "halo-nosuch0", "fw-lldp-agent", &on),
 			 -ENODEV);
 	halo_nlt_free(t);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for src/roce/dcbnl.c: the requests byte by byte against the
+ * Unit tests for src/netlink/dcbnl.c: the requests byte by byte against the
  * UAPI layouts; a fake kernel answering through the transport's seam as
  * net/dcb/dcbnl.c does (the driver's verdict in a reply attribute with
  * ACK 0, errors with an extended ACK); the parsers on valid and malformed
@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "roce-test.h"
-#include "roce/dcbnl.h"
+#include "netlink-test.h"
+#include "netlink/dcbnl.h"
 
 #define BUFSZ 8192
 
@@ -85,11 +85,11 @@ static void encode_get(void **state)
 
 	(void)state;
 	memset(buf, 0xaa, sizeof(buf));
-	assert_int_equal(halo_dcb_req_ieee_get(buf, sizeof(buf), "rdma0", &nlh), 0);
+	assert_int_equal(halo_dcbnl_req_ieee_get(buf, sizeof(buf), "rdma0", &nlh), 0);
 	assert_ptr_equal(nlh, buf);
 	assert_int_equal(nlh->nlmsg_len, 32);
 	check_start(nlh, RTM_GETDCB, DCB_CMD_IEEE_GET);
-	assert_int_equal(halo_dcb_req_gdcbx(buf, sizeof(buf), "rdma0", &nlh), 0);
+	assert_int_equal(halo_dcbnl_req_gdcbx(buf, sizeof(buf), "rdma0", &nlh), 0);
 	assert_int_equal(nlh->nlmsg_len, 32);
 	check_start(nlh, RTM_GETDCB, DCB_CMD_GDCBX);
 }
@@ -102,9 +102,9 @@ static void encode_sdcbx(void **state)
 
 	(void)state;
 	memset(buf, 0xaa, sizeof(buf));
-	assert_int_equal(halo_dcb_req_sdcbx(buf, sizeof(buf), "rdma0",
-					    DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE,
-					    &nlh), 0);
+	assert_int_equal(halo_dcbnl_req_sdcbx(buf, sizeof(buf), "rdma0",
+					      DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE,
+					      &nlh), 0);
 	check_start(nlh, RTM_SETDCB, DCB_CMD_SDCBX);
 	assert_int_equal(nlh->nlmsg_len, 32 + 8);
 	assert_int_equal(u16_at(b, 32), 5);
@@ -128,7 +128,7 @@ static void encode_pfc(void **state)
 	pfc.delay = 0x1234;
 	pfc.requests[7] = 0x0102030405060708ull;
 	memset(buf, 0xaa, sizeof(buf));
-	assert_int_equal(halo_dcb_req_pfc_set(buf, sizeof(buf), "rdma0", &pfc, &nlh), 0);
+	assert_int_equal(halo_dcbnl_req_pfc_set(buf, sizeof(buf), "rdma0", &pfc, &nlh), 0);
 	check_start(nlh, RTM_SETDCB, DCB_CMD_IEEE_SET);
 	/* DCB_ATTR_IEEE nest holding exactly DCB_ATTR_IEEE_PFC. */
 	assert_int_equal(nlh->nlmsg_len, 32 + 4 + 4 + 136);
@@ -157,8 +157,8 @@ static void encode_app(void **state)
 	(void)state;
 	for (int add = 1; add >= 0; add--) {
 		memset(buf, 0xaa, sizeof(buf));
-		assert_int_equal(halo_dcb_req_app(buf, sizeof(buf), "rdma0", add,
-						  app, 3, &nlh), 0);
+		assert_int_equal(halo_dcbnl_req_app(buf, sizeof(buf), "rdma0", add,
+						    app, 3, &nlh), 0);
 		check_start(nlh, RTM_SETDCB, add ? DCB_CMD_IEEE_SET : DCB_CMD_IEEE_DEL);
 		assert_int_equal(nlh->nlmsg_len, 32 + 4 + 4 + 3 * 8);
 		assert_int_equal(u16_at(b, 32), 4 + 4 + 3 * 8);
@@ -182,26 +182,26 @@ static void encode_errors(void **state)
 {
 	char buf[BUFSZ] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh = NULL;
-	struct dcb_app app[HALO_DCB_APP_MAX] = { 0 };
+	struct dcb_app app[HALO_DCBNL_APP_MAX] = { 0 };
 	struct ieee_pfc pfc = { 0 };
 
 	(void)state;
-	assert_int_equal(halo_dcb_req_ieee_get(buf, sizeof(buf), "", &nlh), -EINVAL);
-	assert_int_equal(halo_dcb_req_ieee_get(buf, sizeof(buf), "0123456789abcdef", &nlh),
+	assert_int_equal(halo_dcbnl_req_ieee_get(buf, sizeof(buf), "", &nlh), -EINVAL);
+	assert_int_equal(halo_dcbnl_req_ieee_get(buf, sizeof(buf), "0123456789abcdef", &nlh),
 			 -EINVAL);
-	assert_int_equal(halo_dcb_req_ieee_get(buf, sizeof(buf), NULL, &nlh), -EINVAL);
-	assert_int_equal(halo_dcb_req_app(buf, sizeof(buf), "rdma0", true, app, 0, &nlh),
+	assert_int_equal(halo_dcbnl_req_ieee_get(buf, sizeof(buf), NULL, &nlh), -EINVAL);
+	assert_int_equal(halo_dcbnl_req_app(buf, sizeof(buf), "rdma0", true, app, 0, &nlh),
 			 -EINVAL);
 	/* Too small a buffer: -EMSGSIZE, never a write past it. */
-	assert_int_equal(halo_dcb_req_ieee_get(buf, 16, "rdma0", &nlh), -EMSGSIZE);
-	assert_int_equal(halo_dcb_req_ieee_get(buf, 24, "rdma0", &nlh), -EMSGSIZE);
-	assert_int_equal(halo_dcb_req_pfc_set(buf, 100, "rdma0", &pfc, &nlh), -EMSGSIZE);
-	assert_int_equal(halo_dcb_req_app(buf, 64, "rdma0", true, app, 8, &nlh), -EMSGSIZE);
+	assert_int_equal(halo_dcbnl_req_ieee_get(buf, 16, "rdma0", &nlh), -EMSGSIZE);
+	assert_int_equal(halo_dcbnl_req_ieee_get(buf, 24, "rdma0", &nlh), -EMSGSIZE);
+	assert_int_equal(halo_dcbnl_req_pfc_set(buf, 100, "rdma0", &pfc, &nlh), -EMSGSIZE);
+	assert_int_equal(halo_dcbnl_req_app(buf, 64, "rdma0", true, app, 8, &nlh), -EMSGSIZE);
 	assert_null(nlh);
 	/* The largest table fits the request size the header promises. */
-	assert_int_equal(halo_dcb_req_app(buf, HALO_DCB_REQ_SIZE, "rdma0", true, app,
-					  HALO_DCB_APP_MAX, &nlh), 0);
-	assert_true(nlh->nlmsg_len <= HALO_DCB_REQ_SIZE);
+	assert_int_equal(halo_dcbnl_req_app(buf, HALO_DCBNL_REQ_SIZE, "rdma0", true, app,
+					    HALO_DCBNL_APP_MAX, &nlh), 0);
+	assert_true(nlh->nlmsg_len <= HALO_DCBNL_REQ_SIZE);
 }
 
 /* ---- replies as the kernel builds them ---- */
@@ -287,7 +287,7 @@ static int fake_io(void *userdata, enum halo_nlt_proto proto,
 static void get_through_transport(void **state)
 {
 	struct fake *f = calloc(1, sizeof(*f));
-	struct halo_dcb_ieee *r = calloc(1, sizeof(*r));
+	struct halo_dcbnl_ieee *r = calloc(1, sizeof(*r));
 	unsigned long counter = 0;
 	struct halo_nlt *t = fake_transport(fake_io, f, &counter);
 	uint8_t mode = 0;
@@ -295,7 +295,7 @@ static void get_through_transport(void **state)
 	(void)state;
 	f->answer = ANS_IEEE;
 	f->pfc_en = 0x18;
-	assert_int_equal(halo_dcb_ieee_get(t, "rdma0", r), 0);
+	assert_int_equal(halo_dcbnl_ieee_get(t, "rdma0", r), 0);
 	assert_int_equal(counter, 1);
 	check_start((struct nlmsghdr *)f->k.req, RTM_GETDCB, DCB_CMD_IEEE_GET);
 	assert_true(r->has_pfc);
@@ -311,14 +311,14 @@ static void get_through_transport(void **state)
 	assert_int_equal(r->dcbx, DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE);
 
 	f->answer = ANS_DCBX;
-	assert_int_equal(halo_dcb_get_dcbx(t, "rdma0", &mode), 0);
+	assert_int_equal(halo_dcbnl_get_dcbx(t, "rdma0", &mode), 0);
 	check_start((struct nlmsghdr *)f->k.req, RTM_GETDCB, DCB_CMD_GDCBX);
 	assert_int_equal(mode, DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE);
 
 	/* An ACK without the answer is no answer. */
 	f->answer = ANS_ACK_ONLY;
-	assert_int_equal(halo_dcb_ieee_get(t, "rdma0", r), -EBADMSG);
-	assert_int_equal(halo_dcb_get_dcbx(t, "rdma0", &mode), -EBADMSG);
+	assert_int_equal(halo_dcbnl_ieee_get(t, "rdma0", r), -EBADMSG);
+	assert_int_equal(halo_dcbnl_get_dcbx(t, "rdma0", &mode), -EBADMSG);
 	assert_int_equal(counter, 4);
 	halo_nlt_free(t);
 	free(r);
@@ -338,45 +338,45 @@ static void set_verdicts(void **state)
 	f->answer = ANS_VERDICT;
 	f->verdict_attr = DCB_ATTR_IEEE;
 	f->verdict = 0;
-	assert_int_equal(halo_dcb_set_pfc(t, "rdma0", &pfc), 0);
+	assert_int_equal(halo_dcbnl_set_pfc(t, "rdma0", &pfc), 0);
 	check_start((struct nlmsghdr *)f->k.req, RTM_SETDCB, DCB_CMD_IEEE_SET);
-	assert_int_equal(halo_dcb_app_add(t, "rdma0", &app, 1), 0);
-	assert_int_equal(halo_dcb_app_del(t, "rdma0", &app, 1), 0);
+	assert_int_equal(halo_dcbnl_app_add(t, "rdma0", &app, 1), 0);
+	assert_int_equal(halo_dcbnl_app_del(t, "rdma0", &app, 1), 0);
 	check_start((struct nlmsghdr *)f->k.req, RTM_SETDCB, DCB_CMD_IEEE_DEL);
 
 	/* Refused by the driver (ice with the firmware agent on: -EINVAL as
 	 * a u8) while the ACK says 0: still a failure, with the driver's
 	 * own errno. */
 	f->verdict = (uint8_t)-EINVAL;
-	assert_int_equal(halo_dcb_set_pfc(t, "rdma0", &pfc), -EINVAL);
+	assert_int_equal(halo_dcbnl_set_pfc(t, "rdma0", &pfc), -EINVAL);
 	f->verdict = (uint8_t)-EEXIST;
-	assert_int_equal(halo_dcb_app_add(t, "rdma0", &app, 1), -EEXIST);
-	assert_int_equal(halo_dcb_app_del(t, "rdma0", &app, 1), -EEXIST);
+	assert_int_equal(halo_dcbnl_app_add(t, "rdma0", &app, 1), -EEXIST);
+	assert_int_equal(halo_dcbnl_app_del(t, "rdma0", &app, 1), -EEXIST);
 
 	/* SDCBX: the verdict is DCB_ATTR_DCBX (setdcbx's return value). */
 	f->verdict_attr = DCB_ATTR_DCBX;
 	f->verdict = 0;
-	assert_int_equal(halo_dcb_set_dcbx(t, "rdma0", DCB_CAP_DCBX_HOST |
-					   DCB_CAP_DCBX_VER_IEEE), 0);
+	assert_int_equal(halo_dcbnl_set_dcbx(t, "rdma0", DCB_CAP_DCBX_HOST |
+					     DCB_CAP_DCBX_VER_IEEE), 0);
 	check_start((struct nlmsghdr *)f->k.req, RTM_SETDCB, DCB_CMD_SDCBX);
 	f->verdict = 1; /* ice: ICE_DCB_NO_HW_CHG */
-	assert_int_equal(halo_dcb_set_dcbx(t, "rdma0", DCB_CAP_DCBX_HOST), -EIO);
+	assert_int_equal(halo_dcbnl_set_dcbx(t, "rdma0", DCB_CAP_DCBX_HOST), -EIO);
 
 	/* The kernel's own refusal: its errno and extended ACK text. */
 	f->answer = ANS_ERROR;
 	f->k.error = -EOPNOTSUPP;
 	f->k.extack = "device has no DCB";
-	assert_int_equal(halo_dcb_set_pfc(t, "rdma0", &pfc), -EOPNOTSUPP);
+	assert_int_equal(halo_dcbnl_set_pfc(t, "rdma0", &pfc), -EOPNOTSUPP);
 	assert_string_equal(halo_nlt_extack(t), "device has no DCB");
 	f->k.error = -ENODEV;
 	f->k.extack = NULL;
-	assert_int_equal(halo_dcb_set_dcbx(t, "nosuch", 0), -ENODEV);
+	assert_int_equal(halo_dcbnl_set_dcbx(t, "nosuch", 0), -ENODEV);
 	assert_null(halo_nlt_extack(t));
 	assert_int_equal(counter, 10);
 
 	/* Bad input is refused before anything is sent. */
-	assert_int_equal(halo_dcb_app_add(t, "rdma0", &app, 0), -EINVAL);
-	assert_int_equal(halo_dcb_set_pfc(t, "a-name-far-too-long", &pfc), -EINVAL);
+	assert_int_equal(halo_dcbnl_app_add(t, "rdma0", &app, 0), -EINVAL);
+	assert_int_equal(halo_dcbnl_set_pfc(t, "a-name-far-too-long", &pfc), -EINVAL);
 	assert_int_equal(counter, 10);
 	halo_nlt_free(t);
 	free(f);
@@ -387,25 +387,25 @@ static void set_verdicts(void **state)
 static void parse_valid(void **state)
 {
 	char buf[BUFSZ] __attribute__((aligned(4)));
-	struct halo_dcb_ieee *r = calloc(1, sizeof(*r));
+	struct halo_dcbnl_ieee *r = calloc(1, sizeof(*r));
 	struct nlmsghdr *nlh;
 	uint8_t mode = 0;
 
 	(void)state;
 	memset(buf, 0, sizeof(buf));
-	nlh = ieee_reply(buf, 1, 0x08, HALO_DCB_APP_MAX); /* the largest table */
-	assert_int_equal(halo_dcb_parse_ieee(nlh, nlh->nlmsg_len, r), 0);
-	assert_int_equal(r->n_app, HALO_DCB_APP_MAX);
+	nlh = ieee_reply(buf, 1, 0x08, HALO_DCBNL_APP_MAX); /* the largest table */
+	assert_int_equal(halo_dcbnl_parse_ieee(nlh, nlh->nlmsg_len, r), 0);
+	assert_int_equal(r->n_app, HALO_DCBNL_APP_MAX);
 	assert_int_equal(r->pfc.pfc_en, 0x08);
 	/* Readable bytes beyond the message are not part of it. */
-	assert_int_equal(halo_dcb_parse_ieee(nlh, sizeof(buf), r), 0);
+	assert_int_equal(halo_dcbnl_parse_ieee(nlh, sizeof(buf), r), 0);
 
 	/* A driver without PFC, APP or getdcbx: parts marked absent. */
 	memset(buf, 0, sizeof(buf));
 	nlh = dcb_reply(buf, RTM_GETDCB, DCB_CMD_IEEE_GET, 1);
 	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, "rdma0");
 	mnl_attr_nest_end(nlh, mnl_attr_nest_start(nlh, DCB_ATTR_IEEE));
-	assert_int_equal(halo_dcb_parse_ieee(nlh, nlh->nlmsg_len, r), 0);
+	assert_int_equal(halo_dcbnl_parse_ieee(nlh, nlh->nlmsg_len, r), 0);
 	assert_false(r->has_pfc);
 	assert_false(r->has_app);
 	assert_false(r->has_dcbx);
@@ -414,7 +414,7 @@ static void parse_valid(void **state)
 	memset(buf, 0, sizeof(buf));
 	nlh = dcb_reply(buf, RTM_GETDCB, DCB_CMD_GDCBX, 1);
 	mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, 0x0a);
-	assert_int_equal(halo_dcb_parse_dcbx(nlh, nlh->nlmsg_len, &mode), 0);
+	assert_int_equal(halo_dcbnl_parse_dcbx(nlh, nlh->nlmsg_len, &mode), 0);
 	assert_int_equal(mode, 0x0a);
 	free(r);
 }
@@ -437,7 +437,7 @@ static size_t find_attr(const struct nlmsghdr *nlh, size_t from, uint16_t type)
 static void parse_malformed(void **state)
 {
 	char buf[BUFSZ] __attribute__((aligned(4)));
-	struct halo_dcb_ieee *r = calloc(1, sizeof(*r)), *before = calloc(1, sizeof(*r));
+	struct halo_dcbnl_ieee *r = calloc(1, sizeof(*r)), *before = calloc(1, sizeof(*r));
 	struct nlmsghdr *nlh;
 	size_t at, full;
 	uint8_t mode = 0x55;
@@ -451,8 +451,8 @@ static void parse_malformed(void **state)
 
 	/* Every truncation of the message: nlmsg_len beyond what was read. */
 	for (size_t len = 0; len < full; len++)
-		assert_int_equal(halo_dcb_parse_ieee(nlh, len, r), -EBADMSG);
-	assert_int_equal(halo_dcb_parse_ieee(NULL, 0, r), -EBADMSG);
+		assert_int_equal(halo_dcbnl_parse_ieee(nlh, len, r), -EBADMSG);
+	assert_int_equal(halo_dcbnl_parse_ieee(NULL, 0, r), -EBADMSG);
 
 	/* Every shorter nlmsg_len: attributes cut short. A length that ends
 	 * between top-level attributes is a shorter valid reply (the last
@@ -463,7 +463,7 @@ static void parse_malformed(void **state)
 			     len == at || len >= at + 5;
 
 		nlh->nlmsg_len = (uint32_t)len;
-		assert_int_equal(halo_dcb_parse_ieee(nlh, full, r),
+		assert_int_equal(halo_dcbnl_parse_ieee(nlh, full, r),
 				 whole ? 0 : -EBADMSG);
 	}
 	nlh->nlmsg_len = (uint32_t)full;
@@ -472,56 +472,56 @@ static void parse_malformed(void **state)
 	/* PFC one byte short, one byte long (kept inside the nest). */
 	at = find_attr(nlh, 32, DCB_ATTR_IEEE_PFC);
 	((struct nlattr *)(buf + at))->nla_len = 4 + 135;
-	assert_int_equal(halo_dcb_parse_ieee(nlh, full, r), -EBADMSG);
+	assert_int_equal(halo_dcbnl_parse_ieee(nlh, full, r), -EBADMSG);
 	((struct nlattr *)(buf + at))->nla_len = 4 + 136;
 
 	/* An APP entry of 3 bytes. */
 	at = find_attr(nlh, find_attr(nlh, 32, DCB_ATTR_IEEE_APP_TABLE) + 4,
 		       DCB_ATTR_IEEE_APP);
 	((struct nlattr *)(buf + at))->nla_len = 4 + 3;
-	assert_int_equal(halo_dcb_parse_ieee(nlh, full, r), -EBADMSG);
+	assert_int_equal(halo_dcbnl_parse_ieee(nlh, full, r), -EBADMSG);
 	((struct nlattr *)(buf + at))->nla_len = 4 + 4;
 
 	/* A nested attribute claiming more than its nest holds. */
 	((struct nlattr *)(buf + at))->nla_len = 200;
-	assert_int_equal(halo_dcb_parse_ieee(nlh, full, r), -EBADMSG);
+	assert_int_equal(halo_dcbnl_parse_ieee(nlh, full, r), -EBADMSG);
 	((struct nlattr *)(buf + at))->nla_len = 2; /* shorter than its header */
-	assert_int_equal(halo_dcb_parse_ieee(nlh, full, r), -EBADMSG);
+	assert_int_equal(halo_dcbnl_parse_ieee(nlh, full, r), -EBADMSG);
 	((struct nlattr *)(buf + at))->nla_len = 4 + 4;
 
 	/* DCBX as a u16. */
 	at = find_attr(nlh, 32, DCB_ATTR_DCBX);
 	((struct nlattr *)(buf + at))->nla_len = 6;
-	assert_int_equal(halo_dcb_parse_ieee(nlh, full, r), -EBADMSG);
+	assert_int_equal(halo_dcbnl_parse_ieee(nlh, full, r), -EBADMSG);
 	((struct nlattr *)(buf + at))->nla_len = 5;
 
 	/* Another command's reply, another message type. */
 	buf[17] = DCB_CMD_GDCBX;
-	assert_int_equal(halo_dcb_parse_ieee(nlh, full, r), -EBADMSG);
+	assert_int_equal(halo_dcbnl_parse_ieee(nlh, full, r), -EBADMSG);
 	buf[17] = DCB_CMD_IEEE_GET;
 	nlh->nlmsg_type = RTM_SETDCB;
-	assert_int_equal(halo_dcb_parse_ieee(nlh, full, r), -EBADMSG);
+	assert_int_equal(halo_dcbnl_parse_ieee(nlh, full, r), -EBADMSG);
 	nlh->nlmsg_type = RTM_GETDCB;
 	assert_memory_equal(r, before, sizeof(*r)); /* untouched by failures */
-	assert_int_equal(halo_dcb_parse_ieee(nlh, full, r), 0);
+	assert_int_equal(halo_dcbnl_parse_ieee(nlh, full, r), 0);
 
 	/* One entry more than the table holds. */
 	memset(buf, 0, sizeof(buf));
-	nlh = ieee_reply(buf, 1, 0x08, HALO_DCB_APP_MAX + 1);
-	assert_int_equal(halo_dcb_parse_ieee(nlh, nlh->nlmsg_len, r), -EBADMSG);
+	nlh = ieee_reply(buf, 1, 0x08, HALO_DCBNL_APP_MAX + 1);
+	assert_int_equal(halo_dcbnl_parse_ieee(nlh, nlh->nlmsg_len, r), -EBADMSG);
 
 	/* GDCBX: no mode, a mode of two bytes, garbage after the last
 	 * attribute. */
 	memset(buf, 0, sizeof(buf));
 	nlh = dcb_reply(buf, RTM_GETDCB, DCB_CMD_GDCBX, 1);
-	assert_int_equal(halo_dcb_parse_dcbx(nlh, nlh->nlmsg_len, &mode), -EBADMSG);
+	assert_int_equal(halo_dcbnl_parse_dcbx(nlh, nlh->nlmsg_len, &mode), -EBADMSG);
 	mnl_attr_put_u16(nlh, DCB_ATTR_DCBX, 8);
-	assert_int_equal(halo_dcb_parse_dcbx(nlh, nlh->nlmsg_len, &mode), -EBADMSG);
+	assert_int_equal(halo_dcbnl_parse_dcbx(nlh, nlh->nlmsg_len, &mode), -EBADMSG);
 	memset(buf, 0, sizeof(buf));
 	nlh = dcb_reply(buf, RTM_GETDCB, DCB_CMD_GDCBX, 1);
 	mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, 8);
 	nlh->nlmsg_len += 2;
-	assert_int_equal(halo_dcb_parse_dcbx(nlh, nlh->nlmsg_len, &mode), -EBADMSG);
+	assert_int_equal(halo_dcbnl_parse_dcbx(nlh, nlh->nlmsg_len, &mode), -EBADMSG);
 	assert_int_equal(mode, 0x55);
 	free(before);
 	free(r);
@@ -531,7 +531,7 @@ static void parse_malformed(void **state)
 
 static void kernel_eopnotsupp(void **state)
 {
-	struct halo_dcb_ieee *r = calloc(1, sizeof(*r));
+	struct halo_dcbnl_ieee *r = calloc(1, sizeof(*r));
 	struct halo_nlt *t = NULL;
 	struct ieee_pfc pfc = { 0 };
 	unsigned long counter = 0;
@@ -539,10 +539,10 @@ static void kernel_eopnotsupp(void **state)
 
 	(void)state;
 	assert_int_equal(halo_nlt_new(&counter, &t), 0);
-	assert_int_equal(halo_dcb_ieee_get(t, "lo", r), -EOPNOTSUPP);
-	assert_int_equal(halo_dcb_get_dcbx(t, "lo", &mode), -EOPNOTSUPP);
-	assert_int_equal(halo_dcb_set_pfc(t, "lo", &pfc), -EOPNOTSUPP);
-	assert_int_equal(halo_dcb_ieee_get(t, "halo-nosuch0", r), -ENODEV);
+	assert_int_equal(halo_dcbnl_ieee_get(t, "lo", r), -EOPNOTSUPP);
+	assert_int_equal(halo_dcbnl_get_dcbx(t, "lo", &mode), -EOPNOTSUPP);
+	assert_int_equal(halo_dcbnl_set_pfc(t, "lo", &pfc), -EOPNOTSUPP);
+	assert_int_equal(halo_dcbnl_ieee_get(t, "halo-nosuch0", r), -ENODEV);
 	assert_int_equal(counter, 4);
 	halo_nlt_free(t);
 	free(r);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * attrs.h: strict reading of netlink replies for the roce codecs.
+ * attrs.h: strict reading of netlink replies, for every family.
  *
  * libmnl's attribute walk stops quietly at the first attribute that does
  * not fit, so a truncated reply would read as a shorter valid one. These

@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "netlink/transport.h"
-#include "roce/attrs.h"
-#include "roce/ethtool.h"
-#include "roce/request.h"
+#include "netlink/attrs.h"
+#include "netlink/ethtool.h"
+#include "netlink/request.h"
 
 static int req_start(void *buf, size_t size, uint16_t family, uint8_t cmd,
 		     const char *ifname, struct nlmsghdr **ret_nlh)
@@ -39,16 +39,16 @@ static int req_start(void *buf, size_t size, uint16_t family, uint8_t cmd,
 	return 0;
 }
 
-int halo_eth_req_privflags_get(void *buf, size_t size, uint16_t family,
-			       const char *ifname, struct nlmsghdr **ret_nlh)
+int halo_ethtool_req_privflags_get(void *buf, size_t size, uint16_t family,
+				   const char *ifname, struct nlmsghdr **ret_nlh)
 {
 	return req_start(buf, size, family, ETHTOOL_MSG_PRIVFLAGS_GET, ifname,
 			 ret_nlh);
 }
 
-int halo_eth_req_privflag_set(void *buf, size_t size, uint16_t family,
-			      const char *ifname, const char *flag, bool on,
-			      struct nlmsghdr **ret_nlh)
+int halo_ethtool_req_privflag_set(void *buf, size_t size, uint16_t family,
+				  const char *ifname, const char *flag, bool on,
+				  struct nlmsghdr **ret_nlh)
 {
 	struct nlattr *flags, *bits, *bit;
 	struct nlmsghdr *nlh;
@@ -105,7 +105,7 @@ static int bit_cb(const struct nlattr *a, void *userdata)
 }
 
 struct bitset {
-	struct halo_eth_privflags f;
+	struct halo_ethtool_privflags f;
 	bool has_size, nomask;
 	const struct nlattr *value, *mask, *bits;
 };
@@ -173,15 +173,15 @@ static int words(const struct nlattr *a, uint32_t n, uint32_t *ret)
 	return 0;
 }
 
-int halo_eth_parse_bitset(const void *attrs, size_t len,
-			  struct halo_eth_privflags *ret)
+int halo_ethtool_parse_bitset(const void *attrs, size_t len,
+			      struct halo_ethtool_privflags *ret)
 {
 	struct bitset s = { 0 };
 	int err = halo_attr_walk(attrs, len, bitset_cb, &s);
 
 	if (err < 0)
 		return err;
-	if (!s.has_size || s.f.n > HALO_ETH_PRIVFLAGS_MAX)
+	if (!s.has_size || s.f.n > HALO_ETHTOOL_PRIVFLAGS_MAX)
 		return -EBADMSG;
 	if (s.value) {
 		uint32_t mask = 0;
@@ -209,7 +209,7 @@ int halo_eth_parse_bitset(const void *attrs, size_t len,
 }
 
 struct reply {
-	struct halo_eth_privflags *f;
+	struct halo_ethtool_privflags *f;
 	bool flags;
 };
 
@@ -220,14 +220,14 @@ static int reply_cb(const struct nlattr *a, void *userdata)
 	if (mnl_attr_get_type(a) != ETHTOOL_A_PRIVFLAGS_FLAGS)
 		return 0;
 	r->flags = true;
-	return halo_eth_parse_bitset(mnl_attr_get_payload(a),
-				     mnl_attr_get_payload_len(a), r->f);
+	return halo_ethtool_parse_bitset(mnl_attr_get_payload(a),
+					 mnl_attr_get_payload_len(a), r->f);
 }
 
-int halo_eth_parse_privflags(const void *nlh, size_t len,
-			     struct halo_eth_privflags *ret)
+int halo_ethtool_parse_privflags(const void *nlh, size_t len,
+				 struct halo_ethtool_privflags *ret)
 {
-	struct halo_eth_privflags f;
+	struct halo_ethtool_privflags f;
 	struct reply r = { .f = &f };
 	int err = halo_attr_genl(nlh, len, ETHTOOL_MSG_PRIVFLAGS_GET_REPLY,
 				 ETHTOOL_MSG_PRIVFLAGS_GET_REPLY, reply_cb, &r);
@@ -240,9 +240,9 @@ int halo_eth_parse_privflags(const void *nlh, size_t len,
 	return 0;
 }
 
-int halo_eth_privflag_find(const struct halo_eth_privflags *f, const char *name)
+int halo_ethtool_privflag_find(const struct halo_ethtool_privflags *f, const char *name)
 {
-	for (uint32_t i = 0; i < f->n && i < HALO_ETH_PRIVFLAGS_MAX; i++)
+	for (uint32_t i = 0; i < f->n && i < HALO_ETHTOOL_PRIVFLAGS_MAX; i++)
 		if ((f->named & (1u << i)) && strcmp(f->names[i], name) == 0)
 			return (int)i;
 	return -ENOENT;
@@ -254,11 +254,11 @@ int halo_eth_privflag_find(const struct halo_eth_privflags *f, const char *name)
 
 static int parse_flags(const void *nlh, size_t len, void *ret)
 {
-	return halo_eth_parse_privflags(nlh, len, ret);
+	return halo_ethtool_parse_privflags(nlh, len, ret);
 }
 
-int halo_eth_privflags_get(struct halo_nlt *t, const char *ifname,
-			   struct halo_eth_privflags *ret)
+int halo_ethtool_privflags_get(struct halo_nlt *t, const char *ifname,
+			       struct halo_ethtool_privflags *ret)
 {
 	char buf[REQ_SIZE] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh;
@@ -267,29 +267,29 @@ int halo_eth_privflags_get(struct halo_nlt *t, const char *ifname,
 
 	if (err < 0)
 		return err;
-	err = halo_eth_req_privflags_get(buf, sizeof(buf), family, ifname, &nlh);
+	err = halo_ethtool_req_privflags_get(buf, sizeof(buf), family, ifname, &nlh);
 	if (err < 0)
 		return err;
 	return halo_req_one(t, HALO_NLT_GENERIC, nlh, parse_flags, sizeof(*ret), ret);
 }
 
-int halo_eth_privflag_get(struct halo_nlt *t, const char *ifname,
-			  const char *flag, bool *ret_on)
+int halo_ethtool_privflag_get(struct halo_nlt *t, const char *ifname,
+			      const char *flag, bool *ret_on)
 {
-	struct halo_eth_privflags f;
-	int i = halo_eth_privflags_get(t, ifname, &f);
+	struct halo_ethtool_privflags f;
+	int i = halo_ethtool_privflags_get(t, ifname, &f);
 
 	if (i < 0)
 		return i;
-	i = halo_eth_privflag_find(&f, flag);
+	i = halo_ethtool_privflag_find(&f, flag);
 	if (i < 0)
 		return i;
 	*ret_on = f.values & (1u << i);
 	return 0;
 }
 
-int halo_eth_privflag_set(struct halo_nlt *t, const char *ifname,
-			  const char *flag, bool on)
+int halo_ethtool_privflag_set(struct halo_nlt *t, const char *ifname,
+			      const char *flag, bool on)
 {
 	char buf[REQ_SIZE] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh;
@@ -298,8 +298,8 @@ int halo_eth_privflag_set(struct halo_nlt *t, const char *ifname,
 
 	if (err < 0)
 		return err;
-	err = halo_eth_req_privflag_set(buf, sizeof(buf), family, ifname, flag,
-					on, &nlh);
+	err = halo_ethtool_req_privflag_set(buf, sizeof(buf), family, ifname, flag,
+					    on, &nlh);
 	if (err < 0)
 		return err;
 	return halo_nlt_request(t, HALO_NLT_GENERIC, nlh, NULL, NULL, NULL);

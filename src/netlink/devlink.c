@@ -24,9 +24,9 @@
 #include <string.h>
 
 #include "netlink/transport.h"
-#include "roce/attrs.h"
-#include "roce/devlink.h"
-#include "roce/request.h"
+#include "netlink/attrs.h"
+#include "netlink/devlink.h"
+#include "netlink/request.h"
 
 /* The request's start: the genl header and the handle. */
 static int handle_start(void *buf, size_t size, uint16_t family, uint8_t cmd,

@@ -24,40 +24,40 @@ struct halo_nlt;
 struct nlmsghdr;
 
 /* The kernel keeps private flags in one u32. */
-#define HALO_ETH_PRIVFLAGS_MAX 32
+#define HALO_ETHTOOL_PRIVFLAGS_MAX 32
 
-struct halo_eth_privflags {
+struct halo_ethtool_privflags {
 	uint32_t n;        /* flags in the set (ETHTOOL_A_BITSET_SIZE) */
 	uint32_t values;   /* bit i: flag i is on */
 	uint32_t named;    /* bit i: names[i] is known (verbose form) */
-	char names[HALO_ETH_PRIVFLAGS_MAX][ETH_GSTRING_LEN];
+	char names[HALO_ETHTOOL_PRIVFLAGS_MAX][ETH_GSTRING_LEN];
 };
 
 /* ---- encoders: into BUF (SIZE bytes); FAMILY is ethtool's genl id ---- */
 
-int halo_eth_req_privflags_get(void *buf, size_t size, uint16_t family,
-			       const char *ifname, struct nlmsghdr **ret_nlh);
-int halo_eth_req_privflag_set(void *buf, size_t size, uint16_t family,
-			      const char *ifname, const char *flag, bool on,
-			      struct nlmsghdr **ret_nlh);
+int halo_ethtool_req_privflags_get(void *buf, size_t size, uint16_t family,
+				   const char *ifname, struct nlmsghdr **ret_nlh);
+int halo_ethtool_req_privflag_set(void *buf, size_t size, uint16_t family,
+				  const char *ifname, const char *flag, bool on,
+				  struct nlmsghdr **ret_nlh);
 
 /* ---- parsers: LEN readable bytes; 0 or -EBADMSG ---- */
 
 /* One ETHTOOL_MSG_PRIVFLAGS_GET_REPLY message. */
-int halo_eth_parse_privflags(const void *nlh, size_t len,
-			     struct halo_eth_privflags *ret);
+int halo_ethtool_parse_privflags(const void *nlh, size_t len,
+				 struct halo_ethtool_privflags *ret);
 /* The payload of a bitset nest (LEN bytes of attributes at ATTRS). */
-int halo_eth_parse_bitset(const void *attrs, size_t len,
-			  struct halo_eth_privflags *ret);
+int halo_ethtool_parse_bitset(const void *attrs, size_t len,
+			      struct halo_ethtool_privflags *ret);
 
 /* Index of the flag named NAME in F, or -ENOENT. */
-int halo_eth_privflag_find(const struct halo_eth_privflags *f, const char *name);
+int halo_ethtool_privflag_find(const struct halo_ethtool_privflags *f, const char *name);
 
 /* ---- requests ---- */
 
-int halo_eth_privflags_get(struct halo_nlt *t, const char *ifname,
-			   struct halo_eth_privflags *ret);
-int halo_eth_privflag_get(struct halo_nlt *t, const char *ifname,
-			  const char *flag, bool *ret_on);
-int halo_eth_privflag_set(struct halo_nlt *t, const char *ifname,
-			  const char *flag, bool on);
+int halo_ethtool_privflags_get(struct halo_nlt *t, const char *ifname,
+			       struct halo_ethtool_privflags *ret);
+int halo_ethtool_privflag_get(struct halo_nlt *t, const char *ifname,
+			      const char *flag, bool *ret_on);
+int halo_ethtool_privflag_set(struct halo_nlt *t, const char *ifname,
+			      const char *flag, bool on);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for src/roce/devlink.c: PARAM_GET / PARAM_SET requests byte by
+ * Unit tests for src/netlink/devlink.c: PARAM_GET / PARAM_SET requests byte by
  * byte against <linux/devlink.h>; a fake kernel answering through the
  * transport's seam as net/devlink/param.c does (family lookup, the nested
  * value list, a bool as a flag's presence, errors with extended ACK, no
@@ -24,8 +24,8 @@
 
 #include <cmocka.h>
 
-#include "roce-test.h"
-#include "roce/devlink.h"
+#include "netlink-test.h"
+#include "netlink/devlink.h"
 
 #define BUFSZ 4096
 #define FAMILY 0x1d

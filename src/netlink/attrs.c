@@ -7,7 +7,7 @@
 #include <linux/genetlink.h>
 #include <string.h>
 
-#include "roce/attrs.h"
+#include "netlink/attrs.h"
 
 int halo_attr_walk(const void *attrs, size_t len, halo_attr_fn fn,
 		   void *userdata)
