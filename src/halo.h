@@ -69,7 +69,8 @@ enum halo_exit {
 
 struct halo_registry; /* engine/subsystem.h: the subsystems of the program */
 struct halo_kmod;  /* modules/: lazily created libkmod context */
-struct halo_nl;    /* net/: lazily opened libnl socket and caches */
+struct halo_nl;    /* links/: rtnetlink snapshots */
+struct halo_nlt;   /* netlink/: the run's netlink transport */
 struct halo_host;  /* host/: the managed interfaces, resolved once */
 
 /*
@@ -106,6 +107,9 @@ struct halo_ctx {
 	/* Lazily opened library handles, owned and freed by their subsystem. */
 	struct halo_kmod *kmod;
 	struct halo_nl *nl;
+	/* The run's netlink transport (netlink/context.h): made on first
+	 * use, released by main's cleanup. */
+	struct halo_nlt *nlt;
 
 	/* Counters reported in the JSON "stats" object: tests assert on them. */
 	unsigned long files_written;    /* files created, replaced or removed */

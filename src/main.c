@@ -22,6 +22,7 @@
 #include "engine/run.h"
 #include "engine/state.h"
 #include "host/host.h"
+#include "netlink/context.h"
 #include "subsystems.h"
 #include "util/errors.h"
 #include "util/rootfs.h"
@@ -198,6 +199,7 @@ static void run_free(struct run *run)
 	halo_errors_free(&run->errs);
 	halo_registry_release(&run->ctx);
 	halo_host_release(&run->ctx);
+	halo_netlink_release(&run->ctx);
 	if (run->ctx.root_fd >= 0)
 		close(run->ctx.root_fd);
 	free(run->config_alloc);

@@ -15,6 +15,7 @@
 #include <linux/rtnetlink.h>
 
 #include "links/items.h"
+#include "netlink/context.h"
 #include "util/strv.h"
 
 void halo_route_dst_format(const struct halo_cidr *dst, char *buf, size_t len)
@@ -85,7 +86,7 @@ static int find_link(struct halo_ctx *ctx, struct halo_item *item,
 static int nl_fail(struct halo_ctx *ctx, struct halo_item *item, int err,
 		   const char *what)
 {
-	const char *ext = halo_nl_last_extack(ctx);
+	const char *ext = halo_netlink_extack(ctx);
 
 	if (ext)
 		return halo_item_fail(item, err, "%s (kernel: %s)", what, ext);

@@ -26,6 +26,7 @@
 #include <netlink/route/route.h>
 
 #include "links/nl.h"
+#include "netlink/context.h"
 #include "netlink/transport.h"
 
 #ifndef RTEXT_FILTER_SKIP_STATS
@@ -47,7 +48,7 @@ struct snapshot {
 };
 
 struct halo_nl {
-	struct halo_nlt *t; /* the run's transport: sockets, count, ACKs */
+	struct halo_nlt *t; /* the run's transport (ctx->nlt) */
 	struct snapshot snap[SNAP_N];
 	/* What the link and address snapshots cover (issue 8, part 4): the
 	 * whole host (a dump), the named links (one RTM_GETLINK each), or
@@ -447,7 +448,7 @@ int halo_nl_open(struct halo_ctx *ctx)
 	nl = calloc(1, sizeof(*nl));
 	if (!nl)
 		return -ENOMEM;
-	err = halo_nlt_new(&ctx->netlink_requests, &nl->t);
+	err = halo_netlink_transport(ctx, &nl->t);
 	if (err < 0) {
 		free(nl);
 		return err;
@@ -462,7 +463,6 @@ void halo_nl_close(struct halo_ctx *ctx)
 
 	if (!nl)
 		return;
-	halo_nlt_free(nl->t);
 	for (size_t k = 0; k < SNAP_N; k++)
 		free(nl->snap[k].items);
 	free(nl->names);
@@ -486,16 +486,6 @@ void halo_nl_unscope(struct halo_ctx *ctx)
 	nl->scoped = false;
 	for (size_t k = 0; k < SNAP_N; k++)
 		nl->snap[k].ok = nl->snap[k].loaded = false;
-}
-
-struct halo_nlt *halo_nl_transport(struct halo_ctx *ctx)
-{
-	return halo_nl_open(ctx) < 0 ? NULL : ctx->nl->t;
-}
-
-const char *halo_nl_last_extack(const struct halo_ctx *ctx)
-{
-	return ctx->nl ? halo_nlt_extack(ctx->nl->t) : NULL;
 }
 
 /* Sends MSG (freed) through the transport: counted, its reply read to

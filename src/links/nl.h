@@ -75,15 +75,11 @@ struct halo_nl_route {
 	uint8_t type;
 };
 
-/* Creates the run's netlink transport in the namespace main entered (its
- * sockets open on first use); no-op when already done. */
+/* Makes the snapshot state over the run's transport (netlink/context.h);
+ * no-op when already done. */
 int halo_nl_open(struct halo_ctx *ctx);
+/* Frees the snapshots; the transport is the run's, released by main. */
 void halo_nl_close(struct halo_ctx *ctx);
-
-/* The run's transport, for other netlink users (dcbnl, devlink, ethtool):
- * the same sockets and the same request count. NULL when it cannot be
- * created (halo_nl_open's error). */
-struct halo_nlt *halo_nl_transport(struct halo_ctx *ctx);
 
 /* The current snapshot of each kind; dumps (one request) when not yet
  * loaded or stale. The arrays stay valid until the next call for the same
@@ -130,9 +126,6 @@ int halo_nl_addr_del(struct halo_ctx *ctx, int ifindex, const struct halo_cidr *
 int halo_nl_route_replace(struct halo_ctx *ctx, int ifindex,
 			  const struct halo_cidr *dst,
 			  const struct halo_cidr *gateway, uint32_t priority);
-
-/* The kernel's extended-ack message of the last failed request, or NULL. */
-const char *halo_nl_last_extack(const struct halo_ctx *ctx);
 
 /* Message parsers (pure; exported for unit tests and fuzzing). They take one
  * netlink message (header included) of LEN bytes. 1: parsed, 0: not of

@@ -1,6 +1,8 @@
 # src/netlink: the run's netlink transport, and the dcbnl, devlink and
 # ethtool codecs over it with their attribute reader and request builder.
 libhalo_la_SOURCES += \
+	src/netlink/context.h \
+	src/netlink/context.c \
 	src/netlink/transport.h \
 	src/netlink/transport.c \
 	src/netlink/attrs.h \

@@ -26,10 +26,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "links/nl.h"
+#include "netlink/devlink.h"
+#include "netlink/context.h"
 #include "netlink/transport.h"
 #include "ready/ready.h"
-#include "netlink/devlink.h"
 #include "util/rootfs.h"
 
 int halo_nvm_version_parse(const char *s, unsigned *ret)
@@ -180,10 +180,9 @@ int halo_ready_firmware_observe(struct halo_ctx *ctx, struct halo_item *item)
 		return unsupported(item, "--root %s is a tree: the firmware is asked of the "
 				   "running kernel's devlink (add --netns for a namespace)",
 				   ctx->root);
-	r = halo_nl_open(ctx);
-	t = r < 0 ? NULL : halo_nl_transport(ctx);
-	if (!t)
-		return halo_item_fail(item, r < 0 ? r : -ENOMEM, "opening netlink");
+	r = halo_netlink_transport(ctx, &t);
+	if (r < 0)
+		return halo_item_fail(item, r, "opening netlink");
 	info = malloc(sizeof(*info));
 	if (!info)
 		return halo_item_fail(item, -ENOMEM, "devlink info");

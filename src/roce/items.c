@@ -15,6 +15,7 @@
 #include <linux/rtnetlink.h>
 
 #include "links/nl.h"
+#include "netlink/context.h"
 #include "netlink/transport.h"
 #include "netlink/dcbnl.h"
 #include "roce/roce.h"
@@ -99,19 +100,15 @@ int halo_roce_item_add(struct halo_plan *plan, const char *key,
 int halo_roce_nlt(struct halo_ctx *ctx, struct halo_item *item,
 		  struct halo_nlt **ret)
 {
-	int err = halo_nl_open(ctx);
+	int err = halo_netlink_transport(ctx, ret);
 
-	if (err < 0)
-		return halo_item_fail(item, err, "opening netlink");
-	*ret = halo_nl_transport(ctx);
-	return *ret ? 0 : halo_item_fail(item, -ENOMEM, "opening netlink");
+	return err < 0 ? halo_item_fail(item, err, "opening netlink") : 0;
 }
 
 int halo_roce_fail(struct halo_ctx *ctx, struct halo_item *item, int err,
 		   const char *what)
 {
-	struct halo_nlt *t = ctx->nl ? halo_nl_transport(ctx) : NULL;
-	const char *ext = t ? halo_nlt_extack(t) : NULL;
+	const char *ext = halo_netlink_extack(ctx);
 
 	if (ext && *ext)
 		return halo_item_fail(item, err, "%s (driver: %s)", what, ext);

@@ -24,6 +24,7 @@
 #include "halo.h"
 #include "host/host.h"
 #include "links/nl.h"
+#include "netlink/context.h"
 #include "netlink/transport.h"
 
 struct msgbuf {
@@ -446,8 +447,7 @@ static int seam_setup(void **state)
 
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&seen, 0, sizeof(seen));
-	t = halo_nl_transport(&ctx);
-	assert_non_null(t);
+	assert_int_equal(halo_netlink_transport(&ctx, &t), 0);
 	halo_nlt_set_io(t, seam_io, &seen);
 	*state = &ctx;
 	return 0;
@@ -456,6 +456,7 @@ static int seam_setup(void **state)
 static int seam_teardown(void **state)
 {
 	halo_nl_close(*state);
+	halo_netlink_release(*state);
 	return 0;
 }
 

@@ -28,6 +28,7 @@
 #include "host/host.h"
 #include "links/nl.h"
 #include "netlink/devlink.h"
+#include "netlink/context.h"
 #include "roce/roce.h"
 
 #ifndef IFF_LOWER_UP
@@ -434,6 +435,7 @@ static struct run *run_new(const char *text, const char *driver)
 static void run_free(struct run *r)
 {
 	halo_nl_close(&r->ctx);
+	halo_netlink_release(&r->ctx);
 	halo_plan_free(&r->plan);
 	halo_errors_free(&r->errs);
 	halo_config_free(r->cfg);
@@ -483,11 +485,12 @@ static const struct halo_item *item(const struct run *r, const char *what)
 /* Engine run in MODE over the fake NIC; the exit bits. */
 static int engine(struct run *r, enum halo_mode mode)
 {
+	struct halo_nlt *t;
 	int bits;
 
 	r->ctx.mode = mode;
-	assert_int_equal(halo_nl_open(&r->ctx), 0);
-	halo_nlt_set_io(halo_nl_transport(&r->ctx), nic_io, &r->nic);
+	assert_int_equal(halo_netlink_transport(&r->ctx, &t), 0);
+	halo_nlt_set_io(t, nic_io, &r->nic);
 	bits = engine_steps(&r->ctx, &r->plan, &r->errs);
 	assert_int_equal(r->errs.n, 0);
 	return bits;
