@@ -90,5 +90,5 @@ for size in ${SIZES:-2 2048}; do
 		"$h_strace" "$i_ms" "$i_rss" "$i_req"
 done
 echo "req: netlink requests per run (halo: its --json stats counter; strace: every"
-echo "sendto/sendmsg on a netlink socket, libnl's included). RSS: peak of one run"
+echo "sendto/sendmsg on a netlink socket). RSS: peak of one run"
 echo "(for the script, the largest single process)."

@@ -69,8 +69,8 @@ enum halo_exit {
 
 struct halo_registry; /* engine/subsystem.h: the subsystems of the program */
 struct halo_kmod;  /* modules/: lazily created libkmod context */
-struct halo_nl;    /* links/: rtnetlink snapshots */
 struct halo_nlt;   /* netlink/: the run's netlink transport */
+struct halo_rtnl;  /* netlink/: the run's rtnetlink snapshots */
 struct halo_host;  /* host/: the managed interfaces, resolved once */
 
 /*
@@ -106,10 +106,11 @@ struct halo_ctx {
 
 	/* Lazily opened library handles, owned and freed by their subsystem. */
 	struct halo_kmod *kmod;
-	struct halo_nl *nl;
-	/* The run's netlink transport (netlink/context.h): made on first
-	 * use, released by main's cleanup. */
+	/* The run's netlink (netlink/context.h): its transport and the
+	 * rtnetlink snapshots, made on first use, released by main's
+	 * cleanup. */
 	struct halo_nlt *nlt;
+	struct halo_rtnl *rtnl;
 
 	/* Counters reported in the JSON "stats" object: tests assert on them. */
 	unsigned long files_written;    /* files created, replaced or removed */

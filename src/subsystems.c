@@ -56,7 +56,6 @@ static const struct halo_subsystem subsystems[] = {
 		.summary = "MTU, addresses and routes of the interfaces",
 		.stage = HALO_PLAN_ON_HOST,
 		.plan = halo_links_plan,
-		.release = halo_links_release,
 	},
 	{
 		.name = "roce",

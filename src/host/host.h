@@ -18,7 +18,7 @@
 
 #include "config/halo-config.h"
 #include "halo.h"
-#include "links/nl.h"
+#include "netlink/rtnl.h"
 #include "util/errors.h"
 
 /* When the table was built, which decides what an unmatched entry is. */
@@ -38,7 +38,7 @@ struct halo_host_link {
 	const struct halo_interface *entry; /* the config entry (not owned) */
 	bool selected;  /* this run plans it (all, or those --interface names) */
 	bool found;     /* a live link matches it */
-	struct halo_nl_link link; /* when found: ifindex, name, MACs, MTUs */
+	struct halo_rtnl_link link; /* when found: ifindex, name, MACs, MTUs */
 	char *driver;   /* device/driver of the link, else its kind ("veth") */
 	char *pci;      /* the PCI function the link is on, NULL: none */
 };

@@ -15,6 +15,6 @@ TESTS += $(host_integration_tests)
 EXTRA_DIST += $(host_integration_tests)
 
 # Unit tests: candidate links from a fake sysfs.
-host_unit_tests = tests/unit/test-host-candidates
+host_unit_tests = tests/unit/test-host-candidates tests/unit/test-host-namespace
 check_PROGRAMS += $(host_unit_tests)
 TESTS += $(host_unit_tests)

@@ -21,19 +21,21 @@
 #include "host/candidates.h"
 #include "host/host.h"
 #include "links/match.h"
+#include "netlink/context.h"
+#include "netlink/rtnl.h"
 #include "util/strv.h"
 
 /* Driver and PCI address per link, read from sysfs once, on demand. */
 struct facts_cache {
 	const struct halo_ctx *ctx;
-	const struct halo_nl_link *links;
+	const struct halo_rtnl_link *links;
 	char **driver, **pci;
 	bool *done;
 	size_t n;
 	char *why; /* why a link's sysfs facts were refused */
 };
 
-static int facts_get(void *userdata, const struct halo_nl_link *link,
+static int facts_get(void *userdata, const struct halo_rtnl_link *link,
 		     const char **ret_driver, const char **ret_pci)
 {
 	struct facts_cache *fc = userdata;
@@ -94,7 +96,7 @@ static int scope_names(struct halo_ctx *ctx, const struct halo_config *cfg)
 		return -ENOMEM;
 	for (size_t i = 0; i < cfg->n_interfaces; i++)
 		names[i] = cfg->interfaces[i].name;
-	return halo_nl_scope_names(ctx, names, cfg->n_interfaces);
+	return halo_rtnl_scope_names(ctx, names, cfg->n_interfaces);
 }
 
 /*
@@ -105,7 +107,7 @@ static int scope_names(struct halo_ctx *ctx, const struct halo_config *cfg)
  * an unselected entry matches too is still an ambiguity of the config.
  */
 static int match_selected(const struct halo_config *cfg, const bool *sel,
-			  const struct halo_nl_link *links, size_t n_links,
+			  const struct halo_rtnl_link *links, size_t n_links,
 			  struct facts_cache *fc, bool report_missing,
 			  ssize_t *ret_idx, struct halo_errors *errs)
 {
@@ -165,7 +167,7 @@ static int netlink_error(struct halo_errors *errs, const char *what, int err)
  * netlink snapshots (which later requests replace). */
 static int fill(struct halo_host *host, const struct halo_config *cfg,
 		const bool *sel, const ssize_t *idx,
-		const struct halo_nl_link *links, struct facts_cache *fc)
+		const struct halo_rtnl_link *links, struct facts_cache *fc)
 {
 	for (size_t i = 0; i < cfg->n_interfaces; i++) {
 		struct halo_host_link *h = &host->links[i];
@@ -197,7 +199,7 @@ static int resolve_links(struct halo_ctx *ctx, const struct halo_config *cfg,
 			 struct halo_host *host, struct halo_errors *errs,
 			 bool fast, bool *ret_retry)
 {
-	const struct halo_nl_link *links;
+	const struct halo_rtnl_link *links;
 	struct facts_cache fc = { .ctx = ctx };
 	struct halo_errors tmp = { 0 };
 	struct halo_errors *e = fast ? &tmp : errs;
@@ -210,7 +212,7 @@ static int resolve_links(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 	*ret_retry = false;
 	host->interface_unmanaged = false;
-	err = halo_nl_links(ctx, &links, &n_links);
+	err = halo_rtnl_links(ctx, &links, &n_links);
 	if (err < 0) {
 		*ret_retry = fast;
 		return fast ? 0 : netlink_error(errs, "reading links", err);
@@ -276,7 +278,7 @@ static int resolve_links(struct halo_ctx *ctx, const struct halo_config *cfg,
 		if (host->links[i].found)
 			managed[n_managed++] = host->links[i].link.ifindex;
 	/* Items observe their own links only from here on. */
-	err = halo_nl_scope_ifindexes(ctx, managed, n_managed);
+	err = halo_rtnl_scope_ifindexes(ctx, managed, n_managed);
 	if (err < 0)
 		netlink_error(errs, "reading links", err);
 out:
@@ -303,13 +305,14 @@ static int scope_links(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (r <= 0)
 		return r;
 	*ret_fast = true;
-	return halo_nl_scope_names(ctx, (const char *const *)names,
-				   halo_strv_len(names));
+	return halo_rtnl_scope_names(ctx, (const char *const *)names,
+				     halo_strv_len(names));
 }
 
 static int resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 		   struct halo_host *host, struct halo_errors *errs)
 {
+	struct halo_nlt *t;
 	bool fast, retry;
 	int err;
 
@@ -320,7 +323,7 @@ static int resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 				ctx->root);
 		return -EINVAL;
 	}
-	err = halo_nl_open(ctx);
+	err = halo_netlink_transport(ctx, &t);
 	if (err < 0)
 		return netlink_error(errs, "opening netlink", err);
 	err = scope_links(ctx, cfg, &fast);
@@ -330,7 +333,7 @@ static int resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (err < 0 || !retry)
 		return err;
 	/* The dump, exactly as without candidates. */
-	halo_nl_unscope(ctx);
+	halo_rtnl_unscope(ctx);
 	return resolve_links(ctx, cfg, host, errs, false, &retry);
 }
 
@@ -357,7 +360,7 @@ int halo_host_resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 	/* Built again after an earlier phase changed the host: the netlink
 	 * snapshots are scoped to what matched before. */
 	if (stage == HALO_HOST_AFTER_MODULES)
-		halo_nl_unscope(ctx);
+		halo_rtnl_unscope(ctx);
 	host = calloc(1, sizeof(*host));
 	if (!host)
 		return -ENOMEM;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * items.c: observe and apply of the link/<name>/... items. Observations read
- * the netlink snapshot (nl.c): the dumps made at plan time serve every item,
- * and a change marks only its own kind stale, so verifying after apply costs
- * one more dump per kind changed, not one per item.
+ * the rtnetlink snapshots (netlink/rtnl.h): the dumps made at plan time
+ * serve every item, and a change marks only its own kind stale, so
+ * verifying after apply costs one more dump per kind changed, not one per
+ * item.
  */
 #include "config.h"
 
@@ -64,11 +65,11 @@ static int link_gone(struct halo_item *item, const struct halo_link_want *w)
  * MUST_EXIST the item fails. */
 static int find_link(struct halo_ctx *ctx, struct halo_item *item,
 		     const struct halo_link_want *w, bool must_exist,
-		     const struct halo_nl_link **ret)
+		     const struct halo_rtnl_link **ret)
 {
-	const struct halo_nl_link *links;
+	const struct halo_rtnl_link *links;
 	size_t n;
-	int err = halo_nl_links(ctx, &links, &n);
+	int err = halo_rtnl_links(ctx, &links, &n);
 
 	if (err < 0)
 		return halo_item_fail(item, err, "reading links");
@@ -98,7 +99,7 @@ static int nl_fail(struct halo_ctx *ctx, struct halo_item *item, int err,
 static int present_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
-	const struct halo_nl_link *l;
+	const struct halo_rtnl_link *l;
 	int err = find_link(ctx, item, w, false, &l);
 
 	if (err < 0)
@@ -154,7 +155,7 @@ static int awaited_apply(struct halo_ctx *ctx, struct halo_item *item)
 static int mtu_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
-	const struct halo_nl_link *l;
+	const struct halo_rtnl_link *l;
 	int err = find_link(ctx, item, w, true, &l);
 
 	if (err < 0)
@@ -167,7 +168,7 @@ static int mtu_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
 	char what[96];
-	int err = halo_nl_set_mtu(ctx, w->ifindex, w->mtu);
+	int err = halo_rtnl_set_mtu(ctx, w->ifindex, w->mtu);
 
 	if (err < 0) {
 		snprintf(what, sizeof(what), "setting mtu %u on %s", w->mtu, w->link);
@@ -181,7 +182,7 @@ static int mtu_apply(struct halo_ctx *ctx, struct halo_item *item)
 static int up_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
-	const struct halo_nl_link *l;
+	const struct halo_rtnl_link *l;
 	int err = find_link(ctx, item, w, true, &l);
 	bool up;
 
@@ -202,7 +203,7 @@ static int up_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
 	char what[64];
-	int err = halo_nl_set_up(ctx, w->ifindex);
+	int err = halo_rtnl_set_up(ctx, w->ifindex);
 
 	if (err < 0) {
 		snprintf(what, sizeof(what), "setting %s up", w->link);
@@ -216,11 +217,11 @@ static int up_apply(struct halo_ctx *ctx, struct halo_item *item)
 static int addr_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
-	const struct halo_nl_addr *addrs;
-	const struct halo_nl_addr *other = NULL;
+	const struct halo_rtnl_addr *addrs;
+	const struct halo_rtnl_addr *other = NULL;
 	char buf[64];
 	size_t n;
-	int err = halo_nl_addrs(ctx, &addrs, &n);
+	int err = halo_rtnl_addrs(ctx, &addrs, &n);
 
 	if (err < 0)
 		return halo_item_fail(item, err, "reading addresses");
@@ -247,11 +248,11 @@ static int addr_observe(struct halo_ctx *ctx, struct halo_item *item)
 static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
-	const struct halo_nl_addr *addrs;
+	const struct halo_rtnl_addr *addrs;
 	struct halo_cidr stale[8];
 	size_t n, n_stale = 0;
 	char what[128], buf[64];
-	int err = halo_nl_addrs_observed(ctx, &addrs, &n);
+	int err = halo_rtnl_addrs_observed(ctx, &addrs, &n);
 
 	if (err < 0)
 		return halo_item_fail(item, err, "reading addresses");
@@ -262,13 +263,13 @@ static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 		    addrs[i].cidr.prefixlen != w->addr.prefixlen)
 			stale[n_stale++] = addrs[i].cidr;
 	addr_format(&w->addr, buf, sizeof(buf));
-	err = halo_nl_addr_add(ctx, w->ifindex, &w->addr);
+	err = halo_rtnl_addr_add(ctx, w->ifindex, &w->addr);
 	if (err < 0 && err != -EEXIST) { /* already there: success */
 		snprintf(what, sizeof(what), "adding %s to %s", buf, w->link);
 		return nl_fail(ctx, item, err, what);
 	}
 	for (size_t i = 0; i < n_stale; i++) {
-		err = halo_nl_addr_del(ctx, w->ifindex, &stale[i]);
+		err = halo_rtnl_addr_del(ctx, w->ifindex, &stale[i]);
 		if (err < 0 && err != -EADDRNOTAVAIL) {
 			addr_format(&stale[i], buf, sizeof(buf));
 			snprintf(what, sizeof(what), "removing %s from %s", buf, w->link);
@@ -293,12 +294,12 @@ static bool is_kept(const struct halo_link_want *w, const struct halo_cidr *c)
 static int extra_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
-	const struct halo_nl_addr *addrs;
+	const struct halo_rtnl_addr *addrs;
 	struct halo_buf b = { 0 };
 	_cleanup_free_ char *list = NULL;
 	char buf[64];
 	size_t n;
-	int err = halo_nl_addrs(ctx, &addrs, &n);
+	int err = halo_rtnl_addrs(ctx, &addrs, &n);
 
 	if (err < 0)
 		return halo_item_fail(item, err, "reading addresses");
@@ -324,11 +325,11 @@ static int extra_observe(struct halo_ctx *ctx, struct halo_item *item)
 static int extra_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
-	const struct halo_nl_addr *addrs;
+	const struct halo_rtnl_addr *addrs;
 	struct halo_cidr *gone = NULL;
 	char what[128], buf[64];
 	size_t n, n_gone = 0;
-	int err = halo_nl_addrs_observed(ctx, &addrs, &n);
+	int err = halo_rtnl_addrs_observed(ctx, &addrs, &n);
 
 	if (err < 0)
 		return halo_item_fail(item, err, "reading addresses");
@@ -340,7 +341,7 @@ static int extra_apply(struct halo_ctx *ctx, struct halo_item *item)
 		if (addrs[i].ifindex == w->ifindex && !is_kept(w, &addrs[i].cidr))
 			gone[n_gone++] = addrs[i].cidr;
 	for (size_t i = 0; i < n_gone; i++) {
-		err = halo_nl_addr_del(ctx, w->ifindex, &gone[i]);
+		err = halo_rtnl_addr_del(ctx, w->ifindex, &gone[i]);
 		/* Removing an IPv4 primary can take its secondaries along. */
 		if (err < 0 && err != -EADDRNOTAVAIL) {
 			addr_format(&gone[i], buf, sizeof(buf));
@@ -355,14 +356,14 @@ static int extra_apply(struct halo_ctx *ctx, struct halo_item *item)
 
 /* ---- route ---- */
 
-static bool route_dst_equal(const struct halo_nl_route *r,
+static bool route_dst_equal(const struct halo_rtnl_route *r,
 			    const struct halo_cidr *dst)
 {
 	return r->dst.family == dst->family && r->dst.prefixlen == dst->prefixlen &&
 	       (dst->prefixlen == 0 || halo_cidr_same_addr(&r->dst, dst));
 }
 
-static bool route_ok(const struct halo_nl_route *r, const struct halo_link_want *w)
+static bool route_ok(const struct halo_rtnl_route *r, const struct halo_link_want *w)
 {
 	if (r->oif != w->ifindex)
 		return false;
@@ -374,7 +375,7 @@ static bool route_ok(const struct halo_nl_route *r, const struct halo_link_want 
 	return !w->metric || r->priority == w->metric;
 }
 
-static void route_describe(struct halo_ctx *ctx, const struct halo_nl_route *r,
+static void route_describe(struct halo_ctx *ctx, const struct halo_rtnl_route *r,
 			   char *buf, size_t len)
 {
 	char dst[64], gw[80] = "", dev[IF_NAMESIZE + 8] = "", name[IF_NAMESIZE];
@@ -388,7 +389,7 @@ static void route_describe(struct halo_ctx *ctx, const struct halo_nl_route *r,
 	}
 	/* Another link's route: its name costs one request (the snapshot
 	 * holds the managed links only). */
-	if (r->oif && halo_nl_link_name(ctx, r->oif, name) == 0)
+	if (r->oif && halo_rtnl_link_name(ctx, r->oif, name) == 0)
 		snprintf(dev, sizeof(dev), " dev %s", name);
 	if (r->priority)
 		snprintf(buf, len, "%s%s%s metric %u", dst, gw, dev, r->priority);
@@ -399,12 +400,12 @@ static void route_describe(struct halo_ctx *ctx, const struct halo_nl_route *r,
 static int route_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
-	const struct halo_nl_route *routes;
-	struct halo_nl_route seen;
+	const struct halo_rtnl_route *routes;
+	struct halo_rtnl_route seen;
 	bool found = false, good = false;
 	char buf[200];
 	size_t n;
-	int err = halo_nl_routes(ctx, &routes, &n);
+	int err = halo_rtnl_routes(ctx, &routes, &n);
 
 	if (err < 0)
 		return halo_item_fail(item, err, "reading routes");
@@ -443,9 +444,9 @@ static int route_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
 	char what[128], dst[64];
-	int err = halo_nl_route_replace(ctx, w->ifindex, &w->dst,
-					w->has_gateway ? &w->gateway : NULL,
-					w->metric);
+	int err = halo_rtnl_route_replace(ctx, w->ifindex, &w->dst,
+					  w->has_gateway ? &w->gateway : NULL,
+					  w->metric);
 
 	if (err < 0) {
 		halo_route_dst_format(&w->dst, dst, sizeof(dst));

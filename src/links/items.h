@@ -6,7 +6,7 @@
 
 #include "config/cidr.h"
 #include "engine/plan.h"
-#include "links/nl.h"
+#include "netlink/rtnl.h"
 
 enum halo_link_item_kind {
 	HALO_LINK_PRESENT,

@@ -20,14 +20,14 @@
 #include "links/items.h"
 #include "links/links.h"
 #include "links/match.h"
-#include "links/nl.h"
+#include "netlink/rtnl.h"
 #include "links/nm.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 
 /* MTU within the device's own IFLA_MIN_MTU..IFLA_MAX_MTU (max 0: none). */
 static void check_mtu(const struct halo_config *cfg, const struct halo_interface *f,
-		      const struct halo_nl_link *l, struct halo_errors *errs,
+		      const struct halo_rtnl_link *l, struct halo_errors *errs,
 		      bool *bad)
 {
 	char range[48];
@@ -54,7 +54,7 @@ static void check_mtu(const struct halo_config *cfg, const struct halo_interface
  * form and that no address is configured twice. 0, or -errno when the
  * kernel could not be asked. */
 static int check_addresses(struct halo_ctx *ctx, const struct halo_config *cfg,
-			   const struct halo_interface *f, const struct halo_nl_link *l,
+			   const struct halo_interface *f, const struct halo_rtnl_link *l,
 			   struct halo_errors *errs, bool *bad)
 {
 	for (size_t a = 0; a < f->addresses.n; a++) {
@@ -65,11 +65,11 @@ static int check_addresses(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 		if (halo_cidr_is_link_local(c))
 			continue; /* the same fe80:: on many links is normal */
-		err = halo_nl_addr_holder(ctx, c, &holder);
+		err = halo_rtnl_addr_holder(ctx, c, &holder);
 		if (err < 0)
 			return err;
 		if (holder > 0 && holder != l->ifindex) {
-			if (halo_nl_link_name(ctx, holder, other) < 0)
+			if (halo_rtnl_link_name(ctx, holder, other) < 0)
 				snprintf(other, sizeof(other), "?");
 			halo_errors_add(errs, "%s:%d: interface \"%s\": address %s is already on link %s",
 					halo_config_name(cfg), line, f->name, f->addresses.v[a].text, other);
@@ -98,7 +98,7 @@ static int add_item(struct halo_plan *plan, struct halo_errors *errs,
 
 static int plan_interface(struct halo_plan *plan, const struct halo_config *cfg,
 			  const struct halo_interface *f,
-			  const struct halo_nl_link *l, struct halo_errors *errs)
+			  const struct halo_rtnl_link *l, struct halo_errors *errs)
 {
 	struct halo_link_want base = { .ifindex = l->ifindex };
 	struct halo_link_want w;
@@ -186,7 +186,7 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		    struct halo_plan *plan, struct halo_errors *errs)
 {
 	const struct halo_host *host = ctx->host;
-	_cleanup_free_ const struct halo_nl_link **matched = NULL;
+	_cleanup_free_ const struct halo_rtnl_link **matched = NULL;
 	_cleanup_free_ char *failed = NULL;
 	size_t n_matched = 0;
 	bool bad = false;
@@ -241,9 +241,4 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return err;
 	}
 	return 0;
-}
-
-void halo_links_release(struct halo_ctx *ctx)
-{
-	halo_nl_close(ctx);
 }

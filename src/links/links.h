@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* links.h: interfaces through libnl-route-3 (DESIGN.md "links"). */
+/* links.h: the links subsystem: MTU, admin state, addresses and routes of
+ * the managed links, through rtnetlink (netlink/rtnl.h). */
 #pragma once
 
 #include "config/halo-config.h"
@@ -26,6 +27,3 @@
  * alone. */
 int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		    struct halo_plan *plan, struct halo_errors *errs);
-
-/* Closes ctx->nl (no-op when never opened). */
-void halo_links_release(struct halo_ctx *ctx);

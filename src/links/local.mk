@@ -1,4 +1,5 @@
-# src/links: the links subsystem, links, addresses, routes through libnl-route-3.
+# src/links: the links subsystem: MTU, up, addresses and routes of the
+# managed links, through netlink/rtnl.h.
 libhalo_la_SOURCES += \
 	src/links/links.h \
 	src/links/links.c \
@@ -7,13 +8,11 @@ libhalo_la_SOURCES += \
 	src/links/match.h \
 	src/links/match.c \
 	src/links/sysfs.c \
-	src/links/nl.h \
-	src/links/nl.c \
 	src/links/nm.h \
 	src/links/nm.c
 
 # Unit tests (cmocka, TAP)
-net_unit_tests = tests/unit/test-net-nl tests/unit/test-net-match tests/unit/test-net-nm \
+net_unit_tests = tests/unit/test-net-match tests/unit/test-net-nm \
 	tests/unit/test-net-items tests/unit/test-net-transport
 check_PROGRAMS += $(net_unit_tests)
 TESTS += $(net_unit_tests)

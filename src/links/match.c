@@ -56,7 +56,7 @@ void halo_link_match_describe(const struct halo_interface *f, char *buf,
 }
 
 int halo_link_matches(const struct halo_interface *f,
-		      const struct halo_nl_link *link,
+		      const struct halo_rtnl_link *link,
 		      halo_link_facts_fn facts, void *userdata)
 {
 	const char *driver = NULL, *pci = NULL;
@@ -83,7 +83,7 @@ int halo_link_matches(const struct halo_interface *f,
 }
 
 int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
-		     const struct halo_nl_link *links, size_t n_links,
+		     const struct halo_rtnl_link *links, size_t n_links,
 		     halo_link_facts_fn facts, void *userdata,
 		     const char *cfg_path, bool report_missing,
 		     ssize_t *ret_idx, struct halo_errors *errs)
@@ -148,11 +148,11 @@ int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
 }
 
 int halo_links_select(const struct halo_interface *ifs, size_t n_ifs,
-		      const struct halo_nl_link *links, size_t n_links,
+		      const struct halo_rtnl_link *links, size_t n_links,
 		      halo_link_facts_fn facts, void *userdata,
 		      const char *name, bool *ret_sel)
 {
-	const struct halo_nl_link *link = NULL;
+	const struct halo_rtnl_link *link = NULL;
 	int n = 0;
 
 	for (size_t j = 0; j < n_links && !link; j++)

@@ -16,12 +16,12 @@
 #include <sys/types.h>
 
 #include "config/halo-config.h"
-#include "links/nl.h"
+#include "netlink/rtnl.h"
 #include "util/errors.h"
 
 /* Fills driver and PCI address of LINK (NULL when it has none); the
  * strings stay owned by the callee. 0 or -errno. */
-typedef int (*halo_link_facts_fn)(void *userdata, const struct halo_nl_link *link,
+typedef int (*halo_link_facts_fn)(void *userdata, const struct halo_rtnl_link *link,
 				  const char **ret_driver, const char **ret_pci);
 
 /*
@@ -33,7 +33,7 @@ typedef int (*halo_link_facts_fn)(void *userdata, const struct halo_nl_link *lin
  * another -errno from FACTS.
  */
 int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
-		     const struct halo_nl_link *links, size_t n_links,
+		     const struct halo_rtnl_link *links, size_t n_links,
 		     halo_link_facts_fn facts, void *userdata,
 		     const char *cfg_path, bool report_missing,
 		     ssize_t *ret_idx, struct halo_errors *errs);
@@ -41,7 +41,7 @@ int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
 /* 1 when LINK satisfies every match key of F (its name, without keys),
  * 0 when not, -errno from FACTS. */
 int halo_link_matches(const struct halo_interface *f,
-		      const struct halo_nl_link *link,
+		      const struct halo_rtnl_link *link,
 		      halo_link_facts_fn facts, void *userdata);
 
 /*
@@ -53,7 +53,7 @@ int halo_link_matches(const struct halo_interface *f,
  * managed) or -errno from FACTS.
  */
 int halo_links_select(const struct halo_interface *ifs, size_t n_ifs,
-		      const struct halo_nl_link *links, size_t n_links,
+		      const struct halo_rtnl_link *links, size_t n_links,
 		      halo_link_facts_fn facts, void *userdata,
 		      const char *name, bool *ret_sel);
 

@@ -114,7 +114,7 @@ static int failed_at(int err, const char *path, char **ret_failed)
 }
 
 int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
-		 const struct halo_nl_link *const *links, size_t n,
+		 const struct halo_rtnl_link *const *links, size_t n,
 		 char **ret_failed)
 {
 	_cleanup_free_ char *old = NULL, *content = NULL, *names = NULL, *devices = NULL;

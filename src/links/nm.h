@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "engine/plan.h"
-#include "links/nl.h"
+#include "netlink/rtnl.h"
 
 #define HALO_NM_DROPIN "/etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf"
 #define HALO_NM_DEVICE_FMT "/run/NetworkManager/devices/%d"
@@ -30,5 +30,5 @@ bool halo_nm_dropin_lists(const char *text, const char *name);
  * inside the root, for the message; the caller frees it.
  */
 int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
-		 const struct halo_nl_link *const *links, size_t n,
+		 const struct halo_rtnl_link *const *links, size_t n,
 		 char **ret_failed);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* context.c: the run context's netlink transport (context.h). */
+/* context.c: the run context's netlink transport and rtnetlink state. */
 #include "config.h"
 
 #include <errno.h>
 
 #include "netlink/context.h"
+#include "netlink/rtnl-int.h"
 #include "netlink/transport.h"
 
 int halo_netlink_transport(struct halo_ctx *ctx, struct halo_nlt **ret)
@@ -26,6 +27,8 @@ const char *halo_netlink_extack(const struct halo_ctx *ctx)
 
 void halo_netlink_release(struct halo_ctx *ctx)
 {
+	halo_rtnl_free(ctx->rtnl);
+	ctx->rtnl = NULL;
 	halo_nlt_free(ctx->nlt);
 	ctx->nlt = NULL;
 }

@@ -16,9 +16,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include <netlink/netlink.h>
-#include <netlink/socket.h>
-
 #include "netlink/transport.h"
 
 #ifndef SOL_NETLINK
@@ -40,8 +37,7 @@ struct family {
 
 struct halo_nlt {
 	unsigned long *counter;
-	struct nl_sock *route;                  /* HALO_NLT_ROUTE */
-	struct mnl_socket *mnl[HALO_NLT_N];     /* HALO_NLT_DCB, _GENERIC */
+	struct mnl_socket *mnl[HALO_NLT_N];     /* one per protocol, on first use */
 	uint32_t seq;
 	void *buf;
 	halo_nlt_io_fn io;
@@ -72,8 +68,6 @@ void halo_nlt_free(struct halo_nlt *t)
 {
 	if (!t)
 		return;
-	if (t->route)
-		nl_socket_free(t->route);
 	for (int p = 0; p < HALO_NLT_N; p++)
 		if (t->mnl[p])
 			mnl_socket_close(t->mnl[p]);
@@ -103,63 +97,26 @@ static void sock_options(int fd)
 	(void)setsockopt(fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &one, sizeof(one));
 }
 
-int halo_nlt_route_sock(struct halo_nlt *t, void **ret_nl_sock)
-{
-	if (!t->route) {
-		struct nl_sock *sk = nl_socket_alloc();
-
-		if (!sk)
-			return -ENOMEM;
-		if (nl_connect(sk, NETLINK_ROUTE) < 0) {
-			nl_socket_free(sk);
-			return -errno ? -errno : -EIO;
-		}
-		sock_options(nl_socket_get_fd(sk));
-		t->route = sk;
-	}
-	*ret_nl_sock = t->route;
-	return 0;
-}
-
-static int mnl_open(struct halo_nlt *t, enum halo_nlt_proto proto)
-{
-	struct mnl_socket *s;
-	int err;
-
-	if (t->mnl[proto])
-		return 0;
-	s = mnl_socket_open(proto == HALO_NLT_GENERIC ? NETLINK_GENERIC : NETLINK_ROUTE);
-	if (!s)
-		return -errno;
-	if (mnl_socket_bind(s, 0, MNL_SOCKET_AUTOPID) < 0) {
-		err = -errno;
-		mnl_socket_close(s);
-		return err;
-	}
-	sock_options(mnl_socket_get_fd(s));
-	t->mnl[proto] = s;
-	return 0;
-}
-
 /* Our port and the socket's fd for PROTO, opened on first use. */
 static int sock_get(struct halo_nlt *t, enum halo_nlt_proto proto,
 		    int *ret_fd, uint32_t *ret_port)
 {
-	int err;
+	if (!t->mnl[proto]) {
+		struct mnl_socket *s;
+		int err;
 
-	if (proto == HALO_NLT_ROUTE) {
-		void *sk;
-
-		err = halo_nlt_route_sock(t, &sk);
-		if (err < 0)
+		s = mnl_socket_open(proto == HALO_NLT_GENERIC ? NETLINK_GENERIC
+							  : NETLINK_ROUTE);
+		if (!s)
+			return -errno;
+		if (mnl_socket_bind(s, 0, MNL_SOCKET_AUTOPID) < 0) {
+			err = -errno;
+			mnl_socket_close(s);
 			return err;
-		*ret_fd = nl_socket_get_fd(t->route);
-		*ret_port = nl_socket_get_local_port(t->route);
-		return 0;
+		}
+		sock_options(mnl_socket_get_fd(s));
+		t->mnl[proto] = s;
 	}
-	err = mnl_open(t, proto);
-	if (err < 0)
-		return err;
 	*ret_fd = mnl_socket_get_fd(t->mnl[proto]);
 	*ret_port = mnl_socket_get_portid(t->mnl[proto]);
 	return 0;

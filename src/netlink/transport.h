@@ -2,11 +2,11 @@
 /*
  * transport.h: the one way this program talks netlink.
  *
- * One transport per run, kept in the run context. It owns the sockets:
- * NETLINK_ROUTE through libnl's nl_sock (rtnetlink: links, addresses,
- * routes), NETLINK_GENERIC and a second NETLINK_ROUTE socket for dcbnl
- * through libmnl's mnl_socket, each opened lazily and once, never per
- * request. Every request goes through halo_nlt_request: it is sent with
+ * One transport per run, kept in the run context (netlink/context.h). It
+ * owns the sockets, libmnl's mnl_socket, one per protocol: NETLINK_ROUTE
+ * for rtnetlink (links, addresses, routes), another NETLINK_ROUTE for
+ * dcbnl, NETLINK_GENERIC for devlink and ethtool; each opened lazily and
+ * once, never per request. Every request goes through halo_nlt_request: it is sent with
  * our own sequence number and counted, every reply up to the ACK (or the
  * dump's end) is read, the kernel's errno is kept as -errno, and the text
  * of its extended ACK (NETLINK_EXT_ACK) kept for the item's message. A
@@ -26,9 +26,9 @@
 struct halo_nlt;
 
 enum halo_nlt_proto {
-	HALO_NLT_ROUTE,   /* rtnetlink (libnl's nl_sock) */
-	HALO_NLT_DCB,     /* dcbnl: NETLINK_ROUTE, libmnl */
-	HALO_NLT_GENERIC, /* generic netlink (devlink, ethtool), libmnl */
+	HALO_NLT_ROUTE,   /* rtnetlink: NETLINK_ROUTE */
+	HALO_NLT_DCB,     /* dcbnl: NETLINK_ROUTE */
+	HALO_NLT_GENERIC, /* generic netlink (devlink, ethtool) */
 	HALO_NLT_N
 };
 
@@ -62,10 +62,6 @@ void halo_nlt_free(struct halo_nlt *t);
 
 /* Answers every later request through IO instead of the kernel. */
 void halo_nlt_set_io(struct halo_nlt *t, halo_nlt_io_fn io, void *userdata);
-
-/* Opens (once) and returns libnl's rtnetlink socket, as a struct nl_sock *:
- * for code that builds messages with libnl. */
-int halo_nlt_route_sock(struct halo_nlt *t, void **ret_nl_sock);
 
 /*
  * Sends REQ (its nlmsg_seq and nlmsg_pid are set here; NLM_F_REQUEST and,

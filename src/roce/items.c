@@ -12,12 +12,12 @@
 #include <string.h>
 #include <time.h>
 
-#include <linux/rtnetlink.h>
+#include <net/if.h>
 
-#include "links/nl.h"
 #include "netlink/context.h"
-#include "netlink/transport.h"
 #include "netlink/dcbnl.h"
+#include "netlink/rtnl.h"
+#include "netlink/transport.h"
 #include "roce/roce.h"
 
 /* mlx5 toggles the port after a PFC change; how long we wait for the
@@ -249,43 +249,16 @@ static int pfc_observe(struct halo_ctx *ctx, struct halo_item *item,
 	return g->pfc.pfc_en == w->pfc_mask ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
 }
 
-/* The carrier of IFINDEX now: 1 up, 0 down; -errno. */
-struct carrier_q {
-	int ifindex;
-	int carrier;
-};
-
-static int carrier_msg(const struct nlmsghdr *nlh, void *userdata)
+/* The carrier of IFINDEX now (one RTM_GETLINK): 1 up, 0 down; -errno. */
+static int carrier_get(struct halo_ctx *ctx, int ifindex, int *ret)
 {
-	struct carrier_q *q = userdata;
-	struct halo_nl_link l;
-	int r = halo_nl_parse_link(nlh, nlh->nlmsg_len, &l);
+	struct halo_rtnl_link l;
+	int err = halo_rtnl_link_fetch(ctx, ifindex, &l);
 
-	if (r == 1 && l.ifindex == q->ifindex)
-		q->carrier = (l.flags & IFF_UP) && l.carrier == 1 ? 1 : 0;
-	return r < 0 ? r : 0;
-}
-
-static int carrier_get(struct halo_nlt *t, int ifindex, int *ret)
-{
-	char buf[256] __attribute__((aligned(4)));
-	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
-	struct ifinfomsg *ifi;
-	struct carrier_q q = { .ifindex = ifindex, .carrier = -1 };
-	int err;
-
-	memset(buf, 0, sizeof(buf));
-	nlh->nlmsg_len = NLMSG_LENGTH(sizeof(*ifi));
-	nlh->nlmsg_type = RTM_GETLINK;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	ifi = NLMSG_DATA(nlh);
-	ifi->ifi_family = AF_UNSPEC;
-	ifi->ifi_index = ifindex;
-	err = halo_nlt_request(t, HALO_NLT_ROUTE, nlh, carrier_msg, &q, NULL);
 	if (err < 0)
 		return err;
-	*ret = q.carrier;
-	return q.carrier < 0 ? -ENODEV : 0;
+	*ret = (l.flags & IFF_UP) && l.carrier == 1 ? 1 : 0;
+	return 0;
 }
 
 static long ms_since(const struct timespec *a)
@@ -300,16 +273,15 @@ static long ms_since(const struct timespec *a)
  * the carrier, so the verification and the next phase see a working
  * link. Only a link that was up before is waited for. */
 static void wait_carrier(struct halo_ctx *ctx, struct halo_item *item,
-			 const struct halo_roce_want *w, struct halo_nlt *t)
+			 const struct halo_roce_want *w)
 {
 	const struct timespec tick = { 0, 50 * 1000000L };
 	struct timespec start;
 	int carrier = 0;
 	long waited;
 
-	(void)ctx;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (carrier_get(t, w->ifindex, &carrier) == 0 && !carrier &&
+	while (carrier_get(ctx, w->ifindex, &carrier) == 0 && !carrier &&
 	       ms_since(&start) < CARRIER_WAIT_MS)
 		nanosleep(&tick, NULL);
 	waited = ms_since(&start);
@@ -338,7 +310,7 @@ static int pfc_apply(struct halo_ctx *ctx, struct halo_item *item,
 	err = halo_roce_nlt(ctx, item, &t);
 	if (err < 0)
 		return err;
-	if (w->nic == HALO_ROCE_NIC_MLX5 && carrier_get(t, w->ifindex, &was_up) < 0)
+	if (w->nic == HALO_ROCE_NIC_MLX5 && carrier_get(ctx, w->ifindex, &was_up) < 0)
 		was_up = 0;
 	/* Read-modify-write: pfc_cap, mbc, delay (mlx5's cable length) and
 	 * the counters stay as the driver reported them. */
@@ -347,7 +319,7 @@ static int pfc_apply(struct halo_ctx *ctx, struct halo_item *item,
 	if (err < 0)
 		return halo_roce_fail(ctx, item, err, "setting PFC (IEEE_SET)");
 	if (was_up)
-		wait_carrier(ctx, item, w, t);
+		wait_carrier(ctx, item, w);
 	return 0;
 }
 

@@ -1,18 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz-netlink.c: the route-netlink reply parsers of src/links/nl.c
- * (halo_nl_parse_link/_addr/_route), which hand each message to
- * libnl-route's own parsers (rtnl_link, rtnl_addr, rtnl_route) after the
- * checks libnl needs (a zero-length RTA_MULTIPATH next hop, a short
- * RTA_VIA, a kind's own data: regression inputs in the corpus), then check
- * what libnl made of it. Input: a dump reply as the kernel sends
- * it, one or more messages back to back; each is given to all three
- * parsers, with its own nlmsg_len as the length (as the dump callback
- * does) and with the rest of the buffer.
+ * fuzz-netlink.c: the rtnetlink reply parsers of src/netlink/rtnl-parse.c
+ * (halo_rtnl_parse_link/_addr/_route/_local). Regression inputs in the
+ * corpus: a zero-length RTA_MULTIPATH next hop, a short RTA_VIA, a veth's
+ * own data (VETH_INFO_PEER). Input: a dump reply as the kernel sends it,
+ * one or more messages back to back; each is given to every parser, with
+ * its own nlmsg_len as the length (as the dump callback does) and with
+ * the rest of the buffer.
  *
  * Properties: results 1, 0 or -EBADMSG; a parsed name is NUL-terminated
- * inside IF_NAMESIZE; lengths and prefixes in range; formatting the parsed
- * values never overflows.
+ * inside IF_NAMESIZE and not empty; lengths, indexes and prefixes in
+ * range; formatting the parsed values never overflows.
  *
  * The same input is then the whole reply to one request of the netlink
  * transport (src/netlink/transport.c, answered through its test seam):
@@ -28,7 +26,7 @@
 #include "config/cidr.h"
 #include "fuzz/fuzz.h"
 #include "links/match.h"
-#include "links/nl.h"
+#include "netlink/rtnl.h"
 #include "netlink/transport.h"
 
 static void check_cidr(const struct halo_cidr *c)
@@ -43,39 +41,41 @@ static void check_cidr(const struct halo_cidr *c)
 
 static void parse_all(const void *msg, size_t len)
 {
-	struct halo_nl_link l;
-	struct halo_nl_addr a;
-	struct halo_nl_route rt;
-	char mac[3 * HALO_NL_HWADDR_MAX + 1];
-	int r;
+	struct halo_rtnl_link l;
+	struct halo_rtnl_addr a;
+	struct halo_rtnl_route rt;
+	char mac[3 * HALO_RTNL_HWADDR_MAX + 1];
+	int r, ifindex;
 
-	r = halo_nl_parse_link(msg, len, &l);
+	r = halo_rtnl_parse_link(msg, len, &l);
 	FUZZ_CHECK(r == 1 || r == 0 || r == -EBADMSG);
 	if (r == 1) {
-		FUZZ_CHECK(l.ifindex > 0);
-		/* NUL-terminated; an embedded NUL ("\0x\0", an empty name)
-		 * passes the parser: the kernel never sends one. */
-		FUZZ_CHECK(memchr(l.name, '\0', sizeof(l.name)));
-		FUZZ_CHECK(l.mac_len <= HALO_NL_HWADDR_MAX);
-		FUZZ_CHECK(l.perm_mac_len <= HALO_NL_HWADDR_MAX);
+		FUZZ_CHECK(l.ifindex > 0 && l.master >= 0);
+		FUZZ_CHECK(memchr(l.name, '\0', sizeof(l.name)) && l.name[0]);
+		FUZZ_CHECK(l.mac_len <= HALO_RTNL_HWADDR_MAX);
+		FUZZ_CHECK(l.perm_mac_len <= HALO_RTNL_HWADDR_MAX);
 		FUZZ_CHECK(l.carrier >= -1 && l.carrier <= 1);
 		FUZZ_CHECK(memchr(l.kind, '\0', sizeof(l.kind)));
 		halo_hwaddr_format(l.mac, l.mac_len, mac, sizeof(mac));
 		FUZZ_CHECK(strlen(mac) == (l.mac_len ? 3 * l.mac_len - 1 : 0));
 		halo_hwaddr_format(l.perm_mac, l.perm_mac_len, mac, sizeof(mac));
 	}
-	r = halo_nl_parse_addr(msg, len, &a);
+	r = halo_rtnl_parse_addr(msg, len, &a);
 	FUZZ_CHECK(r == 1 || r == 0 || r == -EBADMSG);
 	if (r == 1)
 		check_cidr(&a.cidr);
-	r = halo_nl_parse_route(msg, len, &rt);
+	r = halo_rtnl_parse_route(msg, len, &rt);
 	FUZZ_CHECK(r == 1 || r == 0 || r == -EBADMSG);
 	if (r == 1) {
 		check_cidr(&rt.dst);
 		if (rt.has_gateway)
 			check_cidr(&rt.gateway);
-		FUZZ_CHECK(rt.table == 254);
+		FUZZ_CHECK(rt.table == 254 && rt.oif >= 0);
 	}
+	r = halo_rtnl_parse_local(msg, len, &ifindex);
+	FUZZ_CHECK(r == 1 || r == 0 || r == -EBADMSG);
+	if (r == 1)
+		FUZZ_CHECK(ifindex > 0);
 }
 
 /* Answers with the fuzz input, every message given the request's sequence

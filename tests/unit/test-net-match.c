@@ -27,7 +27,7 @@ static const struct fake facts_table[] = {
 };
 static int facts_calls;
 
-static int fake_facts(void *userdata, const struct halo_nl_link *link,
+static int fake_facts(void *userdata, const struct halo_rtnl_link *link,
 		      const char **ret_driver, const char **ret_pci)
 {
 	facts_calls++;
@@ -41,16 +41,16 @@ static int fake_facts(void *userdata, const struct halo_nl_link *link,
 	return 0;
 }
 
-static struct halo_nl_link mk(int idx, const char *name, uint8_t last)
+static struct halo_rtnl_link mk(int idx, const char *name, uint8_t last)
 {
-	struct halo_nl_link l = { .ifindex = idx, .mac_len = 6,
+	struct halo_rtnl_link l = { .ifindex = idx, .mac_len = 6,
 				  .mac = { 0xb4, 0x96, 0x91, 0xaa, 0xbb, last } };
 
 	snprintf(l.name, sizeof(l.name), "%s", name);
 	return l;
 }
 
-static struct halo_nl_link links[4];
+static struct halo_rtnl_link links[4];
 
 static int setup(void **state)
 {
@@ -159,7 +159,7 @@ static void unknown_name(void **state)
 	assert_int_equal(idx[0], -1);
 }
 
-static int fail_facts(void *userdata, const struct halo_nl_link *link,
+static int fail_facts(void *userdata, const struct halo_rtnl_link *link,
 		      const char **d, const char **p)
 {
 	return -EIO;

@@ -85,9 +85,9 @@ static int fx_teardown(void **state)
 	return 0;
 }
 
-static struct halo_nl_link L(int idx, const char *name)
+static struct halo_rtnl_link L(int idx, const char *name)
 {
-	struct halo_nl_link l = { .ifindex = idx };
+	struct halo_rtnl_link l = { .ifindex = idx };
 
 	snprintf(l.name, sizeof(l.name), "%s", name);
 	return l;
@@ -96,8 +96,8 @@ static struct halo_nl_link L(int idx, const char *name)
 static void plan_without_nm(void **state)
 {
 	struct fixture *fx = *state;
-	struct halo_nl_link a = L(2, "rdma0");
-	const struct halo_nl_link *links[] = { &a };
+	struct halo_rtnl_link a = L(2, "rdma0");
+	const struct halo_rtnl_link *links[] = { &a };
 	struct halo_plan plan;
 
 	halo_plan_init(&plan);
@@ -109,8 +109,8 @@ static void plan_without_nm(void **state)
 static void plan_managed(void **state)
 {
 	struct fixture *fx = *state;
-	struct halo_nl_link a = L(2, "rdma0"), b = L(3, "rdma1"), c = L(4, "eth9");
-	const struct halo_nl_link *links[] = { &a, &b, &c };
+	struct halo_rtnl_link a = L(2, "rdma0"), b = L(3, "rdma1"), c = L(4, "eth9");
+	const struct halo_rtnl_link *links[] = { &a, &b, &c };
 	struct halo_plan plan;
 	struct halo_item *item;
 	int r;
@@ -176,8 +176,8 @@ static void plan_managed(void **state)
 static void plan_unreadable(void **state)
 {
 	struct fixture *fx = *state;
-	struct halo_nl_link a = L(2, "rdma0");
-	const struct halo_nl_link *links[] = { &a };
+	struct halo_rtnl_link a = L(2, "rdma0");
+	const struct halo_rtnl_link *links[] = { &a };
 	struct halo_plan plan;
 	char *failed = NULL;
 

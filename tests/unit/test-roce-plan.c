@@ -26,7 +26,7 @@
 
 #include "engine/engine.h"
 #include "host/host.h"
-#include "links/nl.h"
+#include "netlink/rtnl.h"
 #include "netlink/devlink.h"
 #include "netlink/context.h"
 #include "roce/roce.h"
@@ -434,7 +434,6 @@ static struct run *run_new(const char *text, const char *driver)
 
 static void run_free(struct run *r)
 {
-	halo_nl_close(&r->ctx);
 	halo_netlink_release(&r->ctx);
 	halo_plan_free(&r->plan);
 	halo_errors_free(&r->errs);
