@@ -23,7 +23,8 @@ net_integration_tests = \
 	tests/integration/links-bad-input.sh \
 	tests/integration/links-requests.sh \
 	tests/integration/links-match.sh \
-	tests/integration/links-interface.sh
+	tests/integration/links-interface.sh \
+	tests/integration/links-root-confined.sh
 TESTS += $(net_integration_tests)
 EXTRA_DIST += $(net_integration_tests)
 

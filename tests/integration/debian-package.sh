@@ -64,7 +64,7 @@ is "$(field Architecture)" "$arch" "Architecture"
 depends=$(field Depends)
 # libkmod2 stays named once the program dlopens libkmod.
 like "$depends" '(^|, )libkmod2 \(>= 27\)(,|$)' "Depends names libkmod2 (>= 27)"
-like "$depends" 'libnl-route-3-200' "Depends has the linked libraries (shlibs)"
+like "$depends" 'libmnl0' "Depends has the linked libraries (shlibs)"
 like "$depends" 'libconfig9' "Depends has libconfig"
 
 # Contents.

@@ -16,9 +16,8 @@
 #    the few host files a process needs before it knows the root (the
 #    loader's libraries, /etc/ld.so.cache, /dev/null, /run/netns/NAME);
 #  - every absolute path given to a syscall without a directory descriptor
-#    is one of those, the root itself, /proc/self/fd/N (access() on a
-#    descriptor already inside) or /etc/libnl/classid (read by libnl-route
-#    itself when it loads, before main);
+#    is one of those, the root itself or /proc/self/fd/N (access() on a
+#    descriptor already inside);
 #  - nothing outside the root that the plants point at changed (content,
 #    mtime, entries).
 
@@ -153,7 +152,7 @@ confine_paths() {
 # run's own stdout and stderr (TRACE.err) are the test's, not a path.
 confine_trace_check() {
 	local trace=$1 root=$2 out=$3 bad
-	local ok_abs='^(/$|/etc/ld\.so\.(cache|preload)$|/etc/libnl/classid$|/(usr/)?lib(64|32|x32)?/|/proc/self/fd/[0-9]+$|/run/netns/|/dev/null$)'
+	local ok_abs='^(/$|/etc/ld\.so\.(cache|preload)$|/(usr/)?lib(64|32|x32)?/|/proc/self/fd/[0-9]+$|/run/netns/|/dev/null$)'
 	# A sanitizer build's runtime reads the process's own /proc files
 	# (maps, cmdline, exe, ...) at start and at exit; it is not the tool.
 	[ -n "${HALO_SANITIZER_CFLAGS:-}" ] &&
@@ -179,6 +178,25 @@ confine_trace_check() {
 		sed -E 's/^[0-9]+ +[a-z0-9_]+\((AT_FDCWD<[^>]*>, )?"//; s/".*//' | sort -u |
 		grep -vxF "$root" | grep -vE "$ok_abs" | head -1)
 	[ -n "$bad" ] && echo "a host path opened: $bad"
+}
+
+# confine_opened_outside TRACE ROOT NS: every file the run traced in
+# TRACE (`strace -f -y -e trace=open,openat,openat2`) opened outside ROOT,
+# one a line, but for what a process opens before it knows the root: the
+# loader's shared libraries and its cache, /proc/self/..., /dev/null, and
+# /run/netns/NS, the namespace --netns names. Nothing when it stayed in.
+confine_opened_outside() {
+	local trace=$1 root=$2 ns=$3
+	local ok='^(/etc/ld\.so\.cache|/(usr/)?lib(64|32|x32)?/.*\.so[.0-9]*|/proc/self/.*|/dev/null)$'
+	[ -n "${HALO_SANITIZER_CFLAGS:-}" ] && ok="${ok%)\$}|/proc/[0-9]+/[a-z_]+)\$"
+	# The path each successful open returned a descriptor for (-y).
+	grep -E ' (open|openat|openat2)\(' "$trace" | grep -oE '= [0-9]+<[^>]*>$' |
+		sed -E 's/^= [0-9]+<//; s/>$//' | sort -u |
+		grep -vxF -e "$root" -e "/run/netns/$ns" | grep -vF "$root/" | grep -vE "$ok"
+	# And every absolute path asked for, opened or not.
+	grep -E ' (open|openat|openat2)\((AT_FDCWD<[^>]*>, )?"/' "$trace" |
+		sed -E 's/^[0-9]+ +[a-z0-9]+\((AT_FDCWD<[^>]*>, )?"//; s/".*//' | sort -u |
+		grep -vxF -e "$root" -e "/run/netns/$ns" | grep -vF "$root/" | grep -vE "$ok"
 }
 
 # confine_outside_sum OUT: content, mode, mtime and entries of the outside
