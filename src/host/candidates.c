@@ -16,7 +16,7 @@
 
 #include "config/pci.h"
 #include "host/candidates.h"
-#include "links/match.h"
+#include "host/sysfs.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 

@@ -2,7 +2,7 @@
 /*
  * candidates.h: the links the config's entries can mean, named from the
  * root's sysfs as the kernel lays it out, so they can be fetched by name
- * instead of dumping every link of the host (issue 13). Only a shortcut:
+ * instead of dumping every link of the host. Only a shortcut:
  * resolve.c matches them with the same code and falls back to the dump
  * whenever the answer could differ.
  */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * host.h: the resolved host (issue 8, part 1). One table of the managed
- * interfaces, built once per run after the modules phase, read by every
- * subsystem that needs to know which live link a config entry means
+ * host.h: the resolved host. One table of the managed interfaces, built
+ * once per run after the modules phase (matching: host/match.h), read by
+ * every subsystem that needs to know which live link a config entry means
  * (links, RoCE, RDMA, the firewall's trusted interfaces, the env file).
  * Nothing else matches interfaces again.
  *

@@ -1,10 +1,15 @@
-# src/host: the resolved host (issue 8, part 1): --netns entered once, and
-# the table of managed interfaces every subsystem reads.
+# src/host: the resolved host: --netns entered once, and the table of
+# managed interfaces every subsystem reads, matched once (match.c) on
+# netlink and sysfs facts (sysfs.c).
 libhalo_la_SOURCES += \
 	src/host/host.h \
 	src/host/namespace.c \
 	src/host/candidates.h \
 	src/host/candidates.c \
+	src/host/match.h \
+	src/host/match.c \
+	src/host/sysfs.h \
+	src/host/sysfs.c \
 	src/host/resolve.c
 
 # Integration: phases over the finit_module trap, namespaces' own sysfs.
@@ -14,7 +19,9 @@ host_integration_tests = \
 TESTS += $(host_integration_tests)
 EXTRA_DIST += $(host_integration_tests)
 
-# Unit tests: candidate links from a fake sysfs.
-host_unit_tests = tests/unit/test-host-candidates tests/unit/test-host-namespace
+# Unit tests: the matcher, candidate links and link facts from a fake
+# sysfs, --netns names.
+host_unit_tests = tests/unit/test-host-candidates tests/unit/test-host-match \
+	tests/unit/test-host-namespace
 check_PROGRAMS += $(host_unit_tests)
 TESTS += $(host_unit_tests)

@@ -20,7 +20,8 @@
 
 #include "host/candidates.h"
 #include "host/host.h"
-#include "links/match.h"
+#include "host/match.h"
+#include "host/sysfs.h"
 #include "netlink/context.h"
 #include "netlink/rtnl.h"
 #include "util/strv.h"

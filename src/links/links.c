@@ -17,11 +17,11 @@
 
 #include "config/cidr.h"
 #include "host/host.h"
+#include "host/match.h"
 #include "links/items.h"
 #include "links/links.h"
-#include "links/match.h"
-#include "netlink/rtnl.h"
 #include "links/nm.h"
+#include "netlink/rtnl.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 

@@ -5,14 +5,11 @@ libhalo_la_SOURCES += \
 	src/links/links.c \
 	src/links/items.h \
 	src/links/items.c \
-	src/links/match.h \
-	src/links/match.c \
-	src/links/sysfs.c \
 	src/links/nm.h \
 	src/links/nm.c
 
 # Unit tests (cmocka, TAP)
-net_unit_tests = tests/unit/test-net-match tests/unit/test-net-nm \
+net_unit_tests = tests/unit/test-net-nm \
 	tests/unit/test-net-items tests/unit/test-net-transport
 check_PROGRAMS += $(net_unit_tests)
 TESTS += $(net_unit_tests)

@@ -25,7 +25,7 @@
 
 #include "config/cidr.h"
 #include "fuzz/fuzz.h"
-#include "links/match.h"
+#include "host/match.h"
 #include "netlink/rtnl.h"
 #include "netlink/transport.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for src/links/match.c (pure matcher) and src/links/sysfs.c
+/* Unit tests for src/host/match.c (pure matcher) and src/host/sysfs.c
  * (driver and PCI address from a fake sysfs tree under a root). */
 #include "config.h"
 
@@ -14,7 +14,8 @@
 
 #include <cmocka.h>
 
-#include "links/match.h"
+#include "host/match.h"
+#include "host/sysfs.h"
 #include "util/rootfs.h"
 
 struct fake { const char *name, *driver, *pci; };

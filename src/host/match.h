@@ -30,7 +30,7 @@ typedef int (*halo_link_facts_fn)(void *userdata, const struct halo_rtnl_link *l
  * entries and links: no match (only with REPORT_MISSING: else the entry
  * just stays -1), one entry matching several links, several entries
  * matching one link. Returns 0, -EINVAL when errors were added, or
- * another -errno from FACTS.
+ * another -errno from the facts callback.
  */
 int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
 		     const struct halo_rtnl_link *links, size_t n_links,
@@ -39,7 +39,7 @@ int halo_links_match(const struct halo_interface *ifs, size_t n_ifs,
 		     ssize_t *ret_idx, struct halo_errors *errs);
 
 /* 1 when LINK satisfies every match key of F (its name, without keys),
- * 0 when not, -errno from FACTS. */
+ * 0 when not, -errno from the facts callback. */
 int halo_link_matches(const struct halo_interface *f,
 		      const struct halo_rtnl_link *link,
 		      halo_link_facts_fn facts, void *userdata);
@@ -50,7 +50,7 @@ int halo_link_matches(const struct halo_interface *f,
  * or the kernel's name of a live link (what udev passes after a rename):
  * the entry of that name, and every entry whose match keys hold for the
  * link of that name. Returns how many were marked (0: NAME is not
- * managed) or -errno from FACTS.
+ * managed) or -errno from the facts callback.
  */
 int halo_links_select(const struct halo_interface *ifs, size_t n_ifs,
 		      const struct halo_rtnl_link *links, size_t n_links,
@@ -63,22 +63,3 @@ void halo_link_match_describe(const struct halo_interface *iface, char *buf,
 
 /* "aa:bb:cc:dd:ee:ff" (lower case); "" for an empty address. */
 void halo_hwaddr_format(const uint8_t *addr, size_t n, char *buf, size_t len);
-
-/* sysfs.c: driver name (basename of device/driver) and PCI address (the
- * PCI function the device is, or sits on, from the /sys/devices path the
- * class entry points to) of IFNAME under <root>/sys/class/net. Absent
- * ones are NULL; caller frees. A symlink on the way that resolves nowhere
- * inside the root is -ELOOP with *RET_WHY naming it (caller frees). */
-int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
-			  char **ret_driver, char **ret_pci, char **ret_why);
-
-/* sysfs.c: the netdevs of the device directory PATH under the root (e.g.
- * /sys/bus/pci/devices/P, a symlink resolved inside the root): the entries
- * of its "net" directory and of those up to two directories below it (a
- * child device's), symlinks never followed and nested PCI functions left
- * out -- the links whose PCI address, as
- * halo_link_sysfs_facts reads it, is that device. Appended to *NAMES
- * unless already there. -ENOENT when PATH is absent, -E2BIG when the tree
- * is too large to walk, -errno. */
-int halo_link_sysfs_device_links(const struct halo_ctx *ctx, const char *path,
-				 char ***names);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "links/match.h"
+#include "host/match.h"
 #include "util/strv.h"
 
 void halo_hwaddr_format(const uint8_t *addr, size_t n, char *buf, size_t len)

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "config/pci.h"
-#include "links/match.h"
+#include "host/sysfs.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sysfs.h: the facts link matching needs from the root's sysfs (a fixture
+ * tree under --root, the namespace's own sysfs in a --netns run), read
+ * without following a symlink out of the root.
+ */
+#pragma once
+
+#include "halo.h"
+
+/* Driver name (basename of device/driver) and PCI address (the PCI
+ * function the device is, or sits on, from the /sys/devices path the class
+ * entry points to) of IFNAME under <root>/sys/class/net. Absent ones are
+ * NULL; caller frees. A symlink on the way that resolves nowhere
+ * inside the root is -ELOOP with *RET_WHY naming it (caller frees). */
+int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
+			  char **ret_driver, char **ret_pci, char **ret_why);
+
+/* The netdevs of the device directory PATH under the root (e.g.
+ * /sys/bus/pci/devices/P, a symlink resolved inside the root): the entries
+ * of its "net" directory and of those up to two directories below it (a
+ * child device's), symlinks never followed and nested PCI functions left
+ * out -- the links whose PCI address, as halo_link_sysfs_facts reads it,
+ * is that device. Appended to *NAMES
+ * unless already there. -ENOENT when PATH is absent, -E2BIG when the tree
+ * is too large to walk, -errno. */
+int halo_link_sysfs_device_links(const struct halo_ctx *ctx, const char *path,
+				 char ***names);
