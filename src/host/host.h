@@ -6,13 +6,16 @@
  * (links, RoCE, RDMA, the firewall's trusted interfaces, the env file).
  * Nothing else matches interfaces again.
  *
- * Facts: ifindex, name, MAC, permanent MAC and MTU range from netlink (in
- * the run's network namespace); driver and PCI address from the root's
- * /sys (a fixture tree under --root; the namespace's own sysfs, mounted
- * in a private mount namespace, in a --netns run on this machine).
+ * Facts: ifindex, name, MAC, permanent MAC, MTU range and the bond a link
+ * is a port of (IFLA_MASTER, and the upper device's IFLA_INFO_KIND) from
+ * netlink, in the run's network namespace; driver and PCI address from
+ * the root's /sys (a fixture tree under --root; the namespace's own
+ * sysfs, mounted in a private mount namespace, in a --netns run on this
+ * machine).
  */
 #pragma once
 
+#include <net/if.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -41,6 +44,7 @@ struct halo_host_link {
 	struct halo_rtnl_link link; /* when found: ifindex, name, MACs, MTUs */
 	char *driver;   /* device/driver of the link, else its kind ("veth") */
 	char *pci;      /* the PCI function the link is on, NULL: none */
+	char bond[IF_NAMESIZE]; /* the bond it is a port of, "" none */
 };
 
 struct halo_host {

@@ -164,10 +164,41 @@ static int netlink_error(struct halo_errors *errs, const char *what, int err)
 	return err;
 }
 
+/* The bond LINK is a port of, in RET: its upper device (IFLA_MASTER) when
+ * that is a bond (IFLA_INFO_KIND "bond"; a bridge or a team is none), ""
+ * otherwise. The upper device is looked for among LINKS (N of them, the
+ * snapshot matched against), else fetched: one RTM_GETLINK, only for a
+ * link that has one. */
+static int bond_of(struct halo_ctx *ctx, const struct halo_rtnl_link *links,
+		   size_t n, const struct halo_rtnl_link *link, char ret[IF_NAMESIZE])
+{
+	const struct halo_rtnl_link *upper = NULL;
+	struct halo_rtnl_link fetched;
+	int err;
+
+	ret[0] = '\0';
+	if (link->master <= 0)
+		return 0;
+	for (size_t i = 0; i < n && !upper; i++)
+		if (links[i].ifindex == link->master)
+			upper = &links[i];
+	if (!upper) {
+		err = halo_rtnl_link_fetch(ctx, link->master, &fetched);
+		if (err == -ENODEV)
+			return 0; /* gone since the link was read */
+		if (err < 0)
+			return err;
+		upper = &fetched;
+	}
+	if (strcmp(upper->kind, "bond") == 0)
+		memcpy(ret, upper->name, IF_NAMESIZE);
+	return 0;
+}
+
 /* The table's rows from the match: copies, so the table outlives the
  * netlink snapshots (which later requests replace). */
-static int fill(struct halo_host *host, const struct halo_config *cfg,
-		const bool *sel, const ssize_t *idx,
+static int fill(struct halo_ctx *ctx, struct halo_host *host,
+		const struct halo_config *cfg, const bool *sel, const ssize_t *idx,
 		const struct halo_rtnl_link *links, struct facts_cache *fc)
 {
 	for (size_t i = 0; i < cfg->n_interfaces; i++) {
@@ -187,6 +218,9 @@ static int fill(struct halo_host *host, const struct halo_config *cfg,
 			return -ENOMEM;
 		if (pci && !(h->pci = strdup(pci)))
 			return -ENOMEM;
+		err = bond_of(ctx, links, fc->n, &h->link, h->bond);
+		if (err < 0)
+			return err;
 	}
 	return 0;
 }
@@ -267,7 +301,7 @@ static int resolve_links(struct halo_ctx *ctx, const struct halo_config *cfg,
 		}
 	}
 	if (err == 0 && !host->interface_unmanaged)
-		err = fill(host, cfg, sel, idx, links, &fc);
+		err = fill(ctx, host, cfg, sel, idx, links, &fc);
 	if (err < 0) {
 		if (fc.why)
 			halo_errors_add(errs, "links: %s", fc.why);

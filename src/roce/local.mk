@@ -7,8 +7,7 @@ libhalo_la_SOURCES += \
 	src/roce/items.c \
 	src/roce/items-app.c \
 	src/roce/items-dev.c \
-	src/roce/items-ecn.c \
-	src/roce/bond.c
+	src/roce/items-ecn.c
 
 # Unit tests (cmocka, TAP): the planner and items over a fake NIC.
 roce_unit_tests = tests/unit/test-roce-plan

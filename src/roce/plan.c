@@ -5,7 +5,8 @@
  *
  * What the config loader cannot know is checked here, before anything
  * changes: the link's driver must have RoCE, and what the drivers are
- * known to refuse (FACTS 3, 4) is refused up front with FILE:LINE.
+ * known to refuse (docs/hardware.md: ice and mlx5 DCB) is refused up front
+ * with FILE:LINE.
  */
 #include "config.h"
 
@@ -142,21 +143,6 @@ static int recorded(const struct halo_plan *plan, const struct halo_interface *f
 	return halo_plan_recorded(plan, keys, ret);
 }
 
-/* ice refuses DCB on a bond's port: which bond, so that the items predict
- * the refusal (observe: HALO_SYNC_INVALID when a change is needed). */
-static int find_bond(struct halo_ctx *ctx, struct halo_plan *plan,
-		     const struct halo_host_link *h, struct halo_roce_want *w)
-{
-	int r = halo_roce_bond_of(ctx, h->link.name, w->bond);
-
-	if (r >= 0)
-		return 0;
-	w->bond[0] = '\0';
-	/* Unknown: the driver's own refusal still names the reason. */
-	return halo_plan_warn(plan, "roce/%s: cannot tell whether %s is in a bond: %s",
-			      h->entry->name, h->link.name, strerror(-r));
-}
-
 static int plan_entry(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_errors *errs,
 		      const struct halo_config *cfg, const struct halo_host_link *h)
 {
@@ -178,8 +164,10 @@ static int plan_entry(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_
 	snprintf(w.ifname, sizeof(w.ifname), "%s", h->link.name);
 	snprintf(w.pci, sizeof(w.pci), "%s", h->pci ? h->pci : "");
 	w.pfc_mask = rc->pfc_mask;
-	if (w.nic == HALO_ROCE_NIC_ICE && (rc->dcbx != HALO_DCBX_UNSET || host_dcb(rc)))
-		err = find_bond(ctx, plan, h, &w);
+	/* ice refuses DCB on a bond's port: the items predict the refusal
+	 * (observe: HALO_SYNC_INVALID when a change is needed). */
+	if (w.nic == HALO_ROCE_NIC_ICE)
+		memcpy(w.bond, h->bond, sizeof(w.bond));
 
 	/* First: ice refuses host DCB while its firmware agent runs, and
 	 * turning the agent off resets PFC and the APP table. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * roce.h: the roce subsystem (issue 9): each interface entry's `roce`
+ * roce.h: the roce subsystem: each interface entry's `roce`
  * group becomes roce/<entry>/... items on the host table's live link.
  *
  * Items of one interface, in plan (= apply) order inside HALO_PHASE_ROCE:
@@ -80,11 +80,6 @@ struct halo_roce_want {
 	bool exclusive;           /* DSCP_PRIO, TRUST: remove foreign DSCP entries too */
 	char bond[IF_NAMESIZE];   /* ice port in this bond: no DCB change ("" none) */
 };
-
-/* bond.c: 1 when IFNAME is a port of a bond (its name in RET), 0 not
- * (no master, or a bridge's), -errno. From the root's sysfs. */
-int halo_roce_bond_of(const struct halo_ctx *ctx, const char *ifname,
-		      char ret[IF_NAMESIZE]);
 
 /* The DSCP entry A as an ownership record entry, "26:3". */
 void halo_roce_app_text(const struct dcb_app *a, char buf[HALO_OWNED_LEN]);

@@ -1,39 +1,42 @@
 #!/bin/bash
-# An E810 port in a bond (FACTS 3): ice refuses every DCB change there
-# ("DCB changes not allowed when in a bond"). halo-provision sees the bond
-# in the root's sysfs (the port's master link, a bond's bonding/
-# directory) and stops before anything changes (exit 1, naming the item
-# and the bond), instead of turning the firmware agent off and then
-# failing half-way. A bridge port is no bond; a bonded port whose DCB
-# already matches checks and applies clean. The NIC: tests/nicsim, e810
-# profile with bonded=yes.
+# An E810 port in a bond: ice refuses every DCB change there ("DCB changes
+# not allowed when in a bond", ice_dcb_nl.c; docs/hardware.md: ice DCB).
+# halo-provision knows the bond from netlink, as the host table reads it:
+# the port's IFLA_MASTER, and that upper device's IFLA_INFO_KIND "bond". It
+# stops before anything changes (exit 1, naming the item and the bond),
+# instead of turning the firmware agent off and then failing half-way. A
+# bridge port is no bond; a bonded port whose DCB already matches checks
+# and applies clean.
+#
+# This kernel has no bonding driver: the bond is a real bridge (so the
+# port's IFLA_MASTER is the kernel's own) that the simulator shows as a
+# bond (NICSIM_BONDS). The NIC: tests/nicsim, e810 profile with bonded=yes
+# (the driver's refusal).
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
 
 NS=$(new_netns rocebond) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
 veth_pair "$NS" e810a || { echo "1..0 # SKIP no veth"; exit 0; }
+ip -n "$NS" link add probe0 type bridge 2>/dev/null && ip -n "$NS" link del probe0 ||
+	{ echo "1..0 # SKIP no bridges"; exit 0; }
 export NICSIM_STATE=$TEST_TMP/state NICSIM_CONFIG=$TEST_TMP/nicsim.conf NICSIM_LOG=$TEST_TMP/nicsim.log
+export NICSIM_BONDS=bond0
 mkdir -p "$NICSIM_STATE"
 echo "e810a e810 pci=0000:3b:00.0 bonded=yes" >"$NICSIM_CONFIG"
 
 ROOT=$TEST_TMP/root
 CONF=$ROOT/etc/halo-provision/halo.conf
 mkdir -p "$ROOT/etc/halo-provision"
-DEV=sys/devices/pci0000:00/0000:3b:00.0
 fake_nic e810a 0000:3b:00.0 ice
-# upper KIND NAME: the port's master is NAME, a bond or a bridge, as the
-# kernel shows it in sysfs.
+# upper NAME: the port's upper device is NAME, a new bridge (bond0 is
+# shown as a bond); "" for none.
 upper() {
-	rm -rf "$ROOT/$DEV/net/e810a/master" "$ROOT/$DEV/net/e810a/bonding_slave" \
-		"$ROOT/sys/devices/virtual/net" "$ROOT/sys/class/net/$2"
-	mkdir -p "$ROOT/sys/devices/virtual/net/$2"
-	ln -s "../../../../virtual/net/$2" "$ROOT/$DEV/net/e810a/master"
-	ln -s "../../devices/virtual/net/$2" "$ROOT/sys/class/net/$2"
-	if [ "$1" = bond ]; then
-		mkdir -p "$ROOT/sys/devices/virtual/net/$2/bonding" "$ROOT/$DEV/net/e810a/bonding_slave"
-	else
-		mkdir -p "$ROOT/sys/devices/virtual/net/$2/bridge" "$ROOT/$DEV/net/e810a/brport"
-	fi
+	ip -n "$NS" link set e810a nomaster
+	ip -n "$NS" link del bond0 2>/dev/null
+	ip -n "$NS" link del br0 2>/dev/null
+	[ -z "$1" ] && return
+	ip -n "$NS" link add "$1" type bridge && ip -n "$NS" link set "$1" up &&
+		ip -n "$NS" link set e810a master "$1"
 }
 
 write_conf "$CONF" <<'CONF'
@@ -51,7 +54,9 @@ halo() {
 }
 run() { out=$(halo "$@"); rc=$?; err=$(cat "$TEST_TMP/stderr"); }
 
-upper bond bond0
+upper bond0
+is "$(ip -n "$NS" -j link show e810a | jq -r '.[0].master')" bond0 \
+	"the kernel says: e810a's upper device is bond0"
 run
 is "$rc" 1 "bonded E810 with DCB to change: exit 1"
 like "$err" 'roce/rdma0/fw-lldp-agent: e810a is a port of bond bond0, and ice refuses DCB changes there \("DCB changes not allowed when in a bond"\)' \
@@ -65,10 +70,10 @@ ok $? "no state file written"
 run --check
 is "$rc" 1 "check: exit 1 as well"
 
-# Without the sysfs facts the driver refuses by itself, with a bare EINVAL
-# inside the dcbnl reply (its words go to the kernel log only).
-rm -rf "$ROOT/$DEV/net/e810a/master" "$ROOT/$DEV/net/e810a/bonding_slave"
-run --json
+# The same bridge not shown as a bond: a bridge's port, no prediction; the
+# driver (still bonded) refuses by itself, with a bare EINVAL inside the
+# dcbnl reply (its words go to the kernel log only).
+NICSIM_BONDS="" run --json
 is "$(jq -r '.items[] | select(.key=="roce/rdma0/pfc") | .outcome' <<<"$out")" failed \
 	"unpredicted: the driver refuses pfc (failed)"
 like "$(jq -r '.items[] | select(.key=="roce/rdma0/pfc") | .message' <<<"$out")" \
@@ -76,14 +81,14 @@ like "$(jq -r '.items[] | select(.key=="roce/rdma0/pfc") | .message' <<<"$out")"
 
 # A bridge port is no bond: DCB is applied.
 jq '.bonded = false' "$NICSIM_STATE/e810a.json" >"$TEST_TMP/s" && mv "$TEST_TMP/s" "$NICSIM_STATE/e810a.json"
-upper bridge br0
+upper br0
 run
 is "$rc" 2 "bridge port: apply exit 2"
 is "$(state e810a .pfc_enabled)" '[3]' "PFC on 3"
 
 # The port joins a bond with its DCB already right: in sync.
 jq '.bonded = true' "$NICSIM_STATE/e810a.json" >"$TEST_TMP/s" && mv "$TEST_TMP/s" "$NICSIM_STATE/e810a.json"
-upper bond bond0
+upper bond0
 run --check
 is "$rc" 0 "bonded, DCB already right: check exit 0"
 run
@@ -94,5 +99,12 @@ run
 is "$rc" 1 "PFC drifted on a bonded port: exit 1"
 like "$err" 'roce/rdma0/pfc: e810a is a port of bond bond0' "... naming pfc"
 is "$(state e810a .pfc_enabled)" '[4]' "nothing changed"
+
+# Out of the bond: the change is applied.
+jq '.bonded = false' "$NICSIM_STATE/e810a.json" >"$TEST_TMP/s" && mv "$TEST_TMP/s" "$NICSIM_STATE/e810a.json"
+upper ""
+run
+is "$rc" 2 "no upper device: apply exit 2"
+is "$(state e810a .pfc_enabled)" '[3]' "PFC back on 3"
 
 done_testing

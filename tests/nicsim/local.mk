@@ -1,6 +1,7 @@
-# tests/nicsim: the simulated NIC, an LD_PRELOAD library that
-# answers dcbnl, devlink and ethtool requests for the interfaces it is told
-# about. Built by make check, never installed.
+# tests/nicsim: the simulated NIC, an LD_PRELOAD library that answers
+# dcbnl, devlink and ethtool requests for the interfaces it is told about
+# (and shows bridges it is told about as bonds). Built by make check, never
+# installed.
 
 # The library: LD_PRELOADed by the tests that need a NIC, never linked into
 # anything. No sanitizer flags: it is preloaded into sanitized binaries and
@@ -17,7 +18,8 @@ tests_nicsim_nicsim_la_SOURCES = \
 	tests/nicsim/nicsim-ice.c \
 	tests/nicsim/nicsim-mlx5.c \
 	tests/nicsim/nicsim-genl.c \
-	tests/nicsim/nicsim-devlink.c
+	tests/nicsim/nicsim-devlink.c \
+	tests/nicsim/nicsim-bond.c
 tests_nicsim_nicsim_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS) $(MNL_CFLAGS) $(JSONC_CFLAGS)
 tests_nicsim_nicsim_la_LDFLAGS = -module -avoid-version -rpath /nowhere -shared
 tests_nicsim_nicsim_la_LIBADD = $(MNL_LIBS) $(JSONC_LIBS) -lpthread -ldl

@@ -528,6 +528,15 @@ EXPORT ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
 	return r == NOT_OURS ? real_sendmsg(fd, m, flags) : r;
 }
 
+/* What the kernel answered on an rtnetlink socket, N bytes of BUF (LEN):
+ * links named in NICSIM_BONDS shown as bonds (nicsim-bond.c). */
+static ssize_t from_kernel(int fd, void *buf, size_t len, ssize_t n)
+{
+	if (n > 0 && fd >= 0 && fd < MAX_FDS && g.fds[fd].proto == NETLINK_ROUTE)
+		nicsim_bond_rewrite(buf, (size_t)n < len ? (size_t)n : len);
+	return n;
+}
+
 EXPORT ssize_t recvfrom(int fd, void *buf, size_t len, int flags,
 			struct sockaddr *from, socklen_t *fromlen)
 {
@@ -536,7 +545,9 @@ EXPORT ssize_t recvfrom(int fd, void *buf, size_t len, int flags,
 
 	resolve_real();
 	r = try_recv(fd, &iov, 1, flags, from, fromlen, NULL);
-	return r == NOT_OURS ? real_recvfrom(fd, buf, len, flags, from, fromlen) : r;
+	if (r == NOT_OURS)
+		return from_kernel(fd, buf, len, real_recvfrom(fd, buf, len, flags, from, fromlen));
+	return r;
 }
 
 EXPORT ssize_t recv(int fd, void *buf, size_t len, int flags)
@@ -546,7 +557,9 @@ EXPORT ssize_t recv(int fd, void *buf, size_t len, int flags)
 
 	resolve_real();
 	r = try_recv(fd, &iov, 1, flags, NULL, NULL, NULL);
-	return r == NOT_OURS ? real_recv(fd, buf, len, flags) : r;
+	if (r == NOT_OURS)
+		return from_kernel(fd, buf, len, real_recv(fd, buf, len, flags));
+	return r;
 }
 
 EXPORT ssize_t recvmsg(int fd, struct msghdr *m, int flags)
@@ -558,6 +571,9 @@ EXPORT ssize_t recvmsg(int fd, struct msghdr *m, int flags)
 	resolve_real();
 	r = try_recv(fd, m->msg_iov, m->msg_iovlen, flags,
 		     m->msg_name, m->msg_name ? &namelen : NULL, &mflags);
+	if (r == NOT_OURS && m->msg_iovlen == 1)
+		return from_kernel(fd, m->msg_iov[0].iov_base, m->msg_iov[0].iov_len,
+				   real_recvmsg(fd, m, flags));
 	if (r == NOT_OURS)
 		return real_recvmsg(fd, m, flags);
 	m->msg_namelen = m->msg_name ? namelen : 0;

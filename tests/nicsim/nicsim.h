@@ -194,4 +194,9 @@ int nicsim_port_reset(struct nicsim_if *nic);
 /* mlx5_toggle_port_link: carrier lost and regained, admin state kept. */
 int nicsim_carrier_flap(struct nicsim_if *nic);
 
+/* ---- nicsim-bond.c ---- */
+/* Shows the links NICSIM_BONDS names as bonds in the rtnetlink messages of
+ * BUF (LEN bytes, as the kernel sent them). */
+void nicsim_bond_rewrite(void *buf, size_t len);
+
 #endif

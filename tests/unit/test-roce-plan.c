@@ -83,7 +83,7 @@ static void set_fw_lldp(struct nic *n, bool on)
 	n->fw_lldp = on;
 	n->dcbx = on ? DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE
 		     : DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
-	if (!on) { /* FACTS 3: turning it off resets PFC and the APP table */
+	if (!on) { /* ice_dcb_sw_dflt_cfg: turning it off resets PFC and the APP table */
 		n->pfc_en = 0;
 		n->n_app = 0;
 	}
@@ -841,6 +841,44 @@ static void ice_refusal_is_failed(void **state)
 	run_free(r);
 }
 
+/* An ice port the host table says is in a bond: every DCB change is
+ * refused up front (the driver would refuse it), before anything is sent;
+ * DCB already right is in sync. An mlx5 port in a bond is not ice's case. */
+static void ice_bond_port(void **state)
+{
+	struct run *r = run_new(ROCE_CONF("      dcbx = \"host\"; pfc = [ 3 ];\n"), "ice");
+	struct halo_errors errs = { 0 };
+	struct halo_nlt *t;
+
+	(void)state;
+	snprintf(r->links[0].bond, sizeof(r->links[0].bond), "bond0");
+	assert_int_equal(plan(r), 0);
+	nic_init(&r->nic, NIC_ICE);
+	set_fw_lldp(&r->nic, true);
+	assert_int_equal(halo_netlink_transport(&r->ctx, &t), 0);
+	halo_nlt_set_io(t, nic_io, &r->nic);
+	assert_int_equal(halo_engine_observe(&r->ctx, &r->plan, 0, &errs), -EINVAL);
+	assert_true(errs.n >= 2);
+	assert_non_null(strstr(item(r, "pfc")->message, "rdma0 is a port of bond bond0"));
+	assert_non_null(strstr(item(r, "fw-lldp-agent")->message, "DCB changes not allowed"));
+	assert_int_equal(r->nic.dcb_sets, 0);
+	halo_errors_free(&errs);
+
+	/* agent off and PFC right: nothing to change, nothing refused */
+	set_fw_lldp(&r->nic, false);
+	r->nic.pfc_en = 1 << 3;
+	assert_int_equal(engine(r, HALO_MODE_CHECK), 0);
+	run_free(r);
+
+	r = run_new(ROCE_CONF("      pfc = [ 3 ];\n"), "mlx5_core");
+	snprintf(r->links[0].bond, sizeof(r->links[0].bond), "bond0");
+	assert_int_equal(plan(r), 0);
+	nic_init(&r->nic, NIC_MLX5);
+	assert_int_equal(engine(r, HALO_MODE_APPLY), HALO_EXIT_CHANGED);
+	assert_int_equal(r->nic.pfc_en, 1 << 3);
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -853,6 +891,7 @@ int main(void)
 		cmocka_unit_test(mlx5_apply),
 		cmocka_unit_test(unsupported_and_required),
 		cmocka_unit_test(ice_refusal_is_failed),
+		cmocka_unit_test(ice_bond_port),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
