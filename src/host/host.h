@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "config/halo-config.h"
+#include "config/pci.h"
 #include "halo.h"
 #include "netlink/rtnl.h"
 #include "util/errors.h"
@@ -43,7 +44,8 @@ struct halo_host_link {
 	bool found;     /* a live link matches it */
 	struct halo_rtnl_link link; /* when found: ifindex, name, MACs, MTUs */
 	char *driver;   /* device/driver of the link, else its kind ("veth") */
-	char *pci;      /* the PCI function the link is on, NULL: none */
+	bool has_pci;
+	struct halo_pci_addr pci; /* the PCI function the link is on */
 	char bond[IF_NAMESIZE]; /* the bond it is a port of, "" none */
 };
 

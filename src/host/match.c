@@ -59,8 +59,7 @@ int halo_link_matches(const struct halo_interface *f,
 		      const struct halo_rtnl_link *link,
 		      halo_link_facts_fn facts, void *userdata)
 {
-	const char *driver = NULL, *pci = NULL;
-	struct halo_pci_addr at;
+	const struct halo_link_facts *have;
 	int err;
 
 	if (!has_keys(f))
@@ -71,13 +70,14 @@ int halo_link_matches(const struct halo_interface *f,
 		return 0;
 	if (!f->match_driver && !f->match.has_pci)
 		return 1;
-	err = facts(userdata, link, &driver, &pci);
+	err = facts(userdata, link, &have);
 	if (err < 0)
 		return err;
-	if (f->match_driver && (!driver || strcmp(driver, f->match_driver) != 0))
+	if (f->match_driver &&
+	    (!have->driver || strcmp(have->driver, f->match_driver) != 0))
 		return 0;
-	if (f->match.has_pci && (!pci || halo_pci_parse(pci, &at) < 0 ||
-				 !halo_pci_equal(&at, &f->match.pci)))
+	if (f->match.has_pci &&
+	    (!have->has_pci || !halo_pci_equal(&have->pci, &f->match.pci)))
 		return 0;
 	return 1;
 }

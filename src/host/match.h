@@ -16,13 +16,14 @@
 #include <sys/types.h>
 
 #include "config/halo-config.h"
+#include "host/sysfs.h"
 #include "netlink/rtnl.h"
 #include "util/errors.h"
 
-/* Fills driver and PCI address of LINK (NULL when it has none); the
- * strings stay owned by the callee. 0 or -errno. */
+/* The facts of LINK (driver and PCI function) in *RET, owned by the
+ * callee. 0 or -errno. */
 typedef int (*halo_link_facts_fn)(void *userdata, const struct halo_rtnl_link *link,
-				  const char **ret_driver, const char **ret_pci);
+				  const struct halo_link_facts **ret);
 
 /*
  * RET_IDX[i] becomes the index in LINKS of the link entry i matches, or -1.

@@ -30,47 +30,44 @@
 struct facts_cache {
 	const struct halo_ctx *ctx;
 	const struct halo_rtnl_link *links;
-	char **driver, **pci;
+	struct halo_link_facts *facts;
 	bool *done;
 	size_t n;
 	char *why; /* why a link's sysfs facts were refused */
 };
 
 static int facts_get(void *userdata, const struct halo_rtnl_link *link,
-		     const char **ret_driver, const char **ret_pci)
+		     const struct halo_link_facts **ret)
 {
 	struct facts_cache *fc = userdata;
 	size_t i = (size_t)(link - fc->links);
+	struct halo_link_facts *f;
 	int err;
 
 	if (i >= fc->n)
 		return -EINVAL;
+	f = &fc->facts[i];
 	if (!fc->done[i]) {
 		free(fc->why);
 		fc->why = NULL;
-		err = halo_link_sysfs_facts(fc->ctx, link->name, &fc->driver[i],
-					    &fc->pci[i], &fc->why);
+		err = halo_link_sysfs_facts(fc->ctx, link->name, f, &fc->why);
 		if (err < 0)
 			return err;
 		fc->done[i] = true;
 		/* A virtual link has no bus device: its driver is its kind,
 		 * as `ethtool -i` says (veth, bridge). */
-		if (!fc->driver[i] && link->kind[0] && !(fc->driver[i] = strdup(link->kind)))
+		if (!f->driver && link->kind[0] && !(f->driver = strdup(link->kind)))
 			return -ENOMEM;
 	}
-	*ret_driver = fc->driver[i];
-	*ret_pci = fc->pci[i];
+	*ret = f;
 	return 0;
 }
 
 static void facts_free(struct facts_cache *fc)
 {
-	for (size_t i = 0; fc->done && i < fc->n; i++) {
-		free(fc->driver[i]);
-		free(fc->pci[i]);
-	}
-	free(fc->driver);
-	free(fc->pci);
+	for (size_t i = 0; fc->done && i < fc->n; i++)
+		halo_link_facts_free(&fc->facts[i]);
+	free(fc->facts);
 	free(fc->done);
 	free(fc->why);
 }
@@ -203,7 +200,7 @@ static int fill(struct halo_ctx *ctx, struct halo_host *host,
 {
 	for (size_t i = 0; i < cfg->n_interfaces; i++) {
 		struct halo_host_link *h = &host->links[i];
-		const char *driver, *pci;
+		const struct halo_link_facts *f;
 		int err;
 
 		h->selected = sel[i];
@@ -211,13 +208,13 @@ static int fill(struct halo_ctx *ctx, struct halo_host *host,
 			continue;
 		h->found = true;
 		h->link = links[idx[i]];
-		err = facts_get(fc, &links[idx[i]], &driver, &pci);
+		err = facts_get(fc, &links[idx[i]], &f);
 		if (err < 0)
 			return err;
-		if (driver && !(h->driver = strdup(driver)))
+		if (f->driver && !(h->driver = strdup(f->driver)))
 			return -ENOMEM;
-		if (pci && !(h->pci = strdup(pci)))
-			return -ENOMEM;
+		h->has_pci = f->has_pci;
+		h->pci = f->pci;
 		err = bond_of(ctx, links, fc->n, &h->link, h->bond);
 		if (err < 0)
 			return err;
@@ -258,10 +255,9 @@ static int resolve_links(struct halo_ctx *ctx, const struct halo_config *cfg,
 	managed = calloc(cfg->n_interfaces + 1, sizeof(*managed));
 	fc.links = links;
 	fc.n = n_links;
-	fc.driver = calloc(n_links + 1, sizeof(char *));
-	fc.pci = calloc(n_links + 1, sizeof(char *));
+	fc.facts = calloc(n_links + 1, sizeof(*fc.facts));
 	fc.done = calloc(n_links + 1, sizeof(bool));
-	if (!idx || !sel || !managed || !fc.driver || !fc.pci || !fc.done) {
+	if (!idx || !sel || !managed || !fc.facts || !fc.done) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -438,7 +434,6 @@ void halo_host_free(struct halo_host *host)
 		return;
 	for (size_t i = 0; i < host->n; i++) {
 		free(host->links[i].driver);
-		free(host->links[i].pci);
 	}
 	free(host->links);
 	free(host);

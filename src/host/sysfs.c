@@ -23,8 +23,9 @@
 #include "util/strv.h"
 
 /* "0000:c2:00.0": domain:bus:device.function, as the PCI core names its
- * devices in sysfs (and the config's pci key is parsed). */
-static bool is_pci_address(const char *s, size_t n)
+ * devices in sysfs (and the config's pci key is parsed): 1 with *RET
+ * (may be NULL) set, 0 when the N bytes at S are no PCI address. */
+static bool pci_address(const char *s, size_t n, struct halo_pci_addr *ret)
 {
 	struct halo_pci_addr a;
 	char buf[32];
@@ -33,31 +34,31 @@ static bool is_pci_address(const char *s, size_t n)
 		return false;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	return halo_pci_parse(buf, &a) == 0;
+	if (halo_pci_parse(buf, &a) < 0)
+		return false;
+	if (ret)
+		*ret = a;
+	return true;
 }
 
 /* The PCI function a link sits on: the last PCI-shaped component of its
  * device path (the link /sys/class/net/NAME points into /sys/devices). A
  * PCI NIC is that function itself; a virtio NIC is a virtio device on
  * one ("…/0000:00:03.0/virtio2/net/eth0"), which `ethtool -i` reports as
- * its bus-info too. NULL (0) when none. */
-static int pci_of_path(const char *path, char **ret)
+ * its bus-info too. False when none. */
+static bool pci_of_path(const char *path, struct halo_pci_addr *ret)
 {
-	const char *best = NULL, *p = path;
-	size_t best_n = 0;
+	const char *p = path;
+	bool found = false;
 
 	while (*p) {
 		size_t n = strcspn(p, "/");
 
-		if (is_pci_address(p, n)) {
-			best = p;
-			best_n = n;
-		}
+		found = pci_address(p, n, ret) || found;
 		p += n;
 		p += strspn(p, "/");
 	}
-	*ret = best ? strndup(best, best_n) : NULL;
-	return best && !*ret ? -ENOMEM : 0;
+	return found;
 }
 
 /* Basename of the symlink NAME in DIRFD; NULL (0) when absent. */
@@ -99,10 +100,12 @@ static int open_dir(const struct halo_ctx *ctx, const char *path, int *ret_fd)
 }
 
 int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
-			  char **ret_driver, char **ret_pci, char **ret_why)
+			  struct halo_link_facts *ret, char **ret_why)
 {
 	_cleanup_close_ int classfd = -1, netfd = -1, devfd = -1;
-	_cleanup_free_ char *driver = NULL, *pci = NULL, *device = NULL;
+	_cleanup_free_ char *driver = NULL, *device = NULL;
+	struct halo_pci_addr pci;
+	bool has_pci = false;
 	char path[PATH_MAX], target[PATH_MAX];
 	ssize_t n;
 	int err;
@@ -129,12 +132,10 @@ int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
 		n = classfd >= 0 ? readlinkat(classfd, ifname, target, sizeof(target) - 1) : -1;
 		if (n > 0) {
 			target[n] = '\0';
-			err = pci_of_path(target, &pci);
-		} else if (is_pci_address(device, strlen(device))) {
-			pci = TAKE_PTR(device);
+			has_pci = pci_of_path(target, &pci);
+		} else {
+			has_pci = pci_address(device, strlen(device), &pci);
 		}
-		if (err < 0)
-			return err;
 		snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
 		err = open_dir(ctx, path, &devfd);
 		if (err == 0 && devfd < 0)
@@ -147,9 +148,18 @@ int halo_link_sysfs_facts(const struct halo_ctx *ctx, const char *ifname,
 				return err;
 		}
 	}
-	*ret_driver = TAKE_PTR(driver);
-	*ret_pci = TAKE_PTR(pci);
+	ret->driver = TAKE_PTR(driver);
+	ret->has_pci = has_pci;
+	if (has_pci)
+		ret->pci = pci;
 	return 0;
+}
+
+void halo_link_facts_free(struct halo_link_facts *f)
+{
+	free(f->driver);
+	f->driver = NULL;
+	f->has_pci = false;
 }
 
 /* Bounds of the walk below. A netdev of a PCI function hangs in its "net"
@@ -236,7 +246,7 @@ static int walk(int fd, unsigned depth, size_t *budget, char ***names)
 		}
 		/* A function below this one (behind a bridge): its links
 		 * have its address, not this one's. */
-		if (is_pci_address(de->d_name, strlen(de->d_name)))
+		if (pci_address(de->d_name, strlen(de->d_name), NULL))
 			continue;
 		if (depth >= WALK_DEPTH)
 			continue;

@@ -95,8 +95,8 @@ static void entry_pci(struct halo_ctx *ctx, const struct halo_interface *e,
 	snprintf(w->ifname, sizeof(w->ifname), "%s", h && h->found ? h->link.name : "");
 	if (h && h->found && h->driver)
 		snprintf(w->driver, sizeof(w->driver), "%s", h->driver);
-	if (h && h->found && h->pci) {
-		snprintf(w->pci, sizeof(w->pci), "%s", h->pci);
+	if (h && h->found && h->has_pci) {
+		halo_pci_format(&h->pci, w->pci, sizeof(w->pci));
 	} else if (h && h->found) {
 		snprintf(w->why_no_pci, sizeof(w->why_no_pci), "%s is not on a PCI device (%s)",
 			 h->link.name, h->driver ? h->driver : "virtual");

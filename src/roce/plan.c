@@ -162,7 +162,8 @@ static int plan_entry(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_
 	w.nic = nic_of(h->driver);
 	w.ifindex = h->link.ifindex;
 	snprintf(w.ifname, sizeof(w.ifname), "%s", h->link.name);
-	snprintf(w.pci, sizeof(w.pci), "%s", h->pci ? h->pci : "");
+	if (h->has_pci)
+		halo_pci_format(&h->pci, w.pci, sizeof(w.pci));
 	w.pfc_mask = rc->pfc_mask;
 	/* ice refuses DCB on a bond's port: the items predict the refusal
 	 * (observe: HALO_SYNC_INVALID when a change is needed). */

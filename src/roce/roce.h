@@ -67,7 +67,7 @@ struct halo_roce_want {
 	enum halo_roce_nic nic;
 	int ifindex;
 	char ifname[IF_NAMESIZE]; /* the live link's name at plan time */
-	char pci[32];             /* "0000:c2:00.0", "" none */
+	char pci[32];             /* devlink handle pci/<this>: the host table's PCI function, "" none */
 	bool on;                  /* ENABLE, FW_LLDP: wanted value */
 	enum halo_dcbx_mode dcbx; /* DCBX */
 	uint8_t pfc_mask;         /* PFC; ECN: for the "no PFC" note */

@@ -18,27 +18,30 @@
 #include "host/sysfs.h"
 #include "util/rootfs.h"
 
-struct fake { const char *name, *driver, *pci; };
+struct fake {
+	const char *name;
+	struct halo_link_facts facts;
+};
 
+#define PCI(b, d, f) true, { .domain = 0, .bus = b, .device = d, .function = f }
 static const struct fake facts_table[] = {
-	{ "enp194s0f0", "ice", "0000:c2:00.0" },
-	{ "enp194s0f1", "ice", "0000:c2:00.1" },
-	{ "eno1", "r8169", "0000:01:00.0" },
-	{ "veth0", NULL, NULL },
+	{ "enp194s0f0", { (char *)"ice", PCI(0xc2, 0, 0) } },
+	{ "enp194s0f1", { (char *)"ice", PCI(0xc2, 0, 1) } },
+	{ "eno1", { (char *)"r8169", PCI(0x01, 0, 0) } },
+	{ "veth0", { NULL, false, { 0 } } },
 };
 static int facts_calls;
 
 static int fake_facts(void *userdata, const struct halo_rtnl_link *link,
-		      const char **ret_driver, const char **ret_pci)
+		      const struct halo_link_facts **ret)
 {
+	static const struct halo_link_facts none = { NULL, false, { 0 } };
+
 	facts_calls++;
+	*ret = &none;
 	for (size_t i = 0; i < ARRAY_SIZE(facts_table); i++)
-		if (strcmp(facts_table[i].name, link->name) == 0) {
-			*ret_driver = facts_table[i].driver;
-			*ret_pci = facts_table[i].pci;
-			return 0;
-		}
-	*ret_driver = *ret_pci = NULL;
+		if (strcmp(facts_table[i].name, link->name) == 0)
+			*ret = &facts_table[i].facts;
 	return 0;
 }
 
@@ -161,7 +164,7 @@ static void unknown_name(void **state)
 }
 
 static int fail_facts(void *userdata, const struct halo_rtnl_link *link,
-		      const char **d, const char **p)
+		      const struct halo_link_facts **ret)
 {
 	return -EIO;
 }
@@ -245,7 +248,8 @@ static void sysfs_facts(void **state)
 	char root[] = "/tmp/halo-net-match.XXXXXX";
 	char cmd[2048];
 	struct halo_ctx ctx = { 0 };
-	char *driver = NULL, *pci = NULL, *why = NULL;
+	struct halo_link_facts f = { NULL, false, { 0 } };
+	char *why = NULL, pci[HALO_PCI_STRLEN];
 
 	assert_non_null(mkdtemp(root));
 	snprintf(cmd, sizeof(cmd),
@@ -271,47 +275,49 @@ static void sysfs_facts(void **state)
 	ctx.root = root;
 	assert_int_equal(halo_root_open(root, &ctx.root_fd), 0);
 
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "eth7", &driver, &pci, &why), 0);
-	assert_string_equal(driver, "ice");
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "eth7", &f, &why), 0);
+	assert_string_equal(f.driver, "ice");
+	assert_true(f.has_pci);
+	halo_pci_format(&f.pci, pci, sizeof(pci));
 	assert_string_equal(pci, "0000:c2:00.0");
-	free(driver);
-	free(pci);
+	halo_link_facts_free(&f);
 
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "eth8", &driver, &pci, &why), 0);
-	assert_string_equal(driver, "virtio_net");
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "eth8", &f, &why), 0);
+	assert_string_equal(f.driver, "virtio_net");
+	assert_true(f.has_pci);
+	halo_pci_format(&f.pci, pci, sizeof(pci));
 	assert_string_equal(pci, "0000:00:03.0");
-	free(driver);
-	free(pci);
+	halo_link_facts_free(&f);
 
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "veth9", &driver, &pci, &why), 0);
-	assert_null(driver);
-	assert_null(pci);
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "veth9", &f, &why), 0);
+	assert_null(f.driver);
+	assert_false(f.has_pci);
 
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "absent0", &driver, &pci, &why), 0);
-	assert_null(driver);
-	assert_null(pci);
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "absent0", &f, &why), 0);
+	assert_null(f.driver);
+	assert_false(f.has_pci);
 
 	/* the device link resolves nowhere inside the root: refused, named
 	 * (the host's /etc/driver is never read) */
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "evil", &driver, &pci, &why), -ELOOP);
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "evil", &f, &why), -ELOOP);
 	assert_non_null(why);
 	assert_non_null(strstr(why, "/sys/class/net/evil/device: symlink to '/../../../../etc' does not resolve inside the root"));
 	free(why);
 	why = NULL;
 
 	/* resolving inside the root: a device without a driver link */
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "tame", &driver, &pci, &why), 0);
-	assert_null(pci);
-	assert_null(driver);
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "tame", &f, &why), 0);
+	assert_false(f.has_pci);
+	assert_null(f.driver);
 	assert_null(why);
 
 	/* the class entry itself leaves the root */
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "gone", &driver, &pci, &why), -ELOOP);
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "gone", &f, &why), -ELOOP);
 	assert_non_null(strstr(why, "/sys/class/net/gone: symlink to '/halo-nowhere-outside'"));
 	free(why);
 	why = NULL;
 
-	assert_int_equal(halo_link_sysfs_facts(&ctx, "../x", &driver, &pci, &why), -EINVAL);
+	assert_int_equal(halo_link_sysfs_facts(&ctx, "../x", &f, &why), -EINVAL);
 	close(ctx.root_fd);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	assert_int_equal(system(cmd), 0);

@@ -422,7 +422,9 @@ static struct run *run_new(const char *text, const char *driver)
 		h->link.flags = IFF_UP;
 		h->link.carrier = 1;
 		h->driver = (char *)(i ? "mlx5_core" : driver);
-		h->pci = driver && strcmp(driver, "bnxt_en") == 0 ? NULL : (char *)BDF;
+		/* bnxt_en stands for a link on no PCI function */
+		h->has_pci = !driver || strcmp(driver, "bnxt_en") != 0;
+		assert_int_equal(halo_pci_parse(BDF, &h->pci), 0);
 	}
 	r->host.stage = HALO_HOST_FINAL;
 	r->host.links = r->links;
