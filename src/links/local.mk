@@ -9,21 +9,20 @@ libhalo_la_SOURCES += \
 	src/links/nm.c
 
 # Unit tests (cmocka, TAP)
-net_unit_tests = tests/unit/test-net-nm \
-	tests/unit/test-net-items tests/unit/test-net-transport
-check_PROGRAMS += $(net_unit_tests)
-TESTS += $(net_unit_tests)
+links_unit_tests = tests/unit/test-links-nm tests/unit/test-links-items
+check_PROGRAMS += $(links_unit_tests)
+TESTS += $(links_unit_tests)
 
 # Integration tests: real kernel netlink in private namespaces.
-net_integration_tests = \
+links_integration_tests = \
 	tests/integration/links-chain.sh \
 	tests/integration/links-bad-input.sh \
 	tests/integration/links-requests.sh \
 	tests/integration/links-match.sh \
 	tests/integration/links-interface.sh \
 	tests/integration/links-root-confined.sh
-TESTS += $(net_integration_tests)
-EXTRA_DIST += $(net_integration_tests)
+TESTS += $(links_integration_tests)
+EXTRA_DIST += $(links_integration_tests)
 
 # Benchmark: links --check against an ip -j + jq audit (figures only).
 EXTRA_DIST += bench/links-check.sh

@@ -24,7 +24,8 @@ libhalo_la_SOURCES += \
 
 # Unit tests (cmocka, TAP): messages against the kernel UAPI layouts, and
 # a fake kernel at the transport's seam (netlink-test.h, rtnl-test.h).
-netlink_unit_tests = tests/unit/test-netlink-dcbnl tests/unit/test-netlink-devlink \
+netlink_unit_tests = tests/unit/test-netlink-transport \
+	tests/unit/test-netlink-dcbnl tests/unit/test-netlink-devlink \
 	tests/unit/test-netlink-ethtool tests/unit/test-netlink-rtnl-parse \
 	tests/unit/test-netlink-rtnl-change tests/unit/test-netlink-rtnl-snapshot
 check_PROGRAMS += $(netlink_unit_tests)

@@ -337,5 +337,5 @@ int main(void)
 		cmocka_unit_test(sysfs_facts),
 	};
 
-	return cmocka_run_group_tests_name("net-match", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("host-match", tests, NULL, NULL);
 }

@@ -209,5 +209,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(plan_unreadable, fx_setup, fx_teardown),
 	};
 
-	return cmocka_run_group_tests_name("net-nm", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("links-nm", tests, NULL, NULL);
 }

@@ -53,5 +53,5 @@ int main(void)
 		cmocka_unit_test(route_dst),
 	};
 
-	return cmocka_run_group_tests_name("net-items", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("links-items", tests, NULL, NULL);
 }
