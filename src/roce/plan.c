@@ -5,8 +5,8 @@
  *
  * What the config loader cannot know is checked here, before anything
  * changes: the link's driver must have RoCE, and what the drivers are
- * known to refuse (docs/hardware.md: ice and mlx5 DCB) is refused up front
- * with FILE:LINE.
+ * known to refuse (docs/hardware.md, "E810 (ice): DCB" and "ConnectX
+ * (mlx5): DCB") is refused up front with FILE:LINE.
  */
 #include "config.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * roce.h: the roce subsystem: each interface entry's `roce`
- * group becomes roce/<entry>/... items on the host table's live link.
+ * roce.h: the roce subsystem: each interface entry's `roce` group becomes
+ * roce/<entry>/... items on the host table's live link.
  *
  * Items of one interface, in plan (= apply) order inside HALO_PHASE_ROCE:
  *   fw-lldp-agent  ice: the firmware LLDP agent off before any host DCB
@@ -67,7 +67,7 @@ struct halo_roce_want {
 	enum halo_roce_nic nic;
 	int ifindex;
 	char ifname[IF_NAMESIZE]; /* the live link's name at plan time */
-	char pci[32];             /* devlink handle pci/<this>: the host table's PCI function, "" none */
+	char pci[32];             /* devlink's pci/<pci>, from the host table; "" none */
 	bool on;                  /* ENABLE, FW_LLDP: wanted value */
 	enum halo_dcbx_mode dcbx; /* DCBX */
 	uint8_t pfc_mask;         /* PFC; ECN: for the "no PFC" note */

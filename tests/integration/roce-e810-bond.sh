@@ -1,6 +1,6 @@
 #!/bin/bash
 # An E810 port in a bond: ice refuses every DCB change there ("DCB changes
-# not allowed when in a bond", ice_dcb_nl.c; docs/hardware.md: ice DCB).
+# not allowed when in a bond"; docs/hardware.md, "E810 (ice): DCB").
 # halo-provision knows the bond from netlink, as the host table reads it:
 # the port's IFLA_MASTER, and that upper device's IFLA_INFO_KIND "bond". It
 # stops before anything changes (exit 1, naming the item and the bond),

@@ -1,9 +1,9 @@
 # tests/lib/confine.sh: the root-confinement harness's shared parts
-# (sourced by tests/integration/confinement.sh and bench/confinement.sh;
-# needs $HALO). Issue 13: plant a symlink (absolute and relative, to a file
-# and to a directory outside the root), a FIFO, a character device and a
-# 2 GiB sparse file at the paths an apply reads or writes, and prove that
-# nothing outside the root is read or written.
+# (sourced by tests/integration/confinement.sh, links-root-confined.sh and
+# bench/confinement.sh; needs $HALO). Plant a symlink (absolute and
+# relative, to a file and to a directory outside the root), a FIFO, a
+# character device and a 2 GiB sparse file at the paths an apply reads or
+# writes, and prove that nothing outside the root is read or written.
 #
 # How "nothing outside" is decided: the run is traced with
 # `strace -f -y -e trace=%file,openat2`. -y makes strace print, for every
