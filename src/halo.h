@@ -112,6 +112,12 @@ struct halo_ctx {
 	struct halo_nlt *nlt;
 	struct halo_rtnl *rtnl;
 
+	/* Counted up by the engine before it observes again after the
+	 * phases applied: the host may have changed under what was read
+	 * before (a driver's port reset), so a cache of host state read in an
+	 * earlier generation is read anew. */
+	unsigned long generation;
+
 	/* Counters reported in the JSON "stats" object: tests assert on them. */
 	unsigned long files_written;    /* files created, replaced or removed */
 	unsigned long netlink_requests; /* requests sent to the kernel */

@@ -262,6 +262,8 @@ int halo_engine_finish(struct halo_ctx *ctx, struct halo_plan *plan)
 	for (int pass = 1;; pass++) {
 		size_t n_undone = 0;
 
+		/* What was read before the changes is not the host any more. */
+		ctx->generation++;
 		for (size_t i = 0; i < plan->n; i++) {
 			struct halo_item *item = plan->items[i];
 

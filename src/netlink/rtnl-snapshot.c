@@ -33,6 +33,7 @@ struct snapshot {
 	size_t n;
 	bool ok;     /* false: not loaded yet, or stale after a change */
 	bool loaded; /* filled at least once (items is NULL when empty) */
+	unsigned long generation; /* ctx->generation it was read in */
 };
 
 struct halo_rtnl {
@@ -333,7 +334,7 @@ static int snapshot_get(struct halo_ctx *ctx, enum halo_rtnl_snap kind,
 	if (err < 0)
 		return err;
 	snap = &r->snap[kind];
-	if (!snap->ok) {
+	if (!snap->ok || snap->generation != ctx->generation) {
 		struct collect c = { .size = snap_kinds[kind].size,
 				     .parse = snap_kinds[kind].parse };
 
@@ -347,6 +348,7 @@ static int snapshot_get(struct halo_ctx *ctx, enum halo_rtnl_snap kind,
 		snap->n = c.n;
 		snap->ok = true;
 		snap->loaded = true;
+		snap->generation = ctx->generation;
 	}
 	*ret = snap->items;
 	*ret_n = snap->n;

@@ -19,6 +19,7 @@ tests_unit_test_roce_plan_SOURCES = tests/unit/test-roce-plan.c tests/unit/netli
 # Integration tests: the simulated NIC (tests/nicsim) and a plain veth.
 roce_integration_tests = \
 	tests/integration/roce-e810.sh \
+	tests/integration/roce-e810-reset.sh \
 	tests/integration/roce-connectx.sh \
 	tests/integration/roce-veth.sh \
 	tests/integration/roce-bad-input.sh \
