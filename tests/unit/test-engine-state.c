@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include <cmocka.h>
@@ -452,7 +453,9 @@ static void test_prometheus_write_rules(void **state)
 	assert_non_null(text);
 	assert_non_null(strstr(text, "halo_exit_code 0\n"));
 	free(text);
-	/* Same plan, later time: rewritten (the timestamp is the liveness). */
+	/* Same plan, later time: rewritten (the timestamp is the liveness).
+	 * The timestamp has millisecond resolution: let the clock move on. */
+	nanosleep(&(struct timespec){ .tv_nsec = 2 * 1000 * 1000 }, NULL);
 	assert_int_equal(halo_prometheus_write(&fx->ctx, &fx->cfg, &fx->plan, 0), 1);
 	assert_int_equal(fx->ctx.files_written, 0);
 }
