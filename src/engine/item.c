@@ -143,6 +143,7 @@ void halo_item_free(struct halo_item *item)
 	free(item->key);
 	free(item->path);
 	free(item->owned);
+	free(item->memo);
 	free(item->wanted);
 	free(item->observed);
 	free(item->message);

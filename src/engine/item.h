@@ -126,6 +126,10 @@ struct halo_item {
 	/* The entries of a shared table this item added (owned.h), NULL
 	 * when it keeps no record; written to the state file. */
 	struct halo_owned *owned;
+	/* One line the item remembers across runs, its subsystem's to read
+	 * and write (a driverinit value set, and when); the state file keeps
+	 * it and the planner gets it back (halo_plan_recorded_memo). */
+	char *memo;
 	char *diff;               /* unified diff (file items), for --diff */
 	char *was;                /* set by the engine: observed before apply */
 	const struct halo_item_ops *ops;

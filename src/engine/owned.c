@@ -43,29 +43,53 @@ void halo_owned_remove(struct halo_owned *o, const char *entry)
 
 void halo_records_free(struct halo_records *records)
 {
-	for (size_t i = 0; i < records->n; i++)
+	for (size_t i = 0; i < records->n; i++) {
 		free(records->v[i].key);
+		free(records->v[i].memo);
+	}
 	free(records->v);
 	*records = (struct halo_records){ 0 };
 }
 
-int halo_records_add(struct halo_records *records, const char *key, const char *entry)
+/* The record of KEY, made on first use; NULL on ENOMEM. */
+static struct halo_recorded *record_of(struct halo_records *records, const char *key)
 {
 	struct halo_recorded *v;
 	size_t i;
 
 	for (i = 0; i < records->n; i++)
 		if (strcmp(records->v[i].key, key) == 0)
-			return halo_owned_add(&records->v[i].owned, entry);
+			return &records->v[i];
 	v = realloc(records->v, (records->n + 1) * sizeof(*v));
 	if (!v)
-		return -ENOMEM;
+		return NULL;
 	records->v = v;
 	v[i] = (struct halo_recorded){ .key = strdup(key) };
 	if (!v[i].key)
-		return -ENOMEM;
+		return NULL;
 	records->n++;
-	return halo_owned_add(&v[i].owned, entry);
+	return &v[i];
+}
+
+int halo_records_add(struct halo_records *records, const char *key, const char *entry)
+{
+	struct halo_recorded *r = record_of(records, key);
+
+	return r ? halo_owned_add(&r->owned, entry) : -ENOMEM;
+}
+
+int halo_records_set_memo(struct halo_records *records, const char *key, const char *memo)
+{
+	struct halo_recorded *r = record_of(records, key);
+	char *copy = strdup(memo);
+
+	if (!r || !copy) {
+		free(copy);
+		return -ENOMEM;
+	}
+	free(r->memo);
+	r->memo = copy;
+	return 0;
 }
 
 int halo_plan_recorded(const struct halo_plan *plan, const char *const *keys,
@@ -83,6 +107,14 @@ int halo_plan_recorded(const struct halo_plan *plan, const char *const *keys,
 					return -ENOSPC;
 		}
 	return 0;
+}
+
+const char *halo_plan_recorded_memo(const struct halo_plan *plan, const char *key)
+{
+	for (size_t i = 0; plan->records && i < plan->records->n; i++)
+		if (strcmp(plan->records->v[i].key, key) == 0)
+			return plan->records->v[i].memo;
+	return NULL;
 }
 
 int halo_item_keep_owned(struct halo_item *item, const struct halo_owned *owned)

@@ -29,10 +29,12 @@ bool halo_owned_has(const struct halo_owned *o, const char *entry);
 int halo_owned_add(struct halo_owned *o, const char *entry);
 void halo_owned_remove(struct halo_owned *o, const char *entry);
 
-/* The records of the last state file, by item key. */
+/* The records of the last state file, by item key: an ownership record,
+ * and the item's memo (item.h), NULL when it had none. */
 struct halo_recorded {
 	char *key;
 	struct halo_owned owned;
+	char *memo;
 };
 
 struct halo_records {
@@ -43,3 +45,5 @@ struct halo_records {
 void halo_records_free(struct halo_records *records);
 /* Adds ENTRY to the record of KEY (made on first use). 0 or -errno. */
 int halo_records_add(struct halo_records *records, const char *key, const char *entry);
+/* Keeps MEMO as the memo of KEY (made on first use). 0 or -errno. */
+int halo_records_set_memo(struct halo_records *records, const char *key, const char *memo);

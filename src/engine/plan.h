@@ -55,6 +55,9 @@ int halo_plan_add_for_file(struct halo_plan *plan, const char *path,
 int halo_plan_recorded(const struct halo_plan *plan, const char *const *keys,
 		       struct halo_owned *ret);
 
+/* The memo (item.h) the last state file holds for KEY, or NULL. */
+const char *halo_plan_recorded_memo(const struct halo_plan *plan, const char *key);
+
 /* Drops the items and warnings added after the first N_ITEMS and
  * N_WARNINGS: a part planned again after an earlier phase applied. */
 void halo_plan_truncate(struct halo_plan *plan, size_t n_items, size_t n_warnings);

@@ -207,9 +207,11 @@ int halo_state_records_read(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return 0;
 	for (size_t i = 0; i < json_object_array_length(list) && err == 0; i++) {
 		struct json_object *it = json_object_array_get_idx(list, i);
-		const char *key = member_string(it, "key");
+		const char *key = member_string(it, "key"), *memo = member_string(it, "memo");
 
-		if (!key || !json_object_object_get_ex(it, "owned", &owned) ||
+		if (key && memo)
+			err = halo_records_set_memo(ret, key, memo);
+		if (err < 0 || !key || !json_object_object_get_ex(it, "owned", &owned) ||
 		    !json_object_is_type(owned, json_type_array))
 			continue;
 		for (size_t j = 0; j < json_object_array_length(owned) && err == 0; j++) {
@@ -270,6 +272,8 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 		if (it)
 			add_owned(plan->items[i], it);
+		if (it && plan->items[i]->memo)
+			json_object_object_add(it, "memo", jstr(plan->items[i]->memo));
 		json_object_array_add(items, it);
 	}
 	bits |= keep_other_items(ctx, plan, path, items);

@@ -72,6 +72,12 @@ int halo_devlink_req_info_get(void *buf, size_t size, uint16_t family,
 	return handle_start(buf, size, family, DEVLINK_CMD_INFO_GET, bus, dev, ret_nlh);
 }
 
+int halo_devlink_req_get(void *buf, size_t size, uint16_t family, const char *bus,
+			 const char *dev, struct nlmsghdr **ret_nlh)
+{
+	return handle_start(buf, size, family, DEVLINK_CMD_GET, bus, dev, ret_nlh);
+}
+
 int halo_devlink_req_param_get(void *buf, size_t size, uint16_t family,
 			       const char *bus, const char *dev, const char *name,
 			       struct nlmsghdr **ret_nlh)

@@ -57,6 +57,9 @@ struct halo_devlink_info {
 
 /* ---- encoders: into BUF (SIZE bytes); FAMILY is devlink's genl id ---- */
 
+/* DEVLINK_CMD_GET of BUS/DEV (the instance, with its statistics). */
+int halo_devlink_req_get(void *buf, size_t size, uint16_t family, const char *bus,
+			 const char *dev, struct nlmsghdr **ret_nlh);
 int halo_devlink_req_param_get(void *buf, size_t size, uint16_t family,
 			       const char *bus, const char *dev, const char *name,
 			       struct nlmsghdr **ret_nlh);
@@ -98,3 +101,12 @@ int halo_devlink_param_set_bool(struct halo_nlt *t, const char *bus,
 /* The device's info. -EBADMSG when the answer is about another handle. */
 int halo_devlink_info_get(struct halo_nlt *t, const char *bus, const char *dev,
 			  struct halo_devlink_info *ret);
+
+/* devlink-reload.c: how many driver_reinit reloads (local and remote,
+ * every limit) the instance reports in the reply NLH to DEVLINK_CMD_GET:
+ * a driverinit value takes effect at one. -EOPNOTSUPP when the reply has
+ * no reload statistics (a kernel before 5.12), -EBADMSG. Pure. */
+int halo_devlink_parse_reloads(const void *nlh, size_t len, uint64_t *ret);
+/* The same, asked of the kernel. */
+int halo_devlink_reload_count(struct halo_nlt *t, const char *bus, const char *dev,
+			      uint64_t *ret);

@@ -19,6 +19,7 @@ libhalo_la_SOURCES += \
 	src/netlink/dcbnl.c \
 	src/netlink/devlink.h \
 	src/netlink/devlink.c \
+	src/netlink/devlink-reload.c \
 	src/netlink/ethtool.h \
 	src/netlink/ethtool.c
 

@@ -7,12 +7,16 @@
  * driver refuses either while the other is on), so enabling RoCE turns
  * iWARP off first, and says so. Runtime values do not persist: the
  * every-boot unit applies them again.
- * mlx5: enable_roce is a driverinit param; a change waits for a devlink
- * reload (pending), RoCE is on by default.
+ * mlx5: enable_roce is a driverinit param (RoCE on by default): the value
+ * reads back at once but takes effect at the next devlink reload or
+ * driver load (docs/hardware.md "devlink parameters"). So a set is
+ * remembered in the item's memo with the boot and the instance's reload
+ * count, and the item is pending until either has moved on.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +25,8 @@
 #include "netlink/devlink.h"
 #include "netlink/ethtool.h"
 #include "roce/roce.h"
+#include "util/rootfs.h"
+#include "util/strv.h"
 
 #define FW_LLDP "fw-lldp-agent"
 
@@ -44,6 +50,56 @@ static int unsupported(struct halo_item *item, const char *msg, int err)
 	item->observed = NULL;
 	halo_item_set_message(item, "%s: %s", msg, strerror(-err));
 	return HALO_SYNC_UNSUPPORTED;
+}
+
+/* The boot the host runs (the root's boot_id), "unknown" when it cannot
+ * be read. */
+static void boot_id(struct halo_ctx *ctx, char buf[40])
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+
+	if (halo_read_file(ctx, "/proc/sys/kernel/random/boot_id", &text, &len) < 0 ||
+	    len == 0) {
+		snprintf(buf, 40, "unknown");
+		return;
+	}
+	text[strcspn(text, " \n")] = '\0';
+	snprintf(buf, 40, "%s", text);
+}
+
+/* The memo of a driverinit value set now: the boot, and the instance's
+ * driver_reinit reload count when the kernel reports one. */
+static int remember_set(struct halo_ctx *ctx, struct halo_nlt *t, struct halo_item *item,
+			const struct halo_roce_want *w)
+{
+	char boot[40];
+	uint64_t reloads;
+
+	boot_id(ctx, boot);
+	free(item->memo);
+	if (halo_devlink_reload_count(t, "pci", w->pci, &reloads) == 0)
+		item->memo = halo_strdup_printf("boot %s reloads %" PRIu64, boot, reloads);
+	else
+		item->memo = halo_strdup_printf("boot %s", boot);
+	return item->memo ? 0 : -ENOMEM;
+}
+
+/* Whether the driverinit value the memo says was set is still waiting:
+ * the same boot, and no reload since (an unknown count waits for the
+ * boot). */
+static bool still_waiting(struct halo_ctx *ctx, struct halo_nlt *t, const char *memo,
+			  const struct halo_roce_want *w)
+{
+	char boot[40], was[40];
+	uint64_t reloads, then;
+	int n = sscanf(memo, "boot %39s reloads %" SCNu64, was, &then);
+
+	boot_id(ctx, boot);
+	if (n < 1 || strcmp(was, boot) != 0)
+		return false;
+	return n < 2 || halo_devlink_reload_count(t, "pci", w->pci, &reloads) < 0 ||
+	       reloads <= then;
 }
 
 static int enable_observe(struct halo_ctx *ctx, struct halo_item *item,
@@ -71,11 +127,14 @@ static int enable_observe(struct halo_ctx *ctx, struct halo_item *item,
 	if (err < 0)
 		return halo_roce_fail(ctx, item, err, "reading devlink param enable_roce");
 	halo_item_set_observed(item, "%s", roce ? "true" : "false");
-	if (w->driverinit_set) {
-		halo_item_set_message(item, "driverinit value set: active after `devlink dev reload pci/%s`",
-				      w->pci);
-		return roce == w->on ? HALO_SYNC_PENDING : HALO_SYNC_DIFFERS;
+	if (roce == w->on && item->memo && still_waiting(ctx, t, item->memo, w)) {
+		halo_item_set_message(item, "driverinit value set, not active yet: active after "
+					    "`devlink dev reload pci/%s` or a reboot", w->pci);
+		return HALO_SYNC_PENDING;
 	}
+	/* Active now (reloaded, or another boot): nothing left to wait for. */
+	free(item->memo);
+	item->memo = NULL;
 	if (roce == w->on)
 		return HALO_SYNC_OK;
 	if (w->on && w->nic == HALO_ROCE_NIC_ICE &&
@@ -108,8 +167,11 @@ static int enable_apply(struct halo_ctx *ctx, struct halo_item *item,
 	err = halo_devlink_param_set_bool(t, "pci", w->pci, "enable_roce", cmode_of(w), w->on);
 	if (err < 0)
 		return halo_roce_fail(ctx, item, err, "setting devlink param enable_roce");
-	if (cmode_of(w) == DEVLINK_PARAM_CMODE_DRIVERINIT)
-		w->driverinit_set = true;
+	if (cmode_of(w) == DEVLINK_PARAM_CMODE_DRIVERINIT) {
+		err = remember_set(ctx, t, item, w);
+		if (err < 0)
+			return err;
+	}
 	if (iwarp)
 		halo_item_set_note(item, "enable_iwarp turned off first (RoCE v2 and iWARP are exclusive)");
 	return 0;

@@ -21,6 +21,7 @@ roce_integration_tests = \
 	tests/integration/roce-e810.sh \
 	tests/integration/roce-e810-reset.sh \
 	tests/integration/roce-connectx.sh \
+	tests/integration/roce-connectx-driverinit.sh \
 	tests/integration/roce-veth.sh \
 	tests/integration/roce-bad-input.sh \
 	tests/integration/roce-examples.sh \

@@ -117,9 +117,16 @@ static int add(struct halo_plan *plan, struct halo_errors *errs,
 	snprintf(key, sizeof(key), "roce/%s/%s", f->name, what);
 	err = halo_roce_item_add(plan, key, w, f->roce.required, &item);
 	if (err == 0) {
+		const char *memo = halo_plan_recorded_memo(plan, key);
+
 		item->iface = f;
 		item->side_effect = side_effect(w);
-		if (owned)
+		/* mlx5's enable_roce is a driverinit value: set, it waits for
+		 * a devlink reload or a reboot (items-dev.c). */
+		item->activates_on_reboot = kind == HALO_ROCE_ENABLE && w->nic == HALO_ROCE_NIC_MLX5;
+		if (memo && !(item->memo = strdup(memo)))
+			err = -ENOMEM;
+		if (err == 0 && owned)
 			err = halo_item_keep_owned(item, owned);
 	}
 	if (err == -EEXIST)

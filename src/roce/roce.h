@@ -76,7 +76,6 @@ struct halo_roce_want {
 	bool trust_dscp;          /* TRUST */
 	struct dcb_app app[HALO_ROCE_DSCP_MAX]; /* DSCP_PRIO: wanted entries */
 	size_t n_app;
-	bool driverinit_set;      /* ENABLE on mlx5: set this run, reload pending */
 	bool exclusive;           /* DSCP_PRIO, TRUST: remove foreign DSCP entries too */
 	char bond[IF_NAMESIZE];   /* ice port in this bond: no DCB change ("" none) */
 };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz-genl.c: the generic netlink reply parsers of src/netlink: devlink's
- * PARAM_GET (halo_devlink_parse_param) and ethtool's PRIVFLAGS_GET with
+ * PARAM_GET (halo_devlink_parse_param), GET's reload statistics
+ * (halo_devlink_parse_reloads) and ethtool's PRIVFLAGS_GET with
  * its bitset (halo_ethtool_parse_privflags, halo_ethtool_parse_bitset).
  * Input: replies back to back; each message is parsed with its own nlmsg_len, in an
  * allocation of exactly that size, and with the rest of the buffer; its
@@ -55,6 +56,7 @@ static void parse_all(const void *msg, size_t len)
 	struct halo_devlink_info *info;
 	struct halo_devlink_param p;
 	struct halo_ethtool_privflags f;
+	uint64_t reloads;
 	int r;
 
 	r = halo_devlink_parse_param(msg, len, &p);
@@ -69,6 +71,8 @@ static void parse_all(const void *msg, size_t len)
 	if (r == 0)
 		check_info(info);
 	free(info);
+	r = halo_devlink_parse_reloads(msg, len, &reloads);
+	FUZZ_CHECK(r == 0 || r == -EBADMSG || r == -EOPNOTSUPP);
 	r = halo_ethtool_parse_privflags(msg, len, &f);
 	FUZZ_CHECK(r == 0 || r == -EBADMSG);
 	if (r == 0)
@@ -123,6 +127,7 @@ static void requests(const uint8_t *data, size_t size)
 	struct halo_nlt *t = NULL;
 	unsigned long counter = 0;
 	const char *ext;
+	uint64_t reloads;
 	bool on;
 	int err;
 
@@ -133,6 +138,7 @@ static void requests(const uint8_t *data, size_t size)
 					       0, &on) <= 0);
 	FUZZ_CHECK(halo_devlink_param_set_bool(t, "pci", "0000:c2:00.0", "enable_roce",
 					       0, true) <= 0);
+	FUZZ_CHECK(halo_devlink_reload_count(t, "pci", "0000:c2:00.0", &reloads) <= 0);
 	err = halo_ethtool_privflags_get(t, "rdma0", &f);
 	FUZZ_CHECK(err <= 0);
 	if (err == 0)

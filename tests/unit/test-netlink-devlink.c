@@ -7,7 +7,7 @@
  * devlink family at all); the parser on malformed replies; the real
  * kernel's answer for a device that is not there. INFO_GET likewise: the
  * request byte by byte, replies shaped as devlink_nl_info_fill and ice /
- * mlx5 fill them, malformed ones.
+ * mlx5 fill them, malformed ones. GET's reload statistics.
  */
 #include "config.h"
 
@@ -690,6 +690,88 @@ static int info_io(void *userdata, enum halo_nlt_proto proto,
 	return (int)off;
 }
 
+/* DEVLINK_CMD_GET's reply as devlink_nl_fill and devlink_reload_stats_put
+ * fill it: DEV_STATS { RELOAD_STATS, REMOTE_RELOAD_STATS }, each one
+ * ACTION_INFO per action with one STATS_ENTRY per limit. COUNTS gives the
+ * driver_reinit value of the local unspecified limit, the local
+ * no_reset limit and the remote one; fw_activate always counts 5. */
+static struct nlmsghdr *reload_reply(char *buf, const uint32_t counts[3], bool stats)
+{
+	struct nlmsghdr *nlh = genl_reply(buf, FAMILY, 1, DEVLINK_CMD_NEW, DEVLINK_GENL_VERSION);
+	struct nlattr *dev, *kind, *info, *as, *e;
+
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_BUS_NAME, "pci");
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_DEV_NAME, BDF);
+	mnl_attr_put_u8(nlh, DEVLINK_ATTR_RELOAD_FAILED, 0);
+	if (!stats)
+		return nlh;
+	dev = mnl_attr_nest_start(nlh, DEVLINK_ATTR_DEV_STATS);
+	for (int remote = 0; remote < 2; remote++) {
+		kind = mnl_attr_nest_start(nlh, remote ? DEVLINK_ATTR_REMOTE_RELOAD_STATS
+						       : DEVLINK_ATTR_RELOAD_STATS);
+		for (uint8_t action = DEVLINK_RELOAD_ACTION_DRIVER_REINIT;
+		     action <= DEVLINK_RELOAD_ACTION_FW_ACTIVATE; action++) {
+			info = mnl_attr_nest_start(nlh, DEVLINK_ATTR_RELOAD_ACTION_INFO);
+			mnl_attr_put_u8(nlh, DEVLINK_ATTR_RELOAD_ACTION, action);
+			as = mnl_attr_nest_start(nlh, DEVLINK_ATTR_RELOAD_ACTION_STATS);
+			for (uint8_t limit = 0; limit < (remote ? 1 : 2); limit++) {
+				uint32_t v = action == DEVLINK_RELOAD_ACTION_FW_ACTIVATE
+						     ? 5 : counts[remote ? 2 : limit];
+
+				e = mnl_attr_nest_start(nlh, DEVLINK_ATTR_RELOAD_STATS_ENTRY);
+				mnl_attr_put_u8(nlh, DEVLINK_ATTR_RELOAD_STATS_LIMIT, limit);
+				mnl_attr_put_u32(nlh, DEVLINK_ATTR_RELOAD_STATS_VALUE, v);
+				mnl_attr_nest_end(nlh, e);
+			}
+			mnl_attr_nest_end(nlh, as);
+			mnl_attr_nest_end(nlh, info);
+		}
+		mnl_attr_nest_end(nlh, kind);
+	}
+	mnl_attr_nest_end(nlh, dev);
+	return nlh;
+}
+
+static void reload_stats(void **state)
+{
+	char buf[BUFSZ] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh;
+	uint64_t n = 99;
+
+	(void)state;
+	assert_int_equal(DEVLINK_CMD_GET, 1);
+	assert_int_equal(DEVLINK_ATTR_DEV_STATS, 156);
+	assert_int_equal(DEVLINK_ATTR_RELOAD_STATS_VALUE, 160);
+
+	memset(buf, 0, sizeof(buf));
+	nlh = reload_reply(buf, (const uint32_t[3]){ 0, 0, 0 }, true);
+	assert_int_equal(halo_devlink_parse_reloads(nlh, nlh->nlmsg_len, &n), 0);
+	assert_int_equal(n, 0); /* fw_activate's 5 is not a driver reinit */
+
+	/* Every driver_reinit counts: each limit, and those another
+	 * instance caused. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reload_reply(buf, (const uint32_t[3]){ 2, 1, 4 }, true);
+	assert_int_equal(halo_devlink_parse_reloads(nlh, nlh->nlmsg_len, &n), 0);
+	assert_int_equal(n, 7);
+
+	/* A kernel before reload statistics: not supported, N untouched. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reload_reply(buf, (const uint32_t[3]){ 0 }, false);
+	n = 99;
+	assert_int_equal(halo_devlink_parse_reloads(nlh, nlh->nlmsg_len, &n), -EOPNOTSUPP);
+	assert_int_equal(n, 99);
+
+	/* Truncated: the message length cut inside the statistics. */
+	memset(buf, 0, sizeof(buf));
+	nlh = reload_reply(buf, (const uint32_t[3]){ 1, 1, 1 }, true);
+	assert_int_equal(halo_devlink_parse_reloads(nlh, nlh->nlmsg_len - 6, &n), -EBADMSG);
+	/* Another command. */
+	memset(buf, 0, sizeof(buf));
+	nlh = genl_reply(buf, FAMILY, 1, DEVLINK_CMD_PARAM_GET, DEVLINK_GENL_VERSION);
+	assert_int_equal(halo_devlink_parse_reloads(nlh, nlh->nlmsg_len, &n), -EBADMSG);
+}
+
 static void info_get(void **state)
 {
 	struct info_fake *f = calloc(1, sizeof(*f));
@@ -754,6 +836,7 @@ int main(void)
 		cmocka_unit_test(info_parse),
 		cmocka_unit_test(info_malformed),
 		cmocka_unit_test(info_get),
+		cmocka_unit_test(reload_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
