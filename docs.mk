@@ -12,8 +12,9 @@ dist_halografana_DATA = docs/grafana/halo-provision.json docs/grafana/provisioni
 # ($(docdir)/docs/...).
 halodocsdir = $(docdir)/docs
 dist_halodocs_DATA = docs/json-schema.md docs/prometheus.md docs/hardware.md \
+	docs/architecture.md \
 	docs/halo-provision.schema.json
 
-monitoring_tests = tests/integration/monitoring.sh
+monitoring_tests = tests/integration/monitoring.sh tests/integration/docs-citations.sh
 TESTS += $(monitoring_tests)
 EXTRA_DIST += $(monitoring_tests) tests/lib/docs.sh
