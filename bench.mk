@@ -1,4 +1,4 @@
-# bench.mk: the benchmark's smoke test (issue 13); bench/ itself is run by hand.
+# bench.mk: the benchmark's smoke test; bench/ itself is run by hand.
 bench_tests = tests/integration/bench-run.sh
 TESTS += $(bench_tests)
 EXTRA_DIST += $(bench_tests) bench/run bench/run-lib.sh bench/audit-script.sh \

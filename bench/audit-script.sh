@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/audit-script.sh ROOT: the drift audit of bench/run's reference
 # node as an operator scripts it today, following the seed setup guides
-# (FACTS.md 1, 3-9): one command per fact, with ip -j and jq, dcb, devlink,
+# (docs/hardware.md): one command per fact, with ip -j and jq, dcb, devlink,
 # ethtool, grep and cat. Run inside the node's network namespace. ROOT
 # stands for / (the node's /proc, /sys and /etc are under it).
 # NIC_PRELOAD: set only on the commands that talk to the NIC (dcb, devlink,

@@ -1,6 +1,6 @@
 #!/bin/bash
-# bench/ready-check.sh [RUNS]: the cost of `--check --only ready` (issue 10:
-# "--only ready is fast") on a fixture node with every readiness fact (a
+# bench/ready-check.sh [RUNS]: the cost of `--check --only ready`
+# ("--only ready is fast") on a fixture node with every readiness fact (a
 # kernel release, a NIC on PCIe, an amdgpu card, IOMMU groups, pam_limits
 # files), next to a do-nothing process: median wall time over RUNS runs,
 # peak RSS, items. Needs a built tree: HALO=build/halo-provision.

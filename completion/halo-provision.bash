@@ -1,8 +1,8 @@
 # bash completion for halo-provision(8)                       -*- shell-script -*-
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Options, the comma list of --only, files for -c/--config (and --cluster,
-# pinned by issue 12), directories for --root, namespaces for --netns and
+# Options, the comma list of --only, files for -c/--config (and --cluster),
+# directories for --root, namespaces for --netns and
 # interfaces for --interface. Works with or without the bash-completion
 # package: without _init_completion it splits the words itself.
 

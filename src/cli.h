@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cli.h: the pinned command line (DESIGN.md) parsed into options. Pure:
+/* cli.h: the pinned command line (halo-provision(8)) parsed into options. Pure:
  * prints nothing, so main decides between text and JSON errors. */
 #pragma once
 

@@ -58,7 +58,7 @@ enum halo_mode {
 	HALO_MODE_STATUS,
 };
 
-/* Exit status bits (DESIGN.md, frozen). */
+/* Exit status bits (pinned; the man page lists them). */
 enum halo_exit {
 	HALO_EXIT_OK = 0,
 	HALO_EXIT_USAGE = 1,   /* usage, config or validation error: nothing changed */

@@ -31,7 +31,7 @@ clean-local-deb:
 	rm -rf tests/deb
 .PHONY: clean-local-deb
 
-# The hardening harness (issue 13): the run lock under load, killed runs.
+# The hardening harness: the run lock under load, killed runs.
 hardening_tests = tests/integration/concurrency.sh tests/integration/crash-consistency.sh
 EXTRA_DIST += tests/lib/hardening.sh bench/crash.sh
 TESTS += $(hardening_tests)

@@ -1,4 +1,4 @@
-# src/ansible: Ansible binary-module mode (issue 12): ARGS_FILE in, one JSON object out.
+# src/ansible: Ansible binary-module mode: ARGS_FILE in, one JSON object out.
 # The config_data loader is src/config/load-json.c, the answer
 # src/engine/report_ansible.c; main.c runs the mode.
 libhalo_la_SOURCES += \

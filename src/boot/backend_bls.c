@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * backend_bls.c: Fedora/RHEL with Boot Loader Specification entries.
- * FACTS.md section 9: grubby --update-kernel=ALL --args/--remove-args edits
+ * docs/hardware.md "Boot loader files": grubby --update-kernel=ALL --args/--remove-args edits
  * the existing entries (the regeneration step, run on the host only),
  * /etc/kernel/cmdline carries the same parameters to future kernels, and
  * GRUB_CMDLINE_LINUX in /etc/default/grub gets the same edit so a later

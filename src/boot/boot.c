@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * boot.c: turns boot = { } into items (DESIGN.md "boot"): picks the
+ * boot.c: turns boot = { } into items (docs/architecture.md): picks the
  * backend, runs the planners in order, then adds the file items and the
  * parameter items, only if the whole boot section is valid.
  *

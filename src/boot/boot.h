@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* boot.h: kernel command line subsystem (DESIGN.md "boot"). */
+/* boot.h: kernel command line subsystem (docs/architecture.md). */
 #pragma once
 
 #include <stdbool.h>

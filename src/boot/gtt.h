@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * gtt.h: GTT sizing arithmetic (FACTS.md section 2). Pure functions.
+ * gtt.h: GTT sizing arithmetic (docs/hardware.md "GTT and TTM sizing"). Pure functions.
  *
  *  - ttm.pages_limit counts 4 KiB pages: pages = MiB * 256.
  *  - ROCm/KFD ceiling: RAM - RAM/64 - 1.5 GiB (max_system_mem_limit);

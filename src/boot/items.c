@@ -281,7 +281,7 @@ static int find_amdgpu_card(struct halo_ctx *ctx, char **ret_dir)
 			return -ENOMEM;
 		if (halo_read_file(ctx, path, &uevent, &len) < 0)
 			continue;
-		/* card0 is not always the amdgpu one (FACTS.md 2). */
+		/* card0 is not always the amdgpu one (docs/hardware.md "GTT and TTM sizing"). */
 		if (strncmp(uevent, "DRIVER=amdgpu\n", 14) == 0 ||
 		    strstr(uevent, "\nDRIVER=amdgpu\n")) {
 			*ret_dir = halo_strdup_printf("/sys/class/drm/%s/device", n);
@@ -395,7 +395,7 @@ static int add_param(struct halo_plan *plan, struct boot_run *run,
 		if (halo_kernel_param_has_key(run->want.set[i], key) &&
 		    halo_strv_push(&d->group, run->want.set[i]) < 0)
 			return -ENOMEM;
-	/* FACTS.md 9: a common misreading of this parameter. */
+	/* A common misreading of this parameter (docs/hardware.md "Kernel command line"). */
 	if (halo_strv_contains(d->group, "pcie_aspm=off"))
 		d->note = "pcie_aspm=off leaves the firmware's ASPM setup as it is; "
 			  "pcie_aspm.policy=performance disables ASPM";

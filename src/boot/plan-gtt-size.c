@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * plan-gtt-size.c: the GTT size of boot.gtt_mib (FACTS.md 2), checked
+ * plan-gtt-size.c: the GTT size of boot.gtt_mib (docs/hardware.md "GTT and TTM sizing"), checked
  * against /proc/meminfo under the root. Validation errors: /proc/meminfo
  * missing or without MemTotal, GTT above MemTotal - reserve_mib. A warning
  * above the ROCm ceiling.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cluster.h: `halo-provision --cluster STATE_FILE...` (DESIGN.md, pinned):
+ * cluster.h: `halo-provision --cluster STATE_FILE...` (pinned: halo-provision(8)):
  * do the nodes agree on every cable?
  *
  * The facts. Every full apply (no --only, no --interface) writes a `node`

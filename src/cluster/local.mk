@@ -1,5 +1,5 @@
-# src/cluster: --cluster, do the nodes' state files agree on every cable
-# (issue 12); node.c writes the facts into the state file.
+# src/cluster: --cluster, do the nodes' state files agree on every cable;
+# node.c writes the facts into the state file.
 libhalo_la_SOURCES += \
 	src/cluster/cluster.h \
 	src/cluster/node.c \

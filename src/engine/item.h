@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * item.h: the one model every subsystem fills (DESIGN.md "every setting is
+ * item.h: the one model every subsystem fills (docs/architecture.md "every setting is
  * an item"). A subsystem adds items to the plan with ops that observe and
  * apply; the engine runs every mode over the same list; text, JSON, diff,
  * Prometheus and the state file are views of it. Subsystems never print.

@@ -4,7 +4,7 @@
  * own (templates/70-halo-access.rules): the GPU nodes get the group and
  * mode the config asks for; of /dev/infiniband only umad* and issm*, the
  * nodes whose kernel default (root-only) is not what a group wants
- * (uverbs* and rdma_cm are 0666 already: FACTS 7). Each group must exist
+ * (uverbs* and rdma_cm are 0666 already: docs/hardware.md "udev and device groups"). Each group must exist
  * in the root's /etc/group: udev would ignore an unknown one at boot,
  * leaving the devices as they were, so it is a validation error here.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * files.h: the files subsystem (issue 11): the owned files that are not
+ * files.h: the files subsystem: the owned files that are not
  * another subsystem's (device access, memlock, firewall, sysctl), each a
  * file/<path> item rendered from templates/ (halo_plan_add_file), plus
  * the runtime values that go with them (sysctl). Planned on the host

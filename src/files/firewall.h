@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * firewall.h: the firewall part of the files subsystem (issue 11). The
+ * firewall.h: the firewall part of the files subsystem. The
  * managed interfaces (live names from the host table) go into a firewalld
  * zone of their own or an nftables table of their own; nothing else of
  * the host's firewall is touched.

@@ -4,7 +4,7 @@
  * drop-in in /etc/security/limits.d) and of what the system and user
  * managers start (DefaultLimitMEMLOCK= drop-ins): RDMA memory registration
  * fails above RLIMIT_MEMLOCK, and rootless podman cannot raise its soft
- * limit above the session's hard one (FACTS 7). Soft and hard are both
+ * limit above the session's hard one (docs/hardware.md "memlock"). Soft and hard are both
  * the configured value. Each file is read when a session or manager
  * starts, so every item says that a re-login (or reboot) is needed.
  */

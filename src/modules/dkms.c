@@ -2,7 +2,7 @@
 /*
  * dkms.c: is the amdgpu in use the out-of-tree amdgpu-dkms driver? It
  * brings its own TTM as the module amdttm, so the GTT limit is then
- * amdttm.pages_limit instead of ttm.pages_limit (FACTS.md section 2).
+ * amdttm.pages_limit instead of ttm.pages_limit (docs/hardware.md "amdgpu-dkms").
  */
 #include "config.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* modules.h: kernel modules through libkmod (DESIGN.md "modules"). */
+/* modules.h: kernel modules through libkmod (docs/architecture.md). */
 #pragma once
 
 #include <stdbool.h>

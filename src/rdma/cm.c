@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cm.c: rdma/<entry>/rdma-cm, the rdma_cm defaults of the device's port in
- * configfs (FACTS 6): /sys/kernel/config/rdma_cm/<ibdev>/ports/<p>/
+ * configfs (docs/hardware.md "rdma_cm configfs"): /sys/kernel/config/rdma_cm/<ibdev>/ports/<p>/
  * default_roce_mode ("RoCE v2") and default_roce_tos (roce.tos).
  *
  * mkdir of rdma_cm/<ibdev> makes the kernel attach the directory to that

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * gid.c: the GID index of an interface's IPv4 address, computed from the
- * port's GID table the way mlnx-tools' show_gids reads it (FACTS 6):
+ * port's GID table the way mlnx-tools' show_gids reads it (docs/hardware.md "RDMA devices and GIDs"):
  * gids/<i> ("%pI6", all zeros when unused), gid_attrs/types/<i> ("RoCE v2"
  * or "IB/RoCE v1"; an empty entry reads EINVAL) and gid_attrs/ndevs/<i>.
  * The index depends on the vendor (irdma 1, mlx5 3) and on every address

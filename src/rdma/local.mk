@@ -1,4 +1,4 @@
-# src/rdma: the rdma subsystem (issue 10): netdev -> RDMA device and port,
+# src/rdma: the rdma subsystem: netdev -> RDMA device and port,
 # port state, the GID index, rdma_cm defaults in configfs, the env file.
 libhalo_la_SOURCES += \
 	src/rdma/rdma.h \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * rdma.h: the rdma subsystem (issue 10). Each selected interface entry with
+ * rdma.h: the rdma subsystem. Each selected interface entry with
  * a `roce` group (and roce.enable not false) becomes rdma/<entry>/... items
  * on the live link of the host table, all read from the root's sysfs and
  * configfs:

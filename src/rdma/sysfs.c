@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sysfs.c: netdev -> RDMA device and port, read from the root's sysfs
- * (FACTS 6): /sys/class/net/<if>/device/infiniband/<ibdev> names the
+ * (docs/hardware.md "RDMA devices and GIDs"): /sys/class/net/<if>/device/infiniband/<ibdev> names the
  * device (whatever rdma-core renamed it to), the GID ndevs attributes
  * name the port, node_type tells RoCE from iWARP.
  */
@@ -173,7 +173,7 @@ int halo_rdma_find_dev(struct halo_ctx *ctx, const char *ifname,
 	return 0;
 }
 
-/* The RDMA half of split Ethernet drivers (FACTS 7). */
+/* The RDMA half of split Ethernet drivers (docs/hardware.md "RDMA kernel modules"). */
 static const struct {
 	const char *driver, *module;
 } rdma_modules[] = {

@@ -1,4 +1,4 @@
-# src/ready: check-only readiness items (issue 10): what no tool can set
+# src/ready: check-only readiness items: what no tool can set
 # but an operator must know before blaming the network.
 libhalo_la_SOURCES += \
 	src/ready/ready.h \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ready.h: the readiness subsystem (issue 10): facts halo-provision cannot
+ * ready.h: the readiness subsystem: facts halo-provision cannot
  * set but an operator must know before blaming the network. Every item is
  * check-only: `ok`, or `drift` with the fix in one line (or `unsupported`
  * with the reason when the root has no such fact). None ever changes the

@@ -1,4 +1,4 @@
-# src/storage: the model store (issue 11): libblkid (src/util/blkid.c,
+# src/storage: the model store: libblkid (src/util/blkid.c,
 # shared with boot), the .mount unit, its enabling symlink, the mount.
 libhalo_la_SOURCES += \
 	src/util/blkid.h \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * storage.h: the storage subsystem (issue 11): the model store of each
+ * storage.h: the storage subsystem: the model store of each
  * storage entry resolved with libblkid, its type checked, a systemd
  * .mount unit for it, the mount observed from mountinfo.
  */

@@ -4,7 +4,7 @@
  * parse, schema walk and validation, on arbitrary text. Besides the
  * sanitizers it checks the loader's contract (config.h): a config and no
  * errors, or no config, an error code and errors that each start with
- * "NAME:LINE: ", and what an accepted config promises (issue 7): host
+ * "NAME:LINE: ", and what an accepted config promises: host
  * addresses on interfaces, no output in the kernel's trees.
  */
 #include "config.h"

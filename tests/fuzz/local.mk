@@ -1,4 +1,4 @@
-# tests/fuzz: libFuzzer targets (DESIGN.md "Testing": config loader, cmdline
+# tests/fuzz: libFuzzer targets (config loader, cmdline
 # tokenizer and merge, grub file editor, netlink reply parsers (rtnetlink,
 # dcbnl, devlink and ethtool), and the other parsers of host-provided text).
 #

@@ -1,6 +1,6 @@
 #!/bin/bash
 # concurrency.sh: the run lock under load, and a run killed while it holds
-# the lock and has a temp file open (issue 13's concurrency harness).
+# the lock and has a temp file open.
 # - 50 applies started at once on one root serialize: exactly one changes
 #   the host (exit 10: changed, reboot pending), the 49 others find it in
 #   sync (exit 8: the reboot is still pending), every managed file ends as

@@ -1,5 +1,5 @@
 #!/bin/bash
-# config-outputs.sh: issue 7. A state.path of /proc/sys/kernel/osrelease
+# config-outputs.sh: the outputs a config names. A state.path of /proc/sys/kernel/osrelease
 # overwrote the root's osrelease, and 0.0.0.0/0 as an interface address
 # failed only on the host after other changes. Both are config errors now:
 # in every mode, exit 1, one "FILE:LINE: message" line per error, all of

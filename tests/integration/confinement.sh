@@ -1,6 +1,6 @@
 #!/bin/bash
 # confinement.sh: root confinement under planted symlinks, FIFOs, devices
-# and huge files (issue 13), a sample; bench/confinement.sh runs every
+# and huge files, a sample; bench/confinement.sh runs every
 # path x every plant. First the list of paths: a traced apply and --check
 # of the reference root (tests/lib/confine.sh) must touch the paths below,
 # each opened through the root's descriptor (openat2 RESOLVE_IN_ROOT).

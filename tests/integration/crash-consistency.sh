@@ -4,7 +4,7 @@
 # it writes several files in new directories. After each: every managed
 # file is byte for byte its old or its new version, a failed operation is
 # in the exit status and named on stderr, and a rerun takes the lock,
-# removes the temp files and converges (issue 13's crash consistency).
+# removes the temp files and converges.
 # make check runs a sample (every failure point of the file operations,
 # SIGKILL at every HARDEN_STEP-th one); bench/crash.sh runs all of them.
 source "${top_srcdir:?}/tests/lib/tap.sh" || exit 1

@@ -1,6 +1,6 @@
 #!/bin/bash
 # faults.sh: ENOSPC, EROFS and EACCES on every output directory of an
-# apply (issue 13's fault harness). The reference root of
+# apply (the fault harness). The reference root of
 # tests/lib/confine.sh is converged, every output then edited ("old"
 # content, a comment line more), and for each directory holding an output
 # in turn:

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Phased planning (issue 8, part 2): a link that appears only once the
+# Phased planning: a link that appears only once the
 # modules phase has loaded its driver is planned in the same run. The
 # trap renames a down veth to the configured name when "ice" is loaded
 # (HALO_TRAP_NETDEV), the way a driver registers its netdev.

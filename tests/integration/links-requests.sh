@@ -1,12 +1,12 @@
 #!/bin/bash
-# The cost of a run does not grow with the host's links (issue 8, part 4):
+# The cost of a run does not grow with the host's links:
 # --check --json stats.netlink_requests is the same in a namespace of 2
 # links and of 2,048 veth links. Entries matched by name are fetched with
 # one RTM_GETLINK each; each configured address is one FIB-match lookup
 # (is it on another link?); addresses are dumped per managed link, filtered
 # by the kernel (NETLINK_GET_STRICT_CHK); routes add one dump of the main
 # table. Entries matching by driver or PCI are fetched by the names the
-# root's sysfs gives (issue 13): /sys/bus/pci/devices/P and the devices
+# root's sysfs gives: /sys/bus/pci/devices/P and the devices
 # of /sys/bus/pci/drivers/D lead to the device and its netdevs. Only an
 # entry matching by MAC, or a sysfs without those bus links, needs a dump;
 # candidates that do not give every entry its link fall back to the dump.

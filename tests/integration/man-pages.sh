@@ -1,5 +1,5 @@
 #!/bin/bash
-# The man pages against what they describe (issue 7): every option --help
+# The man pages against what they describe: every option --help
 # prints is defined in halo-provision(8) and every option defined there
 # exists; every config key of halo.conf.example and every key the loader
 # accepts is defined in halo-provision.conf(5) in its section; the pages'

@@ -88,7 +88,7 @@ is "$(jq -r '[.items[] | select(.outcome=="failed") | .key] | join(" ")' <<<"$ou
 	"rdma/cx0/rdma-cm" "... and only that item failed"
 
 # A symlink that leads out of the root, planted at rdma_cm itself, at the
-# device directory or at either attribute (issue 13): it may resolve on
+# device directory or at either attribute: it may resolve on
 # the host, so it is neither read nor taken for "absent"; apply and check
 # fail naming it, without waiting for the kernel.
 cm_dev irdma0 106 "RoCE v2"

@@ -157,7 +157,7 @@ run_halo --root "$ROOT" --netns "$NS" --only rdma --check
 is "$(cd "$ROOT" && find . | sort)" "$snap" "check: the root is unchanged"
 
 # A FIFO or a device planted at a GID entry is not an empty entry (which
-# reads EINVAL): the read fails naming the file (issue 13), whichever of
+# reads EINVAL): the read fails naming the file, whichever of
 # the entry's three files it is, and nothing blocks on the FIFO.
 P=/sys/class/infiniband/irdma0/ports/1
 for plant in "fifo gids/1 gid-index" "device gid_attrs/types/1 gid-index" \

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Who owns the DSCP entries of the APP table (issue 9): the state file
+# Who owns the DSCP entries of the APP table: the state file
 # records the entries halo-provision added; a later apply removes only
 # those when the config no longer wants them. An entry someone else added
 # (on the simulated NIC before the run, or behind the tool's back) stays,

@@ -10,7 +10,7 @@ mkdir -p "$ROOT/run/blkid" "$ROOT/proc/self" "$ROOT/etc/halo-provision"
 # Only the root file system is mounted at first.
 echo '22 1 259:2 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p2 rw' >"$ROOT/proc/self/mountinfo"
 : >"$ROOT/run/blkid/blkid.tab"
-# The run lock may be made by any run, even one refused (DESIGN.md).
+# The run lock may be made by any run, even one refused (the man page's EXIT STATUS).
 : >"$ROOT/run/halo-provision.lock"
 
 # make_image TYPE LABEL [DEV]: mkfs on a sparse file inside the root

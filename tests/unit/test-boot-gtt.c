@@ -17,7 +17,7 @@
 
 static void test_pages(void **state)
 {
-	/* The guide's two values agree (FACTS.md 2). */
+	/* The guide's two values agree (docs/hardware.md "GTT and TTM sizing"). */
 	assert_int_equal(halo_gtt_pages(126976), 32505856);
 	assert_int_equal(halo_gtt_pages(1), 256);
 	assert_int_equal(halo_gtt_pages(0), 0);

@@ -99,7 +99,7 @@ static void bad_cidr(void **state)
 			     "halo.conf:5: interfaces[0].routes[1]: via 192.168.100.2 is not of the same address family as fd00::/8");
 }
 
-/* Issue 7: 0.0.0.0/0 on an interface was accepted and failed only on the
+/* 0.0.0.0/0 on an interface was accepted and failed only on the
  * host, after other changes. */
 static void non_host_addresses(void **state)
 {
@@ -275,7 +275,7 @@ static void bad_access_storage_state(void **state)
 			     "halo.conf:5: state.prometheus: \"relative.prom\" is not an absolute path");
 }
 
-/* Issue 7: state.path = "/proc/sys/kernel/osrelease" overwrote the root's
+/* state.path = "/proc/sys/kernel/osrelease" overwrote the root's
  * osrelease. */
 static void bad_outputs(void **state)
 {
@@ -397,7 +397,7 @@ static void message_truncated(void **state)
 	assert_config_errors(text, want);
 }
 
-/* access.gpu_mode (issue 11): an octal device mode the group can read
+/* access.gpu_mode: an octal device mode the group can read
  * and write, nothing else, and only beside a gpu_group. */
 static void bad_access_modes(void **state)
 {

@@ -31,7 +31,7 @@ static void tos_without_mapping(void **state)
 	assert_config_errors(ROCE_IF("pfc = [ 3 ]; dscp_prio = ( [ 48, 6 ] ); tos = 106;"),
 			     "halo.conf:2: interfaces[0].roce.tos: 106 (DSCP 26) selects no PFC "
 			     "priority: dscp_prio has no entry for DSCP 26 (e.g. [ 26, 3 ])");
-	/* No DSCP entry, no trust: the port is in L2 mode (FACTS 3). */
+	/* No DSCP entry, no trust: the port is in L2 mode (docs/hardware.md "E810 (ice): DCB"). */
 	assert_config_errors(ROCE_IF("pfc = [ ]; tos = 106;"),
 			     "halo.conf:2: interfaces[0].roce.tos: 106 (DSCP 26) selects no PFC "
 			     "priority: dscp_prio has no entry for DSCP 26 and pfc is empty; "

@@ -4,7 +4,7 @@
  * over a hand-built host table (ctx->host) and a config loaded from text;
  * then the engine over those items, with a fake NIC behind the netlink
  * transport's seam answering dcbnl, devlink, ethtool and RTM_GETLINK as
- * ice or mlx5 do (FACTS 3, 4): which items, in which order, what the ice
+ * ice or mlx5 do (docs/hardware.md "E810 (ice): DCB", "ConnectX (mlx5): DCB"): which items, in which order, what the ice
  * firmware agent forces first, EOPNOTSUPP as unsupported (failed when
  * required), and the errors refused before anything changes.
  */

@@ -615,7 +615,7 @@ static void test_display_path(void **state)
 
 /* A FIFO or device is -HALO_ENOTREG, never EINVAL (the kernel's answer
  * for an empty sysfs GID entry), never read (no hang), and the message
- * names it (issue 13). */
+ * names it. */
 static void test_read_not_regular(void **state)
 {
 	struct fx *f = *state;
