@@ -175,11 +175,30 @@ static bool verify_one(struct halo_ctx *ctx, struct halo_item *item)
 	}
 }
 
+/* The last item applied on ITEM's interface after ITEM's own last apply:
+ * where no item declares a side effect that undid ITEM, the one to suspect. */
+static const struct halo_item *applied_after(const struct halo_plan *plan,
+					     const struct halo_item *item)
+{
+	size_t from = 0;
+
+	if (!item->iface)
+		return NULL;
+	for (size_t i = 0; i < plan->n_applied; i++)
+		if (plan->applied[i] == item)
+			from = i + 1;
+	for (size_t i = plan->n_applied; i-- > from;)
+		if (plan->applied[i] != item && plan->applied[i]->iface == item->iface)
+			return plan->applied[i];
+	return NULL;
+}
+
 /* ITEM no longer holds after the last pass: failed, naming what undid it
- * where that is known. */
+ * where that is known, else what changed its interface after it. */
 static void fail_undone(const struct halo_plan *plan, struct halo_item *item)
 {
 	const struct halo_item *by = undone_by(plan, item);
+	const struct halo_item *after = by ? NULL : applied_after(plan, item);
 	const char *observed = item->observed ? item->observed : "absent";
 
 	item->outcome = HALO_OUTCOME_FAILED;
@@ -188,6 +207,10 @@ static void fail_undone(const struct halo_plan *plan, struct halo_item *item)
 		(void)halo_item_set_message(item, "undone by %s (%s), also after applying it "
 						  "again: observed %s",
 					    by->side_effect, by->key, observed);
+	else if (after)
+		(void)halo_item_set_message(item, "undone by a later change on the same interface "
+						  "(%s), also after applying it again: observed %s",
+					    after->key, observed);
 	else
 		(void)halo_item_set_message(item, "still differs after apply: observed %s",
 					    observed);

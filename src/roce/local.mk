@@ -20,6 +20,7 @@ tests_unit_test_roce_plan_SOURCES = tests/unit/test-roce-plan.c tests/unit/netli
 roce_integration_tests = \
 	tests/integration/roce-e810.sh \
 	tests/integration/roce-e810-reset.sh \
+	tests/integration/roce-e810-planted.sh \
 	tests/integration/roce-connectx.sh \
 	tests/integration/roce-connectx-driverinit.sh \
 	tests/integration/roce-veth.sh \

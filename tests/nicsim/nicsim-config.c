@@ -239,6 +239,10 @@ static int parse_key(struct nicsim_if *nic, char *kv, char *err, size_t errlen,
 	} else if (strcmp(k, "reset") == 0 && e810) {
 		if (parse_bool(v, "off", "on", &nic->no_reset) < 0)
 			goto bad;
+	} else if (strcmp(k, "planted") == 0) {
+		if (strcmp(v, "addr-clears-pfc") != 0)
+			goto bad;
+		nic->planted_addr_clears_pfc = true;
 	} else if (strcmp(k, "flap_ms") == 0 && !e810) {
 		if (parse_uint(v, 60000, &n) < 0)
 			goto bad;

@@ -345,6 +345,42 @@ static void handle(int fd, int proto, const struct nlmsghdr *req, int idx)
 	}
 }
 
+/* The planted fault (planted=addr-clears-pfc): an RTM_NEWADDR or
+ * RTM_NEWROUTE for a port that has it turns the port's PFC off, as no
+ * driver does; the message itself goes on to the kernel. */
+static void planted_faults(int proto, const struct nlmsghdr *nlh)
+{
+	int ifindex = 0;
+
+	if (proto != NETLINK_ROUTE)
+		return;
+	if (nlh->nlmsg_type == RTM_NEWADDR &&
+	    nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(struct ifaddrmsg))) {
+		ifindex = (int)((const struct ifaddrmsg *)NLMSG_DATA(nlh))->ifa_index;
+	} else if (nlh->nlmsg_type == RTM_NEWROUTE &&
+		   nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(struct rtmsg))) {
+		const struct nlattr *a;
+
+		mnl_attr_for_each(a, nlh, sizeof(struct rtmsg))
+			if (mnl_attr_get_type(a) == RTA_OIF &&
+			    mnl_attr_get_payload_len(a) == sizeof(uint32_t))
+				ifindex = (int)mnl_attr_get_u32(a);
+	}
+	if (ifindex <= 0)
+		return;
+	for (size_t i = 0; i < g.n; i++) {
+		if (!g.ifs[i].planted_addr_clears_pfc ||
+		    (int)if_nametoindex(g.ifs[i].name) != ifindex)
+			continue;
+		load_states();
+		if (g.ifs[i].pfc_en == 0)
+			continue;
+		g.ifs[i].pfc_en = 0;
+		logf_("%s planted: PFC off after an address or route change\n", g.ifs[i].name);
+		save_state(i);
+	}
+}
+
 /* NOT_OURS when no message of the datagram is for the simulator (the
  * caller sends it as it was); otherwise the simulator answers its own and
  * the rest go to the kernel in one datagram, and LEN is returned. */
@@ -368,9 +404,12 @@ static ssize_t try_send(int fd, const void *buf, size_t len, const struct sockad
 		return NOT_OURS;
 	}
 	left = (int)len;
-	for (nlh = buf; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
+	for (nlh = buf; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
 		if (is_ours(g.fds[fd].proto, nlh, &idx))
 			any = true;
+		else
+			planted_faults(g.fds[fd].proto, nlh);
+	}
 	if (!any) {
 		pthread_mutex_unlock(&g.lock);
 		return NOT_OURS;

@@ -40,6 +40,10 @@ struct nicsim_if {
 	bool bonded;
 	unsigned flap_ms;         /* connectx: carrier down this long */
 	bool no_reset;            /* e810 reset=off: DCB commits do not reset */
+	/* planted=addr-clears-pfc: a fault no driver has, for tests of what
+	 * no apply order avoids: an address or route added on the port
+	 * turns PFC off. */
+	bool planted_addr_clears_pfc;
 	/* devlink info's firmware: e810 the NVM ("4.91", fw.psid.api),
 	 * connectx fw.version ("16.35.2000"). */
 	char fw[32];
