@@ -48,6 +48,9 @@ like "$(item .message)" 'active after `devlink dev reload pci/0000:c1:00.0` or a
 	"... saying what makes it active"
 is "$(state cx0 '[.devlink.enable_roce, .devlink_active.enable_roce]')" '[true,false]' \
 	"the simulated device: stored true, still running without RoCE"
+is "$(nicsim "$NS" devlink -j dev param show pci/0000:c1:00.0 name enable_roce |
+	jq -c '[.param[][0].values[] | [.cmode, .value]]')" '[["driverinit",true]]' \
+	"iproute2's devlink dev param show: driverinit true"
 like "$(jq -r '.items[] | select(.key=="roce/cx/enable") | .memo' "$STATE")" \
 	'^boot 7c1d0a4e-0000-4000-8000-000000000001 reloads 0$' "the state file remembers the set: boot and reload count"
 

@@ -6,7 +6,8 @@
 # static route of each family and RoCE (PFC 3, DSCP 26 -> 3): apply ends
 # with everything present, and --check right after is clean. The same
 # with the simulator's reset switched off passes too: the order alone is
-# not what the test proves. Then a DCB repair on a node whose links are
+# not what the test proves. iproute2's dcb, devlink and ethtool read the
+# applied state back. Then a DCB repair on a node whose links are
 # in sync: the reset it makes is seen, and what it removed is put back.
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
@@ -70,6 +71,19 @@ for reset in on off; do
 	halo --check
 	is "$rc" 0 "reset $reset: --check right after the apply is clean"
 done
+
+# Witnesses that are not ours: iproute2's dcb, devlink and ethtool read
+# the state the apply left (only to read: Debian 12's dcb can report
+# success for a refused set, docs/hardware.md "iproute2 dcb").
+is "$(nicsim "$NS" dcb -j pfc show dev e810a | jq -c .prio_pfc)" \
+	'[false,false,false,true,false,false,false,false]' "dcb pfc show: PFC on priority 3 only"
+is "$(nicsim "$NS" dcb -j app show dev e810a | jq -c .dscp_prio)" '[[26,3]]' \
+	"dcb app show: DSCP 26 -> priority 3"
+is "$(nicsim "$NS" devlink -j dev param show pci/0000:3b:00.0 name enable_roce |
+	jq -c '[.param[][0].values[] | [.cmode, .value]]')" '[["runtime",true]]' \
+	"devlink dev param show: enable_roce runtime true"
+like "$(nicsim "$NS" ethtool --show-priv-flags e810a)" 'fw-lldp-agent +: off' \
+	"ethtool --show-priv-flags: the firmware LLDP agent off"
 
 # A DCB repair on a node whose links are in sync: PFC moved behind the
 # tool's back, so only roce has work; the reset it makes flushes the
