@@ -61,4 +61,30 @@ bad "trust dscp without a map" 'trust = "dscp";' \
 bad "ToS on a priority without PFC" 'pfc = [ 3 ]; trust = "dscp"; dscp_prio = ( [ 26, 4 ] ); tos = 106;' \
 	'halo\.conf:4: interfaces\[0\]\.roce\.tos: 106 \(DSCP 26\) maps to priority 4'
 
+# A node in service moved from trust = "dscp" to "pcp": refused before any
+# change, so the port keeps its lossless DSCP setup (ice would fall back
+# to L2 and its default DCB when the last DSCP entry went, PFC off).
+echo "e0 e810 pci=0000:3b:00.0 fw_lldp_agent=off" >"$NICSIM_CONFIG"
+rm -f "$NICSIM_STATE"/*.json
+write_conf "$CONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "e0";
+    roce = { dcbx = "host"; pfc = [ 3 ]; trust = "dscp"; dscp_prio = ( [ 26, 3 ] ); }; }
+);
+CONF
+halo
+is "$rc" 2 "trust dscp applied first: exit 2"
+is "$(state e0 '[.pfc_enabled, .trust]')" '[[3],"dscp"]' "... PFC on 3, DSCP trust"
+sed -i 's/trust = "dscp"; dscp_prio = ( \[ 26, 3 \] );/trust = "pcp";/' "$CONF"
+sets=$(state e0 .requests.set)
+before=$(tree_snapshot "$ROOT")
+halo
+is "$rc" 1 "moved to trust pcp: exit 1"
+like "$err" 'halo\.conf:4: interface "e0": roce: on ice, trust = "pcp" with pfc leaves one traffic class' \
+	"... the one-line reason"
+is "$(state e0 '[.pfc_enabled, .trust, .requests.set]')" "[[3],\"dscp\",$sets]" \
+	"... the port untouched: PFC on 3, DSCP trust, no set request"
+is "$(tree_snapshot "$ROOT")" "$before" "... nothing written under the root"
+
 done_testing
