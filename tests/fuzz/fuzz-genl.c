@@ -153,8 +153,8 @@ static void requests(const uint8_t *data, size_t size)
 	if (err == 0)
 		check_info(info);
 	free(info);
-	/* Two family lookups, then six requests. */
-	FUZZ_CHECK(counter == 8);
+	/* Two family lookups, then seven requests. */
+	FUZZ_CHECK(counter == 9);
 	ext = halo_nlt_extack(t);
 	if (ext)
 		FUZZ_CHECK(strlen(ext) > 0 && strlen(ext) < 256);
