@@ -32,7 +32,7 @@ static void put_label(struct halo_buf *b, const char *s)
 }
 
 /* Reported, not failed: an unsupported knob the config does not require
- * is as in sync as the hardware allows (DESIGN "unsupported"). */
+ * is as in sync as the hardware allows (halo-provision(8), OUTPUT). */
 static bool item_in_sync(const struct halo_item *item)
 {
 	switch (item->outcome) {
@@ -65,6 +65,20 @@ char *halo_prometheus_render(const struct halo_ctx *ctx,
 		put_label(&b, item->key);
 		halo_buf_printf(&b, "\",subsystem=\"%s\"} %d\n",
 				halo_subsys_name(ctx, item->subsys), item_in_sync(item));
+	}
+	/* Drift per item, so an alert on it is exact: a node with drift on
+	 * one key and a reboot pending for another alerts on the first. */
+	halo_buf_puts(&b,
+		"# HELP halo_item_drift 1 if the item differs from the config and the run did not change it (outcome drift).\n"
+		"# TYPE halo_item_drift gauge\n");
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct halo_item *item = plan->items[i];
+
+		halo_buf_puts(&b, "halo_item_drift{key=\"");
+		put_label(&b, item->key);
+		halo_buf_printf(&b, "\",subsystem=\"%s\"} %d\n",
+				halo_subsys_name(ctx, item->subsys),
+				item->outcome == HALO_OUTCOME_DRIFT);
 	}
 	halo_buf_puts(&b,
 		"# HELP halo_items Items of the last run by outcome.\n"

@@ -52,7 +52,8 @@ is "$missing" "" "the alerts and the dashboard use only series the textfile has"
 # minute 30; n3's MTU drifts from minute 10; n4 only waits for a reboot;
 # n5 has a failed item from minute 10 (and no drift); n6 has two warnings;
 # n7's exporter has no halo-provision series at all; n8's textfile
-# vanishes at minute 30.
+# vanishes at minute 30; n10 drifts on its MTU from minute 10 while its
+# iommu parameter waits for a reboot.
 series() { # series NAME{LABELS} VALUES
 	printf "      - series: '%s'\n        values: '%s'\n" "$1" "$2"
 }
@@ -61,6 +62,7 @@ node() { # node N [TIMESTAMPS] [IN_SYNC_KEY IN_SYNC] [DRIFT] [PENDING] [FAILED] 
 	series "up{$l}" '1x120'
 	series "halo_last_run_timestamp_seconds{$l}" "${2:-0+60x120}"
 	series "halo_item_in_sync{$l,key=\"${3:-link/rdma0/mtu}\",subsystem=\"links\"}" "${4:-1x120}"
+	series "halo_item_drift{$l,key=\"${3:-link/rdma0/mtu}\",subsystem=\"links\"}" "${5:-0x120}"
 	series "halo_items{$l,outcome=\"drift\"}" "${5:-0x120}"
 	series "halo_items{$l,outcome=\"pending-reboot\"}" "${6:-0x120}"
 	series "halo_items{$l,outcome=\"failed\"}" "${7:-0x120}"
@@ -93,6 +95,9 @@ FLEET=$(
 	node n4 '' boot/param/iommu '0x120' '' '1x120'
 	node n5 '' link/rdma0/up '0x120' '' '' '0x10 1x110'
 	node n6 '' '' '' '' '' '' '2x120'
+	node n10 '' link/rdma0/mtu '1x10 0x110' '0x10 1x110' '1x120'
+	series 'halo_item_in_sync{instance="n10",job="node",key="boot/param/iommu",subsystem="boot"}' '0x120'
+	series 'halo_item_drift{instance="n10",job="node",key="boot/param/iommu",subsystem="boot"}' '0x120'
 	series 'up{instance="n7",job="node"}' '1x120'
 	series 'up{instance="n8",job="node"}' '1x120'
 	series 'halo_last_run_timestamp_seconds{instance="n8",job="node"}' '0+60x30 stale'
@@ -114,7 +119,10 @@ FLEET=$(
 	alert 75 HaloProvisionItemNotInSync \
 		'severity: warning, instance: n3, job: node, key: link/rdma0/mtu, subsystem: links' \
 		'summary: "link/rdma0/mtu is not in sync on n3"' \
-		'description: "halo-provision --check reports drift on n3; link/rdma0/mtu (links) is out of sync. halo-provision --check -v there lists every item."'
+		'description: "halo-provision --check reports drift on n3; link/rdma0/mtu (links) is out of sync. halo-provision --check -v there lists every item."' \
+		'severity: warning, instance: n10, job: node, key: link/rdma0/mtu, subsystem: links' \
+		'summary: "link/rdma0/mtu is not in sync on n10"' \
+		'description: "halo-provision --check reports drift on n10; link/rdma0/mtu (links) is out of sync. halo-provision --check -v there lists every item."'
 	alert 75 HaloProvisionWarnings 'severity: info, instance: n6, job: node' \
 		'summary: "halo-provision reports 2 warning(s) on n6; see halo-provision --check"'
 	alert 75 HaloProvisionTextfileMissing 'severity: warning, instance: n7, job: node' \
@@ -150,8 +158,8 @@ promtool_ok test rules "$TEST_TMP/alerts.test.yml" \
 	"promtool test rules: every alert fires where it should and stays quiet where it should"
 
 # The same test fails when a rule is wrong: ItemNotInSync on every item
-# out of sync (a pending reboot raises it too).
-sed 's/halo_item_in_sync == 0 and on(instance, job) halo_items{outcome="drift"} > 0/halo_item_in_sync == 0/' \
+# out of sync on a node with drift (there, a pending reboot raises it too).
+sed 's/halo_item_drift == 1/halo_item_in_sync == 0 and on(instance, job) halo_items{outcome="drift"} > 0/' \
 	"$RULES" >"$TEST_TMP/loose.yml"
 sed "s|^rule_files: .*|rule_files: [$TEST_TMP/loose.yml]|" "$TEST_TMP/alerts.test.yml" >"$TEST_TMP/loose.test.yml"
 "$PROMTOOL" test rules "$TEST_TMP/loose.test.yml" >"$TEST_TMP/loose.out" 2>&1
@@ -194,15 +202,15 @@ ok "$([ $? -ne 0 ]; echo $?)" "... and refuses an expression with a syntax error
 	echo "    input_series:"
 	echo "$FLEET"
 	echo "    promql_expr_test:"
-	for stat in "Nodes reporting:6" "Nodes without the textfile:2" "Stale nodes:1" "Keys out of sync:3" \
-		"Nodes pending a reboot:1" "Nodes with failed items:1"; do
+	for stat in "Nodes reporting:7" "Nodes without the textfile:2" "Stale nodes:1" "Keys out of sync:5" \
+		"Nodes pending a reboot:2" "Nodes with failed items:1"; do
 		expr=$(promql ".panels[] | select(.type == \"stat\" and .title == \"${stat%:*}\") | .targets[0].expr")
 		printf "      - expr: '%s'\n        eval_time: 100m\n        exp_samples:\n          - labels: '{}'\n            value: %s\n" \
 			"$expr" "${stat##*:}"
 	done
 } >"$TEST_TMP/stats.test.yml"
 promtool_ok test rules "$TEST_TMP/stats.test.yml" \
-	"the stat panels count the fleet: 6 reporting, 2 without the textfile, 1 stale, 3 keys out of sync, 1 pending a reboot, 1 failed"
+	"the stat panels count the fleet: 7 reporting, 2 without the textfile, 1 stale, 5 keys out of sync, 2 pending a reboot, 1 failed"
 is "$(sed -n 's/^      path: //p' "$PROVIDER")" /usr/share/halo-provision/grafana \
 	"the provisioning file loads the installed dashboard's directory"
 

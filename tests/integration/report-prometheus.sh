@@ -54,10 +54,12 @@ like "$text" 'halo_warnings 2' "halo_warnings: the GTT and the not-implemented w
 like "$text" 'halo_item_in_sync\{key="boot/gtt",subsystem="boot"\} 1' \
 	"an unsupported item that is not required is in sync"
 like "$text" 'halo_item_in_sync\{key="boot/param/iommu",subsystem="boot"\} 0' "a drifting item is not"
+like "$text" 'halo_item_drift\{key="boot/param/iommu",subsystem="boot"\} 1' "... and is drift"
+like "$text" 'halo_item_drift\{key="boot/gtt",subsystem="boot"\} 0' "an item in sync is no drift"
 like "$text" 'halo_items\{outcome="unsupported"\} 1' "halo_items counts the unsupported item"
 like "$text" 'halo_exit_code 2' "halo_exit_code 2"
-is "$(grep -c '^# TYPE ' "$PROM")" 7 "seven series, each with its TYPE"
-is "$(grep -c '^# HELP ' "$PROM")" 7 "... and its HELP"
+is "$(grep -c '^# TYPE ' "$PROM")" 8 "eight series, each with its TYPE"
+is "$(grep -c '^# HELP ' "$PROM")" 8 "... and its HELP"
 is "$(grep -v '^halo_last_run_info' "$PROM" | grep -c 'mode=')" 0 "the mode label is on halo_last_run_info only"
 
 # apply: the same per-item series (labels stable across modes).
@@ -68,6 +70,8 @@ like "$(cat "$PROM")" 'halo_last_run_info\{mode="apply"\} 1' "halo_last_run_info
 is "$(grep -o '^halo_item_in_sync{[^}]*}' "$PROM")" \
 	"$(grep -o '^halo_item_in_sync{[^}]*}' "$TEST_TMP/check.prom")" \
 	"apply and check write the same per-item series"
+like "$(cat "$PROM")" 'halo_item_drift\{key="boot/param/iommu",subsystem="boot"\} 0' \
+	"a parameter waiting for the reboot is no drift"
 is "$(jq -r '.stats.files_written' <<<"$out")" 4 \
 	"apply counts the drop-in, the state file and the two reboot flags, not the textfile"
 
