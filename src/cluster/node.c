@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * node.c: the state file's `node` member, the facts --cluster compares
- * (cluster.h). From the config and the host table, never the clock, so an
+ * node.c: the `node` member of the state file and of a full run's --json
+ * report, the facts --cluster compares (cluster.h). From the config, the
+ * host table and the run's last observation, never the clock, so an
  * apply that changes nothing writes the same bytes.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -17,6 +19,7 @@
 #include "engine/item.h"
 #include "host/host.h"
 #include "util/rootfs.h"
+#include "util/strv.h"
 
 /* The root's /etc/hostname (first line, blanks trimmed), else uname's:
  * the name an operator knows the node by. NULL on ENOMEM. */
@@ -89,17 +92,42 @@ static struct json_object *roce_json(const struct halo_roce_config *r)
 	return o;
 }
 
+/* The MTU the run last saw on E's link: the observed value of its MTU
+ * item (after an apply, what the verification found; in a check, the
+ * live one), else the host table's; 0 when the link is missing. */
+static uint32_t live_mtu(const struct halo_interface *e, const struct halo_host_link *hl,
+			 const struct halo_plan *plan)
+{
+	_cleanup_free_ char *key = halo_strdup_printf("link/%s/mtu", e->name);
+	const struct halo_item *it = key ? halo_plan_find(plan, key) : NULL;
+	unsigned long v;
+	char *end;
+
+	if (!hl || !hl->found)
+		return 0;
+	if (it && it->iface == e && it->observed) {
+		errno = 0;
+		v = strtoul(it->observed, &end, 10);
+		if (!errno && !*end && end != it->observed && v > 0 && v <= UINT32_MAX)
+			return (uint32_t)v;
+	}
+	return hl->link.mtu;
+}
+
 static struct json_object *interface_json(const struct halo_interface *e,
-					  const struct halo_host_link *hl)
+					  const struct halo_host_link *hl,
+					  const struct halo_plan *plan)
 {
 	struct json_object *o = json_object_new_object(), *a;
 	const char *name = hl && hl->found ? hl->link.name : e->name;
 	uint32_t mtu = e->mtu ? e->mtu : hl && hl->found ? hl->link.mtu : 0;
+	uint32_t live = live_mtu(e, hl, plan);
 
 	if (!o)
 		return NULL;
 	json_object_object_add(o, "name", name ? json_object_new_string(name) : NULL);
 	json_object_object_add(o, "mtu", mtu ? json_object_new_int64(mtu) : NULL);
+	json_object_object_add(o, "live_mtu", live ? json_object_new_int64(live) : NULL);
 	a = json_object_new_array();
 	for (size_t i = 0; a && i < e->addresses.n; i++) {
 		char buf[64];
@@ -170,7 +198,7 @@ struct json_object *halo_cluster_node_json(const struct halo_ctx *ctx,
 		for (size_t j = 0; ctx->host && j < ctx->host->n; j++)
 			if (ctx->host->links[j].entry == e)
 				hl = &ctx->host->links[j];
-		json_object_array_add(ifs, interface_json(e, hl));
+		json_object_array_add(ifs, interface_json(e, hl, plan));
 	}
 	json_object_object_add(o, "interfaces", ifs);
 	if (cfg->boot.present)

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "engine/report.h"
+#include "engine/subsystem.h"
 #include "util/rootfs.h"
 
 static struct json_object *jstr(const char *s)
@@ -77,7 +78,7 @@ struct json_object *halo_report_json(const struct halo_ctx *ctx,
 				     const struct halo_config *cfg,
 				     const struct halo_plan *plan, int exit_bits)
 {
-	struct json_object *o, *summary, *items, *warnings;
+	struct json_object *o, *summary, *items, *warnings, *node;
 	_cleanup_free_ char *msg = NULL;
 
 	o = json_head(ctx, NULL, cfg, exit_bits);
@@ -91,6 +92,13 @@ struct json_object *halo_report_json(const struct halo_ctx *ctx,
 		json_object_object_add(summary, halo_outcome_name(k),
 				       json_object_new_int64((int64_t)halo_plan_count(plan, k)));
 	json_object_object_add(o, "summary", summary);
+	/* A full run is a live audit of the whole node: its facts, as the
+	 * state file has them, let --cluster compare nodes as they are. */
+	node = cfg && !ctx->revert && halo_run_is_full(ctx) && ctx->registry &&
+			       ctx->registry->node_facts ?
+		       ctx->registry->node_facts(ctx, cfg, plan) : NULL;
+	if (node)
+		json_object_object_add(o, "node", node);
 
 	items = json_object_new_array();
 	for (size_t i = 0; i < plan->n; i++)

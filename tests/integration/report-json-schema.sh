@@ -141,6 +141,12 @@ is "$(jq -r '.warnings | length' <<<"$apply")" 1 "apply: one warning"
 run_halo --root "$R" --check --json
 is "$rc" 8 "check: exit 8"
 valid run "$out" "check"
+check=$out
+is "$(jq -c '.node | [(.hostname | length > 0), .interfaces, .boot.gtt_mib]' <<<"$check")" '[true,[],129000]' \
+	"check: a full run carries the node facts"
+run_halo --root "$R" --check --json --only boot
+is "$(jq -r 'has("node")' <<<"$out")" false "check --only boot: no node facts"
+valid run "$out" "check --only boot"
 run_halo --root "$R" --check --json -q --diff
 valid run "$out" "check -q --diff"
 
@@ -187,6 +193,9 @@ invalid "$(jq '.changed = false' <<<"$apply")" "changed that disagrees with exit
 invalid "$(jq '.exit_code = 1' <<<"$apply")" "exit 1 with a plan"
 invalid "$(jq 'del(.summary.drift)' <<<"$dry")" "a summary without an outcome"
 invalid "$(jq '.items[0].diff = 3' <<<"$apply")" "a number as diff"
+invalid "$(jq '.node.uptime = 3' <<<"$check")" "an unknown field in the node facts"
+invalid "$(jq '.node.interfaces = [{"name": "e", "mtu": 9000, "live_mtu": 0, "addresses": []}]' <<<"$check")" \
+	"a live MTU of 0"
 invalid "$(jq '.items[1].was = "x"' <<<"$apply")" "was on an item that did not change"
 run_halo --json --no-such-option
 invalid "$(jq '.config.path = null' <<<"$out")" "a null config path"
