@@ -33,6 +33,7 @@ enum {
 	OPT_WAIT,
 	OPT_REVERT,
 	OPT_CLUSTER,
+	OPT_DOT,
 };
 
 static const struct option long_options[] = {
@@ -55,6 +56,7 @@ static const struct option long_options[] = {
 	{ "wait", required_argument, NULL, OPT_WAIT },
 	{ "revert", no_argument, NULL, OPT_REVERT },
 	{ "cluster", no_argument, NULL, OPT_CLUSTER },
+	{ "dot", no_argument, NULL, OPT_DOT },
 	{ 0 },
 };
 
@@ -78,6 +80,7 @@ void halo_cli_usage(FILE *out)
 	      "       halo-provision --revert [OPTIONS]   remove what it owns, undo its edits\n"
 	      "                                           (with --dry-run: show)\n"
 	      "       halo-provision --cluster STATE_FILE...  check that nodes agree on every cable\n"
+	      "                                           (or each node's --check --json; --dot: draw)\n"
 	      "\n"
 	      "  -c, --config FILE   a path as given; without -c, /etc/halo-provision/halo.conf\n"
 	      "                      inside the root\n"
@@ -96,6 +99,7 @@ void halo_cli_usage(FILE *out)
 	      "  --wait SECONDS      wait up to SECONDS for another run's lock, then\n"
 	      "                      exit 4 (default %d; 0: do not wait)\n"
 	      "  --json              one JSON document on stdout\n"
+	      "  --dot               with --cluster: the cable map as a Graphviz graph\n"
 	      "  --diff              unified diff of every file change\n"
 	      "  -q, --quiet         only the summary line and failures\n"
 	      "  -v, --verbose       every item, also those in sync\n"
@@ -203,9 +207,10 @@ static char *positional_error(const char *arg)
 }
 
 /*
- * --cluster: the positional arguments are state files. getopt stops at
- * the first one, so --json, -q and -v after them are taken here; "--"
- * ends the options. Another option, or fewer than two files: an error.
+ * --cluster: the positional arguments are state files or --json reports.
+ * getopt stops at the first one, so --json, --dot, -q and -v after them
+ * are taken here; "--" ends the options. Another option, or fewer than
+ * two files: an error.
  */
 static int parse_cluster(int argc, char *argv[], struct halo_cli *cli, bool *quiet,
 			 bool *verbose, const char *other, char **ret_error)
@@ -232,6 +237,8 @@ static int parse_cluster(int argc, char *argv[], struct halo_cli *cli, bool *qui
 			dashdash = true;
 		else if (!dashdash && strcmp(a, "--json") == 0)
 			cli->json = true;
+		else if (!dashdash && strcmp(a, "--dot") == 0)
+			cli->dot = true;
 		else if (!dashdash && (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0))
 			*quiet = true;
 		else if (!dashdash && (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0))
@@ -245,6 +252,10 @@ static int parse_cluster(int argc, char *argv[], struct halo_cli *cli, bool *qui
 			return -EINVAL;
 		} else
 			files[n++] = argv[i];
+	}
+	if (cli->json && cli->dot) {
+		*ret_error = halo_strdup_printf("--json and --dot cannot be used together");
+		return -EINVAL;
 	}
 	if (n < 2) {
 		*ret_error = halo_strdup_printf("--cluster needs at least two state files (one per node), not %zu",
@@ -310,12 +321,16 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 			}
 		}
 		if (c != OPT_JSON && c != 'q' && c != 'v' && c != 'h' && c != OPT_VERSION &&
-		    c != OPT_CLUSTER && c != OPT_CHECK && c != OPT_DRY_RUN && c != OPT_VALIDATE &&
+		    c != OPT_CLUSTER && c != OPT_DOT && c != OPT_CHECK && c != OPT_DRY_RUN && c != OPT_VALIDATE &&
 		    c != OPT_STATUS && c != OPT_REVERT && c != ':' && c != '?' && !other)
 			other = index >= 0 ? long_options[index].name : "c";
 		switch (c) {
 		case OPT_CLUSTER:
 			cli.cluster = true;
+			r = 0;
+			break;
+		case OPT_DOT:
+			cli.dot = true;
 			r = 0;
 			break;
 		case OPT_CHECK:
@@ -426,6 +441,9 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 			return r;
 	} else if (optind < argc) {
 		*ret_error = positional_error(argv[optind]);
+		return -EINVAL;
+	} else if (cli.dot) {
+		*ret_error = halo_strdup_printf("--dot draws the cable map of --cluster: give --cluster and the nodes' files");
 		return -EINVAL;
 	}
 	/* A revert changes the host (or, with --dry-run, shows how): the

@@ -26,9 +26,10 @@ struct halo_cli {
 	int verbosity;              /* -1, 0, 1 */
 	bool revert;                /* --revert: undo (with --dry-run: show) */
 	bool json, diff, help, version;
-	/* --cluster STATE_FILE...: the files (argv's, not copied), at least
-	 * two; no other option but --json, -q, -v (cluster/cluster.h). */
+	/* --cluster FILE...: the files (argv's, not copied), at least two;
+	 * no other option but --json or --dot, -q, -v (cluster/cluster.h). */
 	bool cluster;
+	bool dot;
 	char *const *cluster_files;
 	size_t n_cluster_files;
 };

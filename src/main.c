@@ -280,9 +280,11 @@ int main(int argc, char *argv[])
 		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		return 0;
 	}
-	/* --cluster reads the state files given: no config, root, lock. */
+	/* --cluster reads the files given: no config, root, lock. */
 	if (cli.cluster)
-		return halo_cluster_main(cli.cluster_files, cli.n_cluster_files, cli.json,
+		return halo_cluster_main(cli.cluster_files, cli.n_cluster_files,
+					 cli.json ? HALO_CLUSTER_JSON :
+					 cli.dot ? HALO_CLUSTER_DOT : HALO_CLUSTER_TEXT,
 					 cli.verbosity);
 	rc = run_cli(&run, &cli);
 out:

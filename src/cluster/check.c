@@ -1,337 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * check.c: state files → nodes → cables → items (cluster.h says what is
- * compared and why). Facts are kept as display strings ("9000", "[3]",
- * "dscp"; "unset" for null), so comparing is strcmp and the messages show
- * what the files hold.
+ * check.c: nodes → subnets → cables, segments and dangling ports → items
+ * (cluster.h says what is compared and why). Every step sorts: the
+ * addresses once, each prefix a range of them found by binary search, the
+ * ranges merged into subnets, so a fabric of n ports costs O(n log n)
+ * whether it is a daisy chain or one switch.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
-#include <json-c/json.h>
-
-#include "cluster/cluster.h"
+#include "cluster/internal.h"
 #include "util/strv.h"
 
-#define UNSET "unset"
-
-/* The RoCE facts compared on a cable, as the node member names them and
- * as the item keys do. */
-static const char *const roce_facts[] = { "roce", "pfc", "dscp", "tos", "trust", "ecn" };
-static const char *const roce_members[] = { "enable", "pfc", "dscp", "tos", "trust", "ecn" };
-#define N_ROCE ARRAY_SIZE(roce_facts)
-
-struct cl_iface {
-	char *name;
-	char *mtu;
-	struct halo_cidr *addrs;
-	char **addr_text;
-	size_t n_addrs;
-	bool has_roce;
-	char *roce[N_ROCE];
+/* One address of a port. */
+struct cl_addr {
+	struct cl_port *port;
+	size_t ia;       /* in port->addrs */
+	size_t lo, hi;   /* the sorted addresses its prefix covers */
 };
 
-struct halo_cluster_node {
-	char *file;
-	char *hostname; /* NULL: the file gave no facts (already an item) */
-	int exit_bits;
-	struct cl_iface *ifs;
-	size_t n_ifs;
-	bool has_boot;
-	bool dup; /* a second file of the same hostname: left out */
-	size_t order; /* as given: the first of two same names is kept */
-	char *gtt, *params;
+/* A cable found in a subnet of two ports (a < b by name). */
+struct cl_cable {
+	struct cl_port *a, *b;
+	size_t ia, ib;
 };
-
-const char *halo_cluster_node_file(const struct halo_cluster *cl, size_t i)
-{
-	return cl->nodes[i].file;
-}
-
-const char *halo_cluster_node_name(const struct halo_cluster *cl, size_t i)
-{
-	return cl->nodes[i].hostname;
-}
-
-/* A JSON value for display and comparison: strings bare, null "unset". */
-static char *value_text(struct json_object *v)
-{
-	if (!v)
-		return strdup(UNSET);
-	if (json_object_is_type(v, json_type_string))
-		return strdup(json_object_get_string(v));
-	if (json_object_is_type(v, json_type_array) && json_object_array_length(v) == 0)
-		return strdup("none");
-	return strdup(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
-						     JSON_C_TO_STRING_NOSLASHESCAPE));
-}
-
-static struct json_object *member(struct json_object *o, const char *name)
-{
-	struct json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object))
-		return NULL;
-	return json_object_object_get_ex(o, name, &v) ? v : NULL;
-}
-
-static int add_item(struct halo_cluster *cl, enum halo_cluster_outcome outcome,
-		    const char *subject, const char *keyname, const char *fact,
-		    const char *a, const char *b, const char *fmt, ...) _printf_(8, 9);
-
-static int add_item(struct halo_cluster *cl, enum halo_cluster_outcome outcome,
-		    const char *subject, const char *keyname, const char *fact,
-		    const char *a, const char *b, const char *fmt, ...)
-{
-	struct halo_cluster_item *items, *it;
-	va_list ap;
-	int r;
-
-	items = realloc(cl->items, (cl->n_items + 1) * sizeof(*items));
-	if (!items) {
-		cl->oom = true;
-		return -ENOMEM;
-	}
-	cl->items = items;
-	it = &items[cl->n_items];
-	*it = (struct halo_cluster_item){ .outcome = outcome };
-	it->key = halo_strdup_printf("cluster/%s/%s", keyname, fact);
-	it->subject = strdup(subject);
-	it->fact = strdup(fact);
-	it->value_a = a ? strdup(a) : NULL;
-	it->value_b = b ? strdup(b) : NULL;
-	va_start(ap, fmt);
-	r = vasprintf(&it->message, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		it->message = NULL;
-	cl->n_items++;
-	if (!it->key || !it->subject || !it->fact || !it->message ||
-	    (a && !it->value_a) || (b && !it->value_b)) {
-		cl->oom = true;
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static void iface_free(struct cl_iface *f)
-{
-	free(f->name);
-	free(f->mtu);
-	free(f->addrs);
-	halo_strv_free(f->addr_text);
-	for (size_t i = 0; i < N_ROCE; i++)
-		free(f->roce[i]);
-}
-
-static void node_free(struct halo_cluster_node *n)
-{
-	free(n->file);
-	free(n->hostname);
-	for (size_t i = 0; i < n->n_ifs; i++)
-		iface_free(&n->ifs[i]);
-	free(n->ifs);
-	free(n->gtt);
-	free(n->params);
-}
-
-/* One interface of the node member; a malformed one: -EINVAL. */
-static int parse_iface(struct json_object *o, struct cl_iface *f)
-{
-	struct json_object *name = member(o, "name"), *addrs = member(o, "addresses"),
-			   *roce = member(o, "roce");
-
-	if (!name || !json_object_is_type(name, json_type_string) || !addrs ||
-	    !json_object_is_type(addrs, json_type_array))
-		return -EINVAL;
-	f->name = strdup(json_object_get_string(name));
-	f->mtu = value_text(member(o, "mtu"));
-	if (!f->name || !f->mtu)
-		return -ENOMEM;
-	f->addrs = calloc(json_object_array_length(addrs) + 1, sizeof(*f->addrs));
-	if (!f->addrs)
-		return -ENOMEM;
-	for (size_t i = 0; i < json_object_array_length(addrs); i++) {
-		struct json_object *v = json_object_array_get_idx(addrs, i);
-
-		if (!json_object_is_type(v, json_type_string) ||
-		    halo_cidr_parse(json_object_get_string(v), true, &f->addrs[f->n_addrs]) < 0)
-			return -EINVAL;
-		if (halo_strv_push(&f->addr_text, json_object_get_string(v)) < 0)
-			return -ENOMEM;
-		f->n_addrs++;
-	}
-	f->has_roce = roce && json_object_is_type(roce, json_type_object);
-	for (size_t i = 0; f->has_roce && i < N_ROCE; i++) {
-		f->roce[i] = value_text(member(roce, roce_members[i]));
-		if (!f->roce[i])
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* The node member of DOC into N: 0, -EINVAL (why in *WHY), -ENOMEM. */
-static int parse_node(struct json_object *doc, struct halo_cluster_node *n, const char **why)
-{
-	struct json_object *node, *host, *ifs, *boot, *v;
-	int r;
-
-	*why = "not a halo-provision state file";
-	v = member(doc, "schema_version");
-	if (!member(doc, "items") || !v || json_object_get_int(v) != 1)
-		return -EINVAL;
-	*why = "no node facts (written by a version before --cluster, or no full apply yet): run a full apply on it";
-	node = member(doc, "node");
-	host = member(node, "hostname");
-	ifs = member(node, "interfaces");
-	if (!host || !json_object_is_type(host, json_type_string) ||
-	    !json_object_get_string_len(host) || !ifs || !json_object_is_type(ifs, json_type_array))
-		return -EINVAL;
-	v = member(doc, "exit_bits");
-	n->exit_bits = v ? json_object_get_int(v) : 0;
-	*why = "malformed node facts";
-	n->ifs = calloc(json_object_array_length(ifs) + 1, sizeof(*n->ifs));
-	if (!n->ifs)
-		return -ENOMEM;
-	for (size_t i = 0; i < json_object_array_length(ifs); i++) {
-		r = parse_iface(json_object_array_get_idx(ifs, i), &n->ifs[n->n_ifs++]);
-		if (r < 0)
-			return r;
-	}
-	boot = member(node, "boot");
-	if (boot && json_object_is_type(boot, json_type_object)) {
-		n->has_boot = true;
-		n->gtt = value_text(member(boot, "gtt_mib"));
-		n->params = value_text(member(boot, "params"));
-		if (!n->gtt || !n->params)
-			return -ENOMEM;
-	}
-	n->hostname = strdup(json_object_get_string(host));
-	return n->hostname ? 0 : -ENOMEM;
-}
-
-int halo_cluster_add(struct halo_cluster *cl, const char *file, const char *text, int read_err)
-{
-	struct halo_cluster_node *nodes, *n;
-	struct json_object *doc = NULL;
-	const char *why = NULL;
-	int r;
-
-	nodes = realloc(cl->nodes, (cl->n_nodes + 1) * sizeof(*nodes));
-	if (!nodes)
-		return -ENOMEM;
-	cl->nodes = nodes;
-	n = &nodes[cl->n_nodes++];
-	*n = (struct halo_cluster_node){ .file = strdup(file), .order = cl->n_nodes - 1 };
-	if (!n->file)
-		return -ENOMEM;
-	if (!text)
-		return add_item(cl, HALO_CL_FAILED, file, file, "state", NULL, NULL,
-				"%s: %s", read_err == -ENOENT ? "missing state file" : "cannot read state file",
-				strerror(-read_err));
-	doc = json_tokener_parse(text);
-	r = doc ? parse_node(doc, n, &why) : -EINVAL;
-	json_object_put(doc);
-	if (r == -EINVAL && !doc)
-		why = "not JSON";
-	if (r == -EINVAL) {
-		/* Whatever was parsed stays out of the comparisons. */
-		free(n->hostname);
-		n->hostname = NULL;
-		return add_item(cl, HALO_CL_FAILED, file, file, "state", NULL, NULL, "%s", why);
-	}
-	return r;
-}
-
-/* Whether the shorter prefix of A and B covers both addresses. */
-static bool same_subnet(const struct halo_cidr *a, const struct halo_cidr *b)
-{
-	unsigned p = a->prefixlen < b->prefixlen ? a->prefixlen : b->prefixlen;
-	size_t bytes = p / 8;
-
-	if (a->family != b->family || halo_cidr_is_link_local(a) || halo_cidr_is_link_local(b))
-		return false;
-	if (memcmp(a->addr, b->addr, bytes) != 0)
-		return false;
-	if (p % 8) {
-		uint8_t mask = (uint8_t)(0xff << (8 - p % 8));
-
-		return (a->addr[bytes] & mask) == (b->addr[bytes] & mask);
-	}
-	return true;
-}
-
-/* The first address pair of X and Y in one subnet: indexes, or false. */
-static bool find_pair(const struct cl_iface *x, const struct cl_iface *y, size_t *ix, size_t *iy)
-{
-	for (size_t i = 0; i < x->n_addrs; i++)
-		for (size_t j = 0; j < y->n_addrs; j++)
-			if (same_subnet(&x->addrs[i], &y->addrs[j])) {
-				*ix = i;
-				*iy = j;
-				return true;
-			}
-	return false;
-}
-
-static void compare(struct halo_cluster *cl, const char *subject, const char *keyname,
-		    const char *fact, const char *ea, const char *a, const char *eb, const char *b)
-{
-	if (strcmp(a, b) == 0)
-		(void)add_item(cl, HALO_CL_OK, subject, keyname, fact, a, b, "%s %s on both ends",
-			       fact, a);
-	else
-		(void)add_item(cl, HALO_CL_DRIFT, subject, keyname, fact, a, b,
-			       "%s differs: %s on %s, %s on %s", fact, a, ea, b, eb);
-}
-
-static void check_cable(struct halo_cluster *cl, const struct halo_cluster_node *na,
-			const struct cl_iface *fa, size_t ia, const struct halo_cluster_node *nb,
-			const struct cl_iface *fb, size_t ib)
-{
-	_cleanup_free_ char *ea = halo_strdup_printf("%s:%s", na->hostname, fa->name);
-	_cleanup_free_ char *eb = halo_strdup_printf("%s:%s", nb->hostname, fb->name);
-	_cleanup_free_ char *subject = NULL, *keyname = NULL;
-	const struct halo_cidr *ca = &fa->addrs[ia], *cb = &fb->addrs[ib];
-	char pa[8], pb[8];
-
-	if (!ea || !eb)
-		goto oom;
-	subject = halo_strdup_printf("%s <-> %s", ea, eb);
-	keyname = halo_strdup_printf("%s~%s", ea, eb);
-	if (!subject || !keyname)
-		goto oom;
-	cl->n_cables++;
-	compare(cl, subject, keyname, "mtu", ea, fa->mtu, eb, fb->mtu);
-	snprintf(pa, sizeof(pa), "/%u", ca->prefixlen);
-	snprintf(pb, sizeof(pb), "/%u", cb->prefixlen);
-	compare(cl, subject, keyname, "subnet", ea, pa, eb, pb);
-	if (halo_cidr_same_addr(ca, cb))
-		(void)add_item(cl, HALO_CL_DRIFT, subject, keyname, "address", fa->addr_text[ia],
-			       fb->addr_text[ib], "address %s on both ends", fa->addr_text[ia]);
-	else
-		(void)add_item(cl, HALO_CL_OK, subject, keyname, "address", fa->addr_text[ia],
-			       fb->addr_text[ib], "addresses %s and %s", fa->addr_text[ia],
-			       fb->addr_text[ib]);
-	if (!fa->has_roce && !fb->has_roce)
-		return;
-	for (size_t i = 0; i < N_ROCE; i++)
-		compare(cl, subject, keyname, roce_facts[i], ea,
-			fa->has_roce ? fa->roce[i] : UNSET, eb, fb->has_roce ? fb->roce[i] : UNSET);
-	return;
-oom:
-	cl->oom = true;
-}
 
 static int node_cmp(const void *a, const void *b)
 {
 	const struct halo_cluster_node *x = a, *y = b;
-
 	int c;
 
 	if (!x->hostname || !y->hostname)
@@ -341,92 +42,396 @@ static int node_cmp(const void *a, const void *b)
 	return c ? c : x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* "name:ifname" order inside a cable, so a key does not depend on the
- * order the files were given in. */
-static int end_cmp(const struct halo_cluster_node *na, const struct cl_iface *fa,
-		   const struct halo_cluster_node *nb, const struct cl_iface *fb)
+static bool node_counts(const struct halo_cluster_node *n)
 {
-	int c = strcmp(na->hostname, nb->hostname);
-
-	return c ? c : strcmp(fa->name, fb->name);
+	return n->hostname && !n->dup;
 }
 
-static void check_cables(struct halo_cluster *cl)
+static int port_name_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; i < cl->n_nodes; i++)
-		for (size_t j = i + 1; j < cl->n_nodes; j++) {
-			const struct halo_cluster_node *x = &cl->nodes[i], *y = &cl->nodes[j];
+	const struct cl_port *x = *(struct cl_port *const *)a, *y = *(struct cl_port *const *)b;
+	int c = strcmp(x->node->hostname, y->node->hostname);
 
-			if (!x->hostname || !y->hostname || x->dup || y->dup)
-				continue;
-			for (size_t a = 0; a < x->n_ifs; a++)
-				for (size_t b = 0; b < y->n_ifs; b++) {
-					size_t ia, ib;
-
-					if (!find_pair(&x->ifs[a], &y->ifs[b], &ia, &ib))
-						continue;
-					if (end_cmp(x, &x->ifs[a], y, &y->ifs[b]) <= 0)
-						check_cable(cl, x, &x->ifs[a], ia, y, &y->ifs[b], ib);
-					else
-						check_cable(cl, y, &y->ifs[b], ib, x, &x->ifs[a], ia);
-				}
-		}
+	return c ? c : strcmp(x->name, y->name);
 }
 
-/* The value most nodes with boot facts have for FIELD (offset of a char *
- * in the node), ties to the first node by name; NULL: none has it. */
-static const char *majority(const struct halo_cluster *cl, size_t field, const char **owner)
+static size_t addr_bytes(int family)
 {
-	const char *best = NULL;
-	size_t best_n = 0;
-
-	for (size_t i = 0; i < cl->n_nodes; i++) {
-		const struct halo_cluster_node *x = &cl->nodes[i];
-		const char *v = x->hostname && x->has_boot && !x->dup ?
-					*(char **)((char *)x + field) : NULL;
-		size_t n = 0;
-
-		if (!v)
-			continue;
-		for (size_t j = 0; j < cl->n_nodes; j++) {
-			const struct halo_cluster_node *y = &cl->nodes[j];
-
-			if (y->hostname && y->has_boot && !y->dup && strcmp(*(char **)((char *)y + field), v) == 0)
-				n++;
-		}
-		if (n > best_n) {
-			best = v;
-			best_n = n;
-			*owner = x->hostname;
-		}
-	}
-	return best;
+	return family == AF_INET ? 4 : 16;
 }
 
-static void check_node_fact(struct halo_cluster *cl, const char *fact, size_t field)
+/* Address order: family, then the address bytes. */
+static int raw_cmp(int fa, const uint8_t *a, int fb, const uint8_t *b)
 {
-	const char *owner = NULL, *want = majority(cl, field, &owner);
+	if (fa != fb)
+		return fa < fb ? -1 : 1;
+	return memcmp(a, b, addr_bytes(fa));
+}
 
-	for (size_t i = 0; want && i < cl->n_nodes; i++) {
-		const struct halo_cluster_node *x = &cl->nodes[i];
-		const char *v;
+static int addr_cmp(const void *x, const void *y)
+{
+	const struct cl_addr *a = x, *b = y;
+	const struct halo_cidr *ca = &a->port->addrs[a->ia], *cb = &b->port->addrs[b->ia];
+	int c = raw_cmp(ca->family, ca->addr, cb->family, cb->addr);
 
-		if (!x->hostname || !x->has_boot || x->dup)
-			continue;
-		v = *(char **)((char *)x + field);
-		if (strcmp(v, want) == 0)
-			(void)add_item(cl, HALO_CL_OK, x->hostname, x->hostname, fact, v, want,
-				       "%s %s", fact, v);
+	if (c)
+		return c;
+	if (a->port->order != b->port->order)
+		return a->port->order < b->port->order ? -1 : 1;
+	return a->ia < b->ia ? -1 : a->ia > b->ia;
+}
+
+/* The first index of ADDRS[0..N) not below (FAMILY, BYTES); with
+ * AFTER, the first above it. */
+static size_t bound(const struct cl_addr *addrs, size_t n, int family, const uint8_t *bytes,
+		    bool after)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct halo_cidr *c = &addrs[mid].port->addrs[addrs[mid].ia];
+		int cmp = raw_cmp(c->family, c->addr, family, bytes);
+
+		if (cmp < 0 || (after && cmp == 0))
+			lo = mid + 1;
 		else
-			(void)add_item(cl, HALO_CL_DRIFT, x->hostname, x->hostname, fact, v, want,
-				       "%s differs: %s here, %s on %s (the most nodes' value)",
-				       fact, v, want, owner);
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The range of ADDRS that the prefix of ADDRS[I] covers. */
+static void prefix_range(struct cl_addr *addrs, size_t n, size_t i)
+{
+	const struct halo_cidr *c = &addrs[i].port->addrs[addrs[i].ia];
+	struct halo_cidr net, last;
+	size_t bits = addr_bytes(c->family) * 8;
+
+	halo_cidr_network(c, &net);
+	last = net;
+	for (size_t b = c->prefixlen; b < bits; b++)
+		last.addr[b / 8] |= (uint8_t)(0x80u >> (b % 8));
+	addrs[i].lo = bound(addrs, n, net.family, net.addr, false);
+	addrs[i].hi = bound(addrs, n, last.family, last.addr, true) - 1;
+}
+
+static int range_cmp(const void *x, const void *y)
+{
+	const struct cl_addr *a = *(struct cl_addr *const *)x, *b = *(struct cl_addr *const *)y;
+
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* "192.168.100.0/30": the network of C at prefix PREFIXLEN. */
+static char *subnet_text(const struct halo_cidr *c, unsigned prefixlen)
+{
+	struct halo_cidr net = *c;
+	char buf[64];
+
+	net.prefixlen = (uint8_t)prefixlen;
+	halo_cidr_network(&net, &net);
+	halo_cidr_format(&net, buf, sizeof(buf));
+	return strdup(buf);
+}
+
+static void compare(struct halo_cluster *cl, const char *subject, const char *keyname,
+		    const char *fact, const char *ea, const char *a, const char *eb, const char *b)
+{
+	if (strcmp(a, b) == 0)
+		(void)halo_cl_add_item(cl, HALO_CL_OK, subject, keyname, fact, a, b,
+				       "%s %s on both ends", fact, a);
+	else
+		(void)halo_cl_add_item(cl, HALO_CL_DRIFT, subject, keyname, fact, a, b,
+				       "%s differs: %s on %s, %s on %s", fact, a, ea, b, eb);
+}
+
+/* The MTU of a cable: the live values where the documents have them,
+ * and the configured ones (a live audit shows both a drift the next apply
+ * undoes and a config that would break the cable). */
+static void compare_mtu(struct halo_cluster *cl, const char *subject, const char *keyname,
+			const struct cl_port *pa, const struct cl_port *pb)
+{
+	const char *la = halo_cl_mtu(pa), *lb = halo_cl_mtu(pb);
+	char na[48], nb[48];
+
+	if (strcmp(la, lb) != 0)
+		(void)halo_cl_add_item(cl, HALO_CL_DRIFT, subject, keyname, "mtu", la, lb,
+				       "mtu differs: %s on %s%s, %s on %s%s", la, pa->endpoint,
+				       halo_cl_mtu_note(pa, na, sizeof(na)), lb, pb->endpoint,
+				       halo_cl_mtu_note(pb, nb, sizeof(nb)));
+	else if (strcmp(pa->mtu, pb->mtu) != 0)
+		(void)halo_cl_add_item(cl, HALO_CL_DRIFT, subject, keyname, "mtu", pa->mtu, pb->mtu,
+				       "mtu differs in the configs: %s on %s, %s on %s (%s on both now)",
+				       pa->mtu, pa->endpoint, pb->mtu, pb->endpoint, la);
+	else
+		(void)halo_cl_add_item(cl, HALO_CL_OK, subject, keyname, "mtu", la, lb,
+				       "mtu %s on both ends", la);
+}
+
+static void check_cable(struct halo_cluster *cl, const struct cl_cable *c)
+{
+	const struct cl_port *pa = c->a, *pb = c->b;
+	const struct halo_cidr *ca = &pa->addrs[c->ia], *cb = &pb->addrs[c->ib];
+	_cleanup_free_ char *subject = halo_strdup_printf("%s <-> %s", pa->endpoint, pb->endpoint);
+	_cleanup_free_ char *keyname = halo_strdup_printf("%s~%s", pa->endpoint, pb->endpoint);
+	_cleanup_free_ char *subnet = subnet_text(ca, ca->prefixlen < cb->prefixlen ?
+						      ca->prefixlen : cb->prefixlen);
+	_cleanup_free_ char *mtu = NULL, *differs = NULL;
+	struct halo_buf b = { 0 };
+	size_t first = cl->n_items;
+	char xa[8], xb[8];
+
+	if (!subject || !keyname || !subnet) {
+		cl->oom = true;
+		return;
+	}
+	cl->n_cables++;
+	compare_mtu(cl, subject, keyname, pa, pb);
+	snprintf(xa, sizeof(xa), "/%u", ca->prefixlen);
+	snprintf(xb, sizeof(xb), "/%u", cb->prefixlen);
+	compare(cl, subject, keyname, "subnet", pa->endpoint, xa, pb->endpoint, xb);
+	if (halo_cidr_same_addr(ca, cb))
+		(void)halo_cl_add_item(cl, HALO_CL_DRIFT, subject, keyname, "address",
+				       pa->addr_text[c->ia], pb->addr_text[c->ib],
+				       "address %s on both ends", pa->addr_text[c->ia]);
+	else
+		(void)halo_cl_add_item(cl, HALO_CL_OK, subject, keyname, "address",
+				       pa->addr_text[c->ia], pb->addr_text[c->ib],
+				       "addresses %s and %s", pa->addr_text[c->ia],
+				       pb->addr_text[c->ib]);
+	for (size_t i = 0; (pa->has_roce || pb->has_roce) && i < CL_N_ROCE; i++)
+		compare(cl, subject, keyname, halo_cl_roce_facts[i], pa->endpoint,
+			pa->has_roce ? pa->roce[i] : CL_UNSET, pb->endpoint,
+			pb->has_roce ? pb->roce[i] : CL_UNSET);
+	for (size_t i = first; i < cl->n_items; i++)
+		if (cl->items[i].outcome != HALO_CL_OK)
+			halo_buf_printf(&b, "%s%s", b.len ? ", " : "", cl->items[i].fact);
+	halo_buf_puts(&b, "");
+	differs = halo_buf_steal(&b);
+	mtu = strcmp(halo_cl_mtu(pa), halo_cl_mtu(pb)) == 0 ? strdup(halo_cl_mtu(pa)) :
+		halo_strdup_printf("%s/%s", halo_cl_mtu(pa), halo_cl_mtu(pb));
+	if (!mtu || !differs) {
+		cl->oom = true;
+		return;
+	}
+	(void)halo_cl_add_link(cl, c->a, c->b, 0, subnet, mtu, differs);
+}
+
+static int cable_cmp(const void *x, const void *y)
+{
+	const struct cl_cable *a = x, *b = y;
+
+	if (a->a->order != b->a->order)
+		return a->a->order < b->a->order ? -1 : 1;
+	if (a->b->order != b->b->order)
+		return a->b->order < b->b->order ? -1 : 1;
+	if (a->ia != b->ia)
+		return a->ia < b->ia ? -1 : 1;
+	return a->ib < b->ib ? -1 : a->ib > b->ib;
+}
+
+static int member_cmp(const void *x, const void *y)
+{
+	const struct cl_addr *a = *(struct cl_addr *const *)x, *b = *(struct cl_addr *const *)y;
+
+	if (a->port->order != b->port->order)
+		return a->port->order < b->port->order ? -1 : 1;
+	return a->ia < b->ia ? -1 : a->ia > b->ia;
+}
+
+/* Marks the address of M as one whose subnet has no other node's port. */
+static int mark_dangling(struct halo_cluster *cl, const struct cl_addr *m, bool **lonely)
+{
+	bool *l = lonely[m->port->order];
+
+	if (!l) {
+		l = calloc(m->port->n_addrs, sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		lonely[m->port->order] = l;
+		cl->n_dangling++;
+	}
+	l[m->ia] = true;
+	m->port->dangling = true;
+	return 0;
+}
+
+/* One subnet: MEMBERS, N addresses sorted by port. */
+static int check_subnet(struct halo_cluster *cl, struct cl_addr **members, size_t n,
+			struct cl_cable **cables, size_t *n_cables, bool **lonely)
+{
+	size_t n_ports = 0, n_nodes = 0, k = 0;
+	struct cl_port **ports;
+	const struct halo_cidr **addr;
+	const char **text;
+	int r = 0;
+
+	qsort(members, n, sizeof(*members), member_cmp);
+	/* A port with two addresses in the subnet counts once, with its
+	 * first. Ports sort by node, so a node's ports are adjacent. */
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && members[i]->port == members[i - 1]->port)
+			continue;
+		n_ports++;
+		if (i == 0 || members[i]->port->node != members[i - 1]->port->node)
+			n_nodes++;
+		members[k++] = members[i];
+	}
+	if (n_nodes < 2) {
+		for (size_t i = 0; i < n_ports && r == 0; i++)
+			r = mark_dangling(cl, members[i], lonely);
+		return r;
+	}
+	if (n_ports == 2) {
+		(*cables)[(*n_cables)++] = (struct cl_cable){ .a = members[0]->port, .ia = members[0]->ia,
+							      .b = members[1]->port, .ib = members[1]->ia };
+		return 0;
+	}
+	ports = calloc(n_ports, sizeof(*ports));
+	addr = calloc(n_ports, sizeof(*addr));
+	text = calloc(n_ports, sizeof(*text));
+	if (!ports || !addr || !text) {
+		r = -ENOMEM;
+	} else {
+		for (size_t i = 0; i < n_ports; i++) {
+			ports[i] = members[i]->port;
+			addr[i] = &members[i]->port->addrs[members[i]->ia];
+			text[i] = members[i]->port->addr_text[members[i]->ia];
+		}
+		halo_cl_check_segment(cl, ports, addr, text, n_ports);
+	}
+	free(ports);
+	free(addr);
+	free(text);
+	return r;
+}
+
+/* cluster/<port>/peer for every port with an address no other node's
+ * port shares a subnet with. */
+static void report_dangling(struct halo_cluster *cl, struct cl_port *const *ports, size_t n,
+			    bool *const *lonely)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct halo_buf b = { 0 };
+		_cleanup_free_ char *list = NULL;
+		size_t k = 0;
+
+		if (!lonely[i])
+			continue;
+		for (size_t a = 0; a < ports[i]->n_addrs; a++)
+			if (lonely[i][a])
+				halo_buf_printf(&b, "%s%s", k++ ? ", " : "", ports[i]->addr_text[a]);
+		list = halo_buf_steal(&b);
+		if (!list) {
+			cl->oom = true;
+			continue;
+		}
+		(void)halo_cl_add_item(cl, HALO_CL_DRIFT, ports[i]->endpoint, ports[i]->endpoint,
+				       "peer", list, NULL,
+				       "dangling port: no other node's port in the subnet of %s among the inputs",
+				       list);
 	}
 }
 
-int halo_cluster_check(struct halo_cluster *cl)
+/* Groups the ports' addresses into subnets and checks each. */
+static int check_subnets(struct halo_cluster *cl, struct cl_port **ports, size_t n_ports)
 {
-	int bits = 0;
+	_cleanup_free_ struct cl_addr *addrs = NULL;
+	_cleanup_free_ struct cl_addr **by_lo = NULL;
+	_cleanup_free_ struct cl_cable *cables = NULL;
+	_cleanup_free_ bool **lonely = calloc(n_ports + 1, sizeof(*lonely));
+	size_t n = 0, n_cables = 0, total = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < n_ports; i++)
+		total += ports[i]->n_addrs;
+	addrs = calloc(total + 1, sizeof(*addrs));
+	by_lo = calloc(total + 1, sizeof(*by_lo));
+	cables = calloc(total / 2 + 1, sizeof(*cables));
+	if (!addrs || !by_lo || !cables || !lonely)
+		return -ENOMEM;
+	for (size_t i = 0; i < n_ports; i++)
+		for (size_t a = 0; a < ports[i]->n_addrs; a++)
+			if (!halo_cidr_is_link_local(&ports[i]->addrs[a]))
+				addrs[n++] = (struct cl_addr){ .port = ports[i], .ia = a };
+	qsort(addrs, n, sizeof(*addrs), addr_cmp);
+	for (size_t i = 0; i < n; i++) {
+		prefix_range(addrs, n, i);
+		by_lo[i] = &addrs[i];
+	}
+	/* Two prefixes are nested or disjoint, so the subnets are the
+	 * overlapping ranges merged: each a run of the sorted addresses. */
+	qsort(by_lo, n, sizeof(*by_lo), range_cmp);
+	for (size_t i = 0; i < n && r == 0;) {
+		size_t start = by_lo[i]->lo, end = by_lo[i]->hi;
+		struct cl_addr **members;
+
+		for (i++; i < n && by_lo[i]->lo <= end; i++)
+			if (by_lo[i]->hi > end)
+				end = by_lo[i]->hi;
+		members = calloc(end - start + 1, sizeof(*members));
+		if (!members)
+			return -ENOMEM;
+		for (size_t k = start; k <= end; k++)
+			members[k - start] = &addrs[k];
+		r = check_subnet(cl, members, end - start + 1, &cables, &n_cables, lonely);
+		free(members);
+	}
+	/* A pair of ports in two subnets is one cable, by its first
+	 * addresses. */
+	qsort(cables, n_cables, sizeof(*cables), cable_cmp);
+	for (size_t i = 0; i < n_cables && r == 0; i++)
+		if (i == 0 || cables[i].a != cables[i - 1].a || cables[i].b != cables[i - 1].b)
+			check_cable(cl, &cables[i]);
+	report_dangling(cl, ports, n_ports, lonely);
+	for (size_t i = 0; i < n_ports; i++)
+		free(lonely[i]);
+	return r;
+}
+
+/* The boot fact at FIELD (offset of a char * in the node) of every node
+ * with boot facts against the value most of them have. */
+static int check_node_fact(struct halo_cluster *cl, const char *fact, size_t field)
+{
+	_cleanup_free_ const char **values = calloc(cl->n_nodes + 1, sizeof(*values));
+	_cleanup_free_ struct halo_cluster_node **with = calloc(cl->n_nodes + 1, sizeof(*with));
+	_cleanup_free_ size_t *scratch = calloc(cl->n_nodes + 1, sizeof(*scratch));
+	size_t n = 0, m;
+	const char *want, *owner;
+
+	if (!values || !with || !scratch)
+		return -ENOMEM;
+	for (size_t i = 0; i < cl->n_nodes; i++)
+		if (node_counts(&cl->nodes[i]) && cl->nodes[i].has_boot) {
+			with[n] = &cl->nodes[i];
+			values[n++] = *(char **)((char *)&cl->nodes[i] + field);
+		}
+	if (n == 0)
+		return 0;
+	/* The nodes are in name order: a tie goes to the first by name. */
+	m = halo_cl_majority(values, n, scratch);
+	owner = with[m]->hostname;
+	want = values[m];
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(values[i], want) == 0)
+			(void)halo_cl_add_item(cl, HALO_CL_OK, with[i]->hostname, with[i]->hostname,
+					       fact, values[i], want, "%s %s", fact, values[i]);
+		else
+			(void)halo_cl_add_item(cl, HALO_CL_DRIFT, with[i]->hostname, with[i]->hostname,
+					       fact, values[i], want,
+					       "%s differs: %s here, %s on %s (the most nodes' value)",
+					       fact, values[i], want, owner);
+	}
+	return 0;
+}
+
+/* Sorts the nodes by name, reports duplicate and stale ones, names the
+ * ports; the ports of the nodes that count, by name, in *RET. */
+static int check_nodes(struct halo_cluster *cl, struct cl_port ***ret, size_t *ret_n)
+{
+	struct cl_port **ports;
+	size_t n = 0, total = 0;
 
 	qsort(cl->nodes, cl->n_nodes, sizeof(*cl->nodes), node_cmp);
 	for (size_t i = 0; i < cl->n_nodes; i++) {
@@ -436,41 +441,62 @@ int halo_cluster_check(struct halo_cluster *cl)
 			continue;
 		if (i > 0 && cl->nodes[i - 1].hostname &&
 		    strcmp(cl->nodes[i - 1].hostname, x->hostname) == 0) {
-			(void)add_item(cl, HALO_CL_FAILED, x->hostname, x->hostname, "hostname",
-				       NULL, NULL, "%s and %s both name node %s",
-				       cl->nodes[i - 1].file, x->file, x->hostname);
+			(void)halo_cl_add_item(cl, HALO_CL_FAILED, x->hostname, x->hostname, "hostname",
+					       NULL, NULL, "%s and %s both name node %s",
+					       cl->nodes[i - 1].file, x->file, x->hostname);
 			x->dup = true;
 			continue;
 		}
-		if (x->exit_bits & HALO_EXIT_FAILED)
-			(void)add_item(cl, HALO_CL_DRIFT, x->hostname, x->hostname, "stale", NULL,
-				       NULL, "its last apply failed (%s): its facts need not be live; run halo-provision on it",
+		total += x->n_ports;
+		if (!(x->exit_bits & HALO_EXIT_FAILED))
+			continue;
+		x->stale = true;
+		(void)halo_cl_add_item(cl, HALO_CL_DRIFT, x->hostname, x->hostname, "stale", NULL, NULL,
+				       x->audit ? "its audit found failed items (%s): its facts need not be live; see its report" :
+						  "its last apply failed (%s): its facts need not be live; run halo-provision on it",
 				       x->file);
 	}
-	check_cables(cl);
-	check_node_fact(cl, "gtt_mib", offsetof(struct halo_cluster_node, gtt));
-	check_node_fact(cl, "kernel_params", offsetof(struct halo_cluster_node, params));
+	ports = calloc(total + 1, sizeof(*ports));
+	if (!ports)
+		return -ENOMEM;
+	for (size_t i = 0; i < cl->n_nodes; i++) {
+		struct halo_cluster_node *x = &cl->nodes[i];
+
+		for (size_t p = 0; node_counts(x) && p < x->n_ports; p++) {
+			x->ports[p].node = x;
+			x->ports[p].endpoint = halo_strdup_printf("%s:%s", x->hostname, x->ports[p].name);
+			if (!x->ports[p].endpoint) {
+				free(ports);
+				return -ENOMEM;
+			}
+			ports[n++] = &x->ports[p];
+		}
+	}
+	qsort(ports, n, sizeof(*ports), port_name_cmp);
+	for (size_t i = 0; i < n; i++)
+		ports[i]->order = i;
+	*ret = ports;
+	*ret_n = n;
+	return 0;
+}
+
+int halo_cluster_check(struct halo_cluster *cl)
+{
+	_cleanup_free_ struct cl_port **ports = NULL;
+	size_t n_ports = 0;
+	int bits = 0, r;
+
+	r = check_nodes(cl, &ports, &n_ports);
+	if (r >= 0)
+		r = check_subnets(cl, ports, n_ports);
+	if (r >= 0)
+		r = check_node_fact(cl, "gtt_mib", offsetof(struct halo_cluster_node, gtt));
+	if (r >= 0)
+		r = check_node_fact(cl, "kernel_params", offsetof(struct halo_cluster_node, params));
+	if (r < 0)
+		cl->oom = true;
 	for (size_t i = 0; i < cl->n_items; i++)
 		bits |= cl->items[i].outcome == HALO_CL_FAILED ? HALO_EXIT_FAILED :
 			cl->items[i].outcome == HALO_CL_DRIFT ? HALO_EXIT_CHANGED : 0;
 	return cl->oom ? bits | HALO_EXIT_FAILED : bits;
-}
-
-void halo_cluster_free(struct halo_cluster *cl)
-{
-	for (size_t i = 0; i < cl->n_nodes; i++)
-		node_free(&cl->nodes[i]);
-	free(cl->nodes);
-	for (size_t i = 0; i < cl->n_items; i++) {
-		struct halo_cluster_item *it = &cl->items[i];
-
-		free(it->key);
-		free(it->subject);
-		free(it->fact);
-		free(it->value_a);
-		free(it->value_b);
-		free(it->message);
-	}
-	free(cl->items);
-	*cl = (struct halo_cluster){ 0 };
 }

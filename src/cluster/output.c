@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * output.c: the --cluster run: read the files as given (no root, no lock,
- * nothing written), check, and print text or one JSON document.
+ * nothing written), check, and print text, one JSON document or the
+ * Graphviz map (dot.c).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
-#include "cluster/cluster.h"
+#include "cluster/internal.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 
@@ -30,13 +33,19 @@ static size_t count(const struct halo_cluster *cl, enum halo_cluster_outcome o)
 	return n;
 }
 
-static char *summary(const struct halo_cluster *cl)
+char *halo_cl_summary(const struct halo_cluster *cl)
 {
 	struct halo_buf b = { 0 };
 
-	halo_buf_printf(&b, "cluster: %zu node%s, %zu cable%s, %zu item%s", cl->n_nodes,
-			cl->n_nodes == 1 ? "" : "s", cl->n_cables, cl->n_cables == 1 ? "" : "s",
-			cl->n_items, cl->n_items == 1 ? "" : "s");
+	halo_buf_printf(&b, "cluster: %zu node%s, %zu cable%s", cl->n_nodes,
+			cl->n_nodes == 1 ? "" : "s", cl->n_cables, cl->n_cables == 1 ? "" : "s");
+	if (cl->n_segments)
+		halo_buf_printf(&b, ", %zu switched segment%s", cl->n_segments,
+				cl->n_segments == 1 ? "" : "s");
+	if (cl->n_dangling)
+		halo_buf_printf(&b, ", %zu dangling port%s", cl->n_dangling,
+				cl->n_dangling == 1 ? "" : "s");
+	halo_buf_printf(&b, ", %zu item%s", cl->n_items, cl->n_items == 1 ? "" : "s");
 	for (int o = HALO_CL_OK; o <= HALO_CL_FAILED; o++) {
 		size_t n = count(cl, (enum halo_cluster_outcome)o);
 
@@ -56,7 +65,7 @@ static void put_line(FILE *out, const char *s)
 void halo_cluster_print_text(FILE *out, const struct halo_cluster *cl, int bits,
 			     int verbosity)
 {
-	_cleanup_free_ char *sum = summary(cl);
+	_cleanup_free_ char *sum = halo_cl_summary(cl);
 
 	(void)bits;
 	for (size_t i = 0; i < cl->n_items; i++) {
@@ -81,7 +90,7 @@ static struct json_object *jstr(const char *s)
 
 int halo_cluster_print_json(FILE *out, const struct halo_cluster *cl, int bits)
 {
-	_cleanup_free_ char *sum = summary(cl);
+	_cleanup_free_ char *sum = halo_cl_summary(cl);
 	struct json_object *o = json_object_new_object(), *a, *s;
 	const char *text;
 
@@ -112,6 +121,21 @@ int halo_cluster_print_json(FILE *out, const struct halo_cluster *cl, int bits)
 	json_object_object_add(o, "nodes", a);
 	json_object_object_add(o, "cables", json_object_new_int64((int64_t)cl->n_cables));
 	a = json_object_new_array();
+	for (size_t i = 0; a && i < cl->n_segments; i++) {
+		const struct halo_cluster_segment *g = &cl->segments[i];
+		struct json_object *n = json_object_new_object();
+
+		json_object_object_add(n, "subnet", jstr(g->subnet));
+		json_object_object_add(n, "ports", json_object_new_int64((int64_t)g->n_ports));
+		json_object_object_add(n, "nodes", json_object_new_int64((int64_t)g->n_nodes));
+		json_object_object_add(n, "mtu", jstr(g->mtu));
+		json_object_object_add(n, "prefix", jstr(g->prefix));
+		json_object_object_add(n, "differing", json_object_new_int64((int64_t)g->n_drift));
+		json_object_array_add(a, n);
+	}
+	json_object_object_add(o, "segments", a);
+	json_object_object_add(o, "dangling_ports", json_object_new_int64((int64_t)cl->n_dangling));
+	a = json_object_new_array();
 	for (size_t i = 0; a && i < cl->n_items; i++) {
 		const struct halo_cluster_item *it = &cl->items[i];
 		struct json_object *n = json_object_new_object(), *v = NULL;
@@ -138,40 +162,77 @@ int halo_cluster_print_json(FILE *out, const struct halo_cluster *cl, int bits)
 	return text ? 0 : -ENOMEM;
 }
 
-/* A path as given (the operator's copy of a node's state file). */
-static int read_path(const char *path, char **ret)
+/* FILE as given (the operator's copy of a node's state file or report):
+ * its text in *RET, or NULL with *RET_WHY saying why not. A file that
+ * is not regular is never read (a FIFO would block), one over the cap
+ * never loaded. 0 or -ENOMEM. */
+static int read_input(const char *file, char **ret, char **ret_why)
 {
+	_cleanup_close_ int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
 	size_t len;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), r;
+	int r;
 
-	if (fd < 0)
-		return -errno;
-	r = halo_read_fd(fd, 0, ret, &len);
-	close(fd);
-	return r;
+	*ret = *ret_why = NULL;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		r = errno;
+		*ret_why = halo_strdup_printf("%s: %s", r == ENOENT ? "missing state file" :
+						"cannot read state file", strerror(r));
+	} else if (!S_ISREG(st.st_mode)) {
+		*ret_why = halo_strdup_printf("%s, not a regular file", halo_file_kind(st.st_mode));
+	} else if ((uint64_t)st.st_size > HALO_CLUSTER_INPUT_MAX) {
+		*ret_why = halo_strdup_printf("%jd bytes, over the %u MiB a state file or report can have: not read",
+					      (intmax_t)st.st_size, HALO_CLUSTER_INPUT_MAX >> 20);
+	} else {
+		r = halo_read_fd(fd, (size_t)st.st_size, ret, &len);
+		if (r == -EFBIG)
+			*ret_why = halo_strdup_printf("over the %u MiB a state file or report can have: not read",
+						      HALO_CLUSTER_INPUT_MAX >> 20);
+		else if (r == -ENOMEM)
+			return -ENOMEM;
+		else if (r < 0)
+			*ret_why = halo_strdup_printf("cannot read state file: %s", strerror(-r));
+		else
+			return 0;
+	}
+	return *ret_why ? 0 : -ENOMEM;
 }
 
-int halo_cluster_main(char *const *files, size_t n, bool json, int verbosity)
+int halo_cluster_main(char *const *files, size_t n, enum halo_cluster_format format,
+		      int verbosity)
 {
 	struct halo_cluster cl = { 0 };
 	int bits = 0, r = 0;
 
 	for (size_t i = 0; i < n && r >= 0; i++) {
-		_cleanup_free_ char *text = NULL;
-		int err = read_path(files[i], &text);
+		_cleanup_free_ char *text = NULL, *why = NULL;
 
-		r = halo_cluster_add(&cl, files[i], err < 0 ? NULL : text, err);
+		r = read_input(files[i], &text, &why);
+		if (r >= 0)
+			r = halo_cluster_add(&cl, files[i], text, why);
 	}
+	if (r >= 0 && !cl.oom)
+		bits = halo_cluster_check(&cl);
 	if (r < 0 || cl.oom) {
 		fputs("halo-provision: --cluster: out of memory\n", stderr);
 		halo_cluster_free(&cl);
 		return HALO_EXIT_FAILED;
 	}
-	bits = halo_cluster_check(&cl);
-	if (json)
-		(void)halo_cluster_print_json(stdout, &cl, bits);
-	else
+	switch (format) {
+	case HALO_CLUSTER_JSON:
+		r = halo_cluster_print_json(stdout, &cl, bits);
+		break;
+	case HALO_CLUSTER_DOT:
+		r = halo_cluster_print_dot(stdout, &cl, bits);
+		break;
+	default:
 		halo_cluster_print_text(stdout, &cl, bits, verbosity);
+		break;
+	}
+	if (r < 0) {
+		fputs("halo-provision: --cluster: out of memory\n", stderr);
+		bits |= HALO_EXIT_FAILED;
+	}
 	halo_cluster_free(&cl);
 	return bits;
 }

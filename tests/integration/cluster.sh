@@ -1,9 +1,15 @@
 #!/bin/bash
-# --cluster over the state files of a simulated daisy chain (node1 -
-# node2 - node3): each node a network namespace with its own --root and
-# /etc/hostname, joined by veth pairs, provisioned by a full apply. The
-# state files agree (exit 0); one end's MTU changed → exactly that cable
-# and "mtu" (exit 2); a missing file → exit 4; one file → exit 1.
+# --cluster over the state files and the live audits (--check --json) of a
+# simulated daisy chain (node1 - node2 - node3): each node a network
+# namespace with its own --root and /etc/hostname, joined by veth pairs,
+# provisioned by a full apply. The state files agree (exit 0); one end's
+# MTU changed → exactly that cable and "mtu" (exit 2); a missing file →
+# exit 4; one file → exit 1. An MTU changed behind the tool's back is
+# invisible in the state files and named by --cluster over the nodes'
+# audits, which change nothing; a node left out leaves its peer's port
+# dangling; --dot draws the map, rendered by the real `dot -Tsvg` with the
+# broken cable marked; a FIFO, a directory and a file over 16 MiB are
+# refused by name, never read.
 source "$top_srcdir/tests/lib/tap.sh"
 
 N1=$(new_netns node1) && N2=$(new_netns node2) && N3=$(new_netns node3) || {
@@ -105,12 +111,103 @@ node_conf 1 "{ name = \"rdma0\"; mtu = 9000; addresses = [ \"192.168.100.1/30\" 
 halo_node 1
 is "$(( rc & 4 ))" 0 "node1: RoCE off again, the apply succeeds"
 
-# A node's state file missing: failed, one line, exit 4.
+# A node's state file missing: failed, one line, exit 4 (node2's port to
+# it dangles).
 run_halo --cluster "$(state 1)" "$(state 2)" "$TEST_TMP/nowhere/state.json"
-is "$rc" 4 "--cluster with a missing state file: exit 4"
-is "$(grep -v '^cluster:' <<<"$out")" \
+is "$rc" 6 "--cluster with a missing state file: exit 6 (failed and drift)"
+is "$(grep '^failed' <<<"$out")" \
 	"failed  $TEST_TMP/nowhere/state.json  missing state file: No such file or directory" \
 	"one line names the missing file"
+
+# Not regular files and huge ones are refused by name, never read (a
+# FIFO would block): exit 4, and the other nodes are still compared.
+mkfifo "$TEST_TMP/fifo.json"
+mkdir "$TEST_TMP/dir.json"
+truncate -s 17M "$TEST_TMP/huge.json"
+run_halo --cluster "$(state 1)" "$(state 2)" "$TEST_TMP/fifo.json" "$TEST_TMP/dir.json" "$TEST_TMP/huge.json"
+is "$rc" 6 "--cluster with a FIFO, a directory, a 17 MiB file: exit 6"
+is "$(grep '^failed' <<<"$out")" \
+"failed  $TEST_TMP/fifo.json  a FIFO, not a regular file
+failed  $TEST_TMP/dir.json  a directory, not a regular file
+failed  $TEST_TMP/huge.json  17825792 bytes, over the 16 MiB a state file or report can have: not read" \
+	"each named, with what it is"
+like "$out" 'cluster: 5 nodes, 1 cable, 1 dangling port' "node1 - node2 still compared"
+
+# --- Live audits: the facts of a full --check --json ---
+conf3 9000
+halo_node 3
+is "$(( rc & 5 ))" 0 "node3: back at MTU 9000"
+audit() { # audit N: node N's --check --json, in $TEST_TMP/auditN.json
+	halo_node "$1" --check --json
+	printf '%s\n' "$out" >"$TEST_TMP/audit$1.json"
+}
+for n in 1 2 3; do audit "$n"; done
+is "$(jq -c '[.node.hostname, [.node.interfaces[] | [.name, .mtu, .live_mtu]]]' "$TEST_TMP/audit2.json")" \
+	'["node2",[["rdma0",9000,9000],["rdma1",9000,9000]]]' "--check --json: the node facts, with the live MTUs"
+halo_node 1 --check --json --only links
+is "$(jq -r 'has("node")' <<<"$out")" false "--check --only links: no node facts (not a full run)"
+printf '%s\n' "$out" >"$TEST_TMP/partial.json"
+run_halo --cluster "$TEST_TMP/audit1.json" "$TEST_TMP/audit2.json" "$TEST_TMP/audit3.json"
+is "$rc,$(grep -c -v '^cluster:' <<<"$out")" "0,0" "--cluster over three audits in sync: exit 0, no finding"
+run_halo --cluster "$TEST_TMP/partial.json" "$TEST_TMP/audit2.json"
+like "$(grep '^failed' <<<"$out")" "partial.json  no node facts \(a run with --only or --interface" \
+	"--cluster: a partial audit has no facts, and says why"
+
+# node3's end changed behind the tool's back: the state files still
+# agree, the audits show the broken cable; nothing is written.
+ip -n "$N3" link set rdma0 mtu 1500
+run_halo --cluster "$(state 1)" "$(state 2)" "$(state 3)"
+is "$rc" 0 "live drift: the state files cannot see it (exit 0)"
+snap=$(for n in 1 2 3; do tree_snapshot "$TEST_TMP/root$n"; done)
+for n in 1 2 3; do audit "$n"; done
+is "$(jq -r '.exit_code' "$TEST_TMP/audit3.json")" 2 "node3's audit: drift"
+is "$(for n in 1 2 3; do tree_snapshot "$TEST_TMP/root$n"; done)" "$snap" "the audits wrote nothing"
+run_halo --cluster "$TEST_TMP/audit1.json" "$TEST_TMP/audit2.json" "$TEST_TMP/audit3.json"
+is "$rc" 2 "live drift: --cluster over the audits, exit 2"
+is "$(grep -v '^cluster:' <<<"$out")" \
+	"drift   node2:rdma1 <-> node3:rdma0  mtu differs: 9000 on node2:rdma1, 1500 on node3:rdma0 (configured 9000)" \
+	"exactly the drifted cable, its live MTUs and node3's configured one"
+run_halo --cluster --json "$(state 1)" "$TEST_TMP/audit2.json" "$TEST_TMP/audit3.json"
+is "$(jq -c '[.items[] | select(.outcome != "ok") | [.key, .values]]' <<<"$out")" \
+	'[["cluster/node2:rdma1~node3:rdma0/mtu",["9000","1500"]]]' "--json, a state file and two audits: that key"
+
+# The map: the real dot renders it, the drifted cable marked in red.
+run_halo --cluster --dot "$TEST_TMP/audit1.json" "$TEST_TMP/audit2.json" "$TEST_TMP/audit3.json"
+is "$rc" 2 "--cluster --dot: the exit status of the check"
+printf '%s\n' "$out" >"$TEST_TMP/map.dot"
+dot -Tsvg "$TEST_TMP/map.dot" >"$TEST_TMP/map.svg"
+ok $? "dot -Tsvg renders the map"
+svg_g() { # svg_g SVG CLASS: id, class and stroke of every element of CLASS
+	/usr/bin/python3 - "$@" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = {'s': 'http://www.w3.org/2000/svg'}
+for g in ET.parse(sys.argv[1]).getroot().iter('{http://www.w3.org/2000/svg}g'):
+    if sys.argv[2] in g.get('class', '').split():
+        shape = g.find('s:path', ns)
+        if shape is None:
+            shape = g.find('s:polygon', ns)
+        text = ' / '.join(t.text for t in g.findall('s:text', ns))
+        print(g.get('id'), g.get('class'), shape.get('stroke'), '|', text)
+PY
+}
+is "$(svg_g "$TEST_TMP/map.svg" edge | cut -d'|' -f1)" \
+"node1:rdma0~node2:rdma0 edge cable black 
+node2:rdma1~node3:rdma0 edge cable drift #d7301f " "the SVG: the drifted cable alone is marked, in red"
+is "$(svg_g "$TEST_TMP/map.svg" drift | cut -d'|' -f2)" " 192.168.100.4/30 / mtu 9000/1500 / differs: mtu" \
+	"... labelled with its subnet, both MTUs and what differs"
+
+# node3 left out: node2's port to it dangles, drawn in orange.
+run_halo --cluster "$TEST_TMP/audit1.json" "$TEST_TMP/audit2.json"
+is "$rc,$(grep -v '^cluster:' <<<"$out")" \
+	"2,drift   node2:rdma1  dangling port: no other node's port in the subnet of 192.168.100.5/30 among the inputs" \
+	"a port with no peer among the inputs: dangling, exit 2"
+run_halo --cluster --dot "$TEST_TMP/audit1.json" "$TEST_TMP/audit2.json" "$TEST_TMP/nowhere.json"
+printf '%s\n' "$out" | dot -Tsvg >"$TEST_TMP/map2.svg"
+ok $? "dot -Tsvg renders a map with a dangling port and a missing node"
+is "$(svg_g "$TEST_TMP/map2.svg" dangling | cut -d'|' -f1)" "node2:rdma1 node port dangling #e6850e " \
+	"... the dangling port marked, in orange"
+is "$(svg_g "$TEST_TMP/map2.svg" missing | cut -d'|' -f1)" "file:$TEST_TMP/nowhere.json node host missing #d7301f " \
+	"... the missing node, in red"
 
 # Usage: one file, another option.
 run_halo --cluster "$(state 1)"
@@ -121,5 +218,10 @@ is "$(jq -r '.failed' <<<"$out")" true "--json usage error: a JSON document"
 run_halo --cluster --root "$TEST_TMP/root1" "$(state 1)" "$(state 2)"
 is "$rc" 1 "--cluster --root: exit 1"
 like "$err" "takes no --root" "and says so"
+run_halo --dot --check
+is "$rc,$err" "1,halo-provision: --dot draws the cable map of --cluster: give --cluster and the nodes' files" \
+	"--dot without --cluster: exit 1"
+run_halo --cluster "$(state 1)" "$(state 2)" --dot --json
+is "$rc,$err" "1,halo-provision: --json and --dot cannot be used together" "--dot --json: exit 1"
 
 done_testing

@@ -155,8 +155,8 @@ static void test_revert(void **state)
 	expect_error("option '--revert' takes no argument", "--revert=yes", NULL);
 }
 
-/* --cluster STATE_FILE...: the files, --json/-q/-v anywhere, nothing
- * else (cluster/cluster.h). */
+/* --cluster STATE_FILE...: the files, --json or --dot, -q/-v anywhere,
+ * nothing else (cluster/cluster.h). */
 static void test_cluster(void **state)
 {
 	char *argv[] = { (char *)"halo-provision", (char *)"--cluster", (char *)"a.json",
@@ -196,6 +196,23 @@ static void test_cluster(void **state)
 	expect_error("unknown option '--clus' (did you mean --cluster?)", "--clus", "a", "b", NULL);
 	/* Without --cluster a file is still no verb. */
 	expect_error("unexpected argument 'a.json'", "a.json", NULL);
+
+	/* --dot before or after the files; only with --cluster, not with
+	 * --json. */
+	assert_int_equal(parse(&cli, &error, "--dot", "--cluster", "a", "b", NULL), 0);
+	assert_true(cli.dot);
+	assert_false(cli.json);
+	assert_int_equal(cli.n_cluster_files, 2);
+	assert_int_equal(parse(&cli, &error, "--cluster", "a", "b", "--dot", NULL), 0);
+	assert_true(cli.dot);
+	assert_int_equal(cli.n_cluster_files, 2);
+	expect_error("--json and --dot cannot be used together", "--cluster", "--dot", "a", "b",
+		     "--json", NULL);
+	expect_error("--dot draws the cable map of --cluster: give --cluster and the nodes' files",
+		     "--dot", NULL);
+	expect_error("--dot draws the cable map of --cluster: give --cluster and the nodes' files",
+		     "--check", "--dot", NULL);
+	expect_error("option '--dot' takes no argument", "--cluster", "--dot=svg", "a", "b", NULL);
 }
 
 /* --interface and --wait (the hotplug unit and the lock queue). */
