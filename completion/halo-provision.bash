@@ -1,15 +1,15 @@
 # bash completion for halo-provision(8)                       -*- shell-script -*-
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Options, the comma list of --only, files for -c/--config (and --cluster),
-# directories for --root, namespaces for --netns and
-# interfaces for --interface. Works with or without the bash-completion
+# Options, the comma list of --only, files for -c/--config (and the state
+# files or audits after --cluster), directories for --root, namespaces for
+# --netns and interfaces for --interface. Works with or without the bash-completion
 # package: without _init_completion it splits the words itself.
 
 # Every option `halo-provision --help` prints; tests/integration/completion.sh
 # fails when the two lists differ.
 _halo_provision_options='--check --dry-run --validate --status --revert
---cluster
+--cluster --dot
 -c --config --root --netns --kernel-release --only --interface --wait
 --json --diff -q --quiet -v --verbose -h --help --version'
 
@@ -188,7 +188,8 @@ _halo_provision()
 		_halo_provision_words "$cur" $_halo_provision_options
 		return
 	fi
-	# --cluster STATE_FILE...: every word after it is a file.
+	# --cluster FILE...: every word after it is a file (a state file or a
+	# node's --check --json).
 	local i
 	for ((i = 1; i < cword; i++)); do
 		if [[ ${words[i]} == --cluster ]]; then

@@ -85,6 +85,10 @@ run_cases() {	# run_cases MODE
 	is "$got" "$TEST_TMP/halo.conf" "$m: -c completes files"
 	complete_words --config "$TEST_TMP/rootf"
 	is "$got" "$TEST_TMP/rootfile" "$m: --config completes files"
+	complete_words --cluster "$TEST_TMP/halo.conf" "$TEST_TMP/rootf"
+	is "$got" "$TEST_TMP/rootfile" "$m: --cluster completes every file after it"
+	complete_words --cluster "$TEST_TMP/halo.conf" --do
+	is "$got" "--dot" "$m: --cluster ... --do completes to --dot"
 
 	complete_words --netns "${NS%-*}"
 	is "$got" "$NS" "$m: --netns offers the namespace ip netns list shows"
