@@ -6,11 +6,14 @@
 # build's program in another path (halo_node_command), never the
 # controller's file, which only runs --cluster. Runs:
 #   1. --check --diff: every node reports changed, the module's file diffs
-#      are shown, no root or link changes;
+#      are shown, no root or link changes; the cluster check runs over the
+#      nodes' live audits (kept on the controller) and finds them agreeing;
 #   2. apply: converges; only node1 and node2 (boot parameters) reboot, one
 #      at a time; jumbo ping across both cables; --cluster clean;
 #   3. node1's MTU changed behind the tool's back, --check --diff: node1
-#      alone reports changed, with the prepared line of its drift;
+#      alone reports changed, with the prepared line of its drift, and
+#      --cluster over the live audits names the drifted cable, both MTUs;
+#      nothing is written on a node;
 #   4. apply: node1 converges, node2 and node3 change nothing;
 #   5. apply again: changed=0 on every host;
 #   6. node3's config broken and node1's MTU lowered: node3 fails alone with
@@ -67,6 +70,10 @@ like "$out" '\+GRUB_CMDLINE_LINUX_DEFAULT=.*iommu=pt' "--diff: its added line"
 like "$out" '\+\+\+ .*etc/kernel/cmdline' "--diff: node2's /etc/kernel/cmdline (BLS)"
 like "$out" '\+interfaces = \( \{ name = "rdma0"; mtu = 9000; addresses = \[ "192.168.100.6/30" \]; \} \);' \
 	"--diff: the config file the role would install on node3"
+like "$out" '"cluster: 3 nodes, 2 cables, [0-9]+ items, [0-9]+ ok"' \
+	"check mode: --cluster over the three live audits, in agreement"
+is "$(jq -c '[.mode, .node.hostname, [.node.interfaces[] | .live_mtu]]' "$ANS/state/node2.audit.json")" \
+	'["dry-run","node2",[1500,1500]]' "check mode: node2's audit, kept on the controller, has its live facts"
 
 # 2. Apply.
 ansible_play_json
@@ -106,10 +113,15 @@ ip -n "$(node_ns node1)" link set rdma0 mtu 1500
 before=$(snap_all)
 ansible_play --check --diff
 is "$rc" 0 "drift, check mode: ansible-playbook exits 0"
-is "$(recap_text node1 changed) $(recap_text node2 changed) $(recap_text node3 changed)" "1 0 0" \
-	"drift, check mode: node1 alone reports changed"
+is "$(recap_text node1 changed) $(recap_text node2 changed) $(recap_text node3 changed)" "2 0 0" \
+	"drift, check mode: node1 alone reports changed (its module and the cluster check)"
 like "$out" '^link/rdma0/mtu: 1500 -> 9000$' "--diff: the prepared line of node1's drift"
-is "$(grep -c ' -> ' <<<"$out")" 1 "--diff: and no other item's line"
+# (A prepared line is "KEY: BEFORE -> AFTER"; "[node1 -> localhost]" is
+# a task the role delegates to the controller.)
+is "$(grep -c '^[a-z]*/[^ ]*: .* -> ' <<<"$out")" 1 "--diff: and no other item's line"
+like "$out" '"drift   node1:rdma0 <-> node2:rdma0  mtu differs: 1500 on node1:rdma0 \(configured 9000\), 9000 on node2:rdma0"' \
+	"drift, check mode: --cluster over the live audits names the drifted cable"
+like "$out" '"cluster: 3 nodes, 2 cables, [0-9]+ items, [0-9]+ ok, 1 drift"' "... and nothing else"
 is "$(snap_all) $(mtu node1 rdma0)" "$before 1500" "drift, check mode: nothing changed"
 
 # 4. Apply: node1 converges, the others have nothing to do.

@@ -321,9 +321,19 @@ revert:
   type: bool
   sample: false
 config_digest:
-  description: SHA-256 (hex) of the config, as in the state file (what C(halo-provision --cluster) compares).
+  description: SHA-256 (hex) of the config, as in the state file.
   returned: success
   type: str
+node:
+  description:
+    - The node's facts as this run observed them (host name, per managed
+      interface its name, configured and live MTU, addresses and RoCE
+      settings, the boot facts), the C(node) member of the program's
+      C(--json) document, which C(halo-provision --cluster) compares
+      between nodes. The role M(halo.provision.node) hands them to
+      C(--cluster) in check mode, when no state file is written.
+  returned: success, in a run of every subsystem (without I(only), I(interface), I(revert) and I(config_data))
+  type: dict
 errors:
   description: Every config, option or usage error, one line each (I(msg) holds the first).
   returned: on a config or usage error
@@ -491,6 +501,8 @@ def from_json_document(doc, revert):
         return result
     result.update(summary=doc.get('msg'), mode=doc.get('mode'), revert=revert,
                   config_digest=(doc.get('config') or {}).get('digest'))
+    if isinstance(doc.get('node'), dict):
+        result['node'] = doc['node']
     for item in result['items']:
         if item.get('outcome') == 'failed':
             result['msg'] = '%s: %s' % (item.get('key'), item.get('message') or 'failed')
