@@ -18,4 +18,4 @@ TESTS += $(cluster_unit_tests)
 cluster_integration_tests = tests/integration/cluster.sh \
 	tests/integration/cluster-fabric.sh
 TESTS += $(cluster_integration_tests)
-EXTRA_DIST += $(cluster_integration_tests) tests/lib/fabric-states.py
+EXTRA_DIST += $(cluster_integration_tests) tests/lib/fabric-states.py tests/lib/svg.sh

@@ -11,6 +11,7 @@
 # broken cable marked; a FIFO, a directory and a file over 16 MiB are
 # refused by name, never read.
 source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/lib/svg.sh"
 
 N1=$(new_netns node1) && N2=$(new_netns node2) && N3=$(new_netns node3) || {
 	echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
@@ -177,23 +178,10 @@ is "$rc" 2 "--cluster --dot: the exit status of the check"
 printf '%s\n' "$out" >"$TEST_TMP/map.dot"
 dot -Tsvg "$TEST_TMP/map.dot" >"$TEST_TMP/map.svg"
 ok $? "dot -Tsvg renders the map"
-svg_g() { # svg_g SVG CLASS: id, class and stroke of every element of CLASS
-	/usr/bin/python3 - "$@" <<'PY'
-import sys, xml.etree.ElementTree as ET
-ns = {'s': 'http://www.w3.org/2000/svg'}
-for g in ET.parse(sys.argv[1]).getroot().iter('{http://www.w3.org/2000/svg}g'):
-    if sys.argv[2] in g.get('class', '').split():
-        shape = g.find('s:path', ns)
-        if shape is None:
-            shape = g.find('s:polygon', ns)
-        text = ' / '.join(t.text for t in g.findall('s:text', ns))
-        print(g.get('id'), g.get('class'), shape.get('stroke'), '|', text)
-PY
-}
-is "$(svg_g "$TEST_TMP/map.svg" edge | cut -d'|' -f1)" \
+is "$(svg_elements "$TEST_TMP/map.svg" edge | cut -d'|' -f1)" \
 "node1:rdma0~node2:rdma0 edge cable black 
 node2:rdma1~node3:rdma0 edge cable drift #d7301f " "the SVG: the drifted cable alone is marked, in red"
-is "$(svg_g "$TEST_TMP/map.svg" drift | cut -d'|' -f2)" " 192.168.100.4/30 / mtu 9000/1500 / differs: mtu" \
+is "$(svg_elements "$TEST_TMP/map.svg" drift | cut -d'|' -f2)" " 192.168.100.4/30 / mtu 9000/1500 / differs: mtu" \
 	"... labelled with its subnet, both MTUs and what differs"
 
 # node3 left out: node2's port to it dangles, drawn in orange.
@@ -204,9 +192,9 @@ is "$rc,$(grep -v '^cluster:' <<<"$out")" \
 run_halo --cluster --dot "$TEST_TMP/audit1.json" "$TEST_TMP/audit2.json" "$TEST_TMP/nowhere.json"
 printf '%s\n' "$out" | dot -Tsvg >"$TEST_TMP/map2.svg"
 ok $? "dot -Tsvg renders a map with a dangling port and a missing node"
-is "$(svg_g "$TEST_TMP/map2.svg" dangling | cut -d'|' -f1)" "node2:rdma1 node port dangling #e6850e " \
+is "$(svg_elements "$TEST_TMP/map2.svg" dangling | cut -d'|' -f1)" "node2:rdma1 node port dangling #e6850e " \
 	"... the dangling port marked, in orange"
-is "$(svg_g "$TEST_TMP/map2.svg" missing | cut -d'|' -f1)" "file:$TEST_TMP/nowhere.json node host missing #d7301f " \
+is "$(svg_elements "$TEST_TMP/map2.svg" missing | cut -d'|' -f1)" "file:$TEST_TMP/nowhere.json node host missing #d7301f " \
 	"... the missing node, in red"
 
 # Usage: one file, another option.

@@ -7,12 +7,14 @@
 # apply converges (four serial reboots); the second run changes nothing;
 # jumbo frames cross every cable; every port holds PFC 3, DSCP 26 -> 3 and
 # ECN on 3; the env files say GID index 3; --cluster is clean; the MTU of
-# one end of the node3 - node4 cable broken → --cluster names that cable.
+# one end of the node3 - node4 cable broken → --cluster names that cable,
+# and --cluster --dot, rendered by the real `dot -Tsvg`, marks it alone.
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/lib/ansible.sh"
 ansible_cluster_require
 ansible_env
 source "$top_srcdir/tests/lib/seed-cluster.sh"
+source "$top_srcdir/tests/lib/svg.sh"
 seed_require
 seed_cluster "$top_srcdir/examples/connectx-four" || { echo "Bail out! the simulated cluster could not be built"; exit 1; }
 IF=enp65s0f0np0
@@ -116,5 +118,19 @@ run_halo --cluster $(states)
 is "$rc" 2 "--cluster: exit 2"
 is "$(grep -v '^cluster:' <<<"$out")" "drift   $C  mtu differs: 9000 on node3:enp65s0f1np1, 1500 on node4:$IF" \
 	"--cluster names that cable, both ends"
+
+# The map of the chain: three cables, the broken one marked.
+run_halo --cluster --dot $(states)
+is "$rc" 2 "--cluster --dot: exit 2"
+printf '%s\n' "$out" >"$TEST_TMP/four.dot"
+dot -Tsvg "$TEST_TMP/four.dot" >"$TEST_TMP/four.svg"
+ok $? "dot -Tsvg renders the four-node chain"
+is "$(svg_elements "$TEST_TMP/four.svg" cable)" \
+"node1:$IF~node2:$IF edge cable black | 10.10.12.0/30 / mtu 9000
+node2:enp65s0f1np1~node3:$IF edge cable black | 10.10.23.0/30 / mtu 9000
+node3:enp65s0f1np1~node4:$IF edge cable drift #d7301f | 10.10.34.0/30 / mtu 9000/1500 / differs: mtu" \
+	"the SVG: three cables with subnet and MTU, the mismatched one alone in red"
+is "$(svg_elements "$TEST_TMP/four.svg" host | cut -d' ' -f1 | tr '\n' ' ')" "node1 node2 node3 node4 " \
+	"the SVG: the four nodes"
 
 done_testing
