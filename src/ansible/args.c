@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "ansible/args.h"
+#include "subsystems.h"
 #include "util/strv.h"
 
 /* An args file is small; a bigger one is not Ansible's. */
@@ -124,6 +125,9 @@ static int get_string(const char *name, struct json_object *v, char **ret, char 
 /* "wait": seconds as a number or its decimal text (cli.c checks it). */
 static int get_wait(struct json_object *v, char **ret, char **ret_error)
 {
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_string))
+		return fail(ret_error, "parameter wait: expected whole seconds (a number or its text), got %s",
+			    type_name(v));
 	if (!json_object_is_type(v, json_type_int))
 		return get_string("wait", v, ret, ret_error);
 	*ret = halo_strdup_printf("%" PRId64, json_object_get_int64(v));
@@ -147,15 +151,35 @@ static int get_bool(const char *name, struct json_object *v, bool *ret, char **r
 	return 0;
 }
 
-/* "only": "a,b" or a list of names, joined for --only. */
+/* "only" given but naming nothing ("", [], [""]): an error, as the
+ * command line's --only '' is. Unset means every subsystem; an empty
+ * value (a template that rendered nothing) must not silently become
+ * that. */
+static int empty_only(char **ret_error)
+{
+	struct halo_buf b = { 0 };
+	_cleanup_free_ char *names = NULL;
+
+	for (size_t i = 0; i < halo_registry.n; i++)
+		halo_buf_printf(&b, "%s%s", i ? ", " : "", halo_registry.subsystems[i].name);
+	names = halo_buf_steal(&b);
+	if (!names)
+		return -ENOMEM;
+	return fail(ret_error, "parameter only: empty: give one or more of %s (leave it out for every subsystem)",
+		    names);
+}
+
+/* "only": "a,b" or a list of names, joined for --only (cli.c checks
+ * each name). */
 static int get_only(struct json_object *v, char **ret, char **ret_error)
 {
 	struct halo_buf b = { 0 };
+	bool named = false;
 
+	if (json_object_is_type(v, json_type_string) && json_object_get_string_len(v) == 0)
+		return empty_only(ret_error);
 	if (!json_object_is_type(v, json_type_array))
 		return get_string("only", v, ret, ret_error);
-	if (json_object_array_length(v) == 0)
-		return fail(ret_error, "parameter only: an empty list (leave it out for every subsystem)");
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
 		struct json_object *e = json_object_array_get_idx(v, i);
 
@@ -165,6 +189,11 @@ static int get_only(struct json_object *v, char **ret, char **ret_error)
 				    type_name(e));
 		}
 		halo_buf_printf(&b, "%s%s", i ? "," : "", json_object_get_string(e));
+		named |= json_object_get_string_len(e) > 0;
+	}
+	if (!named) {
+		halo_buf_free(&b);
+		return empty_only(ret_error);
 	}
 	*ret = halo_buf_steal(&b);
 	return *ret ? 0 : -ENOMEM;
@@ -199,7 +228,7 @@ static int get_param(const char *key, struct json_object *v, struct halo_ansible
 		return 0;
 	}
 	if (strcmp(key, "only") == 0)
-		return is_unset(v) ? 0 : get_only(v, &a->only, ret_error);
+		return v ? get_only(v, &a->only, ret_error) : 0;
 	if (strcmp(key, "root") == 0)
 		return get_string(key, v, &a->root, ret_error);
 	if (strcmp(key, "netns") == 0)

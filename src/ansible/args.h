@@ -19,7 +19,7 @@ struct halo_ansible_args {
 	char *config;             /* "config": a path on the node, as -c */
 	char *config_text;        /* "config_text": libconfig text */
 	struct json_object *config_data; /* "config_data": the config as an object (owned) */
-	char *only;               /* "only": "a,b" (a list is joined) */
+	char *only;               /* "only": "a,b" (a list is joined); "" or []: an error */
 	char *root, *netns, *kernel_release, *interface;
 	char *wait;               /* "wait": seconds, a number or a string */
 	bool revert;              /* "revert" */

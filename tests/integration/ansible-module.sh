@@ -6,7 +6,10 @@
 # converges; the second run reports changed=false; _ansible_diff gives
 # before/after per file; config_data takes 9000 and "9000" alike and
 # answers a bad value with the config file's own message; an unknown
-# parameter, a broken args file: failed, one line. Every answer is exactly
+# parameter, a broken args file: failed, one line. Every option with an
+# empty value ("" is Ansible's unset; an empty `only` fails with the list
+# of subsystems), a value of the wrong type and a value the tool does not
+# know: refused in one line with nothing changed, or run as designed. Every answer is exactly
 # one JSON object on stdout (jq --seq would see a second one) and nothing
 # else. The command line keeps its own usage error for other arguments.
 source "$top_srcdir/tests/lib/tap.sh"
@@ -148,6 +151,70 @@ is "$(field failed),$(field changed),$(field msg)" 'true,false,"the args file is
 	"broken args file: failed with the reason"
 is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap2,1500" "bad parameters: nothing changed"
 
+# --- every option: an empty, a wrong-typed and an unknown value ---
+# args KEY JSON-VALUE: the base parameters with KEY set to the value.
+args() {
+	jq -cn --arg root "$ROOT" --arg ns "$NS" --arg k "$1" --argjson v "$2" \
+		'{root: $root, netns: $ns} + {($k): $v}'
+}
+KNOWN="boot, modules, links, roce, rdma, files, storage, ready"
+# refused KEY JSON-VALUE MSG: exit 1, failed, not changed, MSG in one line.
+refused() {
+	module "$(args "$1" "$2")"
+	ok "$(one_object; echo $?)" "$1 = $2: one JSON object"
+	is "$rc,$(field failed),$(field changed),$(jq -r .msg <<<"$out")" "1,true,false,$3" "$1 = $2: refused"
+}
+snap3=$(tree_snapshot "$ROOT")
+refused only '""' "parameter only: empty: give one or more of $KNOWN (leave it out for every subsystem)"
+refused only '[]' "parameter only: empty: give one or more of $KNOWN (leave it out for every subsystem)"
+refused only '[""]' "parameter only: empty: give one or more of $KNOWN (leave it out for every subsystem)"
+refused only 3 "parameter only: expected a string, got an integer"
+refused only '"bogus"' "unknown subsystem 'bogus' in --only (known: $KNOWN)"
+refused config '["/a"]' "parameter config: expected a string, got a list"
+refused config "\"$TEST_TMP/none.conf\"" "$TEST_TMP/none.conf: cannot open the config file: No such file or directory"
+refused config_text '{}' "parameter config_text: expected a string, got an object"
+refused config_text '"bogus = 1;"' 'config_text:1: unknown key "bogus"'
+refused config_data 9000 "parameter config_data: expected an object (a mapping), got an integer"
+refused config_data '{"bogus": 1}' 'config_data: unknown key "bogus"'
+refused root 5 "parameter root: expected a string, got an integer"
+refused root "\"$TEST_TMP/nowhere\"" "--root $TEST_TMP/nowhere: No such file or directory"
+refused netns true "parameter netns: expected a string, got a boolean"
+refused netns '"halo-no-such-ns"' "--netns halo-no-such-ns: /run/netns/halo-no-such-ns: No such file or directory"
+refused kernel_release 6.1 "parameter kernel_release: expected a string, got a float"
+refused kernel_release '"a/b"' "invalid kernel release 'a/b'"
+refused revert '[true]' "parameter revert: expected a boolean, got a list"
+refused revert '"maybe"' 'parameter revert: "maybe" is not a boolean (true, false, yes, no)'
+refused interface 0 "parameter interface: expected a string, got an integer"
+refused interface '"a:b"' "invalid interface name 'a:b'"
+refused wait true "parameter wait: expected whole seconds (a number or its text), got a boolean"
+refused wait 90000 "--wait needs whole seconds from 0 to 86400, not '90000'"
+refused _ansible_check_mode 1 "parameter _ansible_check_mode: expected a boolean, got an integer"
+refused _ansible_check_mode '"perhaps"' 'parameter _ansible_check_mode: "perhaps" is not a boolean (true, false, yes, no)'
+refused _ansible_diff '{}' "parameter _ansible_diff: expected a boolean, got an object"
+refused _ansible_diff '"sometimes"' 'parameter _ansible_diff: "sometimes" is not a boolean (true, false, yes, no)'
+# A kernel with no module tree: refused where the config needs one.
+module "$(args kernel_release '"0.0.1-none"' | jq -c '. + {config_text: "version = 1; modules = { load = [ \"ice\" ]; };"}')"
+is "$rc,$(field failed),$(jq -r .msg <<<"$out")" \
+	"1,true,config_text:1: modules: no module index for kernel 0.0.1-none in $ROOT/lib/modules/0.0.1-none (kernel not installed, or depmod not run)" \
+	"kernel_release of a kernel not installed: refused where modules need it"
+is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap3,1500" "the refused options changed nothing"
+
+# "" is Ansible's unset: the same check as without the option (root and
+# netns left set: unset they would audit this machine itself).
+module "$(args _ansible_check_mode true)"
+base=$(jq -c '[.rc, [.items[] | [.key, .outcome]]]' <<<"$out")
+for k in config config_text config_data kernel_release revert interface wait _ansible_diff; do
+	module "$(args _ansible_check_mode true | jq -c --arg k "$k" '. + {($k): ""}')"
+	is "$(jq -c '[.rc, [.items[] | [.key, .outcome]]]' <<<"$out")" "$base" "$k = \"\": as if left out"
+done
+# An interface no entry manages: what the hotplug unit asks for every
+# NIC that appears; a warning, nothing to do.
+module "$(args interface '"nosuch0"' | jq -c '. + {_ansible_check_mode: true}')"
+is "$(field failed),$(field rc),$(jq -r '.warnings[]' <<<"$out")" \
+	"false,0,--interface nosuch0: no interface entry manages it: nothing to do" \
+	"interface no entry manages: not failed, a warning, nothing to do"
+is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap3,1500" "the empty and unknown values changed nothing"
+
 # --- revert in check mode shows, changes nothing ---
 module "{ $BASE, \"revert\": true, \"_ansible_check_mode\": true }"
 is "$(field failed),$(field changed),$(field mode),$(field revert)" 'false,true,"dry-run",true' \
@@ -164,5 +231,9 @@ is "$rc,$err" "1,halo-provision: unexpected argument '$TEST_TMP/notjson'" \
 	"a lone argument that is not a JSON object: the usage error"
 run_halo "$ARGS" --check
 like "$err" "unexpected argument" "an args file with other options: the usage error"
+
+# _ansible_check_mode "" is unset too: an apply (of nothing here).
+module "$(args _ansible_check_mode '""' | jq -c '. + {only: ["storage"]}')"
+is "$(field failed),$(field mode)" 'false,"apply"' '_ansible_check_mode = "": not check mode'
 
 done_testing

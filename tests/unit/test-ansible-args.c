@@ -83,8 +83,9 @@ static void params_to_command_line(void **state)
 	assert_argv("{\"_ansible_check_mode\": \"yes\", \"revert\": \"true\"}",
 		    "halo-provision --dry-run --revert");
 	assert_argv("{\"revert\": false, \"_ansible_check_mode\": \"no\"}", "halo-provision");
-	/* Unset as Ansible sends it: null or "". */
-	assert_argv("{\"config\": null, \"root\": \"\", \"only\": \"\", \"revert\": \"\"}",
+	/* Unset as Ansible sends it: null or "" (but an empty "only" is an
+	 * error: every_option below). */
+	assert_argv("{\"config\": null, \"root\": \"\", \"only\": null, \"revert\": \"\"}",
 		    "halo-provision");
 	/* A value that starts with "-" stays the option's value. */
 	assert_argv("{\"root\": \"-x\"}", "halo-provision --root=-x");
@@ -152,9 +153,8 @@ static void bad_params(void **state)
 	assert_args_error("{\"revert\": \"maybe\"}",
 			  "parameter revert: \"maybe\" is not a boolean (true, false, yes, no)");
 	assert_args_error("{\"revert\": 1}", "parameter revert: expected a boolean, got an integer");
-	assert_args_error("{\"wait\": 1.5}", "parameter wait: expected a string, got a float");
-	assert_args_error("{\"only\": []}",
-			  "parameter only: an empty list (leave it out for every subsystem)");
+	assert_args_error("{\"wait\": 1.5}",
+			  "parameter wait: expected whole seconds (a number or its text), got a float");
 	assert_args_error("{\"only\": [\"links\", 3]}",
 			  "parameter only: expected a list of strings, got an integer in it");
 	assert_args_error("{\"root\": \"a\\u0000b\"}", "parameter root: NUL byte in the value");
@@ -195,6 +195,106 @@ static void options_checked_like_the_command_line(void **state)
 		assert_int_equal(halo_cli_parse(argc, argv, &cli, &cli_error), -EINVAL);
 		assert_string_equal(cli_error, cases[i].error);
 		free(cli_error);
+		halo_strv_free(argv);
+		halo_ansible_args_free(&a);
+	}
+}
+
+#define KNOWN "boot, modules, links, roce, rdma, files, storage, ready"
+#define EMPTY_ONLY "parameter only: empty: give one or more of " KNOWN \
+	" (leave it out for every subsystem)"
+
+/* Every option with an empty value, a value of the wrong type and a value
+ * the tool does not know, and what each means: the command line it makes
+ * (ARGV), or the one-line error of the args file (ARGS) or of the command
+ * line (CLI), which checks the values as it does its own. Values only the
+ * run can find unknown (a config path, a root, a namespace, a kernel that
+ * do not exist, a config that does not validate) make a command line
+ * here; tests/integration/ansible-module.sh runs them. */
+static void every_option(void **state)
+{
+	enum { ARGV, ARGS, CLI };
+	static const struct {
+		const char *json;
+		int kind;
+		const char *want;
+	} cases[] = {
+		{ "{\"config\": \"\"}", ARGV, "halo-provision" },
+		{ "{\"config\": [\"/a\"]}", ARGS, "parameter config: expected a string, got a list" },
+		{ "{\"config\": \"/nonexistent/halo.conf\"}", ARGV, "halo-provision --config=/nonexistent/halo.conf" },
+		{ "{\"config_text\": \"\"}", ARGV, "halo-provision" },
+		{ "{\"config_text\": {}}", ARGS, "parameter config_text: expected a string, got an object" },
+		{ "{\"config_text\": \"bogus = 1;\"}", ARGV, "halo-provision" },
+		{ "{\"config_data\": \"\"}", ARGV, "halo-provision" },
+		{ "{\"config_data\": 9000}", ARGS, "parameter config_data: expected an object (a mapping), got an integer" },
+		{ "{\"config_data\": {\"bogus\": 1}}", ARGV, "halo-provision" },
+		{ "{\"only\": \"\"}", ARGS, EMPTY_ONLY },
+		{ "{\"only\": []}", ARGS, EMPTY_ONLY },
+		{ "{\"only\": [\"\", \"\"]}", ARGS, EMPTY_ONLY },
+		{ "{\"only\": 3}", ARGS, "parameter only: expected a string, got an integer" },
+		{ "{\"only\": {\"links\": true}}", ARGS, "parameter only: expected a string, got an object" },
+		{ "{\"only\": \"bogus\"}", CLI, "unknown subsystem 'bogus' in --only (known: " KNOWN ")" },
+		{ "{\"only\": [\"links\", \"\"]}", CLI, "unknown subsystem '' in --only (known: " KNOWN ")" },
+		{ "{\"root\": \"\"}", ARGV, "halo-provision" },
+		{ "{\"root\": 5}", ARGS, "parameter root: expected a string, got an integer" },
+		{ "{\"root\": \"/nonexistent\"}", ARGV, "halo-provision --root=/nonexistent" },
+		{ "{\"netns\": \"\"}", ARGV, "halo-provision" },
+		{ "{\"netns\": true}", ARGS, "parameter netns: expected a string, got a boolean" },
+		{ "{\"netns\": \"a/b\"}", CLI, "invalid network namespace name 'a/b'" },
+		{ "{\"netns\": \"halo-no-such-ns\"}", ARGV, "halo-provision --netns=halo-no-such-ns" },
+		{ "{\"kernel_release\": \"\"}", ARGV, "halo-provision" },
+		{ "{\"kernel_release\": 6.1}", ARGS, "parameter kernel_release: expected a string, got a float" },
+		{ "{\"kernel_release\": \"..\"}", CLI, "invalid kernel release '..'" },
+		{ "{\"kernel_release\": \"0.0.1-none\"}", ARGV, "halo-provision --kernel-release=0.0.1-none" },
+		{ "{\"revert\": \"\"}", ARGV, "halo-provision" },
+		{ "{\"revert\": [true]}", ARGS, "parameter revert: expected a boolean, got a list" },
+		{ "{\"revert\": \"maybe\"}", ARGS, "parameter revert: \"maybe\" is not a boolean (true, false, yes, no)" },
+		{ "{\"interface\": \"\"}", ARGV, "halo-provision" },
+		{ "{\"interface\": 0}", ARGS, "parameter interface: expected a string, got an integer" },
+		{ "{\"interface\": \"a:b\"}", CLI, "invalid interface name 'a:b'" },
+		{ "{\"interface\": \"nosuch0\"}", ARGV, "halo-provision --interface=nosuch0" },
+		{ "{\"wait\": \"\"}", ARGV, "halo-provision" },
+		{ "{\"wait\": true}", ARGS, "parameter wait: expected whole seconds (a number or its text), got a boolean" },
+		{ "{\"wait\": -1}", CLI, "--wait needs whole seconds from 0 to 86400, not '-1'" },
+		{ "{\"wait\": \"soon\"}", CLI, "--wait needs whole seconds from 0 to 86400, not 'soon'" },
+		{ "{\"_ansible_check_mode\": \"\"}", ARGV, "halo-provision" },
+		{ "{\"_ansible_check_mode\": 1}", ARGS, "parameter _ansible_check_mode: expected a boolean, got an integer" },
+		{ "{\"_ansible_check_mode\": \"perhaps\"}", ARGS,
+		  "parameter _ansible_check_mode: \"perhaps\" is not a boolean (true, false, yes, no)" },
+		{ "{\"_ansible_diff\": \"\"}", ARGV, "halo-provision" },
+		{ "{\"_ansible_diff\": {}}", ARGS, "parameter _ansible_diff: expected a boolean, got an object" },
+		{ "{\"_ansible_diff\": \"sometimes\"}", ARGS,
+		  "parameter _ansible_diff: \"sometimes\" is not a boolean (true, false, yes, no)" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct halo_ansible_args a = { 0 };
+		char *err = parse(cases[i].json, &a), **argv = NULL, *got = NULL;
+		struct halo_cli cli;
+		int argc;
+
+		if (cases[i].kind == ARGS) {
+			assert_string_equal(err, cases[i].want);
+		} else {
+			assert_string_equal(err, "");
+			assert_int_equal(halo_ansible_args_argv(&a, &argv, &argc), 0);
+			if (cases[i].kind == CLI) {
+				assert_int_equal(halo_cli_parse(argc, argv, &cli, &got), -EINVAL);
+				assert_string_equal(got, cases[i].want);
+			} else {
+				struct halo_buf b = { 0 };
+
+				assert_int_equal(halo_cli_parse(argc, argv, &cli, &got), 0);
+				for (int k = 0; k < argc; k++)
+					halo_buf_printf(&b, "%s%s", k ? " " : "", argv[k]);
+				free(got);
+				got = halo_buf_steal(&b);
+				assert_string_equal(got, cases[i].want);
+			}
+		}
+		free(got);
+		free(err);
 		halo_strv_free(argv);
 		halo_ansible_args_free(&a);
 	}
@@ -250,6 +350,7 @@ int main(void)
 		cmocka_unit_test(bad_params),
 		cmocka_unit_test(bad_files),
 		cmocka_unit_test(options_checked_like_the_command_line),
+		cmocka_unit_test(every_option),
 		cmocka_unit_test(args_file_detection),
 	};
 
