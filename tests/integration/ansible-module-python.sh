@@ -5,9 +5,10 @@
 # fixture and a veth in a network namespace. Check mode changes nothing
 # and shows the drift (files before and after, one line per other item);
 # apply converges and shows what it changed; the second run changes
-# nothing; a file edited by hand is the diff's before. Every bad option
-# fails the task with one line and runs nothing; a node without the
-# program names the package to install.
+# nothing; a file edited by hand is the diff's before. Every option with
+# an empty, a wrong-typed and an unknown value (an empty `only` with the
+# list of subsystems) fails the task with one line and changes nothing; a
+# node without the program names the package to install.
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/lib/ansible.sh"
 ansible_require
@@ -165,6 +166,49 @@ is "$(field failed),$(jq -r '.msg | contains("revert") and contains("boolean")' 
 	"bad option {revert: \"maybe\"}: Ansible's own check names it"
 module '{confg: "/x"}'
 like "$(field failed),$(field msg)" '^true,"Unsupported parameters .*: confg\.' "an unknown option: named"
+
+# --- every option: an empty, a wrong-typed and an unknown value ---
+# (those not above). The module's own check names the option in one
+# line; a value only the program can judge is the program's one line,
+# rc 1; where Ansible's own type check comes first, its message names
+# the option and the type.
+bad '{executable: ""}' "executable: empty (leave it out for the default)"
+bad '{executable: ["/usr/sbin/halo-provision"]}' "executable: expected a string, got a list"
+bad '{config: 5}' "config: expected a string, got an integer"
+bad "{config: \"$TEST_TMP/none.conf\"}" "$TEST_TMP/none.conf: cannot open the config file: No such file or directory"
+bad '{config_text: 5}' "config_text: expected a string, got an integer"
+bad '{config_text: "bogus = 1;"}' 'config_text:1: unknown key "bogus"'
+bad '{root: 5}' "root: expected a string, got an integer"
+bad "{root: \"$TEST_TMP/nowhere\"}" "--root $TEST_TMP/nowhere: No such file or directory"
+bad '{netns: "halo-no-such-ns"}' "--netns halo-no-such-ns: /run/netns/halo-no-such-ns: No such file or directory"
+bad '{netns: "a/b"}' "invalid network namespace name 'a/b'"
+bad '{kernel_release: ""}' "kernel_release: empty (leave it out for the default)"
+bad '{kernel_release: "a/b"}' "invalid kernel release 'a/b'"
+bad '{interface: 0}' "interface: expected a string, got an integer"
+bad '{interface: "a:b"}' "invalid interface name 'a:b'"
+# ansible_checked KEY JSON-VALUE TYPE: Ansible's own check fails the task.
+ansible_checked() {
+	module "{$1: $2}"
+	is "$(field failed),$(jq -r --arg k "$1" --arg t "$3" \
+		'.msg | contains("argument \u0027" + $k + "\u0027") and contains($t)' <<<"$out")" \
+		"true,true" "bad option {$1: $2}: Ansible's own check names it"
+}
+ansible_checked config_data '""' dict
+ansible_checked revert '""' bool
+ansible_checked revert '[true]' bool
+ansible_checked wait '""' int
+ansible_checked wait '[1]' int
+ansible_checked only '{links: true}' list
+for k in config config_text root netns kernel_release interface; do
+	module "{$k: \"\"}"
+	is "$(field rc)" 1 "{$k: \"\"}: rc 1, as the program's usage errors"
+done
+# An interface no entry manages (what the hotplug unit asks for every NIC
+# that appears): a warning, nothing to do.
+module '{interface: "nosuch0", _ansible_check_mode: true}'
+is "$(field failed),$(field rc),$(jq -r '.warnings[]' <<<"$out")" \
+	"false,0,--interface nosuch0: no interface entry manages it: nothing to do" \
+	"an interface no entry manages: not failed, a warning, nothing to do"
 is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap3,1500" "bad options: nothing changed"
 module '{wait: 90000, netns: ""}'
 is "$(jq -r '.errors | length' <<<"$out")" 2 "bad options: every error in errors"
