@@ -48,6 +48,7 @@ libhalo_la_SOURCES += \
 	src/config/parse-files.c \
 	src/config/parse-sysctl.c \
 	src/config/paths.c \
+	src/config/owned-paths.c \
 	src/config/validate.c \
 	src/config/load.h \
 	src/config/load.c \

@@ -34,7 +34,9 @@ static const char *kernel_tree(const char *s)
 	return NULL;
 }
 
-/* Files halo-provision itself writes or edits. */
+/* Files halo-provision itself writes whatever the config says; the files
+ * a section makes it own are checked against the whole config
+ * (owned-paths.c), so the message can name that section's line. */
 static const struct {
 	const char *path;
 	const char *why;
@@ -43,13 +45,6 @@ static const struct {
 	{ "/run/reboot-required", "is the reboot-required flag file halo-provision writes" },
 	{ "/run/reboot-required.pkgs", "is the reboot-required flag file halo-provision writes" },
 	{ "/etc/halo-provision/halo.conf", "is the default config file" },
-	{ "/etc/default/grub", "is a file halo-provision manages (boot)" },
-	{ "/etc/default/grub.d/zz-halo-provision.cfg", "is a file halo-provision manages (boot)" },
-	{ "/etc/kernel/cmdline", "is a file halo-provision manages (boot)" },
-	{ "/etc/modules-load.d/halo-provision.conf", "is a file halo-provision manages (modules)" },
-	{ "/etc/modprobe.d/halo-provision.conf", "is a file halo-provision manages (modules)" },
-	{ "/etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf",
-	  "is a file halo-provision manages (links)" },
 };
 
 const char *halo_check_output_path(const char *s)
@@ -116,12 +111,13 @@ void halo_validate_outputs(struct halo_pctx *p, const struct halo_config *c)
 		{ "state.env_file", st->env_file, st->env_file_line },
 	};
 	char other[64];
+	unsigned reported = halo_validate_owned_outputs(p, c);
 
 	for (size_t i = 0; i < ARRAY_SIZE(out); i++) {
 		const struct output *a = &out[i];
 		int line = a->line ? a->line : st->line;
 
-		if (!a->path)
+		if (!a->path || (reported & (1u << i)))
 			continue;
 		/* Only an absolute name can be compared; it is a host path,
 		 * the outputs are inside --root: the same text is still

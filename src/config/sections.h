@@ -35,3 +35,7 @@ void halo_parse_root(struct halo_pctx *p, const struct halo_cset *root, struct h
 void halo_config_validate(struct halo_pctx *p, const struct halo_config *c);
 /* The outputs against each other and the config file (paths.c). */
 void halo_validate_outputs(struct halo_pctx *p, const struct halo_config *c);
+/* The outputs against every file a run owns or records (owned-paths.c);
+ * returns the outputs it reported (bit 0 state.path, 1 state.prometheus,
+ * 2 state.env_file): one message per output is enough to act on. */
+unsigned halo_validate_owned_outputs(struct halo_pctx *p, const struct halo_config *c);

@@ -24,6 +24,41 @@ bool halo_outputs_textfile(const struct halo_ctx *ctx, const struct halo_config 
 	       cfg->state.prometheus && cfg->state.prometheus[0] && halo_run_is_full(ctx);
 }
 
+/* The outputs against the files the planned items write: the config
+ * refuses the owned names it knows (config/owned-paths.c); this catches a
+ * planned file it does not know, naming the item. */
+int halo_outputs_check_items(const struct halo_config *cfg, const struct halo_plan *plan,
+			     struct halo_errors *errs)
+{
+	const struct halo_state_config *st = &cfg->state;
+	const struct {
+		const char *key;
+		const char *path;
+		int line;
+	} out[] = {
+		{ "state.path", state_path(cfg), st->path_line },
+		{ "state.prometheus", st->prometheus, st->prometheus_line },
+		{ "state.env_file", st->env_file, st->env_file_line },
+	};
+	size_t before = errs->n;
+
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct halo_item *item = plan->items[i];
+
+		for (size_t j = 0; item->path && j < ARRAY_SIZE(out); j++) {
+			/* The env file is an item of its own (rdma). */
+			if (!out[j].path || strcmp(item->path, out[j].path) != 0 ||
+			    (j == 2 && item->subsys == HALO_SUB_RDMA))
+				continue;
+			halo_errors_add(errs, "%s:%d: %s: %s is also written by item %s; each "
+					"output needs a file of its own", cfg->path,
+					out[j].line ? out[j].line : st->line, out[j].key,
+					out[j].path, item->key);
+		}
+	}
+	return errs->n > before ? -EINVAL : 0;
+}
+
 int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 		       struct halo_errors *errs)
 {

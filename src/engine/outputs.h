@@ -19,6 +19,11 @@
  * silently; it leaves the last full run's file as it is. */
 bool halo_outputs_textfile(const struct halo_ctx *ctx, const struct halo_config *cfg);
 
+/* No output is a file a planned item writes: else -EINVAL with a line
+ * in ERRS naming the output's key and line and the item (exit 1). */
+int halo_outputs_check_items(const struct halo_config *cfg, const struct halo_plan *plan,
+			     struct halo_errors *errs);
+
 /* Every output this run writes can be written the way file items write
  * (no symlink on the way, ...): else -EINVAL with a line in ERRS (the
  * config points it somewhere impossible: exit 1). An apply's outputs

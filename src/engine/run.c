@@ -164,6 +164,8 @@ static int plan_and_observe(struct run *run, enum halo_host_stage *ret_stage,
 			halo_errors_add(run->errs, "revert: out of memory");
 		return -EINVAL;
 	}
+	if (halo_outputs_check_items(run->cfg, plan, run->errs) < 0)
+		return -EINVAL;
 	r = halo_outputs_check(ctx, run->cfg, run->errs);
 	if (r < 0)
 		return r == -EROFS ? -EBUSY : -EINVAL;

@@ -294,15 +294,26 @@ static void bad_outputs(void **state)
 			     "halo.conf:1: state.path: \"/run/halo-provision.lock\" is halo-provision's run lock\n"
 			     "halo.conf:2: state.env_file: \"/run/reboot-required\" is the reboot-required "
 			     "flag file halo-provision writes\n"
-			     "halo.conf:3: state.prometheus: \"/etc/default/grub\" is a file halo-provision "
-			     "manages (boot)");
+			     "halo.conf:3: state.prometheus: /etc/default/grub is the GRUB defaults file "
+			     "halo-provision edits for boot; each output needs a file of its own");
 	assert_config_errors("state = { path = \"/etc/halo-provision/halo.conf\";\n"
 			     "  env_file = \"/etc/kernel/cmdline\";\n"
 			     "  prometheus = \"/\"; };\n",
 			     "halo.conf:1: state.path: \"/etc/halo-provision/halo.conf\" is the default config file\n"
-			     "halo.conf:2: state.env_file: \"/etc/kernel/cmdline\" is a file halo-provision "
-			     "manages (boot)\n"
-			     "halo.conf:3: state.prometheus: \"/\" is the root directory, not a file");
+			     "halo.conf:3: state.prometheus: \"/\" is the root directory, not a file\n"
+			     "halo.conf:2: state.env_file: /etc/kernel/cmdline is the kernel command line "
+			     "file halo-provision edits for boot; each output needs a file of its own");
+	/* An owned file names the key that makes the run own it, and its line;
+	 * the records directory is the tool's. */
+	assert_config_errors("access = { gpu_group = \"render\"; };\n"
+			     "state = { prometheus = \"/etc/udev/rules.d/70-halo-access.rules\";\n"
+			     "  env_file = \"/var/lib/halo-provision/state.json\"; };\n",
+			     "halo.conf:2: state.prometheus: /etc/udev/rules.d/70-halo-access.rules is the "
+			     "udev rule halo-provision writes for access (line 1); each output needs a "
+			     "file of its own\n"
+			     "halo.conf:3: state.env_file: /var/lib/halo-provision/state.json is inside "
+			     "/var/lib/halo-provision, where halo-provision keeps its records; each output "
+			     "needs a file of its own");
 	/* Absolute and normalized. */
 	assert_config_errors("state = { path = \"/var/lib/./state.json\";\n"
 			     "  env_file = \"/etc//rccl.env\";\n"
