@@ -96,6 +96,32 @@ int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 	return errs->n > before ? -EROFS : 0;
 }
 
+int halo_outputs_check_files_writable(struct halo_ctx *ctx, const struct halo_plan *plan,
+				      struct halo_errors *errs)
+{
+	size_t before = errs->n;
+
+	if (ctx->mode != HALO_MODE_APPLY)
+		return 0;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct halo_item *item = plan->items[i];
+		_cleanup_free_ char *shown = NULL;
+		int r;
+
+		/* Only a file apply will write (or remove): one already right
+		 * may sit on a read-only /etc. */
+		if (!item->path || item->sync != HALO_SYNC_DIFFERS)
+			continue;
+		r = halo_root_check_writable(ctx, item->path);
+		if (r == 0)
+			continue;
+		shown = halo_root_display_path(ctx, item->path);
+		halo_errors_add(errs, "%s cannot be written: %s; nothing was changed",
+				shown ? shown : item->path, strerror(-r));
+	}
+	return errs->n > before ? -EROFS : 0;
+}
+
 /* A write after the run that failed: the run still reports, but failed.
  * WHAT is the output's role, PATH its path inside the root (shown as the
  * operator finds it). */

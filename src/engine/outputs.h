@@ -33,6 +33,13 @@ int halo_outputs_check_items(const struct halo_config *cfg, const struct halo_pl
 int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 		       struct halo_errors *errs);
 
+/* An apply proves, after the observation and before the first change,
+ * that every file a planned item will write or remove (owned files, the
+ * env file) can be written now: else -EROFS with a line per file in ERRS
+ * (the host's fault: exit 4, nothing changed). Other modes: 0. */
+int halo_outputs_check_files_writable(struct halo_ctx *ctx, const struct halo_plan *plan,
+				      struct halo_errors *errs);
+
 /* Writes the outputs of a finished run with exit bits BITS. A failed
  * write is a line in ERRS and a warning of PLAN; returns the bits it adds
  * (HALO_EXIT_FAILED), 0 when all went well. */

@@ -170,7 +170,9 @@ static int plan_and_observe(struct run *run, enum halo_host_stage *ret_stage,
 	if (r < 0)
 		return r == -EROFS ? -EBUSY : -EINVAL;
 	halo_engine_filter(ctx, plan);
-	return halo_engine_observe(ctx, plan, *ret_first, run->errs) < 0 ? -EINVAL : 0;
+	if (halo_engine_observe(ctx, plan, *ret_first, run->errs) < 0)
+		return -EINVAL;
+	return halo_outputs_check_files_writable(ctx, plan, run->errs) < 0 ? -EBUSY : 0;
 }
 
 static int run_modes(struct run *run)

@@ -1,7 +1,9 @@
 #!/bin/bash
-# boot-unwritable: the drop-in directory cannot be written (read-only bind
-# mount, then a full tmpfs) inside a private mount namespace: the file item
-# fails with the errno text, exit 4, and the old drop-in stays intact.
+# boot-unwritable: the drop-in directory cannot be written inside a private
+# mount namespace. Read-only (a bind mount): refused before any change,
+# exit 4, one line naming the drop-in. Full (a small tmpfs, found only by
+# writing): the file item fails with the errno text, exit 4. Either way the
+# old drop-in stays intact.
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/fixtures/boot/lib.sh"
 
@@ -57,7 +59,10 @@ old_root() {
 
 R=$(old_root ro)
 in_ns "$R" 'mount --bind "$D" "$D"; mount -o remount,ro,bind "$D" "$D"'
-check_failed "$R" "Read-only file system" "read-only directory"
+is "$rc" 4 "read-only directory: exit 4"
+like "$err" "^halo-provision: ${R//./\\.}/etc/default/grub\\.d/zz-halo-provision\\.cfg cannot be written: Read-only file system; nothing was changed\$" \
+	"read-only directory: refused before any change, naming the drop-in"
+is "$(cat "$TEST_TMP/stderr.after")" "$OLD" "read-only directory: old drop-in intact"
 
 R=$(old_root full)
 in_ns "$R" 'cp -a "$D" "$1/saved.d"

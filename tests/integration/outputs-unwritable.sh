@@ -1,0 +1,109 @@
+#!/bin/bash
+# outputs-unwritable.sh: every file an apply would write (the state file,
+# the textfile, the reboot flag, each owned file) is proven writable
+# before the first change. A read-only directory (a read-only bind mount
+# in a private mount namespace), a missing parent that cannot be made,
+# a parent that is a file: exit 4, one line naming the path, and nothing
+# under the root changed.
+source "$top_srcdir/tests/lib/tap.sh"
+
+if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
+	echo "1..0 # SKIP needs root and unshare -m"
+	exit 0
+fi
+
+conf=$TEST_TMP/halo.conf
+write_conf "$conf" <<'CONF'
+version = 1;
+boot = { loader = "auto"; iommu = "pt"; gtt_mib = 126976; regenerate = false; };
+access = { gpu_group = "render"; memlock = "unlimited"; };
+sysctl = { settings = [ "net.core.rmem_max=268435456" ]; };
+state = {
+  path = "/var/lib/halo-provision/state.json";
+  prometheus = "/var/lib/node_exporter/textfile_collector/halo.prom";
+};
+CONF
+
+# fresh: a Debian sandbox root with what the run reads.
+fresh() {
+	rm -rf "$TEST_TMP/root"
+	"$top_srcdir/sandbox/mkroot.sh" debian "$TEST_TMP/root"
+	mkdir -p "$TEST_TMP/root/proc/sys/net/core" "$TEST_TMP/root/var/lib/node_exporter/textfile_collector"
+	echo 212992 >"$TEST_TMP/root/proc/sys/net/core/rmem_max"
+	root=$TEST_TMP/root
+}
+
+# in_ns SETUP: SETUP (mounts under $R), then an apply, in a private mount
+# namespace; sets out, err, rc.
+in_ns() {
+	out=$(unshare -m bash -c '
+		set -e
+		R=$1
+		eval "$2"
+		set +e
+		"$HALO" --root "$1" -c "$3" 2>"$4"
+	' _ "$root" "$1" "$conf" "$TEST_TMP/stderr")
+	rc=$?
+	err=$(sed -e 's/^halo-provision: //' "$TEST_TMP/stderr")
+}
+
+ro_bind() {	# the mount command making directory $R/$1 read-only
+	echo "mkdir -p \"\$R/$1\"; mount --bind \"\$R/$1\" \"\$R/$1\"; mount -o remount,ro,bind \"\$R/$1\" \"\$R/$1\""
+}
+
+# The design allows the run lock to exist after a refusal.
+snapshot() { tree_snapshot "$root" | grep -v '/run/halo-provision\.lock$'; }
+
+refused() {	# refused WHAT PATH-REGEX
+	is "$rc" 4 "$1: exit 4"
+	is "$(printf '%s\n' "$err" | wc -l)" 1 "$1: one line"
+	like "$err" "^$2" "$1: the line names the path ($err)"
+	is "$(snapshot)" "$before" "$1: nothing under the root changed"
+}
+
+# Each directory an owned file or output goes to, read-only.
+for dir in etc/default/grub.d etc/udev/rules.d etc/security/limits.d \
+	etc/systemd/system.conf.d etc/systemd/user.conf.d etc/sysctl.d \
+	var/lib/halo-provision var/lib/node_exporter/textfile_collector; do
+	fresh
+	mkdir -p "$root/$dir"
+	before=$(snapshot)
+	in_ns "$(ro_bind "$dir")"
+	refused "read-only $dir" "${root//./\\.}/$dir/[^ ]* cannot be written: Read-only file system; nothing was changed$"
+done
+
+# run/ read-only: the run lock cannot be taken, which says so first.
+fresh
+before=$(snapshot)
+in_ns "$(ro_bind run)"
+refused "read-only run" "cannot take the run lock ${root//./\\.}/run/halo-provision\\.lock: Read-only file system$"
+
+# A missing parent that cannot be made: etc/udev is there, read-only,
+# without rules.d.
+fresh
+mkdir -p "$root/etc/udev"
+before=$(snapshot)
+in_ns "$(ro_bind etc/udev)"
+refused "missing parent under a read-only directory" \
+	"${root//./\\.}/etc/udev/rules\\.d/70-halo-access\\.rules cannot be written: Read-only file system"
+
+# A parent that is a file: the root's layout makes the file impossible,
+# classed like a symlink on the way (exit 1, nothing changed).
+for dir in etc/sysctl.d var/lib/halo-provision var/lib/node_exporter/textfile_collector; do
+	fresh
+	rm -rf "${root:?}/$dir"
+	mkdir -p "$(dirname "$root/$dir")"
+	echo "not a directory" >"$root/$dir"
+	before=$(snapshot)
+	in_ns true
+	is "$rc" 1 "$dir is a file: exit 1"
+	is "$(printf '%s\n' "$err" | wc -l)" 1 "$dir is a file: one line"
+	like "$err" "${root//./\\.}/$dir is not a directory$" "$dir is a file: the line names it"
+	is "$(snapshot)" "$before" "$dir is a file: nothing under the root changed"
+done
+
+# The control: the same apply on a writable root changes it.
+fresh
+in_ns true
+is "$rc" 10 "writable root: the apply changes the host, a reboot pending"
+done_testing
