@@ -33,6 +33,14 @@ struct halo_modinfo {
 int halo_kmod_get(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_why);
 void halo_kmod_free(struct halo_kmod *k);
 
+/* --- kmod-cmdline.c: under --root (ctx->under_root), /proc/cmdline is,
+ * until halo_kmod_cmdline_unshadow, the root's own (or empty), in a
+ * private mount namespace: kmod_new() reads that absolute path. 0 with
+ * *RET_SHADOWED telling whether there is something to undo; -errno with
+ * *RET_WHY (one line, caller frees) when it cannot be done. */
+int halo_kmod_cmdline_shadow(struct halo_ctx *ctx, bool *ret_shadowed, char **ret_why);
+void halo_kmod_cmdline_unshadow(bool shadowed);
+
 /* halo_modinfo_new/free and halo_modinfo_parm_type live in modinfo.c. */
 /* An empty record for module NAME ('-' read as '_'); NULL on OOM. */
 struct halo_modinfo *halo_modinfo_new(const char *name);

@@ -7,8 +7,9 @@
  * libkmod reads only the private view of the root (view.c): the index
  * files, the modprobe.d files and, entered before libkmod opens them, the
  * module files, each checked to be a regular file inside the root. The
- * blacklist is the view's (the root's modprobe.d and /proc/cmdline), never
- * libkmod's, which would add the running kernel's command line. libkmod
+ * blacklist is the view's (the root's modprobe.d and /proc/cmdline); under
+ * --root, libkmod's own reading of /proc/cmdline sees the root's too
+ * (kmod-cmdline.c). libkmod
  * still checks "is it loaded" in the absolute /sys/module when it probes:
  * that only happens when the root's kernel is the running one.
  */
@@ -49,6 +50,7 @@ void halo_kmod_free(struct halo_kmod *k)
 static int kmod_ctx_open(struct halo_ctx *ctx, struct halo_kmod **ret, char **ret_why)
 {
 	struct halo_kmod *k;
+	bool shadowed;
 	int r;
 
 	/* The library first: without it there is nothing to stage for. */
@@ -62,8 +64,13 @@ static int kmod_ctx_open(struct halo_ctx *ctx, struct halo_kmod **ret, char **re
 	if (r < 0)
 		goto fail;
 	k->dirname = halo_kmod_view_moddir(k->view);
+	/* kmod_new reads /proc/cmdline: the root's, under --root. */
+	r = halo_kmod_cmdline_shadow(ctx, &shadowed, ret_why);
+	if (r < 0)
+		goto fail;
 	/* The view's config directories, never the host's defaults. */
 	k->kctx = sym_kmod_new(k->dirname, halo_kmod_view_conf_paths(k->view));
+	halo_kmod_cmdline_unshadow(shadowed);
 	if (!k->kctx) {
 		r = -ENOMEM;
 		goto fail;

@@ -6,6 +6,7 @@ libhalo_la_SOURCES += \
 	src/modules/kmod-dl.h \
 	src/modules/kmod-dl.c \
 	src/modules/kmod.c \
+	src/modules/kmod-cmdline.c \
 	src/modules/view.h \
 	src/modules/view.c \
 	src/modules/view-modules.c \

@@ -13,6 +13,9 @@
  *                   Default: $HALO_TRAP_ROOT/trap.log.
  *   HALO_TRAP_CMDLINE  a file that stands for the running kernel's
  *                   /proc/cmdline instead of ROOT/proc/cmdline.
+ *   HALO_TRAP_KEEP_CMDLINE  set: /proc/cmdline is not redirected, libkmod
+ *                   opens the real path (a test that shows which command
+ *                   line the process itself sees there).
  *   HALO_TRAP_FAIL  "name:ERRNO[,name:ERRNO...]", ERRNO symbolic (EPERM,
  *                   ENOENT, EEXIST, ...) or a number: that load fails.
  *   HALO_TRAP_NETDEV  "module:OLD:NEW[,...]": a successful load of MODULE
@@ -63,6 +66,8 @@ static const char *trap_path(const char *path, char *buf, size_t size)
 		return path;
 	/* HALO_TRAP_CMDLINE: the running kernel's command line, when a test
 	 * needs it to differ from the root's. */
+	if (strcmp(path, "/proc/cmdline") == 0 && getenv("HALO_TRAP_KEEP_CMDLINE"))
+		return path;
 	if (strcmp(path, "/proc/cmdline") == 0 && getenv("HALO_TRAP_CMDLINE"))
 		return getenv("HALO_TRAP_CMDLINE");
 	for (size_t i = 0; i < sizeof(redirected) / sizeof(redirected[0]); i++) {
