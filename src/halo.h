@@ -72,6 +72,7 @@ struct halo_kmod;  /* modules/: lazily created libkmod context */
 struct halo_nlt;   /* netlink/: the run's netlink transport */
 struct halo_rtnl;  /* netlink/: the run's rtnetlink snapshots */
 struct halo_host;  /* host/: the managed interfaces, resolved once */
+struct halo_refusals; /* util/rootfs.h: the reads the file layer refused */
 
 /*
  * One context, made once in main and passed first to everything. Paths that
@@ -117,6 +118,12 @@ struct halo_ctx {
 	 * before (a driver's port reset), so a cache of host state read in an
 	 * earlier generation is read anew. */
 	unsigned long generation;
+
+	/* Where the file layer notes each file it refused to read (a FIFO, a
+	 * device, a directory: util/rootfs-refused.c), so that no refusal
+	 * passes unnamed whatever the caller makes of the error; NULL: not
+	 * noted. The run owns it. */
+	struct halo_refusals *refusals;
 
 	/* Counters reported in the JSON "stats" object: tests assert on them. */
 	unsigned long files_written;    /* files created, replaced or removed */

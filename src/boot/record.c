@@ -193,7 +193,11 @@ int boot_record_load(struct halo_ctx *ctx, struct boot_record *rec, struct halo_
 	int r = halo_read_file(ctx, BOOT_RECORD_PATH, &text, &len);
 
 	*rec = (struct boot_record){ 0 };
-	if (r < 0) /* absent; unreadable is the record's file item to report */
+	/* Absent, or refused (named by the run: util/rootfs.h), never
+	 * taken for "no edits" in silence. */
+	if (r == -ENOENT)
+		r = halo_root_absent(ctx, BOOT_RECORD_PATH);
+	if (r < 0)
 		return r == -ENOMEM ? r : 0;
 	r = boot_record_parse(text, rec, &line);
 	if (r != -EBADMSG)

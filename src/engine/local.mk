@@ -20,6 +20,8 @@ libhalo_la_SOURCES += \
 	src/engine/run.c \
 	src/engine/outputs.h \
 	src/engine/outputs.c \
+	src/engine/refusals.h \
+	src/engine/refusals.c \
 	src/engine/report.h \
 	src/engine/report_text.c \
 	src/engine/report_json.c \

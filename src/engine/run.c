@@ -8,6 +8,7 @@
 
 #include "engine/engine.h"
 #include "engine/outputs.h"
+#include "engine/refusals.h"
 #include "engine/revert.h"
 #include "engine/run.h"
 #include "engine/state.h"
@@ -22,6 +23,7 @@ struct run {
 	struct halo_plan *plan;
 	struct halo_errors *errs;
 	struct halo_records records;
+	struct halo_refusals refusals; /* ctx->refusals, when the run made it */
 };
 
 /* Every mode that observes holds the lock, so a check never reads a
@@ -164,7 +166,8 @@ static int plan_and_observe(struct run *run, enum halo_host_stage *ret_stage,
 			halo_errors_add(run->errs, "revert: out of memory");
 		return -EINVAL;
 	}
-	if (halo_outputs_check_items(run->cfg, plan, run->errs) < 0)
+	/* A revert's plan removes the state file itself, as an item. */
+	if (!ctx->revert && halo_outputs_check_items(run->cfg, plan, run->errs) < 0)
 		return -EINVAL;
 	r = halo_outputs_check(ctx, run->cfg, run->errs);
 	if (r < 0)
@@ -181,9 +184,14 @@ static int run_modes(struct run *run)
 	enum halo_host_stage stage;
 	size_t first, first_warning;
 	int bits = 0, r = plan_and_observe(run, &stage, &first, &first_warning);
+	size_t refused_before;
 
+	/* A file refused so far stops the run now unless something named it. */
+	if (halo_refusals_name(ctx, run->plan, run->errs, 0, true) < 0 && r != -EBUSY)
+		r = -EINVAL;
 	if (r < 0)
 		return r;
+	refused_before = ctx->refusals ? ctx->refusals->n : 0;
 	if (ctx->mode == HALO_MODE_APPLY) {
 		halo_engine_apply_phase(ctx, run->plan, HALO_PHASE_MODULES);
 		if (stage == HALO_HOST_BEFORE_MODULES && !ctx->revert &&
@@ -193,6 +201,7 @@ static int run_modes(struct run *run)
 			halo_engine_apply_phase(ctx, run->plan, (enum halo_phase)p);
 	}
 	bits |= halo_engine_finish(ctx, run->plan);
+	bits |= halo_refusals_name(ctx, run->plan, run->errs, refused_before, false);
 	return bits | halo_outputs_write(ctx, run->cfg, run->plan, bits, run->errs);
 }
 
@@ -204,9 +213,16 @@ int halo_run(struct halo_ctx *ctx, const struct halo_config *cfg, struct halo_pl
 
 	if (lock < -1)
 		return lock;
+	if (!ctx->refusals)
+		ctx->refusals = &run.refusals;
 	r = prepare(&run);
 	if (r == 0)
 		r = run_modes(&run);
+	else
+		(void)halo_refusals_name(ctx, plan, errs, 0, true);
+	if (ctx->refusals == &run.refusals)
+		ctx->refusals = NULL;
+	halo_refusals_free(&run.refusals);
 	plan->records = NULL;
 	halo_records_free(&run.records);
 	if (lock >= 0)

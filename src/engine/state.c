@@ -79,7 +79,13 @@ static struct json_object *read_prev(struct halo_ctx *ctx, const char *path,
 	struct json_object *prev, *v, *list;
 	size_t len;
 
-	if (halo_read_file(ctx, path, &old, &len) < 0)
+	int r = halo_read_file(ctx, path, &old, &len);
+
+	/* A refused file is named by the run (util/rootfs.h); a symlink
+	 * out of the root is not "no state file". */
+	if (r == -ENOENT)
+		(void)halo_root_absent(ctx, path);
+	if (r < 0)
 		return NULL;
 	prev = json_tokener_parse(old);
 	if (!prev)
@@ -161,10 +167,21 @@ int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (r >= 0)
 		return 0;
 	shown = halo_root_display_path(ctx, path);
-	if (r == -ENOENT)
+	if (r == -ENOENT) {
+		char *why = NULL;
+
+		if (halo_root_explain_missing(ctx, path, &why) < 0 && why) {
+			halo_errors_add(errs, "cannot read state file: %s", why);
+			free(why);
+			return -ELOOP;
+		}
 		halo_errors_add(errs, "no state file at %s (no apply has run on this host yet)",
 				shown ? shown : path);
-	else
+	} else if (r == -HALO_ENOTREG || r == -EISDIR) {
+		_cleanup_free_ char *why = halo_root_read_error(ctx, path, r);
+
+		halo_errors_add(errs, "cannot read state file: %s", why ? why : path);
+	} else
 		halo_errors_add(errs, "cannot read state file %s: %s", shown ? shown : path,
 				halo_root_strerror(r));
 	return r;

@@ -66,12 +66,20 @@ static int check_group(struct halo_ctx *ctx, const struct halo_config *cfg, cons
 		halo_errors_add(errs, "%s:%d: access.%s: group \"%s\" is not in %s "
 				"(udev would ignore it; create the group first)",
 				cfg->path, line, key, name, shown);
-	else if (r == -ENOENT)
-		halo_errors_add(errs, "%s:%d: access.%s: cannot check group \"%s\": %s does not exist",
-				cfg->path, line, key, name, shown);
-	else
-		halo_errors_add(errs, "%s:%d: access.%s: cannot check group \"%s\": reading %s: %s",
-				cfg->path, line, key, name, shown, strerror(-r));
+	else {
+		/* What is there, or the symlink that leaves the root, in the
+		 * file layer's words (util/rootfs.h). */
+		_cleanup_free_ char *why = NULL;
+
+		if (r == -ENOENT && halo_root_explain_missing(ctx, HALO_ETC_GROUP, &why) == 0)
+			halo_errors_add(errs, "%s:%d: access.%s: cannot check group \"%s\": %s does "
+					"not exist", cfg->path, line, key, name, shown);
+		else if ((why = why ? why : halo_root_read_error(ctx, HALO_ETC_GROUP, r)))
+			halo_errors_add(errs, "%s:%d: access.%s: cannot check group \"%s\": %s",
+					cfg->path, line, key, name, why);
+		else
+			return -ENOMEM;
+	}
 	return 0;
 }
 

@@ -6,6 +6,7 @@ libhalo_la_SOURCES += \
 	src/util/rootfs.c \
 	src/util/rootfs-write.c \
 	src/util/rootfs-attr.c \
+	src/util/rootfs-refused.c \
 	src/util/strv.h \
 	src/util/strv.c \
 	src/util/spawn.h \

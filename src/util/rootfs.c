@@ -32,9 +32,9 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
+		return halo_root_refused(ctx, path, -EISDIR);
 	if (!S_ISREG(st.st_mode))
-		return -HALO_ENOTREG;
+		return halo_root_refused(ctx, path, -HALO_ENOTREG);
 	/* st_size is only a hint: /proc and /sys report 0 or 4096. */
 	return halo_read_fd(fd, st.st_size > 0 ? (size_t)st.st_size : 0, ret_buf, ret_len);
 }
@@ -365,7 +365,7 @@ char *halo_root_read_error(const struct halo_ctx *ctx, const char *path, int err
 	shown = halo_root_display_path(ctx, path);
 	if (!shown)
 		return NULL;
-	if (err == -HALO_ENOTREG) {
+	if (err == -HALO_ENOTREG || err == -EISDIR) {
 		_cleanup_close_ int fd = -1;
 		struct stat st;
 

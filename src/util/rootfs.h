@@ -64,11 +64,36 @@ const char *halo_file_kind(mode_t m);
 const char *halo_root_strerror(int err);
 
 /* "<PATH as shown>: REASON" for a read of PATH that failed with ERR, for
- * messages that must name the file: -HALO_ENOTREG says what is there ("a
- * FIFO, not a regular file"), a missing PATH behind a symlink that leaves
+ * messages that must name the file: -HALO_ENOTREG and -EISDIR say what is
+ * there ("a FIFO, not a regular file", "a directory, not a ..."), a missing PATH behind a symlink that leaves
  * the root says so (halo_root_explain_missing), else strerror. Caller
  * frees; NULL on ENOMEM. */
 char *halo_root_read_error(const struct halo_ctx *ctx, const char *path, int err);
+
+/* The reads the file layer refused in a run, one line each in the words
+ * of halo_root_read_error ("<PATH>: a FIFO, not a regular file"), each
+ * path once, in the order met. */
+struct halo_refusals {
+	char **lines;
+	char **paths; /* the same, as paths inside the root */
+	size_t n;
+	bool oom;
+};
+
+/* Notes that PATH was refused with ERR (-HALO_ENOTREG, -EISDIR) in
+ * ctx->refusals when the run collects them; returns ERR. */
+int halo_root_refused(const struct halo_ctx *ctx, const char *path, int err);
+/* For a PATH that did not open with ENOENT, where absent must not be
+ * taken on trust (a record, the group file): -ENOENT when it is plainly
+ * absent; -ELOOP, noted like halo_root_refused, when a symlink on the
+ * way does not resolve inside the root (halo_root_explain_missing);
+ * -ENOMEM. */
+int halo_root_absent(const struct halo_ctx *ctx, const char *path);
+/* Which of R's refusals LINE is about: the one whose path it names
+ * (inside the root or as shown), else, when it carries only the bare
+ * errno text of HALO_ENOTREG, the last one noted; -1 for none. */
+long halo_refusals_find(const struct halo_refusals *r, const char *line);
+void halo_refusals_free(struct halo_refusals *r);
 
 /* The rest of the open descriptor FD, NUL-terminated, as halo_read_file
  * reads (SIZE_HINT: the expected size, 0 if unknown; cap 16 MiB). */
