@@ -94,10 +94,12 @@ int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,
 		return r;
 	r = old ? halo_cmdline_split(old, &cur) : base_tokens(ctx, &cur, &note, &failed);
 	if (r < 0 && failed && r != -ENOMEM) {
-		_cleanup_free_ char *shown = halo_root_display_path(ctx, failed);
+		_cleanup_free_ char *why = halo_root_read_error(ctx, failed, r);
 
-		halo_errors_add(errs, "%s: %s (the default boot entry, the base of %s)",
-				shown ? shown : failed, halo_root_strerror(r), BOOT_KERNEL_CMDLINE);
+		if (!why)
+			return -ENOMEM;
+		halo_errors_add(errs, "%s (the default boot entry, the base of %s)", why,
+				BOOT_KERNEL_CMDLINE);
 		return -EINVAL;
 	}
 	if (r < 0)

@@ -49,7 +49,7 @@ int boot_read_target(struct halo_ctx *ctx, const char *path,
 		return -EINVAL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		halo_errors_add(errs, "%s: not a regular file", where);
+		halo_errors_add(errs, "%s: %s, not a regular file", where, halo_file_kind(st.st_mode));
 		return -EINVAL;
 	}
 	r = halo_read_file(ctx, path, &text, &len);

@@ -17,6 +17,7 @@
 #include "config/digest.h"
 #include "config/lex.h"
 #include "config/load.h"
+#include "util/rootfs.h"
 #include "config/sections.h"
 
 /* Larger than any sane config; keeps a mistaken -c /dev/zero-like file out. */
@@ -183,7 +184,8 @@ int halo_config_load_fd(int fd, const char *path, bool check_owner,
 	}
 	r = 0;
 	if (!S_ISREG(st.st_mode)) {
-		halo_errors_add(errs, "%s: refusing a config file that is not a regular file", path);
+		halo_errors_add(errs, "%s: %s, not a regular file: refused as the config file", path,
+				halo_file_kind(st.st_mode));
 		r = -EPERM;
 	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
 		halo_errors_add(errs, "%s: refusing a config file writable by group or others (mode %04o)",

@@ -152,15 +152,6 @@ unsigned halo_validate_owned_outputs(struct halo_pctx *p, const struct halo_conf
 				halo_perr(p, line, "%s: %s is %s for %s; each output needs a file "
 					  "of its own", out[i].key, out[i].path, what, owner_key[o]);
 			reported |= 1u << i;
-			continue;
-		}
-		/* The state file lives there by default; nothing else of the
-		 * operator's choosing does. */
-		if (i > 0 && strncmp(out[i].path, RECORDS_DIR "/", sizeof(RECORDS_DIR)) == 0) {
-			reported |= 1u << i;
-			halo_perr(p, line, "%s: %s is inside %s, where halo-provision keeps its "
-				  "records; each output needs a file of its own", out[i].key,
-				  out[i].path, RECORDS_DIR);
 		}
 	}
 	return reported;

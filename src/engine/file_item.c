@@ -79,8 +79,8 @@ int halo_file_check_path(struct halo_ctx *ctx, struct halo_item *item,
 	}
 	if (!S_ISREG(st.st_mode)) {
 		shown = halo_root_display_path(ctx, path);
-		(void)halo_item_set_message(item, "%s exists and is not a regular file",
-					    shown ? shown : path);
+		(void)halo_item_set_message(item, "%s: %s, not a regular file",
+					    shown ? shown : path, halo_file_kind(st.st_mode));
 		return HALO_SYNC_INVALID;
 	}
 	*ret_st = st;

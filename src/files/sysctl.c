@@ -184,8 +184,9 @@ static int check_key(struct halo_ctx *ctx, const struct halo_config *cfg,
 		halo_errors_add(errs, "%s:%d: %s: %s is a directory of keys, not a key",
 				halo_config_name(cfg), line, what, k->name);
 	else if (!S_ISREG(st.st_mode))
-		halo_errors_add(errs, "%s:%d: %s: %s is not a file (%s)", halo_config_name(cfg), line,
-				what, k->name, shown ? shown : path);
+		halo_errors_add(errs, "%s:%d: %s: %s is not a key: %s: %s, not a regular file",
+				halo_config_name(cfg), line, what, k->name, shown ? shown : path,
+				halo_file_kind(st.st_mode));
 	else if (!(st.st_mode & 0222))
 		halo_errors_add(errs, "%s:%d: %s: %s is read-only", halo_config_name(cfg), line, what,
 				k->name);

@@ -133,6 +133,6 @@ rm -f "$R/etc/kernel/cmdline"
 entry=$(cd "$R" && ls boot/loader/entries/*.conf | head -1)
 rm -f "$R/$entry"
 mkfifo "$R/$entry"
-refuses "$R" "/$entry: not a regular file \\(the default boot entry" "an unreadable BLS entry"
+refuses "$R" "/$entry: a FIFO, not a regular file \\(the default boot entry" "an unreadable BLS entry"
 
 done_testing

@@ -61,7 +61,7 @@ done
 run_halo --validate -c "$TEST_TMP" --root "$root"
 is "$rc" 1 "directory: exit 1"
 is "$(printf '%s' "$err" | strip_prog)" \
-	"$TEST_TMP: refusing a config file that is not a regular file" "directory: refused"
+	"$TEST_TMP: a directory, not a regular file: refused as the config file" "directory: refused"
 
 # Three errors: all reported at once, each on its own line.
 conf="$TEST_TMP/three.conf"

@@ -303,17 +303,15 @@ static void bad_outputs(void **state)
 			     "halo.conf:3: state.prometheus: \"/\" is the root directory, not a file\n"
 			     "halo.conf:2: state.env_file: /etc/kernel/cmdline is the kernel command line "
 			     "file halo-provision edits for boot; each output needs a file of its own");
-	/* An owned file names the key that makes the run own it, and its line;
-	 * the records directory is the tool's. */
+	/* An owned file names the key that makes the run own it, and its line. */
 	assert_config_errors("access = { gpu_group = \"render\"; };\n"
 			     "state = { prometheus = \"/etc/udev/rules.d/70-halo-access.rules\";\n"
 			     "  env_file = \"/var/lib/halo-provision/state.json\"; };\n",
 			     "halo.conf:2: state.prometheus: /etc/udev/rules.d/70-halo-access.rules is the "
 			     "udev rule halo-provision writes for access (line 1); each output needs a "
 			     "file of its own\n"
-			     "halo.conf:3: state.env_file: /var/lib/halo-provision/state.json is inside "
-			     "/var/lib/halo-provision, where halo-provision keeps its records; each output "
-			     "needs a file of its own");
+			     "halo.conf:3: state.env_file: /var/lib/halo-provision/state.json is also "
+			     "state.path (the default); each output needs a file of its own");
 	/* Absolute and normalized. */
 	assert_config_errors("state = { path = \"/var/lib/./state.json\";\n"
 			     "  env_file = \"/etc//rccl.env\";\n"

@@ -317,12 +317,12 @@ static void not_regular_refused(void **state)
 	char fifo[256];
 
 	assert_load_error(dir, false, -EPERM,
-			  "%s: refusing a config file that is not a regular file");
+			  "%s: a directory, not a regular file: refused as the config file");
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	/* Must not block waiting for a writer. */
 	assert_load_error(fifo, false, -EPERM,
-			  "%s: refusing a config file that is not a regular file");
+			  "%s: a FIFO, not a regular file: refused as the config file");
 }
 
 /* -c is a path as given: a symlink is followed, and the mode checked is
