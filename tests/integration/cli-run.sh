@@ -186,7 +186,7 @@ mkfifo "$r2/var/lib/halo-provision/state.json"
 out=$(timeout 10 "$HALO" --root "$r2" --status 2>&1)
 rc=$?
 is "$rc" 1 "a FIFO as the state file: --status fails at once (exit 1)"
-like "$out" 'cannot read state file .*: not a regular file' "... saying so"
+like "$out" 'cannot read state file: .*/state\.json: a FIFO, not a regular file' "... saying so"
 rm "$r2/var/lib/halo-provision/state.json"
 rmdir "$r2/var/lib/halo-provision" # so that the run below creates it
 
