@@ -13,10 +13,9 @@
  * So under --root, for the span of kmod_new() only, this process sees at
  * /proc/cmdline the root's own /proc/cmdline (opened inside the root as a
  * regular file, like every read), or an empty file (/dev/null) when the
- * root has none: a detached copy of that file's mount (open_tree) attached
- * over /proc/cmdline (move_mount) in a mount namespace of this process's
- * own (unshare(CLONE_NEWNS), every mount made private first, so nothing
- * reaches the host's namespace), removed right after. Nothing of the
+ * root has none: bound over /proc/cmdline in a mount namespace of this
+ * process's own (unshare(CLONE_NEWNS), every mount made private first, so
+ * nothing reaches the host's namespace), removed right after. Nothing of the
  * host's command line is opened. Where the namespace cannot be made (no
  * CAP_SYS_ADMIN), libkmod is not opened under --root: an error, never the
  * host's command line.
@@ -30,9 +29,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/mount.h>
 
 #include "modules/internal.h"
 #include "util/rootfs.h"
@@ -51,77 +48,92 @@ static int private_ns(void)
 		return -errno;
 	/* Shared mounts would carry the bind mount back to the host's
 	 * namespace: make every mount private first. */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0)
 		return -errno;
 	have_private_ns = true;
 	return 0;
 }
 
-/* A detached copy of the mount of the file at DFD/PATH (PATH "": DFD
- * itself), made before the namespace changes: a mount of another
- * namespace cannot be bound into ours, a detached one can be attached. */
-static int clone_tree(int dfd, const char *path)
+/* The root again, by its path, in the namespace we are in now: a file
+ * opened through the old namespace's mounts cannot be bound into the new
+ * one. It must be the directory ctx->root_fd is (-ESTALE otherwise: it
+ * was moved or replaced meanwhile). */
+static int reopen_root(const struct halo_ctx *ctx, int *ret_fd)
 {
-#if defined(SYS_open_tree)
-	int fd = (int)syscall(SYS_open_tree, dfd, path,
-			      OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (*path ? 0 : AT_EMPTY_PATH));
+	struct stat now, before;
+	int fd = open(ctx->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
-	return fd < 0 ? -errno : fd;
-#else
-	return -ENOSYS;
-#endif
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &now) < 0 || fstat(ctx->root_fd, &before) < 0 ||
+	    now.st_dev != before.st_dev || now.st_ino != before.st_ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	*ret_fd = fd;
+	return 0;
 }
 
-static int attach_tree(int tree)
+/* Opens the root's /proc/cmdline (O_PATH) through ROOT_FD, a regular
+ * file or refused: 0, -ENOENT (absent), or -errno with *RET_WHY. */
+static int open_cmdline(const struct halo_ctx *ctx, int root_fd, int *ret_fd, char **ret_why)
 {
-#if defined(SYS_move_mount)
-	if (syscall(SYS_move_mount, tree, "", AT_FDCWD, PROC_CMDLINE,
-		    MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	struct halo_ctx in = *ctx;
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	int r;
+
+	in.root_fd = root_fd;
+	r = halo_root_openat(&in, PROC_CMDLINE, O_PATH, 0, &fd);
+	if (r == -ENOENT) {
+		/* Absent, unless a symlink that leaves the root hides it. */
+		r = halo_root_explain_missing(ctx, PROC_CMDLINE, ret_why);
+		return r < 0 ? r : -ENOENT;
+	}
+	if (r < 0) {
+		*ret_why = halo_root_read_error(ctx, PROC_CMDLINE, r);
+		return r;
+	}
+	if (fstat(fd, &st) < 0)
 		return -errno;
+	if (!S_ISREG(st.st_mode)) {
+		r = S_ISDIR(st.st_mode) ? -EISDIR : -HALO_ENOTREG;
+		*ret_why = halo_root_read_error(ctx, PROC_CMDLINE, r);
+		return r;
+	}
+	*ret_fd = TAKE_FD(fd);
 	return 0;
-#else
-	return -ENOSYS;
-#endif
 }
 
 int halo_kmod_cmdline_shadow(struct halo_ctx *ctx, bool *ret_shadowed, char **ret_why)
 {
-	_cleanup_close_ int fd = -1, tree = -1;
-	struct stat st;
+	_cleanup_close_ int root = -1, fd = -1;
+	char src[64] = "/dev/null"; /* no command line in the root: an empty one */
 	int r;
 
 	*ret_shadowed = false;
 	if (!ctx->under_root)
 		return 0;
-	r = halo_root_openat(ctx, PROC_CMDLINE, O_PATH, 0, &fd);
-	if (r == -ENOENT) {
-		char *why = NULL;
-
-		/* Absent, unless a symlink that leaves the root hides it. */
-		r = halo_root_explain_missing(ctx, PROC_CMDLINE, &why);
-		if (r < 0) {
-			*ret_why = why;
-			return r;
-		}
-		/* No command line in the root: libkmod reads an empty one. */
-		r = tree = clone_tree(AT_FDCWD, "/dev/null");
-	} else if (r < 0) {
-		*ret_why = halo_root_read_error(ctx, PROC_CMDLINE, r);
+	/* Refusals first, in the file layer's words. */
+	r = open_cmdline(ctx, ctx->root_fd, &fd, ret_why);
+	if (r < 0 && r != -ENOENT)
 		return r;
-	} else {
-		if (fstat(fd, &st) < 0)
-			return -errno;
-		if (!S_ISREG(st.st_mode)) {
-			r = S_ISDIR(st.st_mode) ? -EISDIR : -HALO_ENOTREG;
-			*ret_why = halo_root_read_error(ctx, PROC_CMDLINE, r);
-			return r;
-		}
-		r = tree = clone_tree(fd, "");
+	if (fd >= 0)
+		close(TAKE_FD(fd));
+	r = private_ns();
+	if (r >= 0)
+		r = reopen_root(ctx, &root);
+	if (r >= 0) {
+		r = open_cmdline(ctx, root, &fd, ret_why);
+		if (r == 0)
+			snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
+		else if (r == -ENOENT)
+			r = 0;
+		else
+			return r; /* changed under us: refused all the same */
 	}
-	if (r >= 0)
-		r = private_ns();
-	if (r >= 0)
-		r = attach_tree(tree);
+	if (r >= 0 && mount(src, PROC_CMDLINE, "none", MS_BIND, NULL) < 0)
+		r = -errno;
 	if (r < 0) {
 		*ret_why = halo_strdup_printf("under --root, libkmod would read the build host's "
 					      "/proc/cmdline; hiding it needs a mount namespace "

@@ -17,6 +17,7 @@ if [ -z "${HALO_IN_MOUNT_NS:-}" ]; then
 fi
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/integration/modules-lib.sh"
+source "$top_srcdir/tests/lib/confine.sh"
 command -v strace >/dev/null || { echo "1..0 # SKIP strace is not installed"; exit 0; }
 
 echo "BOOT_IMAGE=/vmlinuz-host root=/dev/sda1 ice.foo=HOST quiet" >"$TEST_TMP/host-cmdline"
@@ -34,30 +35,10 @@ traced() {
 	out=$(env HALO_TRAP_ROOT="$FX" HALO_TRAP_LOG="$FX/trap.log" HALO_TRAP_KEEP_CMDLINE=1 \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0" \
 		LD_PRELOAD="$TRAP_SO" timeout 60 strace -f -qq -y -o "$TEST_TMP/trace" \
-		-e trace=open,openat,openat2,open_tree,move_mount,umount2 \
+		-e trace=%file \
 		"$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" "$@" 2>"$TEST_TMP/stderr")
 	rc=$?
 	err=$(cat "$TEST_TMP/stderr")
-}
-
-# shadow_check SOURCE: every open of the absolute /proc/cmdline in
-# the trace happens while a tree cloned from SOURCE (the root's file, or
-# /dev/null) is mounted over it; prints what does not.
-shadow_check() {
-	awk -v src="$1" '
-	/ open_tree\(/ {
-		ok = index($0, "open_tree(" ) && (index($0, "<" src ">, \"\"") || index($0, "\"" src "\""))
-		if (match($0, /= [0-9]+/)) tree[substr($0, RSTART + 2, RLENGTH - 2)] = ok
-		next
-	}
-	/ move_mount\(/ && /"\/proc\/cmdline"/ {
-		match($0, /move_mount\([0-9]+/); t = substr($0, RSTART + 11, RLENGTH - 11)
-		if (!tree[t]) print "mounted from elsewhere: " $0
-		shadowed = 1; next
-	}
-	/ umount2\("\/proc\/cmdline"/ { shadowed = 0; next }
-	/"\/proc\/cmdline"/ && !/openat2\(/ && !shadowed { print "host command line opened: " $0 }
-	' "$TEST_TMP/trace"
 }
 
 mkfx
@@ -68,7 +49,7 @@ is "$(awk '$1 == "load" && $2 == "ice" { print "ice", $3 }' "$FX/trap.log")" "ic
 	"ice probed with the root's ice.foo=, not the host's"
 grep -F '"/proc/cmdline"' "$TEST_TMP/trace" | grep -v ' openat2(' | grep -q .
 ok $? "libkmod opened /proc/cmdline (the trace sees it)"
-is "$(shadow_check "$FX/proc/cmdline")" "" "each open of /proc/cmdline saw the root's file"
+is "$(confine_cmdline_shadow "$TEST_TMP/trace" "$FX/proc/cmdline")" "" "each open of /proc/cmdline saw the root's file"
 is "$(cat /proc/cmdline)" "$(cat "$TEST_TMP/host-cmdline")" "the test's /proc/cmdline is as it was"
 
 mkfx
@@ -77,7 +58,7 @@ traced
 is "$rc" 2 "root without /proc/cmdline: exit 2 (changed)"
 is "$(awk '$1 == "load" && $2 == "ice" { print "ice", $3 }' "$FX/trap.log")" "ice " \
 	"root without /proc/cmdline: ice probed with no options"
-is "$(shadow_check /dev/null)" "" "each open of /proc/cmdline saw /dev/null"
+is "$(confine_cmdline_shadow "$TEST_TMP/trace" /dev/null)" "" "each open of /proc/cmdline saw /dev/null"
 
 # A FIFO in its place: refused naming it, no hang, nothing loaded.
 mkfx

@@ -32,7 +32,7 @@ trace=$TEST_TMP/trace
 env HALO_TRAP_ROOT="$R" HALO_TRAP_LOG="$R/trap.log" HALO_TRAP_KEEP_CMDLINE=1 \
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0" \
 	LD_PRELOAD="$TRAP_SO" timeout 60 strace -f -qq -y -o "$trace" \
-	-e trace=%file,openat2,open_tree,move_mount,fsmount \
+	-e trace=%file,openat2,fsmount \
 	"$HALO" --root "$R" --netns "$NS" --kernel-release "$CONFINE_KR" -q >"$trace.rest.err" 2>&1
 rc=$?
 like "$rc" '^(2|10)$' "apply under --root with modules, links, files and boot: changed ($rc)"
@@ -43,25 +43,12 @@ test -f "$R/etc/udev/rules.d/70-halo-access.rules"
 ok $? "files: the udev rule was written"
 grep -q 'iommu=pt' "$R/etc/default/grub"
 ok $? "boot: /etc/default/grub was edited"
-grep -q ' open_tree(' "$trace"
+grep -q ' mount("/proc/self/fd/[0-9]*", "/proc/cmdline"' "$trace"
 ok $? "libkmod was opened (the trace shows the command line mounted for it)"
 
 # The shadowed /proc/cmdline: each mount over it comes from the root's
 # file, and every open of it outside openat2 happens while one is there.
-shadow=$(awk -v src="$R/proc/cmdline" '
-	/ open_tree\(/ {
-		ok = index($0, "open_tree(") && index($0, "<" src ">, \"\"")
-		if (match($0, /= [0-9]+/)) tree[substr($0, RSTART + 2, RLENGTH - 2)] = ok
-		next
-	}
-	/ move_mount\(/ && /"\/proc\/cmdline"/ {
-		match($0, /move_mount\([0-9]+/); t = substr($0, RSTART + 11, RLENGTH - 11)
-		if (!tree[t]) print "mounted from elsewhere: " $0
-		shadowed = 1; next
-	}
-	/ umount2\("\/proc\/cmdline"/ { shadowed = 0; next }
-	/"\/proc\/cmdline"/ && !/openat2\(/ && !shadowed { print "host command line opened: " $0 }
-	' "$trace")
+shadow=$(confine_cmdline_shadow "$trace" "$R/proc/cmdline")
 is "$shadow" "" "every open of /proc/cmdline read the root's file"
 
 # libkmod's private view of the root (modules/view.c) is a tmpfs mounted
@@ -80,7 +67,7 @@ fi
 # the reads of the shadowed /proc/cmdline (checked above), the mount
 # calls that make it, the view's descriptors, and the test's own trap
 # library.
-grep -vE '"/proc/cmdline"|<\/proc\/cmdline>| (open_tree|move_mount|umount2|mount|fsmount)\(' "$trace" |
+grep -vE '"/proc/cmdline"|<\/proc\/cmdline>| (umount2|mount|fsmount)\(' "$trace" |
 	grep -vE "$view_re" | grep -vF "$TRAP_SO" | grep -vF "$(readlink -f "$TRAP_SO")" |
 	# The trap makes the fixture's sysfs for a module it "loaded" with
 	# mkdir -p from /: the ancestors of the root's sys/module, not the

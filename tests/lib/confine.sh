@@ -301,3 +301,31 @@ confine_trial() {
 	echo "$plant at $path${*:+ ($*)}: $why"
 	return 1
 }
+
+# confine_cmdline_shadow TRACE SOURCE: under --root, libkmod reads the
+# absolute /proc/cmdline while the root's file (or /dev/null, when the
+# root has none) is bound over it (src/modules/kmod-cmdline.c). Prints
+# each bind mount over /proc/cmdline from anything but SOURCE, and each
+# open of /proc/cmdline (not through the root's descriptor) made while
+# none is there; nothing when every read saw SOURCE. TRACE: `strace -f
+# -y -e trace=%file` (openat2, mount and umount2 included).
+confine_cmdline_shadow() {
+	awk -v want="$2" '
+	/ openat2\(/ && match($0, /= [0-9]+<[^>]*>$/) {
+		s = substr($0, RSTART + 2, RLENGTH - 3)
+		n = s; sub(/<.*/, "", n); p = s; sub(/^[0-9]+</, "", p)
+		fdpath[n] = p
+		next
+	}
+	/ mount\("[^"]*", "\/proc\/cmdline"/ {
+		match($0, /mount\("[^"]*"/); src = substr($0, RSTART + 7, RLENGTH - 8)
+		got = src
+		if (src ~ /^\/proc\/self\/fd\/[0-9]+$/) { sub(/.*\//, "", src); got = fdpath[src] }
+		if (got != want) print "mounted from " got ", not " want ": " $0
+		shadowed = 1
+		next
+	}
+	/ umount2\("\/proc\/cmdline"/ { shadowed = 0; next }
+	/"\/proc\/cmdline"/ && !/ openat2\(/ && !shadowed { print "host command line opened: " $0 }
+	' "$1"
+}
