@@ -59,32 +59,64 @@ static struct shdr section(const struct elf *e, uint64_t shoff, size_t i)
 
 #define SHT_NOBITS_ 8
 
+/* The ELF header of BUF: class, byte order and the section header table's
+ * place, checked for what halo_elf_section reads. */
+static int read_header(struct elf *e, uint64_t *ret_shoff, uint64_t *ret_shnum,
+		       uint64_t *ret_shstrndx)
+{
+	static const unsigned char magic[4] = { 0x7f, 'E', 'L', 'F' };
+	uint64_t shentsize, shnum, shstrndx;
+
+	if (e->len < 64 || memcmp(e->buf, magic, sizeof(magic)) != 0)
+		return -EBADMSG;
+	if (e->buf[4] != 1 && e->buf[4] != 2) /* ELFCLASS32, ELFCLASS64 */
+		return -EBADMSG;
+	if (e->buf[5] != 1 && e->buf[5] != 2) /* ELFDATA2LSB, ELFDATA2MSB */
+		return -EBADMSG;
+	e->is64 = e->buf[4] == 2;
+	e->msb = e->buf[5] == 2;
+	shentsize = get(e, e->is64 ? 58 : 46, 2);
+	shnum = get(e, e->is64 ? 60 : 48, 2);
+	shstrndx = get(e, e->is64 ? 62 : 50, 2);
+	/* shnum 0 or shstrndx SHN_XINDEX: the real values live in section
+	 * 0 (extended numbering), which no module uses. */
+	if (shentsize != (e->is64 ? 64u : 40u) || shnum == 0 || shstrndx >= shnum)
+		return -EBADMSG;
+	*ret_shoff = e->is64 ? get(e, 40, 8) : get(e, 32, 4);
+	*ret_shnum = shnum;
+	*ret_shstrndx = shstrndx;
+	return 0;
+}
+
+int halo_elf_headers_end(const void *buf, size_t len, uint64_t *ret_end)
+{
+	struct elf e = { .buf = buf, .len = len };
+	uint64_t shoff, shnum, shstrndx;
+	int r;
+
+	r = read_header(&e, &shoff, &shnum, &shstrndx);
+	if (r < 0)
+		return r;
+	/* shnum < 2^16 and entries of 64 bytes: no overflow but in shoff. */
+	if (shoff > UINT64_MAX - shnum * (e.is64 ? 64 : 40))
+		return -EBADMSG;
+	*ret_end = shoff + shnum * (e.is64 ? 64 : 40);
+	return 0;
+}
+
 int halo_elf_section(const void *buf, size_t len, const char *name,
 		     const char **ret, size_t *ret_len)
 {
-	static const unsigned char magic[4] = { 0x7f, 'E', 'L', 'F' };
 	struct elf e = { .buf = buf, .len = len };
-	uint64_t shoff, shentsize, shnum, shstrndx;
+	uint64_t shoff, shnum, shstrndx;
 	size_t want = strlen(name) + 1;
 	struct shdr strtab;
+	int r;
 
-	if (len < 64 || memcmp(buf, magic, sizeof(magic)) != 0)
-		return -EBADMSG;
-	if (e.buf[4] != 1 && e.buf[4] != 2) /* ELFCLASS32, ELFCLASS64 */
-		return -EBADMSG;
-	if (e.buf[5] != 1 && e.buf[5] != 2) /* ELFDATA2LSB, ELFDATA2MSB */
-		return -EBADMSG;
-	e.is64 = e.buf[4] == 2;
-	e.msb = e.buf[5] == 2;
-	shoff = e.is64 ? get(&e, 40, 8) : get(&e, 32, 4);
-	shentsize = get(&e, e.is64 ? 58 : 46, 2);
-	shnum = get(&e, e.is64 ? 60 : 48, 2);
-	shstrndx = get(&e, e.is64 ? 62 : 50, 2);
-	/* shnum 0 or shstrndx SHN_XINDEX: the real values live in section
-	 * 0 (extended numbering), which no module uses. */
-	if (shentsize != (e.is64 ? 64u : 40u) || shnum == 0 || shstrndx >= shnum)
-		return -EBADMSG;
-	if (!in_file(&e, shoff, shnum * shentsize))
+	r = read_header(&e, &shoff, &shnum, &shstrndx);
+	if (r < 0)
+		return r;
+	if (!in_file(&e, shoff, shnum * (e.is64 ? 64 : 40)))
 		return -EBADMSG;
 	strtab = section(&e, shoff, (size_t)shstrndx);
 	if (strtab.type == SHT_NOBITS_ || !in_file(&e, strtab.offset, strtab.size))

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config/halo-config.h"
 #include "engine/plan.h"
@@ -122,9 +123,102 @@ int halo_modnative_lookup(struct halo_modnative *n, const char *name,
 /* --- elfsection.c: a section of an ELF file in memory (pure) ---------- */
 
 /* The first section called NAME, in place: *RET points into BUF. -ENOENT
- * when there is none, -EBADMSG when BUF is not a well-formed ELF file. */
+ * when there is none, -EBADMSG when BUF is not a well-formed ELF file.
+ * On a prefix of a file, 0 and -ENOENT are the whole file's answer too;
+ * -EBADMSG may be the prefix's only (something lies past it). */
 int halo_elf_section(const void *buf, size_t len, const char *name,
 		     const char **ret, size_t *ret_len);
+/* Where the section header table ends, from the ELF header (the first 64
+ * bytes of BUF); -EBADMSG for a header halo_elf_section refuses. */
+int halo_elf_headers_end(const void *buf, size_t len, uint64_t *ret_end);
+
+/* --- unpack.c: a compressed module, decompressed as it is read -------- */
+
+/* What libkmod finds at the start of a module file. */
+enum halo_modpack {
+	HALO_MODPACK_NONE,  /* read as it is (an ELF file, or nothing valid) */
+	HALO_MODPACK_ZSTD,
+	HALO_MODPACK_XZ,
+	HALO_MODPACK_GZIP,  /* not read here */
+};
+
+/* The most a compressed module may decompress to here; more is left to
+ * libkmod (the largest distribution module, amdgpu, is about 20 MiB). */
+#define HALO_UNPACK_MAX ((uint64_t)64 << 20)
+
+enum halo_modpack halo_modpack_of(const void *head, size_t len);
+
+/* Decoders kept between modules of a run (making a zstd one costs more
+ * than decompressing a small module): one of each kind, NULL when none. */
+struct halo_unpack_pool {
+	void *dec[2];
+};
+void halo_unpack_pool_clear(struct halo_unpack_pool *pool);
+
+struct halo_unpack;
+/* Decompresses the LEN bytes of FD from its offset, libzstd or liblzma
+ * opened on first use (-ELIBACC, -ELIBBAD when they cannot be), with a
+ * decoder of POOL (NULL: one of its own). */
+int halo_unpack_new(struct halo_unpack_pool *pool, int fd, uint64_t len,
+		    enum halo_modpack kind, struct halo_unpack **ret) _must_check_;
+/* Decompresses until the first WANT bytes of the contents are kept, or
+ * the stream ends: *RET, *RET_LEN what is kept (valid until the next
+ * call). -EBADMSG for a stream that is corrupt, truncated or more than
+ * libkmod agrees on; -EFBIG past HALO_UNPACK_MAX; -errno of a read. */
+int halo_unpack_until(struct halo_unpack *u, uint64_t want,
+		      const unsigned char **ret, size_t *ret_len) _must_check_;
+/* Decompresses the rest without keeping it: 0 when the stream is whole
+ * and ends with the file; errors as halo_unpack_until. */
+int halo_unpack_finish(struct halo_unpack *u) _must_check_;
+void halo_unpack_free(struct halo_unpack *u);
+static inline void halo_unpack_freep(struct halo_unpack **u) { halo_unpack_free(*u); }
+
+/* The parameters of the compressed module of LEN bytes at FD's offset,
+ * from its .modinfo, added to MI. 0, or an error meaning: libkmod's. */
+int halo_modinfo_from_packed(struct halo_unpack_pool *pool, int fd, uint64_t len,
+			     enum halo_modpack kind, struct halo_modinfo *mi) _must_check_;
+
+/* A decoder of unpack-zstd.c or unpack-xz.c. */
+struct halo_unpack_io {
+	const unsigned char *in;
+	size_t in_len;
+	unsigned char *out;
+	size_t out_len;
+};
+
+struct halo_unpack_codec {
+	/* Opens the library (once) and a decoder into *DEC, or, when *DEC
+	 * is one already, makes it ready for a new stream. */
+	int (*start)(void **dec);
+	/* Decodes from IO's input to its output, advancing both; LAST: the
+	 * file has nothing after IO's input. 1 at the end of the stream,
+	 * else 0; -EBADMSG, -EFBIG, -ENOMEM. */
+	int (*step)(void *dec, struct halo_unpack_io *io, bool last);
+	void (*end)(void *dec);
+};
+
+extern const struct halo_unpack_codec halo_unpack_zstd;
+extern const struct halo_unpack_codec halo_unpack_xz;
+
+/* --- unpack-xz.c: liblzma without its header ---------------------------- */
+
+/* lzma_stream, as lzma.h (base.h) lays it out; LZMA_STREAM_INIT is all
+ * zeros. tests/unit/test-modules-unpack.c compares the two where lzma.h
+ * is installed. */
+struct halo_lzma_stream {
+	const uint8_t *next_in;
+	size_t avail_in;
+	uint64_t total_in;
+	uint8_t *next_out;
+	size_t avail_out;
+	uint64_t total_out;
+	const void *allocator;
+	void *internal;
+	void *reserved_ptr[4];
+	uint64_t reserved_int[2];
+	size_t reserved_size[2];
+	int reserved_enum[2];
+};
 
 /* --- modinfo.c: struct halo_modinfo from .modinfo entries (pure) ------- */
 

@@ -13,6 +13,9 @@ libhalo_la_SOURCES += \
 	src/modules/depindex.c \
 	src/modules/native.c \
 	src/modules/elfsection.c \
+	src/modules/unpack.c \
+	src/modules/unpack-zstd.c \
+	src/modules/unpack-xz.c \
 	src/modules/modinfo.c \
 	src/modules/blacklist.c \
 	src/modules/items.c \
@@ -59,14 +62,18 @@ check_PROGRAMS += \
 	tests/unit/test-modules-blacklist \
 	tests/unit/test-modules-persist \
 	tests/unit/test-modules-kmod \
-	tests/unit/test-modules-native
+	tests/unit/test-modules-native \
+	tests/unit/test-modules-unpack
 TESTS += \
 	tests/unit/test-modules-options \
 	tests/unit/test-modules-parmtype \
 	tests/unit/test-modules-blacklist \
 	tests/unit/test-modules-persist \
 	tests/unit/test-modules-kmod \
-	tests/unit/test-modules-native
+	tests/unit/test-modules-native \
+	tests/unit/test-modules-unpack
+tests_unit_test_modules_unpack_CFLAGS = $(unit_cflags) \
+	-DHALO_TOP_SRCDIR=\"$(abs_top_srcdir)\"
 tests_unit_test_modules_native_CFLAGS = $(unit_cflags) \
 	-DHALO_TOP_SRCDIR=\"$(abs_top_srcdir)\"
 tests_unit_test_modules_kmod_CFLAGS = $(unit_cflags) \

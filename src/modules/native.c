@@ -7,15 +7,17 @@
  *
  * Opening libkmod costs more than everything else a --check does: the
  * dynamic loader maps and relocates libcrypto, zstd and lzma for it. So
- * the common case, an uncompressed module of a well-formed tree, is read
- * here, and every other case is left to libkmod (kmod.c) by -EAGAIN:
- * a compressed module, a module the index does not list (built in,
- * unknown, an alias), modprobe.d directives that change what a name
- * means (alias, install, remove), soft dependencies, and any file that
- * is missing, refused or malformed, so that errors keep libkmod's verdict
- * and the view's (view.c) explanation. What this returns is what
- * halo_kmod_lookup returns for the same module (tests/unit/
- * test-modules-native.c compares the two on every module of the fixtures).
+ * the common case, a module of a well-formed tree (plain, or compressed
+ * with zstd or xz: unpack.c), is read here, and every other case is left
+ * to libkmod (kmod.c) by -EAGAIN: a .ko.gz, a compressed module that
+ * unpack.c does not read exactly as libkmod does, a module the index does
+ * not list (built in, unknown, an alias), modprobe.d directives that
+ * change what a name means (alias, install, remove), soft dependencies,
+ * and any file that is missing, refused or malformed, so that errors keep
+ * libkmod's verdict and the view's (view.c) explanation. What this
+ * returns is what halo_kmod_lookup returns for the same module
+ * (tests/unit/test-modules-native.c compares the two on every module of
+ * plain, .ko.zst and .ko.xz fixture trees).
  */
 #include "config.h"
 
@@ -40,6 +42,7 @@ struct halo_modnative {
 	char **blacklist;  /* modprobe.d, modules.softdep, modprobe.blacklist= */
 	char **softdeps;   /* modules that have a softdep line */
 	char **dep_files;  /* dependency files found regular, checked once */
+	struct halo_unpack_pool unpack; /* decoders of compressed modules */
 };
 
 void halo_modnative_free(struct halo_modnative *n)
@@ -51,6 +54,7 @@ void halo_modnative_free(struct halo_modnative *n)
 	halo_strv_free(n->blacklist);
 	halo_strv_free(n->softdeps);
 	halo_strv_free(n->dep_files);
+	halo_unpack_pool_clear(&n->unpack);
 	free(n);
 }
 
@@ -192,10 +196,11 @@ static int regular_in_root(const struct halo_modnative *n, const char *rel, int 
 }
 
 /* The parameters of the module file REL, from its .modinfo section. */
-static int read_modinfo(const struct halo_modnative *n, const char *rel,
+static int read_modinfo(struct halo_modnative *n, const char *rel,
 			struct halo_modinfo *mi)
 {
 	_cleanup_close_ int fd = -1;
+	enum halo_modpack kind;
 	const char *sec;
 	struct stat st;
 	size_t len;
@@ -210,14 +215,22 @@ static int read_modinfo(const struct halo_modnative *n, const char *rel,
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED)
 		return -EAGAIN;
-	/* Not ELF (compressed), broken, or without .modinfo: libkmod's. */
-	r = halo_elf_section(map, (size_t)st.st_size, ".modinfo", &sec, &len);
-	if (r == 0)
-		r = halo_modinfo_add_section(mi, sec, len);
-	else
-		r = -EAGAIN;
+	kind = halo_modpack_of(map, (size_t)st.st_size);
+	if (kind == HALO_MODPACK_NONE) {
+		/* Broken, or without .modinfo: libkmod's. */
+		r = halo_elf_section(map, (size_t)st.st_size, ".modinfo", &sec, &len);
+		if (r == 0)
+			r = halo_modinfo_add_section(mi, sec, len);
+		munmap(map, (size_t)st.st_size);
+		return r == 0 || r == -ENOMEM ? r : -EAGAIN;
+	}
 	munmap(map, (size_t)st.st_size);
-	return r;
+	/* .ko.zst, .ko.xz: read from the descriptor, whose offset the map
+	 * left at 0; gzip, a broken stream or a library missing: libkmod's. */
+	if (kind == HALO_MODPACK_GZIP)
+		return -EAGAIN;
+	r = halo_modinfo_from_packed(&n->unpack, fd, (uint64_t)st.st_size, kind, mi);
+	return r == 0 || r == -ENOMEM ? r : -EAGAIN;
 }
 
 static int blacklist_add(const struct halo_modnative *n, struct halo_modinfo *mi,

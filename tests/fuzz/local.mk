@@ -10,7 +10,7 @@
 # FUZZ_SECONDS through tests/fuzz/run.sh.
 
 fuzz_targets = config cmdline grubfile netlink modopts modinfo hosttext depindex elfsection \
-	dcbnl genl
+	unpack dcbnl genl
 
 # Seeds of each target: its own corpus directory (regression inputs
 # included) and the fixtures it reads. Directories or files.
@@ -28,6 +28,7 @@ fuzz_seeds_modopts = $(fuzz_src)/modopts
 fuzz_seeds_modinfo = $(fuzz_src)/modinfo
 fuzz_seeds_depindex = $(fuzz_src)/depindex
 fuzz_seeds_elfsection = $(fuzz_src)/elfsection
+fuzz_seeds_unpack = $(fuzz_src)/unpack
 fuzz_seeds_dcbnl = $(fuzz_src)/dcbnl
 fuzz_seeds_genl = $(fuzz_src)/genl
 fuzz_seeds_hosttext = $(fuzz_src)/hosttext \
@@ -52,6 +53,7 @@ fuzz_replay = \
 	tests/fuzz/replay-hosttext \
 	tests/fuzz/replay-depindex \
 	tests/fuzz/replay-elfsection \
+	tests/fuzz/replay-unpack \
 	tests/fuzz/replay-dcbnl \
 	tests/fuzz/replay-genl
 check_PROGRAMS += $(fuzz_replay)
@@ -84,6 +86,9 @@ tests_fuzz_replay_depindex_LDADD = libhalo.la
 tests_fuzz_replay_elfsection_SOURCES = tests/fuzz/fuzz-elfsection.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_replay_elfsection_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_elfsection)"'
 tests_fuzz_replay_elfsection_LDADD = libhalo.la
+tests_fuzz_replay_unpack_SOURCES = tests/fuzz/fuzz-unpack.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_unpack_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_unpack)"'
+tests_fuzz_replay_unpack_LDADD = libhalo.la
 tests_fuzz_replay_dcbnl_SOURCES = tests/fuzz/fuzz-dcbnl.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_replay_dcbnl_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_dcbnl)"'
 tests_fuzz_replay_dcbnl_LDADD = libhalo.la
@@ -113,6 +118,7 @@ fuzz_bin = \
 	tests/fuzz/fuzz-hosttext \
 	tests/fuzz/fuzz-depindex \
 	tests/fuzz/fuzz-elfsection \
+	tests/fuzz/fuzz-unpack \
 	tests/fuzz/fuzz-dcbnl \
 	tests/fuzz/fuzz-genl
 check_PROGRAMS += $(fuzz_bin)
@@ -153,6 +159,10 @@ tests_fuzz_fuzz_elfsection_SOURCES = tests/fuzz/fuzz-elfsection.c tests/fuzz/fuz
 tests_fuzz_fuzz_elfsection_CFLAGS = $(fuzz_cflags)
 tests_fuzz_fuzz_elfsection_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_elfsection_LDADD = libhalo.la
+tests_fuzz_fuzz_unpack_SOURCES = tests/fuzz/fuzz-unpack.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_unpack_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_unpack_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_unpack_LDADD = libhalo.la
 tests_fuzz_fuzz_dcbnl_SOURCES = tests/fuzz/fuzz-dcbnl.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_dcbnl_CFLAGS = $(fuzz_cflags)
 tests_fuzz_fuzz_dcbnl_LDFLAGS = $(fuzz_ldflags)
@@ -176,6 +186,7 @@ fuzz: $(fuzz_bin)
 		hosttext) seeds="$(fuzz_seeds_hosttext)";; \
 		depindex) seeds="$(fuzz_seeds_depindex)";; \
 		elfsection) seeds="$(fuzz_seeds_elfsection)";; \
+		unpack) seeds="$(fuzz_seeds_unpack)";; \
 		dcbnl) seeds="$(fuzz_seeds_dcbnl)";; \
 		genl) seeds="$(fuzz_seeds_genl)";; \
 		esac; \

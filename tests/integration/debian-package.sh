@@ -64,6 +64,8 @@ is "$(field Architecture)" "$arch" "Architecture"
 depends=$(field Depends)
 # libkmod2 stays named once the program dlopens libkmod.
 like "$depends" '(^|, )libkmod2 \(>= 27\)(,|$)' "Depends names libkmod2 (>= 27)"
+like "$depends" '(^|, )libzstd1(,|$)' "Depends names libzstd1 (opened for .ko.zst)"
+like "$depends" '(^|, )liblzma5(,|$)' "Depends names liblzma5 (opened for .ko.xz)"
 like "$depends" 'libmnl0' "Depends has the linked libraries (shlibs)"
 like "$depends" 'libconfig9' "Depends has libconfig"
 

@@ -54,6 +54,28 @@ is "$rc" 1 "check: exit 1"
 like "$err" "halo.conf:2: modules.options: module 'rdma_cm': cannot read its file $rdma_cm" \
 	"options for an unreadable module"
 
+# .ko.zst as Ubuntu ships them, cut short and with one byte changed (its
+# checksum no longer matches): a check does not answer from the part it
+# could decompress; libkmod's verdict names each file, one line each.
+mkfx
+mlx="$M/kernel/drivers/net/ethernet/mellanox/mlx5/core/mlx5_core.ko"
+zstd -q --rm "$mlx" "$amdgpu"
+depmod -b "$FX" "$REL"
+head -c 200 "$mlx.zst" >"$TEST_TMP/x" && cat "$TEST_TMP/x" >"$mlx.zst"
+b=$(od -An -tu1 -j300 -N1 "$amdgpu.zst")
+printf "\\$(printf %03o $(((b + 1) % 256)))" | dd of="$amdgpu.zst" bs=1 seek=300 conv=notrunc status=none
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "mlx5_core", "amdgpu" ]; };
+CONF
+run_trap --check
+is "$rc" 1 ".ko.zst cut short or damaged: exit 1"
+like "$err" "module 'mlx5_core': cannot read its file $mlx.zst: .*\(corrupt or truncated" \
+	".ko.zst cut short: names the module and the file"
+like "$err" "module 'amdgpu': cannot read its file $amdgpu.zst: .*\(corrupt or truncated" \
+	".ko.zst with a damaged byte: names the module and the file"
+is "$(printf '%s\n' "$err" | grep -c .)" 2 ".ko.zst: one line each"
+
 # A plain .ko that depmod was not re-run for.
 mkfx
 cp "$M/kernel/drivers/infiniband/core/rdma_cm.ko" "$M/kernel/newdrv.ko"

@@ -40,6 +40,21 @@ unlike "$libs" 'libkmod|libcrypto|libzstd|liblzma' "a modules check maps neither
 run_trap --check --only modules
 is "$rc" 2 "without libkmod: the modules check runs (drift, exit 2)"
 
+# 2b. Ubuntu's .ko.zst and Fedora's .ko.xz: a check maps the one
+# decompression library the tree needs, and still not libkmod or libcrypto.
+for c in zst xz; do
+	mkfx compress=$c
+	lib=libzstd other=liblzma
+	[ "$c" = xz ] && lib=liblzma other=libzstd
+	libs=$(HALO_TRAP_ROOT="$FX" opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
+	like "$libs" "$lib\.so" ".ko.$c: a modules check opens $lib"
+	unlike "$libs" "libkmod|libcrypto|$other" ".ko.$c: and neither libkmod, libcrypto nor $other"
+	run_trap --check --only modules
+	is "$rc" 2 ".ko.$c: the modules check runs (drift, exit 2)"
+	is "$err" "" ".ko.$c: no error"
+done
+mkfx
+
 # 3. A "libkmod.so.2" that is no library, then one without libkmod's
 # functions, found first through LD_LIBRARY_PATH.
 NS=$(new_netns dlopen) || { echo "Bail out! cannot create a network namespace"; exit 1; }

@@ -15,7 +15,7 @@ if [ ! -f "$TRAP_SO" ]; then
 	exit 1
 fi
 
-# mkfx [dkms] [bulk=N]: a fresh fixture root.
+# mkfx [dkms] [bulk=N] [compress=zst|xz]: a fresh fixture root.
 mkfx() {
 	rm -rf "$FX"
 	"$top_srcdir/tests/fixtures/modules/mkfixture.sh" "$FX" "$REL" "$@" \

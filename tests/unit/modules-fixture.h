@@ -18,7 +18,7 @@ static int fixture_rm_entry(const char *p, const struct stat *st, int flag, stru
 }
 
 /* mkfixture.sh ROOT REL EXTRA ("", "dkms", "bulk=N"); 0 or -1. */
-static int fixture_build(const char *root, const char *extra)
+_unused_ static int fixture_build(const char *root, const char *extra)
 {
 	const char *srcdir = getenv("top_srcdir");
 	char cmd[1024];
@@ -31,7 +31,7 @@ static int fixture_build(const char *root, const char *extra)
 }
 
 /* Removes DIR and everything below it. */
-static int fixture_remove(const char *dir)
+_unused_ static int fixture_remove(const char *dir)
 {
 	return nftw(dir, fixture_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -37,6 +37,8 @@
 
 static char tmp[64];
 static char plain[128];
+/* The same tree compressed as Ubuntu's (.ko.zst) and Fedora's (.ko.xz). */
+static char zst[128], xz[128];
 
 static void put(const char *root, const char *rel, const char *text)
 {
@@ -66,7 +68,11 @@ static int group_setup(void **state)
 	if (!mkdtemp(tmp))
 		return -1;
 	snprintf(plain, sizeof(plain), "%s/plain", tmp);
-	return fixture_build(plain, "bulk=60");
+	snprintf(zst, sizeof(zst), "%s/zst", tmp);
+	snprintf(xz, sizeof(xz), "%s/xz", tmp);
+	if (fixture_build(plain, "bulk=60") < 0 || fixture_build(zst, "bulk=60 compress=zst") < 0)
+		return -1;
+	return fixture_build(xz, "bulk=60 compress=xz");
 }
 
 static int group_teardown(void **state)
@@ -115,7 +121,9 @@ static char **all_modules(const struct halo_ctx *ctx)
 	return names;
 }
 
-static void test_same_as_libkmod(void **state)
+/* Both readers on every module of the tree at ROOT, field by field;
+ * SUFFIX: what every module file name ends with. */
+static void same_as_libkmod(const char *root, const char *suffix)
 {
 	_cleanup_strv_free_ char **names = NULL;
 	struct halo_modnative *n = NULL;
@@ -124,22 +132,26 @@ static void test_same_as_libkmod(void **state)
 	char *why = NULL;
 	size_t with_deps = 0, with_parms = 0, blacklisted = 0;
 
-	put(plain, "/etc/modprobe.d/b.conf", "# ours\nblacklist ib-core\noptions ice x=1\n");
-	put(plain, "/lib/modprobe.d/b.conf", "blacklist ice\n"); /* hidden by /etc's */
-	put(plain, "/run/modprobe.d/c.conf", "blacklist \\\n mlx5_core\n");
-	put(plain, "/proc/cmdline", "quiet modprobe.blacklist=ice_helper,amdgpu\n");
-	ctx_open(&ctx, plain);
+	put(root, "/etc/modprobe.d/b.conf", "# ours\nblacklist ib-core\noptions ice x=1\n");
+	put(root, "/lib/modprobe.d/b.conf", "blacklist ice\n"); /* hidden by /etc's */
+	put(root, "/run/modprobe.d/c.conf", "blacklist \\\n mlx5_core\n");
+	put(root, "/proc/cmdline", "quiet modprobe.blacklist=ice_helper,amdgpu\n");
+	ctx_open(&ctx, root);
 	names = all_modules(&ctx);
 	assert_true(halo_strv_len(names) > 60);
 	assert_int_equal(halo_modnative_new(&ctx, &n), 0);
 	assert_int_equal(halo_kmod_get(&ctx, &k, &why), 0);
 	for (char **m = names; *m; m++) {
 		struct halo_modinfo *a = NULL, *b = NULL;
+		size_t len;
 
 		assert_int_equal(halo_modnative_lookup(n, *m, &a), 0);
 		assert_int_equal(halo_kmod_lookup(k, *m, &b, &why), 0);
 		assert_string_equal(a->name, b->name);
 		assert_string_equal(a->relpath, b->relpath);
+		len = strlen(a->relpath);
+		assert_true(len > strlen(suffix));
+		assert_string_equal(a->relpath + len - strlen(suffix), suffix);
 		assert_int_equal(a->builtin, b->builtin);
 		assert_strv_equal(a->parms, b->parms);
 		assert_strv_equal(a->deps, b->deps);
@@ -158,9 +170,26 @@ static void test_same_as_libkmod(void **state)
 	assert_true(blacklisted >= 4);
 	halo_modnative_free(n);
 	ctx_close(&ctx);
-	drop(plain, "/etc/modprobe.d/b.conf");
-	drop(plain, "/lib/modprobe.d/b.conf");
-	drop(plain, "/run/modprobe.d/c.conf");
+	drop(root, "/etc/modprobe.d/b.conf");
+	drop(root, "/lib/modprobe.d/b.conf");
+	drop(root, "/run/modprobe.d/c.conf");
+}
+
+static void test_same_as_libkmod(void **state)
+{
+	same_as_libkmod(plain, ".ko");
+}
+
+/* Compressed trees are read natively too (every lookup above answers
+ * 0, none defers), with the same answers. */
+static void test_same_as_libkmod_zst(void **state)
+{
+	same_as_libkmod(zst, ".ko.zst");
+}
+
+static void test_same_as_libkmod_xz(void **state)
+{
+	same_as_libkmod(xz, ".ko.xz");
 }
 
 /* What halo_modnative_new says about the tree with TEXT in a conf file. */
@@ -406,6 +435,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_as_libkmod),
+		cmocka_unit_test(test_same_as_libkmod_zst),
+		cmocka_unit_test(test_same_as_libkmod_xz),
 		cmocka_unit_test(test_defers_on_directives),
 		cmocka_unit_test(test_defers_on_modules),
 		cmocka_unit_test(test_elf_classes_and_orders),
