@@ -73,6 +73,7 @@ struct halo_nlt;   /* netlink/: the run's netlink transport */
 struct halo_rtnl;  /* netlink/: the run's rtnetlink snapshots */
 struct halo_host;  /* host/: the managed interfaces, resolved once */
 struct halo_refusals; /* util/rootfs.h: the reads the file layer refused */
+struct halo_rootcache; /* util/rootfs: what a run that changes nothing read */
 
 /*
  * One context, made once in main and passed first to everything. Paths that
@@ -112,6 +113,9 @@ struct halo_ctx {
 	 * cleanup. */
 	struct halo_nlt *nlt;
 	struct halo_rtnl *rtnl;
+	/* The root as read so far, in a run that changes nothing (NULL
+	 * otherwise): util/rootfs.h, halo_root_snapshot_start. */
+	struct halo_rootcache *rootcache;
 
 	/* Counted up by the engine before it observes again after the
 	 * phases applied: the host may have changed under what was read

@@ -168,6 +168,11 @@ static int run_cli(struct run *run, const struct halo_cli *cli)
 	}
 	if (halo_host_open(&run->ctx, cli->root, &run->errs) < 0)
 		return fail(run);
+	/* A run that changes nothing reads each path of the root once. */
+	if (run->ctx.mode != HALO_MODE_APPLY && halo_root_snapshot_start(&run->ctx) < 0) {
+		halo_errors_add(&run->errs, "%s", strerror(ENOMEM));
+		return fail(run);
+	}
 	run->config.name = cli->config;
 	if (run->config.text || run->config.data) {
 		/* Ansible's inline config: named by its parameter. */
@@ -200,6 +205,7 @@ static void run_free(struct run *run)
 	halo_registry_release(&run->ctx);
 	halo_host_release(&run->ctx);
 	halo_netlink_release(&run->ctx);
+	halo_root_snapshot_stop(&run->ctx);
 	if (run->ctx.root_fd >= 0)
 		close(run->ctx.root_fd);
 	free(run->config_alloc);

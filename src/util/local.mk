@@ -4,6 +4,8 @@ libhalo_la_SOURCES += \
 	src/util/rootfs-internal.h \
 	src/util/rootfs-open.c \
 	src/util/rootfs.c \
+	src/util/rootfs-read.c \
+	src/util/rootfs-cache.c \
 	src/util/rootfs-write.c \
 	src/util/rootfs-attr.c \
 	src/util/rootfs-refused.c \
@@ -39,6 +41,7 @@ templates.c: $(halo_templates) templates/embed.sh
 util_unit_tests = \
 	tests/unit/test-util-strv \
 	tests/unit/test-util-rootfs \
+	tests/unit/test-util-rootfs-snapshot \
 	tests/unit/test-util-spawn \
 	tests/unit/test-util-lock \
 	tests/unit/test-util-diff \

@@ -369,6 +369,9 @@ int halo_rootfs_open(const struct halo_ctx *ctx, const char *path, int flags,
 	r = halo_rootfs_check_path(path);
 	if (r < 0)
 		return r;
+	/* Whoever opens to write is about to change what was read. */
+	if (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC))
+		halo_rootcache_forget(ctx);
 	r = root_open(ctx->root_fd, path, flags, mode, nofollow);
 	if (r < 0)
 		return r;
@@ -384,6 +387,8 @@ int halo_root_openat(const struct halo_ctx *ctx, const char *path, int flags,
 	r = halo_rootfs_check_path(path);
 	if (r < 0)
 		return r;
+	if (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC))
+		halo_rootcache_forget(ctx);
 	r = root_open(ctx->root_fd, path, flags, mode, is_write(flags));
 	if (r < 0)
 		return r;

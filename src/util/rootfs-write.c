@@ -156,6 +156,7 @@ int halo_root_clean_temps(struct halo_ctx *ctx, const char *path)
 	const char *base;
 	int r;
 
+	halo_rootcache_forget(ctx);
 	r = halo_rootfs_open_parent(ctx, path, false, &dfd, &base);
 	if (r == -ENOENT)
 		return 0;
@@ -208,6 +209,7 @@ int halo_write_file_atomic(struct halo_ctx *ctx, const char *path,
 	int fd, r;
 
 	mode &= MODE_BITS;
+	halo_rootcache_forget(ctx);
 	r = halo_rootfs_open_parent(ctx, path, true, &dfd, &base);
 	if (r < 0)
 		return r;

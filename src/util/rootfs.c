@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rootfs.c: reading, listing, creating and removing inside the root. */
+/* rootfs.c: looking up, creating and removing inside the root. */
 #include "config.h"
 
 #include <dirent.h>
@@ -13,86 +13,16 @@
 #include "util/rootfs-internal.h"
 #include "util/strv.h"
 
-#define READ_CAP (16u << 20)
-
-int halo_read_file(const struct halo_ctx *ctx, const char *path,
-		   char **ret_buf, size_t *ret_len)
-{
-	_cleanup_close_ int fd = -1;
-	struct stat st;
-	int r;
-
-	/* O_NONBLOCK: a FIFO planted in a tree must not hang the run. It
-	 * stays set: reads of regular files (procfs, sysfs and configfs
-	 * attributes included) ignore it, and clearing it cost one more
-	 * system call per file read. */
-	r = halo_root_openat(ctx, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0, &fd);
-	if (r < 0)
-		return r;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return halo_root_refused(ctx, path, -EISDIR);
-	if (!S_ISREG(st.st_mode))
-		return halo_root_refused(ctx, path, -HALO_ENOTREG);
-	/* st_size is only a hint: /proc and /sys report 0 or 4096. */
-	return halo_read_fd(fd, st.st_size > 0 ? (size_t)st.st_size : 0, ret_buf, ret_len);
-}
-
-int halo_read_fd(int fd, size_t size_hint, char **ret_buf, size_t *ret_len)
-{
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap;
-
-	cap = size_hint > 0 && size_hint < READ_CAP ? size_hint + 1 : 4096;
-	buf = malloc(cap);
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t n;
-
-		if (len + 1 >= cap) {
-			char *nb;
-
-			if (cap > READ_CAP)
-				return -EFBIG;
-			cap *= 2;
-			nb = realloc(buf, cap);
-			if (!nb)
-				return -ENOMEM;
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > READ_CAP)
-			return -EFBIG;
-	}
-	buf[len] = '\0';
-	*ret_buf = TAKE_PTR(buf);
-	if (ret_len)
-		*ret_len = len;
-	return 0;
-}
-
-int halo_root_lstat(const struct halo_ctx *ctx, const char *path,
-		    struct stat *ret_st)
+/* lstat of PATH, uncached: its directory opened (or kept from earlier in
+ * the run), then fstatat of the name. */
+static int lstat_walked(const struct halo_ctx *ctx, const char *path, struct stat *ret_st)
 {
 	_cleanup_free_ char *dir = NULL;
 	_cleanup_close_ int dfd = -1;
+	struct halo_rcentry *e;
 	const char *base;
-	struct stat st;
 	int r;
 
-	r = halo_rootfs_check_path(path);
-	if (r < 0)
-		return r;
 	if (halo_rootfs_split(path, &dir, &base) < 0) {
 		/* "/", "/x/..", "/x/.": never a symlink, so a plain open. */
 		_cleanup_close_ int fd = -1;
@@ -100,29 +30,85 @@ int halo_root_lstat(const struct halo_ctx *ctx, const char *path,
 		r = halo_root_openat(ctx, path, O_PATH, 0, &fd);
 		if (r < 0)
 			return r;
-		if (fstat(fd, &st) < 0)
-			return -errno;
-		*ret_st = st;
-		return 0;
+		return fstat(fd, ret_st) < 0 ? -errno : 0;
 	}
+	e = halo_rootcache_find(ctx, dir);
+	if (e && (e->have & HALO_RC_LIST) && e->list_err == 0 &&
+	    halo_rcentry_type(e, base) == -ENOENT)
+		return -ENOENT;
+	if (e && e->dfd >= 0)
+		return fstatat(e->dfd, base, ret_st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
 	r = halo_root_openat(ctx, dir, O_PATH | O_DIRECTORY, 0, &dfd);
 	if (r < 0)
 		return r;
-	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+	if (fstatat(dfd, base, ret_st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
-	*ret_st = st;
+	/* The directory stays open for the next name in it. */
+	e = halo_rootcache_entry(ctx, dir);
+	if (e && halo_rootcache_keep_dir(ctx, e, dfd, false) == 0)
+		dfd = -1;
 	return 0;
+}
+
+int halo_root_lstat(const struct halo_ctx *ctx, const char *path,
+		    struct stat *ret_st)
+{
+	struct halo_rcentry *e;
+	struct stat st;
+	int r;
+
+	r = halo_rootfs_check_path(path);
+	if (r < 0)
+		return r;
+	e = halo_rootcache_find(ctx, path);
+	if (e && (e->have & HALO_RC_STAT)) {
+		if (e->stat_err == 0)
+			*ret_st = e->st;
+		return e->stat_err;
+	}
+	r = lstat_walked(ctx, path, &st);
+	if (r != -ENOMEM && r != -EINTR && (e = halo_rootcache_entry(ctx, path))) {
+		e->stat_err = r;
+		e->st = st;
+		e->have |= HALO_RC_STAT;
+	}
+	if (r == 0)
+		*ret_st = st;
+	return r;
 }
 
 int halo_root_exists(const struct halo_ctx *ctx, const char *path)
 {
 	_cleanup_close_ int fd = -1;
+	const struct halo_rcentry *dir;
+	struct halo_rcentry *e;
+	const char *base;
 	int r;
 
-	r = halo_root_openat(ctx, path, O_PATH, 0, &fd);
-	if (r == -ENOENT || r == -ENOTDIR)
-		return 0;
-	return r < 0 ? r : 1;
+	r = halo_rootfs_check_path(path);
+	if (r < 0)
+		return r;
+	e = halo_rootcache_find(ctx, path);
+	if (e && (e->have & HALO_RC_EXISTS))
+		return e->exists;
+	/* In a directory listed this run: there or not, unless a symlink
+	 * (followed inside the root, the long way). */
+	dir = halo_rootcache_parent(ctx, path, &base);
+	r = dir && (dir->have & HALO_RC_LIST) && dir->list_err == 0 ?
+		    halo_rcentry_type(dir, base) : DT_UNKNOWN;
+	if (r == -ENOENT) {
+		r = 0;
+	} else if (r != DT_LNK && r != DT_UNKNOWN) {
+		r = 1;
+	} else {
+		r = halo_root_openat(ctx, path, O_PATH, 0, &fd);
+		r = r == -ENOENT || r == -ENOTDIR ? 0 : r < 0 ? r : 1;
+	}
+	if (r != -ENOMEM && (e = halo_rootcache_entry(ctx, path))) {
+		e->exists = r;
+		e->have |= HALO_RC_EXISTS;
+	}
+	return r;
 }
 
 /* Walks DIR from the root creating what is missing; never follows a
@@ -194,6 +180,7 @@ int halo_root_mkdir_p(const struct halo_ctx *ctx, const char *dir, mode_t mode)
 	r = halo_rootfs_check_path(dir);
 	if (r < 0)
 		return r;
+	halo_rootcache_forget(ctx);
 	r = mkdir_walk(ctx, dir, mode);
 	if (r < 0)
 		return r;
@@ -207,6 +194,7 @@ int halo_root_unlink(struct halo_ctx *ctx, const char *path)
 	const char *base;
 	int r;
 
+	halo_rootcache_forget(ctx);
 	/* The parent is resolved with the write rule (no symlinks); a
 	 * symlink as the last component is removed itself, never its target. */
 	r = halo_rootfs_open_parent(ctx, path, false, &dfd, &base);
@@ -220,54 +208,6 @@ int halo_root_unlink(struct halo_ctx *ctx, const char *path)
 	if (fsync(dfd) < 0)
 		return -errno;
 	return 1;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int halo_root_list_dir(const struct halo_ctx *ctx, const char *dir,
-		       char ***ret_names)
-{
-	_cleanup_strv_free_ char **names = NULL;
-	struct dirent *de;
-	DIR *d;
-	int fd, r = 0;
-
-	r = halo_root_openat(ctx, dir, O_RDONLY | O_DIRECTORY, 0, &fd);
-	if (r < 0)
-		return r;
-	d = fdopendir(fd);
-	if (!d) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	for (;;) {
-		errno = 0;
-		de = readdir(d);
-		if (!de) {
-			r = errno ? -errno : 0;
-			break;
-		}
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		r = halo_strv_push(&names, de->d_name);
-		if (r < 0)
-			break;
-	}
-	closedir(d);
-	if (r < 0)
-		return r;
-	if (!names) {
-		names = calloc(1, sizeof(*names));
-		if (!names)
-			return -ENOMEM;
-	}
-	qsort(names, halo_strv_len(names), sizeof(*names), cmp_str);
-	*ret_names = TAKE_PTR(names);
-	return 0;
 }
 
 char *halo_root_display_path(const struct halo_ctx *ctx, const char *path)

@@ -155,6 +155,19 @@ int halo_root_mkdir_p(const struct halo_ctx *ctx, const char *dir, mode_t mode);
 int halo_root_list_dir(const struct halo_ctx *ctx, const char *dir,
 		       char ***ret_names);
 
+/*
+ * A run that changes nothing (--check, --dry-run, --status, --validate)
+ * sees the root as it first read it: each path is then listed, read,
+ * lstat'ed or looked up once, a directory opened once, and the names a
+ * listing gave answer for what is in that directory. Every confinement
+ * rule holds as without it (the cache only remembers their answers).
+ * Anything written through this file, and every program spawned, empties
+ * it. halo_root_snapshot_stop closes what it holds; NULL ctx->rootcache
+ * (the default) reads everything every time.
+ */
+int halo_root_snapshot_start(struct halo_ctx *ctx) _must_check_;
+void halo_root_snapshot_stop(struct halo_ctx *ctx);
+
 /* A display form of PATH inside the root, for messages: "<root>/etc/x"
  * or "/etc/x" when the root is "/". Caller frees. */
 char *halo_root_display_path(const struct halo_ctx *ctx, const char *path);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "util/rootfs-internal.h"
 #include "util/spawn.h"
 #include "util/strv.h"
 
@@ -218,6 +219,8 @@ int halo_spawn(struct halo_ctx *ctx, const char *const argv[],
 		return r;
 	}
 	ctx->spawned++;
+	/* What it does to the root is not known: read the root afresh. */
+	halo_rootcache_forget(ctx);
 	r = capture(out_p[0], err_p[0], &out, &err);
 	close(out_p[0]);
 	close(err_p[0]);
