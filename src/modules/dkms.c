@@ -26,7 +26,8 @@ static const char *const dkms_dirs[] = { "updates/", "extra/", "weak-updates/" }
  */
 int halo_modules_amdgpu_is_dkms(struct halo_ctx *ctx, bool *ret_dkms)
 {
-	_cleanup_free_ char *path = NULL, *index = NULL, *line = NULL;
+	_cleanup_free_ char *path = NULL, *line = NULL;
+	const void *index;
 	size_t len;
 	int r;
 
@@ -43,12 +44,14 @@ int halo_modules_amdgpu_is_dkms(struct halo_ctx *ctx, bool *ret_dkms)
 	path = halo_strdup_printf("/lib/modules/%s/modules.dep.bin", ctx->kernel_release);
 	if (!path)
 		return -ENOMEM;
-	r = halo_read_file(ctx, path, &index, &len);
+	/* Mapped: a lookup touches a few pages of it, not all. */
+	r = halo_root_map_file(ctx, path, &index, &len);
 	if (r == -ENOENT)
 		return 0; /* no module tree for this kernel: in-tree assumed */
 	if (r < 0)
 		return r;
 	r = halo_depindex_lookup(index, len, "amdgpu", &line);
+	halo_root_unmap_file(index, len);
 	if (r == -ENOENT)
 		return 0; /* built in, or not there: in-tree */
 	if (r < 0)

@@ -37,7 +37,7 @@
 struct halo_modnative {
 	const struct halo_ctx *ctx;
 	char *moddir;      /* /lib/modules/<release>, inside the root */
-	char *depidx;      /* modules.dep.bin */
+	const void *depidx; /* modules.dep.bin, mapped */
 	size_t depidx_len;
 	char **blacklist;  /* modprobe.d, modules.softdep, modprobe.blacklist= */
 	char **softdeps;   /* modules that have a softdep line */
@@ -50,7 +50,7 @@ void halo_modnative_free(struct halo_modnative *n)
 	if (!n)
 		return;
 	free(n->moddir);
-	free(n->depidx);
+	halo_root_unmap_file(n->depidx, n->depidx_len);
 	halo_strv_free(n->blacklist);
 	halo_strv_free(n->softdeps);
 	halo_strv_free(n->dep_files);
@@ -130,7 +130,8 @@ int halo_modnative_new(const struct halo_ctx *ctx, struct halo_modnative **ret)
 		r = -ENOMEM;
 		goto fail;
 	}
-	r = halo_read_file(ctx, depbin, &n->depidx, &n->depidx_len);
+	/* Mapped: a lookup touches a few pages of it, not all. */
+	r = halo_root_map_file(ctx, depbin, &n->depidx, &n->depidx_len);
 	if (r < 0) {
 		r = r == -ENOMEM ? r : -EAGAIN;
 		goto fail;
@@ -304,6 +305,9 @@ int halo_modnative_lookup(struct halo_modnative *n, const char *name,
 	r = parse_depline(n, line, mi);
 	if (r == 0)
 		r = read_modinfo(n, mi->relpath, mi);
+	/* Read, so a regular file: as a dependency it needs no other look. */
+	if (r == 0 && !halo_strv_contains(n->dep_files, mi->relpath))
+		r = halo_strv_push(&n->dep_files, mi->relpath);
 	if (r == 0)
 		r = blacklist_add(n, mi, mi->name);
 	for (char **d = mi->deps; r == 0 && d && *d; d++)

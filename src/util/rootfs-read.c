@@ -18,7 +18,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "util/rootfs-internal.h"
@@ -228,6 +230,45 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 	if (ret_len)
 		*ret_len = len;
 	return 0;
+}
+
+int halo_root_map_file(const struct halo_ctx *ctx, const char *path,
+		       const void **ret_map, size_t *ret_len)
+{
+	const int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	void *map;
+	int r;
+
+	r = halo_root_openat(ctx, path, flags, 0, &fd);
+	if (r < 0)
+		return r;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -HALO_ENOTREG;
+	if ((uint64_t)st.st_size > SIZE_MAX)
+		return -EFBIG;
+	if (st.st_size == 0) {
+		*ret_map = NULL;
+		*ret_len = 0;
+		return 0;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return -errno;
+	*ret_map = map;
+	*ret_len = (size_t)st.st_size;
+	return 0;
+}
+
+void halo_root_unmap_file(const void *map, size_t len)
+{
+	if (map)
+		munmap((void *)map, len);
 }
 
 struct listing {

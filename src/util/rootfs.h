@@ -94,6 +94,14 @@ int halo_root_absent(const struct halo_ctx *ctx, const char *path);
  * errno text of HALO_ENOTREG, the last one noted; -1 for none. */
 long halo_refusals_find(const struct halo_refusals *r, const char *line);
 void halo_refusals_free(struct halo_refusals *r);
+/* PATH mapped read-only, as halo_read_file finds it (same errors); an
+ * empty file is *RET_MAP NULL, *RET_LEN 0. Only the pages looked at are
+ * read: for large indexes that are searched, not read through (the
+ * module index of a distribution kernel is 600 KiB and more). Unmap with
+ * halo_root_unmap_file. */
+int halo_root_map_file(const struct halo_ctx *ctx, const char *path,
+		       const void **ret_map, size_t *ret_len);
+void halo_root_unmap_file(const void *map, size_t len);
 
 /* The rest of the open descriptor FD, NUL-terminated, as halo_read_file
  * reads (SIZE_HINT: the expected size, 0 if unknown; cap 16 MiB). */

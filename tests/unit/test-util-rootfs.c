@@ -642,6 +642,41 @@ static void test_read_not_regular(void **state)
 	free(msg);
 }
 
+/* A mapped file reads as halo_read_file reads it, with its refusals. */
+static void test_map_file(void **state)
+{
+	struct fx *f = *state;
+	const void *map = NULL;
+	char p[256], target[256];
+	size_t len = 99;
+
+	mkd(f, "root/lib");
+	put(f, "root/lib/index", "0123456789", 0644);
+	put(f, "root/lib/empty", "", 0644);
+	put(f, "secret", "SECRET", 0600);
+	assert_int_equal(halo_root_map_file(&f->ctx, "/lib/index", &map, &len), 0);
+	assert_int_equal(len, 10);
+	assert_memory_equal(map, "0123456789", 10);
+	halo_root_unmap_file(map, len);
+	assert_int_equal(halo_root_map_file(&f->ctx, "/lib/empty", &map, &len), 0);
+	assert_null(map);
+	assert_int_equal(len, 0);
+	halo_root_unmap_file(map, len);
+	snprintf(p, sizeof(p), "%s/root/lib/fifo", f->outer);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_int_equal(halo_root_map_file(&f->ctx, "/lib/fifo", &map, &len), -HALO_ENOTREG);
+	assert_int_equal(halo_root_map_file(&f->ctx, "/lib", &map, &len), -EISDIR);
+	assert_int_equal(halo_root_map_file(&f->ctx, "/lib/absent", &map, &len), -ENOENT);
+	assert_int_equal(halo_root_map_file(&f->ctx, "/../secret", &map, &len), -EXDEV);
+	snprintf(target, sizeof(target), "%s/secret", f->outer);
+	lnk(f, target, "root/lib/out");
+	assert_int_equal(halo_root_map_file(&f->ctx, "/lib/out", &map, &len), -ENOENT);
+	lnk(f, "index", "root/lib/in");
+	assert_int_equal(halo_root_map_file(&f->ctx, "/lib/in", &map, &len), 0);
+	assert_int_equal(len, 10);
+	halo_root_unmap_file(map, len);
+}
+
 /* A symlink leading out of the root, at the path or on the way to it, is
  * named with its target; a plainly absent path is 0. */
 static void test_explain_missing(void **state)
@@ -697,6 +732,7 @@ int main(void)
 		T(test_write_attr),
 		T(test_display_path),
 		T(test_read_not_regular),
+		T(test_map_file),
 		T(test_explain_missing),
 	};
 
