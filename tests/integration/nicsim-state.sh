@@ -52,7 +52,7 @@ is "$rc" 0 "... and the request still answered"
 
 # NICSIM_DEFER_GETS=1 (for benchmarks): reads are counted as before but
 # written once, at the next change or at exit; without it every request
-# is written. One process makes three reads (dcb-get IF 3); another a
+# is written; =drop: reads are not counted, so only a change is written. One process makes three reads (dcb-get IF 3); another a
 # read and a set (dcb-pfc: read-modify-write).
 if command -v strace >/dev/null; then
 	# traced DEFER PROBE-ARGS...: "WRITES [GETS,SETS]" of one probe process
@@ -69,6 +69,10 @@ if command -v strace >/dev/null; then
 	is "$(traced 1 dcb-get st0 3)" "1 [3,0]" "three reads, NICSIM_DEFER_GETS=1: written once, at exit, counted the same"
 	is "$(traced "" dcb-pfc st0 3,4)" "2 [1,1]" "a read and a set: two writes"
 	is "$(traced 1 dcb-pfc st0 3,4)" "1 [1,1]" "a read and a set, deferred: one write, at the set, with the read counted"
+	traced drop dcb-get st0 3 >/dev/null
+	is "$(grep -c 'st0\.json") *= 0$' "$TEST_TMP/trace") $(ls "$NICSIM_STATE" | wc -l)" "0 0" \
+		"three reads, NICSIM_DEFER_GETS=drop: nothing written, not even at exit"
+	is "$(traced drop dcb-pfc st0 3,4)" "1 [0,1]" "a read and a set, drop: the set written and counted, the read not"
 	is "$(state st0 .pfc_enabled)" '[3,4]' "... and the set is in the file"
 	is "$(find "$NICSIM_STATE" -name '*.tmp' | wc -l)" 0 "deferred: no temp file left"
 	# Deferred, the file is parsed once per process while no one else

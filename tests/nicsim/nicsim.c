@@ -208,7 +208,15 @@ static bool defer_gets(void)
 {
 	const char *defer = getenv("NICSIM_DEFER_GETS");
 
-	return defer && strcmp(defer, "1") == 0;
+	return defer && (strcmp(defer, "1") == 0 || strcmp(defer, "drop") == 0);
+}
+
+/* NICSIM_DEFER_GETS=drop: reads are not counted at all. */
+static bool drop_gets(void)
+{
+	const char *defer = getenv("NICSIM_DEFER_GETS");
+
+	return defer && strcmp(defer, "drop") == 0;
 }
 
 static bool same_file(const struct stat *a, const struct stat *b)
@@ -267,6 +275,8 @@ static void save_state(size_t i)
  * the next change or when the process exits. The file then lags by the
  * reads of a running process, and a killed one loses them. Without it,
  * every request is written, as the pinned interface says.
+ * NICSIM_DEFER_GETS=drop: the same, but reads are not counted, so a
+ * process that only reads (a benchmark's --check) writes nothing at all.
  */
 static bool only_gets_changed(size_t i, const struct nicsim_if *before)
 {
@@ -277,6 +287,10 @@ static bool only_gets_changed(size_t i, const struct nicsim_if *before)
 	memcpy(was.get, g.ifs[i].get, sizeof(was.get));
 	if (memcmp(&was, &g.ifs[i], sizeof(was)) != 0)
 		return false;
+	if (drop_gets()) {
+		memcpy(g.ifs[i].get, before->get, sizeof(before->get));
+		return true;
+	}
 	for (int p = 0; p < NICSIM_PROTO_N; p++)
 		g.pending_get[i][p] += g.ifs[i].get[p] - before->get[p];
 	g.pending = true;
