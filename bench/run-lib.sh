@@ -72,10 +72,11 @@ ref_nic_sysfs() {
 # NIC and the module trap (which only matters if something would load a
 # module: nothing does once converged; it keeps libkmod off the real
 # kernel). The simulator writes its state file only when something
-# changes (NICSIM_DEFER_GETS=1): its own bookkeeping is not the tool's
-# cost. Variables on the command, not `env`: no extra exec is timed.
+# changes, and does not count reads (NICSIM_DEFER_GETS=drop): a --check
+# makes it write nothing, its own bookkeeping is not the tool's cost.
+# Variables on the command, not `env`: no extra exec is timed.
 halo() {
-	NICSIM_DEFER_GETS=1 NICSIM_STATE=$BOX/nicsim NICSIM_CONFIG=$BOX/nicsim.conf \
+	NICSIM_DEFER_GETS=drop NICSIM_STATE=$BOX/nicsim NICSIM_CONFIG=$BOX/nicsim.conf \
 		HALO_TRAP_ROOT=$R HALO_TRAP_LOG=$BOX/trap.log LD_PRELOAD="$NICSIM_SO $TRAP_SO" \
 		"$HALO" --root "$R" --netns "$NS" --kernel-release "$REL" "$@"
 }
@@ -324,4 +325,41 @@ strace_apply() {
 # nicsim_sets: mutating requests the simulated NICs answered so far.
 nicsim_sets() {
 	jq -s '[.[].requests.set // 0] | add' "$BOX"/nicsim/*.json
+}
+
+# halo_traced LOG STRACE-OPTION... -- ARGS...: halo ARGS under strace
+# (the environment of halo() passed with -E: strace runs the tool itself,
+# no shell or env is traced), the trace in LOG.
+halo_traced() {
+	local log=$1 opts=()
+	shift
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	strace -f -qq -o "$log" "${opts[@]}" \
+		-E NICSIM_DEFER_GETS=drop -E NICSIM_STATE="$BOX/nicsim" -E NICSIM_CONFIG="$BOX/nicsim.conf" \
+		-E HALO_TRAP_ROOT="$R" -E HALO_TRAP_LOG="$BOX/trap.log" -E LD_PRELOAD="$NICSIM_SO $TRAP_SO" \
+		"$HALO" --root "$R" --netns "$NS" --kernel-release "$REL" "$@" >/dev/null 2>&1
+}
+
+# syscall_counts LOG: "ALL SIM" of one --check: every system call of the
+# process (strace -c -f), and of those the simulated NIC's own, told by
+# the stack of each call (strace -k): the first frame outside libc, the
+# loader and the module trap (which passes calls through) is the
+# simulator's, and not one of the calls it intercepts and passes on for
+# the tool (socket, close, send*, recv*, poll).
+syscall_counts() {
+	local log=$1 all
+	halo_traced "$log.c" -c -- --check -q
+	all=$(awk '$NF == "total" { print $4 }' "$log.c")
+	halo_traced "$log" -k -- --check -q
+	awk -v all="$all" '
+	function decide() { if (call) sim += (first ~ /nicsim/ && fn !~ /^(socket|close|send|sendto|sendmsg|recv|recvfrom|recvmsg|poll)$/) }
+	/^[0-9]+ / { decide(); call = 1; first = ""; fn = ""; next }
+	/^ > / {
+		if (first != "") next
+		obj = $2; sub(/\(.*/, "", obj)
+		if (obj ~ /\/(libc\.so|ld-linux)[^\/]*$/ || obj ~ /halo-kmod-trap/) next
+		first = obj; fn = $2; sub(/^[^(]*\(/, "", fn); sub(/[+)].*/, "", fn)
+	}
+	END { decide(); printf "%d %d\n", all, sim }' "$log"
 }
