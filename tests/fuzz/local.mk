@@ -1,6 +1,7 @@
 # tests/fuzz: libFuzzer targets (config loader, cmdline
 # tokenizer and merge, grub file editor, netlink reply parsers (rtnetlink,
-# dcbnl, devlink and ethtool), and the other parsers of host-provided text).
+# dcbnl, devlink and ethtool), the module index, ELF and compressed-module
+# readers, and the other parsers of host-provided text).
 #
 # Always: each target is linked with replay.c and runs its seed corpus and
 # regression inputs as a TAP test in `make check` (gcc, ASan, valgrind:
