@@ -134,6 +134,17 @@ int halo_read_fd(int fd, size_t size_hint, char **ret_buf, size_t *ret_len)
 	return 0;
 }
 
+/* FD's status, when it is a regular file: -EISDIR for a directory,
+ * -HALO_ENOTREG for anything else. */
+static int stat_regular(int fd, struct stat *ret_st)
+{
+	if (fstat(fd, ret_st) < 0)
+		return -errno;
+	if (S_ISDIR(ret_st->st_mode))
+		return -EISDIR;
+	return S_ISREG(ret_st->st_mode) ? 0 : -HALO_ENOTREG;
+}
+
 /* PATH, named BASE in DIR (its directory's entry, or NULL), through the
  * listing of DIR made this run: 1 when there is none, or the name is a
  * symlink (the long way follows it inside the root). */
@@ -187,14 +198,10 @@ static int read_walked(const struct halo_ctx *ctx, const struct halo_rcentry *di
 	/* A symlink (ELOOP) is followed inside the root, the long way. */
 	if (r == -ELOOP || r == -ENXIO)
 		r = halo_root_openat(ctx, path, flags, 0, &fd);
+	if (r == 0)
+		r = stat_regular(fd, &st);
 	if (r < 0)
 		return r;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	if (!S_ISREG(st.st_mode))
-		return -HALO_ENOTREG;
 	/* st_size is exact on disk filesystems; /proc says 0, /sys 4096. */
 	return read_rest(fd, path, true, st.st_size > 0 ? (size_t)st.st_size : 0,
 			 ret_buf, ret_len);
@@ -242,14 +249,10 @@ int halo_root_map_file(const struct halo_ctx *ctx, const char *path,
 	int r;
 
 	r = halo_root_openat(ctx, path, flags, 0, &fd);
+	if (r == 0)
+		r = stat_regular(fd, &st);
 	if (r < 0)
 		return r;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	if (!S_ISREG(st.st_mode))
-		return -HALO_ENOTREG;
 	if ((uint64_t)st.st_size > SIZE_MAX)
 		return -EFBIG;
 	if (st.st_size == 0) {
