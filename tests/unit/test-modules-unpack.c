@@ -52,7 +52,7 @@ static const char *at(const char *name)
 	return path;
 }
 
-static void sh(const char *fmt, ...)
+static _printf_(1, 2) void sh(const char *fmt, ...)
 {
 	char cmd[2048];
 	va_list ap;
