@@ -51,9 +51,10 @@ like "$err" 'nicsim: .*st0.json: unreadable state' "a bad state file is reported
 is "$rc" 0 "... and the request still answered"
 
 # NICSIM_DEFER_GETS=1 (for benchmarks): reads are counted as before but
-# written once, at the next change or at exit; without it every request
-# is written; =drop: reads are not counted, so only a change is written. One process makes three reads (dcb-get IF 3); another a
-# read and a set (dcb-pfc: read-modify-write).
+# written once, at the next change or at exit; =drop: reads are not
+# counted, so only a change is written; without either every request is
+# written. One process makes three reads (dcb-get IF 3); another a read
+# and a set (dcb-pfc: read-modify-write).
 if command -v strace >/dev/null; then
 	# traced DEFER PROBE-ARGS...: "WRITES [GETS,SETS]" of one probe process
 	# from a fresh state: renames onto the state file, then the counts.
