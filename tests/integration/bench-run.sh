@@ -6,7 +6,7 @@
 # rename and mutating netlink message.
 source "$top_srcdir/tests/lib/tap.sh"
 
-out=$(HALO=$HALO RUNS=2 SIZES=2 ANSIBLE_RUNS=0 bash "$top_srcdir/bench/run" 2>"$TEST_TMP/stderr")
+out=$(HALO=$HALO RUNS=2 SIZES=2 ANSIBLE_RUNS=0 TREE_FILLERS=200 bash "$top_srcdir/bench/run" 2>"$TEST_TMP/stderr")
 rc=$?
 is "$rc" 0 "bench/run exits 0"
 [ "$rc" = 0 ] || diag "$(tail -5 "$TEST_TMP/stderr")"
@@ -28,6 +28,18 @@ for what in "files written under the root" "renamed under the root" "unlinked un
 	is "$(sed -n "s/^  $what *//p" <<<"$out")" 0 "no-op apply: $what: 0"
 done
 like "$out" "  all +0 \(met\)" "no-op apply: all 0"
+# The node's module tree swapped for plain, zstd and xz ones (200 fillers
+# besides the node's 10 modules), each with its ratio and peak RSS.
+for ext in .ko .ko.zst .ko.xz; do
+	like "$out" "--check, 210 modules, ${ext//./\\.} \(x /bin/true\) +$num +[0-9]+ +$num +<= 3x floor +(met|MISSED)" \
+		"module tree row, $ext: median, RSS, ratio, target"
+done
+is "$(grep -cE '^  peak RSS +[0-9]+ +<= 4096 KiB +(met|MISSED)$' <<<"$out")" 3 "module trees: three peak RSS rows"
+like "$out" "  halo-provision's +[1-9][0-9]* \(<= 800: (met|MISSED)\)" "system calls of a --check, the tool's own"
+like "$out" "the simulated NIC's own \(strace -k\) +[0-9]+" "system calls the simulator made itself"
+# A --check only reads: NICSIM_DEFER_GETS=drop makes the simulator write
+# nothing (with =1 it wrote both state files at exit).
+like "$out" "  state files the simulator wrote +0 \(met\)" "a --check makes the simulator write no state file"
 like "$out" "\(made or written outside the root\) +0" "no-op apply: nothing made or written outside the root"
 
 # The counter sees changes: a made-up strace log of an apply that wrote
