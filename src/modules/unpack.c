@@ -17,7 +17,7 @@
  * judge (the view then names the file). Anything unusual (a second zstd
  * frame, no content size, a size past HALO_UNPACK_MAX) is left to libkmod
  * in the same way: what is answered here is what libkmod, old or new,
- * reads from the same file (docs/hardware.md, Module index).
+ * reads from the same file (docs/hardware.md "Module index").
  */
 #include "config.h"
 
