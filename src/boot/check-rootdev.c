@@ -12,6 +12,7 @@
 #include "boot/bootint.h"
 #include "boot/rootdev.h"
 #include "util/blkid.h"
+#include "util/rootfs.h"
 
 /* Every tagged root= of a command line a changed file would carry. */
 void boot_check_root_devices(struct halo_ctx *ctx, const struct boot_edits *edits,
@@ -38,6 +39,14 @@ void boot_check_root_devices(struct halo_ctx *ctx, const struct boot_edits *edit
 						where ? where : ed->path, t,
 						ctx->under_root ? " (libblkid cache " : "",
 						ctx->under_root ? HALO_BLKID_CACHE " in the root)" : "");
+			else if (r == -ENOTBLK && dev) {
+				_cleanup_free_ char *what =
+					halo_root_read_error(ctx, dev, -HALO_ENOTREG);
+
+				halo_errors_add(errs, "%s: %s names %s (neither a block device nor "
+						"a file system image: never probed)",
+						where ? where : ed->path, t, what ? what : dev);
+			}
 			else
 				halo_errors_add(errs, "%s: resolving %s: %s",
 						where ? where : ed->path, t, strerror(-r));

@@ -242,12 +242,12 @@ int halo_blkid_resolve(struct halo_ctx *ctx, const char *tag, const char *value,
 		return -EINVAL;
 	if (ctx->under_root) {
 		r = resolve_in_root(ctx, tag, value, &dev, NULL);
-		if (r < 0) {
+		if (r < 0 && r != -ENOTBLK) {
 			free(dev);
 			return r;
 		}
 		*ret_dev = dev;
-		return 0;
+		return r;
 	}
 	dev = blkid_evaluate_tag(tag, value, NULL);
 	if (!dev)

@@ -29,7 +29,9 @@
 /* Resolves TAG=VALUE (TAG one of "UUID", "LABEL", "PARTUUID",
  * "PARTLABEL", as libblkid names them) to a device path (*ret_dev, caller
  * frees). -ENODEV when nothing matches, -EINVAL for another TAG or an
- * empty VALUE. */
+ * empty VALUE; under a root, -ENOTBLK with *ret_dev the name when nothing
+ * matched and the cache named something that is no block device or file
+ * (never probed). */
 int halo_blkid_resolve(struct halo_ctx *ctx, const char *tag, const char *value,
 		       char **ret_dev);
 

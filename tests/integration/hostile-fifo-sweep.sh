@@ -2,10 +2,10 @@
 # hostile-fifo-sweep.sh: every file a full apply reads, replaced in turn by
 # a FIFO, on a Debian and a Fedora sandbox root; then every file a --check
 # reads on the root that apply converged (the state file, the boot edits'
-# record, the owned files). The list is taken from an
-# strace of the apply itself (every openat2 inside the root that opened a
-# file to read it), so a file a later version reads is swept without
-# touching this script. Each run must end (no hang: a 20 s timeout), name
+# record, the owned files). The list is taken from an strace of the apply
+# itself (every openat or openat2 inside the root that opened a file to
+# read it), so a file a later version reads is swept without touching
+# this script. Each run must end (no hang: a 20 s timeout), name
 # the planted path and say what it is ("PATH: a FIFO, not a regular
 # file"), and never change a file under the root when it stops before
 # any change (exit 1 or an operational 4).
@@ -47,7 +47,7 @@ run() {
 # read (not O_PATH, not a directory, not for writing), as paths inside
 # the root, each once.
 read_paths() {
-	grep ' openat2(' "$1" | grep -vE 'O_PATH|O_DIRECTORY|O_WRONLY|O_RDWR|O_CREAT' |
+	grep -E ' openat2?\(' "$1" | grep -vE 'O_PATH|O_DIRECTORY|O_WRONLY|O_RDWR|O_CREAT' |
 		grep -oE "= [0-9]+<$2/[^>]*>\$" | sed -E "s|^= [0-9]+<$2||; s|>\$||" | sort -u
 }
 
@@ -63,7 +63,7 @@ sweep() {
 	rm -rf "$traced"
 	cp -a "$ref" "$traced"
 	ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
-		strace -f -qq -y -o "$trace" -e trace=openat2 \
+		strace -f -qq -y -o "$trace" -e trace=openat,openat2 \
 		"$HALO" --root "$traced" $mode >/dev/null 2>&1
 	traced_rc=$?
 	like "$traced_rc" '^(0|2|8|10)$' "$name: the traced run works ($traced_rc)"
