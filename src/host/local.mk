@@ -10,6 +10,9 @@ libhalo_la_SOURCES += \
 	src/host/match.c \
 	src/host/sysfs.h \
 	src/host/sysfs.c \
+	src/host/networkd.h \
+	src/host/networkd-match.c \
+	src/host/networkd.c \
 	src/host/resolve.c
 
 # Integration: phases over the finit_module trap, namespaces' own sysfs.
@@ -22,6 +25,6 @@ EXTRA_DIST += $(host_integration_tests)
 # Unit tests: the matcher, candidate links and link facts from a fake
 # sysfs, --netns names.
 host_unit_tests = tests/unit/test-host-candidates tests/unit/test-host-match \
-	tests/unit/test-host-namespace
+	tests/unit/test-host-namespace tests/unit/test-host-networkd
 check_PROGRAMS += $(host_unit_tests)
 TESTS += $(host_unit_tests)
