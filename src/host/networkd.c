@@ -37,12 +37,17 @@ static void match_free(struct halo_networkd_match *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void halo_networkd_file_clear(struct halo_networkd_file *f)
+{
+	free(f->path);
+	match_free(&f->match);
+	memset(f, 0, sizeof(*f));
+}
+
 void halo_networkd_files_free(struct halo_networkd_files *files)
 {
-	for (size_t i = 0; i < files->n; i++) {
-		free(files->v[i].path);
-		match_free(&files->v[i].match);
-	}
+	for (size_t i = 0; i < files->n; i++)
+		halo_networkd_file_clear(&files->v[i]);
 	free(files->v);
 	files->v = NULL;
 	files->n = 0;

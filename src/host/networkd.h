@@ -84,6 +84,8 @@ int halo_networkd_parse_mac(const char *s, uint8_t ret[6]);
 int halo_networkd_load(const struct halo_ctx *ctx, const char *skip,
 		       struct halo_networkd_files *ret, char **ret_why);
 void halo_networkd_files_free(struct halo_networkd_files *files);
+/* Frees what F holds (path and lists) and zeroes it. */
+void halo_networkd_file_clear(struct halo_networkd_file *f);
 
 /* The first file that matches L, or NULL. */
 const struct halo_networkd_file *halo_networkd_first(const struct halo_networkd_files *files,

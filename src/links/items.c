@@ -467,13 +467,54 @@ static void want_free(void *data)
 	free(w);
 }
 
+/* A drift --check finds on a link another daemon configures: that
+ * daemon is the likely cause, named after what the observation said. */
+static int explained(struct halo_ctx *ctx, struct halo_item *item, int r)
+{
+	const struct halo_link_want *w = item->data;
+	int e;
+
+	if (r != HALO_SYNC_DIFFERS || !w->cause[0] || ctx->mode != HALO_MODE_CHECK)
+		return r;
+	if (item->message)
+		e = halo_item_set_message(item, "%s; likely undone by %s", item->message, w->cause);
+	else
+		e = halo_item_set_message(item, "likely undone by %s", w->cause);
+	return e < 0 ? -ENOMEM : r;
+}
+
+static int mtu_observe_x(struct halo_ctx *ctx, struct halo_item *item)
+{
+	return explained(ctx, item, mtu_observe(ctx, item));
+}
+
+static int up_observe_x(struct halo_ctx *ctx, struct halo_item *item)
+{
+	return explained(ctx, item, up_observe(ctx, item));
+}
+
+static int addr_observe_x(struct halo_ctx *ctx, struct halo_item *item)
+{
+	return explained(ctx, item, addr_observe(ctx, item));
+}
+
+static int extra_observe_x(struct halo_ctx *ctx, struct halo_item *item)
+{
+	return explained(ctx, item, extra_observe(ctx, item));
+}
+
+static int route_observe_x(struct halo_ctx *ctx, struct halo_item *item)
+{
+	return explained(ctx, item, route_observe(ctx, item));
+}
+
 static const struct halo_item_ops ops[] = {
 	[HALO_LINK_PRESENT] = { .observe = present_observe, .apply = present_apply, .free_data = want_free },
-	[HALO_LINK_MTU] = { .observe = mtu_observe, .apply = mtu_apply, .free_data = want_free },
-	[HALO_LINK_UP] = { .observe = up_observe, .apply = up_apply, .free_data = want_free },
-	[HALO_LINK_ADDR] = { .observe = addr_observe, .apply = addr_apply, .free_data = want_free },
-	[HALO_LINK_ADDR_EXTRA] = { .observe = extra_observe, .apply = extra_apply, .free_data = want_free },
-	[HALO_LINK_ROUTE] = { .observe = route_observe, .apply = route_apply, .free_data = want_free },
+	[HALO_LINK_MTU] = { .observe = mtu_observe_x, .apply = mtu_apply, .free_data = want_free },
+	[HALO_LINK_UP] = { .observe = up_observe_x, .apply = up_apply, .free_data = want_free },
+	[HALO_LINK_ADDR] = { .observe = addr_observe_x, .apply = addr_apply, .free_data = want_free },
+	[HALO_LINK_ADDR_EXTRA] = { .observe = extra_observe_x, .apply = extra_apply, .free_data = want_free },
+	[HALO_LINK_ROUTE] = { .observe = route_observe_x, .apply = route_apply, .free_data = want_free },
 	[HALO_LINK_AWAITED] = { .observe = awaited_observe, .apply = awaited_apply, .free_data = want_free },
 };
 

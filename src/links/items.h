@@ -37,6 +37,9 @@ struct halo_link_want {
 	struct halo_cidr gateway;
 	uint32_t metric;
 	bool after_modules;     /* AWAITED: the modules phase has applied */
+	/* Who else configures the link ("systemd-networkd manages eth-a
+	 * (...)"), "" nobody known: named when --check finds drift. */
+	char cause[320];
 };
 
 /* Adds the item KEY for W (copied; W->keep is taken over). */

@@ -20,6 +20,7 @@
 #include "host/match.h"
 #include "links/items.h"
 #include "links/links.h"
+#include "links/networkd.h"
 #include "links/nm.h"
 #include "netlink/rtnl.h"
 #include "util/rootfs.h"
@@ -98,7 +99,8 @@ static int add_item(struct halo_plan *plan, struct halo_errors *errs,
 
 static int plan_interface(struct halo_plan *plan, const struct halo_config *cfg,
 			  const struct halo_interface *f,
-			  const struct halo_rtnl_link *l, struct halo_errors *errs)
+			  const struct halo_rtnl_link *l, const char *cause,
+			  struct halo_errors *errs)
 {
 	struct halo_link_want base = { .ifindex = l->ifindex };
 	struct halo_link_want w;
@@ -106,6 +108,7 @@ static int plan_interface(struct halo_plan *plan, const struct halo_config *cfg,
 	int err;
 
 	snprintf(base.link, sizeof(base.link), "%s", l->name);
+	snprintf(base.cause, sizeof(base.cause), "%s", cause ? cause : "");
 	snprintf(base.label, sizeof(base.label), "%s", f->name);
 	halo_link_match_describe(f, base.how, sizeof(base.how));
 
@@ -182,18 +185,75 @@ static int plan_awaited(struct halo_plan *plan, const struct halo_host *host,
 	return add_item(plan, errs, cfg, f, key, &w);
 }
 
+/* Who else configures link I of MATCHED, for a drift message: the
+ * daemons that manage it now, or would without the drop-ins. */
+static char *cause_of(const struct halo_ctx *ctx, const struct halo_networkd_view *nd,
+		      const struct halo_host_link *const *matched, size_t i)
+{
+	const struct halo_rtnl_link *l = &matched[i]->link;
+	_cleanup_free_ char *networkd = halo_networkd_cause(nd, i, l->name);
+
+	if (halo_nm_device_state(ctx, l->ifindex) == 1) {
+		char path[64];
+
+		snprintf(path, sizeof(path), HALO_NM_DEVICE_FMT, l->ifindex);
+		return halo_strdup_printf("NetworkManager, which manages %s (%s)%s%s", l->name, path,
+					  networkd ? ", or by " : "", networkd ? networkd : "");
+	}
+	return networkd ? halo_strdup_printf("%s", networkd) : NULL;
+}
+
+/* The managed links (found and selected) into *RET, their count. */
+static size_t managed_links(const struct halo_host *host, const struct halo_host_link **ret)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < host->n; i++)
+		if (host->links[i].selected && host->links[i].found)
+			ret[n++] = &host->links[i];
+	return n;
+}
+
+/* The drop-ins that hand the links over: NetworkManager's, networkd's. */
+static int plan_dropins(struct halo_ctx *ctx, struct halo_plan *plan,
+			const struct halo_host_link *const *matched, size_t n,
+			const struct halo_networkd_view *nd, struct halo_errors *errs)
+{
+	_cleanup_free_ const struct halo_rtnl_link **links = calloc(n + 1, sizeof(*links));
+	_cleanup_free_ char *failed = NULL;
+	int err;
+
+	if (!links)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		links[i] = &matched[i]->link;
+	err = halo_nm_plan(ctx, plan, links, n, &failed);
+	if (err < 0) {
+		_cleanup_free_ char *shown = failed ? halo_root_display_path(ctx, failed) : NULL;
+
+		halo_errors_add(errs, "links: NetworkManager state%s%s: %s", shown ? " " : "",
+				shown ? shown : "", strerror(-err));
+		return err;
+	}
+	return halo_networkd_plan(ctx, plan, matched, n, nd);
+}
+
 int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		    struct halo_plan *plan, struct halo_errors *errs)
 {
 	const struct halo_host *host = ctx->host;
-	_cleanup_free_ const struct halo_rtnl_link **matched = NULL;
-	_cleanup_free_ char *failed = NULL;
-	size_t n_matched = 0;
+	_cleanup_free_ const struct halo_host_link **matched = NULL;
+	_cleanup_free_ char *why = NULL;
+	struct halo_networkd_view nd = { 0 };
+	size_t n_matched, k = 0;
 	bool bad = false;
 	int err;
 
-	if (!(ctx->only & HALO_SUB_LINKS) || !host || host->n == 0)
+	if (!(ctx->only & HALO_SUB_LINKS) || !host)
 		return 0;
+	/* No interface left in the config: nothing to hand over any more. */
+	if (host->n == 0)
+		return ctx->interface ? 0 : halo_networkd_plan_stale(ctx, plan);
 	if (host->interface_unmanaged)
 		return halo_plan_warn(plan, "--interface %s: no interface entry manages it: nothing to do",
 				      ctx->interface);
@@ -212,33 +272,31 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	}
 	if (bad)
 		return -EINVAL;
-
-	for (size_t i = 0; i < host->n; i++) {
+	n_matched = managed_links(host, matched);
+	err = halo_networkd_view(ctx, matched, n_matched, &nd, &why);
+	if (err < 0) {
+		if (why)
+			halo_errors_add(errs, "links: systemd-networkd: %s", why);
+		return err;
+	}
+	for (size_t i = 0; i < host->n && err >= 0; i++) {
 		const struct halo_host_link *h = &host->links[i];
+		_cleanup_free_ char *cause = NULL;
 
 		if (!h->selected)
 			continue;
-		if (!h->found)
+		if (!h->found) {
 			err = plan_awaited(plan, host, cfg, h->entry, errs);
-		else
-			err = plan_interface(plan, cfg, h->entry, &h->link, errs);
-		if (err < 0)
-			return err;
-		if (h->found)
-			matched[n_matched++] = &h->link;
+			continue;
+		}
+		cause = cause_of(ctx, &nd, matched, k++);
+		err = plan_interface(plan, cfg, h->entry, &h->link, cause, errs);
 	}
-	/* The drop-in lists every managed link: from one interface's view it
-	 * would lose the others (absent during a hotplug), so only full runs
-	 * (the boot units) maintain it. */
-	if (ctx->interface)
-		return 0;
-	err = halo_nm_plan(ctx, plan, matched, n_matched, &failed);
-	if (err < 0) {
-		_cleanup_free_ char *shown = failed ? halo_root_display_path(ctx, failed) : NULL;
-
-		halo_errors_add(errs, "links: NetworkManager state%s%s: %s", shown ? " " : "",
-				shown ? shown : "", strerror(-err));
-		return err;
-	}
-	return 0;
+	/* The drop-ins list every managed link: from one interface's view
+	 * they would lose the others (absent during a hotplug), so only full
+	 * runs (the boot units) maintain them. */
+	if (err >= 0 && !ctx->interface)
+		err = plan_dropins(ctx, plan, matched, n_matched, &nd, errs);
+	halo_networkd_view_free(&nd);
+	return err < 0 ? err : 0;
 }

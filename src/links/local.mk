@@ -6,10 +6,13 @@ libhalo_la_SOURCES += \
 	src/links/items.h \
 	src/links/items.c \
 	src/links/nm.h \
-	src/links/nm.c
+	src/links/nm.c \
+	src/links/networkd.h \
+	src/links/networkd.c
 
 # Unit tests (cmocka, TAP)
-links_unit_tests = tests/unit/test-links-nm tests/unit/test-links-items
+links_unit_tests = tests/unit/test-links-nm tests/unit/test-links-items \
+	tests/unit/test-links-networkd
 check_PROGRAMS += $(links_unit_tests)
 TESTS += $(links_unit_tests)
 
@@ -20,7 +23,8 @@ links_integration_tests = \
 	tests/integration/links-requests.sh \
 	tests/integration/links-match.sh \
 	tests/integration/links-interface.sh \
-	tests/integration/links-root-confined.sh
+	tests/integration/links-root-confined.sh \
+	tests/integration/links-networkd.sh
 TESTS += $(links_integration_tests)
 EXTRA_DIST += $(links_integration_tests)
 

@@ -30,6 +30,7 @@ halo_templates = \
 	templates/modules-load.conf \
 	templates/modprobe.conf \
 	templates/nm-unmanaged.conf \
+	templates/networkd-unmanaged.network \
 	templates/grub-dropin.cfg
 nodist_libhalo_la_SOURCES = templates.c
 BUILT_SOURCES += templates.c
