@@ -235,6 +235,12 @@ static int plan_dropins(struct halo_ctx *ctx, struct halo_plan *plan,
 				shown ? shown : "", strerror(-err));
 		return err;
 	}
+	err = halo_nm_profiles_warn(ctx, plan, links, n, &failed);
+	if (err < 0) {
+		if (failed)
+			halo_errors_add(errs, "links: NetworkManager profile: %s", failed);
+		return err;
+	}
 	return halo_networkd_plan(ctx, plan, matched, n, nd);
 }
 

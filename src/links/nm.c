@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "config/hwaddr.h"
 #include "links/nm.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
@@ -178,4 +179,105 @@ int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 	return halo_item_set_note(item,
 			      "NetworkManager manages %s: unmanaged from its next reload (nmcli general reload conf)",
 			      names);
+}
+
+void halo_nm_parse_profile(const char *text, struct halo_nm_profile *ret)
+{
+	char group[32] = "";
+	const char *line = text;
+
+	memset(ret, 0, sizeof(*ret));
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		const char *p = skip_ws(line), *eq = memchr(line, '=', len);
+
+		while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
+			len--;
+		if (*p == '[') {
+			size_t k = strcspn(p + 1, "]\n");
+
+			snprintf(group, sizeof(group), "%.*s", (int)k, p + 1);
+		} else if (eq && (size_t)(eq - line) < len) {
+			size_t klen = (size_t)(eq - p), vlen = len - (size_t)(eq + 1 - line);
+			char *dst = NULL;
+			size_t dlen = 0;
+
+			while (klen && (p[klen - 1] == ' ' || p[klen - 1] == '\t'))
+				klen--;
+			if (strcmp(group, "connection") == 0 && klen == 2 && !strncmp(p, "id", 2))
+				dst = ret->id, dlen = sizeof(ret->id);
+			else if (strcmp(group, "connection") == 0 && klen == 14 &&
+				 !strncmp(p, "interface-name", 14))
+				dst = ret->interface_name, dlen = sizeof(ret->interface_name);
+			else if ((strcmp(group, "ethernet") == 0 || strcmp(group, "802-3-ethernet") == 0) &&
+				 klen == 11 && !strncmp(p, "mac-address", 11))
+				dst = ret->mac, dlen = sizeof(ret->mac);
+			if (dst) {
+				const char *v = skip_ws(eq + 1);
+
+				vlen -= (size_t)(v - (eq + 1));
+				snprintf(dst, dlen, "%.*s", (int)vlen, v);
+			}
+		}
+		line = end ? end + 1 : NULL;
+	}
+}
+
+/* A profile's mac-address (NM writes "B4:96:91:AA:BB:01", a
+ * trailing ";" in older files) against the link's address. */
+static bool mac_binds(const char *text, const struct halo_rtnl_link *l)
+{
+	char buf[HALO_MAC_STRLEN];
+	struct halo_mac m;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(text, ";"), text);
+	return halo_mac_parse(buf, &m) == 0 && halo_mac_equal_bytes(&m, l->mac, l->mac_len);
+}
+
+int halo_nm_profiles_warn(const struct halo_ctx *ctx, struct halo_plan *plan,
+			  const struct halo_rtnl_link *const *links, size_t n, char **ret_why)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	int r = halo_root_list_dir(ctx, HALO_NM_PROFILE_DIR, &names);
+
+	*ret_why = NULL;
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	if (r < 0) {
+		*ret_why = halo_root_read_error(ctx, HALO_NM_PROFILE_DIR, r);
+		return r;
+	}
+	for (char **name = names; *name; name++) {
+		_cleanup_free_ char *path = NULL, *text = NULL;
+		struct halo_nm_profile prof;
+		size_t k = strlen(*name);
+
+		if (k <= 13 || strcmp(*name + k - 13, ".nmconnection") != 0)
+			continue;
+		path = halo_strdup_printf("%s/%s", HALO_NM_PROFILE_DIR, *name);
+		if (!path)
+			return -ENOMEM;
+		r = halo_read_file(ctx, path, &text, NULL);
+		if (r < 0) {
+			*ret_why = halo_root_read_error(ctx, path, r);
+			return r;
+		}
+		halo_nm_parse_profile(text, &prof);
+		for (size_t i = 0; i < n; i++) {
+			bool by_name = strcmp(prof.interface_name, links[i]->name) == 0;
+
+			if (!by_name && !(prof.mac[0] && mac_binds(prof.mac, links[i])))
+				continue;
+			r = halo_plan_warn(plan, "NetworkManager profile %s (\"%s\") is bound to %s by %s: "
+					   "it takes the link back whenever NetworkManager manages it; "
+					   "remove it: nmcli connection delete \"%s\"",
+					   path, prof.id, links[i]->name,
+					   by_name ? "interface-name" : "mac-address",
+					   prof.id[0] ? prof.id : *name);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
 }

@@ -32,3 +32,24 @@ bool halo_nm_dropin_lists(const char *text, const char *name);
 int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 		 const struct halo_rtnl_link *const *links, size_t n,
 		 char **ret_failed);
+
+#define HALO_NM_PROFILE_DIR "/etc/NetworkManager/system-connections"
+
+/* A keyfile connection profile's binding: [connection] id= and
+ * interface-name=, [ethernet] mac-address= ("" when absent). Pure. */
+struct halo_nm_profile {
+	char id[128];
+	char interface_name[64];
+	char mac[64];
+};
+void halo_nm_parse_profile(const char *text, struct halo_nm_profile *ret);
+
+/*
+ * Warns, for each profile in HALO_NM_PROFILE_DIR bound to one of the
+ * LINKS (by interface-name or mac-address), naming the profile file and
+ * the nmcli command that deletes it: NetworkManager activates such a
+ * profile on the link whenever it manages it again. A profile that cannot
+ * be read is an error: -errno with *RET_WHY naming it (caller frees).
+ */
+int halo_nm_profiles_warn(const struct halo_ctx *ctx, struct halo_plan *plan,
+			  const struct halo_rtnl_link *const *links, size_t n, char **ret_why);

@@ -268,7 +268,7 @@ bad() {	# bad DESCRIPTION PATH-IN-ROOT REGEX
 	before=$(tree_snapshot "$ROOT")
 	halo
 	is "$rc" 1 "$1: exit 1"
-	like "$err" "^halo-provision: links: systemd-networkd: $ROOT$2: $3\$" "$1: one line naming the file"
+	like "$err" "^halo-provision: links: [^:]*: $ROOT$2: $3\$" "$1: one line naming the file"
 	is "$(tree_snapshot "$ROOT")" "$before" "$1: nothing changed"
 }
 mkfifo "$ROOT/run/systemd/network/20-fifo.network"
@@ -285,4 +285,24 @@ ln -s /dev/null "$ROOT/etc/systemd/network/10-netplan-all-en.network"
 halo --dry-run --json
 is "$(item "$KEY" .wanted)" absent \
 	"a mask (symlink to /dev/null) hides netplan's all-en file: nothing to hand over"
+rm "$ROOT/etc/systemd/network/10-netplan-all-en.network"
+
+# ---- NetworkManager connection profiles bound to a managed link ----
+P=$ROOT/etc/NetworkManager/system-connections
+mkdir -p "$P"
+printf '[connection]\nid=rdma0\ntype=ethernet\ninterface-name=enp194s0f0\n[ethernet]\nmtu=9000\n' \
+	>"$P/rdma0.nmconnection"
+printf '[connection]\nid=by mac\ntype=ethernet\n[ethernet]\nmac-address=%s\n' "${MAC0^^}" \
+	>"$P/by-mac.nmconnection"
+printf '[connection]\nid=other\ninterface-name=eno1\n' >"$P/other.nmconnection"
+halo --dry-run --json
+is "$(jq -r '[.warnings[] | select(test("NetworkManager profile"))] | length' <<<"$out")" 2 \
+	"two profiles bound to the managed link are named, the other one is not"
+like "$(jq -r '.warnings[]' <<<"$out")" \
+	"NetworkManager profile /etc/NetworkManager/system-connections/rdma0.nmconnection \\(\"rdma0\"\\) is bound to enp194s0f0 by interface-name: .*nmcli connection delete \"rdma0\"" \
+	"the warning names the profile file and the nmcli command"
+like "$(jq -r '.warnings[]' <<<"$out")" "by-mac.nmconnection \\(\"by mac\"\\) is bound to enp194s0f0 by mac-address" \
+	"a profile bound by MAC address is named too"
+mkfifo "$P/fifo.nmconnection"
+bad "a FIFO among NetworkManager's profiles" /etc/NetworkManager/system-connections/fifo.nmconnection ".*FIFO.*"
 done_testing

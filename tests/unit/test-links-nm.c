@@ -41,6 +41,27 @@ static void dropin_lists(void **state)
 	assert_false(halo_nm_dropin_lists(t, "b"));
 }
 
+static void parse_profile(void **state)
+{
+	struct halo_nm_profile p;
+
+	(void)state;
+	halo_nm_parse_profile("[connection]\nid=rdma0\ntype=ethernet\ninterface-name=enp194s0f0\n"
+			      "[ethernet]\nmac-address=B4:96:91:AA:BB:01\nmtu=9000\n", &p);
+	assert_string_equal(p.id, "rdma0");
+	assert_string_equal(p.interface_name, "enp194s0f0");
+	assert_string_equal(p.mac, "B4:96:91:AA:BB:01");
+	/* the older group name, CRLF, blanks around "=" */
+	halo_nm_parse_profile("[connection]\r\nid = a b\r\n[802-3-ethernet]\r\nmac-address=x;\r\n", &p);
+	assert_string_equal(p.id, "a b");
+	assert_string_equal(p.interface_name, "");
+	assert_string_equal(p.mac, "x;");
+	/* keys of other groups do not bind */
+	halo_nm_parse_profile("[ipv4]\ninterface-name=eth0\n[wifi]\nmac-address=b4:96:91:aa:bb:01\n", &p);
+	assert_string_equal(p.interface_name, "");
+	assert_string_equal(p.mac, "");
+}
+
 struct fixture {
 	char root[64];
 	struct halo_ctx ctx;
@@ -204,6 +225,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_state),
 		cmocka_unit_test(dropin_lists),
+		cmocka_unit_test(parse_profile),
 		cmocka_unit_test_setup_teardown(plan_without_nm, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(plan_managed, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(plan_unreadable, fx_setup, fx_teardown),
