@@ -44,6 +44,8 @@ static const struct {
 	{ "/etc/modprobe.d/halo-provision.conf", OWNER_MODULES, "the modprobe.d drop-in halo-provision writes" },
 	{ "/etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf", OWNER_INTERFACES,
 	  "the NetworkManager drop-in halo-provision writes" },
+	{ "/etc/systemd/network/00-halo-provision-unmanaged.network", OWNER_INTERFACES,
+	  "the systemd-networkd drop-in halo-provision writes" },
 	{ "/etc/udev/rules.d/70-halo-access.rules", OWNER_ACCESS, "the udev rule halo-provision writes" },
 	{ "/etc/security/limits.d/90-halo-provision.conf", OWNER_MEMLOCK,
 	  "the limits.d drop-in halo-provision writes" },
