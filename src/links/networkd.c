@@ -60,15 +60,20 @@ static int dropin_names(const struct halo_ctx *ctx, char ***ret, char **ret_why)
 	return r;
 }
 
-/* What [Match] compares, from the host table's facts. */
+/* What [Match] compares, from the host table's facts; ALT holds the
+ * alternative names' vector. */
 static void link_facts(const struct halo_host_link *h, char *path, size_t len,
-		       struct halo_networkd_link *ret)
+		       char *alt[HALO_RTNL_ALTNAMES + 1], struct halo_networkd_link *ret)
 {
 	const struct halo_rtnl_link *l = &h->link;
 	static const char *const typed[] = { "bond", "bridge", "vlan", "vxlan", "wlan", NULL };
 
 	memset(ret, 0, sizeof(*ret));
 	ret->name = l->name;
+	for (size_t i = 0; i < l->n_altnames; i++)
+		alt[i] = (char *)l->altnames[i];
+	alt[l->n_altnames] = NULL;
+	ret->altnames = alt;
 	ret->mac = l->mac;
 	ret->mac_len = l->mac_len;
 	ret->perm_mac = l->perm_mac;
@@ -115,10 +120,10 @@ int halo_networkd_view(const struct halo_ctx *ctx, const struct halo_host_link *
 		struct halo_networkd_link facts;
 		struct halo_networkd_state st;
 		const struct halo_networkd_file *f;
-		char path[48];
+		char path[48], *alt[HALO_RTNL_ALTNAMES + 1];
 		int s;
 
-		link_facts(links[i], path, sizeof(path), &facts);
+		link_facts(links[i], path, sizeof(path), alt, &facts);
 		f = halo_networkd_first(&files, &facts);
 		if (f && !f->unmanaged && !(v.would[i] = strdup(f->path)))
 			r = -ENOMEM;

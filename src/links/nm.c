@@ -214,9 +214,11 @@ void halo_nm_parse_profile(const char *text, struct halo_nm_profile *ret)
 				 klen == 11 && !strncmp(p, "mac-address", 11))
 				dst = ret->mac, dlen = sizeof(ret->mac);
 			if (dst) {
-				const char *v = skip_ws(eq + 1);
+				const char *v = eq + 1;
 
-				vlen -= (size_t)(v - (eq + 1));
+				/* within the line: its trailing blanks are cut */
+				while (vlen && (*v == ' ' || *v == '\t'))
+					v++, vlen--;
 				snprintf(dst, dlen, "%.*s", (int)vlen, v);
 			}
 		}

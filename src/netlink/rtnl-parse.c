@@ -65,6 +65,25 @@ static int linkinfo_attr(const struct nlattr *a, void *userdata)
 	return 0;
 }
 
+/* One IFLA_ALT_IFNAME of IFLA_PROP_LIST, kept when it fits. */
+static int prop_attr(const struct nlattr *a, void *userdata)
+{
+	struct halo_rtnl_link *l = userdata;
+	const char *s = (const char *)(a + 1);
+	size_t n = a->nla_len - sizeof(*a);
+	const char *nul;
+
+	if ((a->nla_type & NLA_TYPE_MASK) != IFLA_ALT_IFNAME)
+		return 0;
+	nul = memchr(s, '\0', n);
+	if (!nul)
+		return -EBADMSG;
+	if (l->n_altnames < HALO_RTNL_ALTNAMES && nul > s &&
+	    (size_t)(nul - s) < sizeof(l->altnames[0]))
+		memcpy(l->altnames[l->n_altnames++], s, (size_t)(nul - s) + 1);
+	return 0;
+}
+
 /* A hardware address of any length the record can hold (an overlong one
  * is left out). */
 static void hwaddr(const struct nlattr *a, uint8_t *ret, size_t *ret_len)
@@ -126,6 +145,9 @@ static int link_attr(const struct nlattr *a, void *userdata)
 		break;
 	case IFLA_LINKINFO:
 		err = halo_attr_walk_nested(a, linkinfo_attr, l);
+		break;
+	case IFLA_PROP_LIST:
+		err = halo_attr_walk_nested(a, prop_attr, l);
 		break;
 	}
 	return err;

@@ -34,6 +34,7 @@
 struct nlmsghdr;
 
 #define HALO_RTNL_HWADDR_MAX 32
+#define HALO_RTNL_ALTNAMES 4
 
 struct halo_rtnl_link {
 	int ifindex;
@@ -51,6 +52,11 @@ struct halo_rtnl_link {
 	 * none (a physical NIC's) or one too long to keep. */
 	char kind[32];
 	int master;               /* IFLA_MASTER: the upper device, 0 none */
+	/* Alternative names (IFLA_PROP_LIST: `ip link property add ...
+	 * altname`, udev's predictable names), the first few that fit;
+	 * systemd-networkd's Name= matches them too. */
+	char altnames[HALO_RTNL_ALTNAMES][64];
+	size_t n_altnames;
 };
 
 struct halo_rtnl_addr {

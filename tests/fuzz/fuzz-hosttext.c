@@ -5,8 +5,10 @@
  *  - /proc/meminfo MemTotal (src/boot/gtt.c),
  *  - modprobe.d `options` lines (src/boot/gtt.c),
  *  - /etc/os-release ID / ID_LIKE (src/boot/detect.c),
- *  - NetworkManager's /run/NetworkManager/devices/<ifindex> keyfile and
- *    our unmanaged-devices drop-in (src/links/nm.c),
+ *  - NetworkManager's /run/NetworkManager/devices/<ifindex> keyfile, our
+ *    unmanaged-devices drop-in and connection profiles (src/links/nm.c),
+ *  - systemd-networkd's .network files and its runtime link records
+ *    (src/host/networkd*.c),
  *  - the `linux` line of grub.cfg and the `options` line of a BLS entry
  *    (src/boot/levels.c: line_after is static, so levels.c is compiled
  *    into this target; the code under test is unchanged), then tokenized,
@@ -23,6 +25,7 @@
 #include "boot/gtt.h"
 #include "fuzz/fuzz.h"
 #include "files/group.h"
+#include "host/networkd.h"
 #include "links/nm.h"
 #include "storage/mountinfo.h"
 
@@ -90,6 +93,39 @@ static void check_mount_and_group(const char *text)
 	FUZZ_CHECK(r == 0 || r == 1);
 }
 
+/* A .network file parses into lists whose words are never empty (an
+ * empty value resets a list) and matches a link or not; the runtime
+ * record's fields stay NUL-terminated. */
+static void check_networkd(const char *text)
+{
+	static const uint8_t mac[6] = { 0xb4, 0x96, 0x91, 0xaa, 0xbb, 0x01 };
+	static char *const alt[] = { (char *)"enp194s0f0np0", NULL };
+	const struct halo_networkd_link l = {
+		.name = "enp194s0f0", .altnames = alt, .mac = mac, .mac_len = 6,
+		.perm_mac = mac, .perm_mac_len = 6, .driver = "mlx5_core",
+		.path = "pci-0000:c2:00.0", .type = "ether",
+	};
+	struct halo_networkd_files files = { .v = calloc(1, sizeof(*files.v)), .n = 1 };
+	struct halo_networkd_state st;
+	struct halo_nm_profile prof;
+	uint8_t b[6];
+
+	FUZZ_CHECK(files.v != NULL);
+	if (halo_networkd_parse(text, &files.v[0]) == 0) {
+		for (char **w = files.v[0].match.name; w && *w; w++)
+			FUZZ_CHECK(**w != '\0');
+		(void)halo_networkd_first(&files, &l);
+	}
+	halo_networkd_files_free(&files);
+	halo_networkd_parse_state(text, &st);
+	FUZZ_CHECK(strlen(st.network_file) < sizeof(st.network_file));
+	FUZZ_CHECK(!strchr(st.admin_state, '\n'));
+	(void)halo_networkd_parse_mac(text, b);
+	halo_nm_parse_profile(text, &prof);
+	FUZZ_CHECK(!strchr(prof.id, '\n') && !strchr(prof.interface_name, '\n') &&
+		   !strchr(prof.mac, '\n'));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const linux_cmds[] = { "linux", "linuxefi", "linux16" };
@@ -112,6 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_line(text, options_kw, 1);
 	check_record(text);
 	check_mount_and_group(text);
+	check_networkd(text);
 	free(text);
 	return 0;
 }

@@ -285,6 +285,16 @@ ln -s /dev/null "$ROOT/etc/systemd/network/10-netplan-all-en.network"
 halo --dry-run --json
 is "$(item "$KEY" .wanted)" absent \
 	"a mask (symlink to /dev/null) hides netplan's all-en file: nothing to hand over"
+# An alternative name (the kernel's IFLA_PROP_LIST) counts for Name=.
+if ip -n "$NS" link property add dev enp194s0f0 altname rdma-alt0 2>/dev/null; then
+	printf '[Match]\nName=rdma-alt*\n' >"$ROOT/etc/systemd/network/50-alt.network"
+	halo --dry-run --json
+	like "$(item "$KEY" .note)" "enp194s0f0 \\(/etc/systemd/network/50-alt.network\\)" \
+		"a file matching the link's alternative name would manage it"
+	rm "$ROOT/etc/systemd/network/50-alt.network"
+else
+	ok 0 "# SKIP the kernel has no alternative interface names"
+fi
 rm "$ROOT/etc/systemd/network/10-netplan-all-en.network"
 
 # ---- NetworkManager connection profiles bound to a managed link ----

@@ -56,6 +56,10 @@ static void parse_profile(void **state)
 	assert_string_equal(p.id, "a b");
 	assert_string_equal(p.interface_name, "");
 	assert_string_equal(p.mac, "x;");
+	/* a value of blanks only is empty, and never runs into the next line */
+	halo_nm_parse_profile("[connection]\nid=   \ninterface-name=x\n", &p);
+	assert_string_equal(p.id, "");
+	assert_string_equal(p.interface_name, "x");
 	/* keys of other groups do not bind */
 	halo_nm_parse_profile("[ipv4]\ninterface-name=eth0\n[wifi]\nmac-address=b4:96:91:aa:bb:01\n", &p);
 	assert_string_equal(p.interface_name, "");
