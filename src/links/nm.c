@@ -241,9 +241,13 @@ int halo_nm_profiles_warn(const struct halo_ctx *ctx, struct halo_plan *plan,
 			  const struct halo_rtnl_link *const *links, size_t n, char **ret_why)
 {
 	_cleanup_strv_free_ char **names = NULL;
-	int r = halo_root_list_dir(ctx, HALO_NM_PROFILE_DIR, &names);
+	int r;
 
 	*ret_why = NULL;
+	/* Profiles are inert without NetworkManager. */
+	if (!nm_installed(ctx) && halo_root_exists(ctx, "/run/NetworkManager") <= 0)
+		return 0;
+	r = halo_root_list_dir(ctx, HALO_NM_PROFILE_DIR, &names);
 	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
 	if (r < 0) {
@@ -273,10 +277,11 @@ int halo_nm_profiles_warn(const struct halo_ctx *ctx, struct halo_plan *plan,
 				continue;
 			r = halo_plan_warn(plan, "NetworkManager profile %s (\"%s\") is bound to %s by %s: "
 					   "it takes the link back whenever NetworkManager manages it; "
-					   "remove it: nmcli connection delete \"%s\"",
+					   "remove it (nmcli connection delete \"%s\") or disable it "
+					   "(nmcli connection modify \"%s\" connection.autoconnect no)",
 					   path, prof.id, links[i]->name,
 					   by_name ? "interface-name" : "mac-address",
-					   prof.id[0] ? prof.id : *name);
+					   prof.id[0] ? prof.id : *name, prof.id[0] ? prof.id : *name);
 			if (r < 0)
 				return r;
 		}

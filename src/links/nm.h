@@ -47,8 +47,9 @@ void halo_nm_parse_profile(const char *text, struct halo_nm_profile *ret);
 /*
  * Warns, for each profile in HALO_NM_PROFILE_DIR bound to one of the
  * LINKS (by interface-name or mac-address), naming the profile file and
- * the nmcli command that deletes it: NetworkManager activates such a
- * profile on the link whenever it manages it again. A profile that cannot
+ * the nmcli commands that delete or disable it: NetworkManager activates
+ * such a profile on the link whenever it manages it again. Nothing when
+ * NetworkManager is neither installed nor running. A profile that cannot
  * be read is an error: -errno with *RET_WHY naming it (caller frees).
  */
 int halo_nm_profiles_warn(const struct halo_ctx *ctx, struct halo_plan *plan,

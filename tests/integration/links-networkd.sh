@@ -302,18 +302,22 @@ rm "$ROOT/etc/systemd/network/10-netplan-all-en.network"
 
 # ---- NetworkManager connection profiles bound to a managed link ----
 P=$ROOT/etc/NetworkManager/system-connections
-mkdir -p "$P"
+mkdir -p "$P" "$ROOT/usr/sbin"
 printf '[connection]\nid=rdma0\ntype=ethernet\ninterface-name=enp194s0f0\n[ethernet]\nmtu=9000\n' \
 	>"$P/rdma0.nmconnection"
 printf '[connection]\nid=by mac\ntype=ethernet\n[ethernet]\nmac-address=%s\n' "${MAC0^^}" \
 	>"$P/by-mac.nmconnection"
 printf '[connection]\nid=other\ninterface-name=eno1\n' >"$P/other.nmconnection"
 halo --dry-run --json
+is "$(jq -r '[.warnings[] | select(test("NetworkManager profile"))] | length' <<<"$out")" 0 \
+	"without NetworkManager the profiles are inert: no warning"
+: >"$ROOT/usr/sbin/NetworkManager"
+halo --dry-run --json
 is "$(jq -r '[.warnings[] | select(test("NetworkManager profile"))] | length' <<<"$out")" 2 \
 	"two profiles bound to the managed link are named, the other one is not"
 like "$(jq -r '.warnings[]' <<<"$out")" \
-	"NetworkManager profile /etc/NetworkManager/system-connections/rdma0.nmconnection \\(\"rdma0\"\\) is bound to enp194s0f0 by interface-name: .*nmcli connection delete \"rdma0\"" \
-	"the warning names the profile file and the nmcli command"
+	"NetworkManager profile /etc/NetworkManager/system-connections/rdma0.nmconnection \\(\"rdma0\"\\) is bound to enp194s0f0 by interface-name: .*nmcli connection delete \"rdma0\".*nmcli connection modify \"rdma0\" connection.autoconnect no" \
+	"the warning names the profile file and the nmcli commands"
 like "$(jq -r '.warnings[]' <<<"$out")" "by-mac.nmconnection \\(\"by mac\"\\) is bound to enp194s0f0 by mac-address" \
 	"a profile bound by MAC address is named too"
 mkfifo "$P/fifo.nmconnection"
