@@ -66,9 +66,28 @@ static bool is_condition(const char *key)
 	return halo_keyword_index(conds, key) >= 0;
 }
 
+/* A word networkd keeps in a Name= list (systemd's ifname_valid_full()
+ * for alternative names): printable, no ':', '/' or '%', shorter than
+ * ALTIFNAMSIZ, not "." or "..", not a number. */
+static bool ifname_word_valid(const char *w)
+{
+	size_t n = strlen(w);
+
+	if (n == 0 || n >= 128 || strcmp(w, ".") == 0 || strcmp(w, "..") == 0 ||
+	    strspn(w, "0123456789") == n)
+		return false;
+	for (const char *c = w; *c; c++)
+		if ((unsigned char)*c <= 32 || (unsigned char)*c >= 127 || strchr(":/%", *c))
+			return false;
+	return true;
+}
+
 /* Adds the words of VALUE to *LIST ("!" prefixed to each when the value
- * starts with it); an empty value resets the list. */
-static int add_words(char ***list, const char *value)
+ * starts with it); an empty value resets the list. UNQUOTE: quotes
+ * group a word (the string lists); Name= and the address lists take
+ * them as characters. IFNAMES: words networkd would refuse as interface
+ * names are dropped, as it drops them. */
+static int add_words(char ***list, const char *value, bool unquote, bool ifnames)
 {
 	bool negate = *value == '!';
 	const char *p = value + negate;
@@ -87,7 +106,7 @@ static int add_words(char ***list, const char *value)
 			p++;
 		if (!*p)
 			return 0;
-		if (*p == '"' || *p == '\'')
+		if (unquote && (*p == '"' || *p == '\''))
 			quote = *p++;
 		n = quote ? strcspn(p, quote == '"' ? "\"" : "'") : strcspn(p, " \t\r\n");
 		if (n + 2 > sizeof(word))
@@ -96,6 +115,8 @@ static int add_words(char ***list, const char *value)
 		p += n;
 		if (quote && *p)
 			p++;
+		if (ifnames && !ifname_word_valid(word + negate))
+			continue;
 		if (halo_strv_push(list, word) < 0)
 			return -ENOMEM;
 	}
@@ -145,7 +166,13 @@ static int parse_assignment(struct halo_networkd_file *f, const char *section, c
 		return 0;
 	}
 	list = match_list(&f->match, key);
-	return list ? add_words(list, value) : 0;
+	if (!list)
+		return 0;
+	if (list == &f->match.name)
+		return add_words(list, value, false, true);
+	if (list == &f->match.mac || list == &f->match.perm_mac || list == &f->match.bssid)
+		return add_words(list, value, false, false);
+	return add_words(list, value, true, false);
 }
 
 int halo_networkd_parse(const char *text, struct halo_networkd_file *f)

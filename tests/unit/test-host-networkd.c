@@ -98,7 +98,13 @@ static const struct {
 	/* syntax: comments, blanks, continuation, quotes */
 	{ "# c\n; c\n[Match]\n  Name = eth-a  \n", false, true },
 	{ "[Match]\nName=enp194s0f1 \\\n  enp194s0f0\n", true, false },
-	{ "[Match]\nName=\"enp194s0f0\"\n", true, false },
+	/* quotes group a word of the string lists; in Name= they are
+	 * characters of the name */
+	{ "[Match]\nName=\"enp194s0f0\"\n", false, false },
+	{ "[Match]\nDriver=\"mlx5_core\"\n", true, false },
+	/* Name= words networkd refuses are dropped: none left, no key */
+	{ "[Match]\nName=a:b 1234 enp/x\n", false, false },
+	{ "[Match]\nName=a:b enp*\n", true, false },
 	{ "[Match]\r\nName=eth-a\r\n", false, true },
 	/* keys of other sections do not count */
 	{ "[Network]\nName=*\n", false, false },
