@@ -46,8 +46,17 @@ is() {	# is GOT WANT DESCRIPTION
 		diag "want: '$2'"
 	fi
 }
+# A REGEX without a newline matches any line of GOT (grep -E); one with a
+# newline matches across lines (bash's =~: ^ and $ are the ends of GOT),
+# since grep would take each of its lines as a pattern of its own.
 like() { # like GOT REGEX DESCRIPTION
-	if printf '%s' "$1" | grep -Eq -- "$2"; then
+	local matched=1
+	if [[ $2 == *$'\n'* ]]; then
+		[[ $1 =~ $2 ]] && matched=0
+	else
+		printf '%s' "$1" | grep -Eq -- "$2" && matched=0
+	fi
+	if [ "$matched" = 0 ]; then
 		ok 0 "$3"
 	else
 		ok 1 "$3"
