@@ -267,6 +267,26 @@ static int parse_cluster(int argc, char *argv[], struct halo_cli *cli, bool *qui
 	return 0;
 }
 
+/* "unknown option '--NAME'", with the nearest long option when one is
+ * close enough (the same rule as the config file's keys: halo_suggest). */
+static char *unknown_long_option_error(const char *name, size_t len)
+{
+	const char *names[sizeof(long_options) / sizeof(long_options[0])];
+	_cleanup_free_ char *word = strndup(name, len);
+	const char *near;
+	size_t n = 0;
+
+	if (!word)
+		return NULL;
+	for (const struct option *o = long_options; o->name; o++)
+		names[n++] = o->name;
+	names[n] = NULL;
+	near = halo_suggest(word, names);
+	if (near)
+		return halo_strdup_printf("unknown option '--%s' (did you mean --%s?)", word, near);
+	return halo_strdup_printf("unknown option '--%s'", word);
+}
+
 /* getopt_long returned '?' for the element just consumed. */
 static char *unknown_option_error(int argc, char *argv[])
 {
@@ -280,7 +300,7 @@ static char *unknown_option_error(int argc, char *argv[])
 			    strncmp(o->name, arg + 2, len) == 0)
 				return halo_strdup_printf("option '--%s' takes no argument",
 							  o->name);
-		return halo_strdup_printf("unknown option '%.*s'", (int)(len + 2), arg);
+		return unknown_long_option_error(arg + 2, len);
 	}
 	if (optopt)
 		return halo_strdup_printf("unknown option '-%c'", optopt);

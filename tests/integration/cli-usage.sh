@@ -21,6 +21,7 @@ usage_error() {
 usage_error "unknown option '--bogus'" --bogus
 usage_error "unknown option '-x'" -x
 usage_error "unknown option '--chec' (did you mean --check?)" --chec
+usage_error "unknown option '--chek' (did you mean --check?)" --chek
 usage_error "--check and --dry-run cannot be used together" --check --dry-run
 usage_error "--dry-run and --validate cannot be used together" --dry-run --validate
 usage_error "--check and --status cannot be used together" --check --status

@@ -112,6 +112,16 @@ static void test_errors(void **state)
 	expect_error("unknown option '--chec' (did you mean --check?)", "--chec", NULL);
 	expect_error("unknown option '--ro' (did you mean --root?)", "--ro=/x", NULL);
 	expect_error("unknown option '--c'", "--c", NULL); /* ambiguous */
+	/* A typo that is no abbreviation: the nearest option, as for the
+	 * config file's keys; none when nothing is that close. */
+	expect_error("unknown option '--chek' (did you mean --check?)", "--chek", NULL);
+	expect_error("unknown option '--dryrun' (did you mean --dry-run?)", "--dryrun", NULL);
+	expect_error("unknown option '--jsno' (did you mean --json?)", "--jsno", NULL);
+	expect_error("unknown option '--onyl' (did you mean --only?)", "--onyl=boot", NULL);
+	expect_error("unknown option '--CHECK' (did you mean --check?)", "--CHECK", NULL);
+	expect_error("unknown option '--interfaces' (did you mean --interface?)", "--interfaces", "x", NULL);
+	expect_error("unknown option '--zz'", "--zz", NULL);
+	expect_error("unknown option '--'", "--=x", NULL);
 	expect_error("option '--json' takes no argument", "--json=yes", NULL);
 	expect_error("option '--root' needs an argument", "--root", NULL);
 	expect_error("option '-c' needs an argument", "-c", NULL);
