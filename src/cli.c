@@ -76,7 +76,7 @@ void halo_cli_usage(FILE *out)
 	      "       halo-provision --check [OPTIONS]    read-only drift audit\n"
 	      "       halo-provision --dry-run [OPTIONS]  show what apply would change, change nothing\n"
 	      "       halo-provision --validate           check the config file only\n"
-	      "       halo-provision --status             print the last state file\n"
+	      "       halo-provision --status             summarize the last state file (--json: print it)\n"
 	      "       halo-provision --revert [OPTIONS]   remove what it owns, undo its edits\n"
 	      "                                           (with --dry-run: show)\n"
 	      "       halo-provision --cluster STATE_FILE...  check that nodes agree on every cable\n"

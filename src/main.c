@@ -110,20 +110,26 @@ static int do_validate(struct run *run)
 	return 0;
 }
 
-/* The state file of the config if it loads, else the default one: --status
- * must work even when the config was broken since. */
+/* The state file of the config if it loads, else the default one (the config
+ * may be broken since): a summary, or with --json the document itself. */
 static int do_status(struct run *run)
 {
 	struct halo_errors ignored = { 0 };
+	struct halo_state_summary sum;
 	_cleanup_free_ char *text = NULL;
 	size_t len;
 
 	if (halo_config_load_source(&run->ctx, &run->config, &run->cfg, &ignored) < 0)
 		run->cfg = NULL;
 	halo_errors_free(&ignored);
-	if (halo_state_read_text(&run->ctx, run->cfg, &text, &len, &run->errs) < 0)
+	if (run->ctx.json) {
+		if (halo_state_read_text(&run->ctx, run->cfg, &text, &len, NULL, &run->errs) < 0)
+			return fail(run);
+		return fwrite(text, 1, len, stdout), 0;
+	} else if (halo_state_summarize(&run->ctx, run->cfg, &sum, &run->errs) < 0)
 		return fail(run);
-	fwrite(text, 1, len, stdout);
+	halo_report_status_text(stdout, &sum, run->ctx.verbosity);
+	halo_state_summary_free(&sum);
 	return 0;
 }
 

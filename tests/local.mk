@@ -5,6 +5,7 @@ TESTS += $(top_unit_tests)
 cli_integration_tests = \
 	tests/integration/cli-usage.sh \
 	tests/integration/cli-run.sh \
+	tests/integration/cli-status.sh \
 	tests/integration/cli-reboot.sh
 TESTS += $(cli_integration_tests)
 EXTRA_DIST += $(cli_integration_tests)

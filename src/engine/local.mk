@@ -23,6 +23,7 @@ libhalo_la_SOURCES += \
 	src/engine/refusals.h \
 	src/engine/refusals.c \
 	src/engine/report.h \
+	src/engine/report_status.c \
 	src/engine/report_text.c \
 	src/engine/report_json.c \
 	src/engine/item_json.c \

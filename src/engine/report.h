@@ -9,6 +9,7 @@ struct json_object;
 
 #include "config/halo-config.h"
 #include "engine/plan.h"
+#include "engine/state.h"
 #include "halo.h"
 
 #define HALO_JSON_SCHEMA_VERSION 1
@@ -60,3 +61,9 @@ int halo_report_json_result(FILE *out, const struct halo_ctx *ctx,
 			    const struct halo_config *cfg,
 			    const struct halo_errors *errs, const char *msg,
 			    int exit_code);
+
+/* --status without --json: the last apply's state file in a few lines
+ * (where, when, the tool and kernel, the item counts, the exit bits,
+ * whether a reboot is pending), then one line per item not ok; -q: the
+ * counts line alone. */
+void halo_report_status_text(FILE *out, const struct halo_state_summary *s, int verbosity);

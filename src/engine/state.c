@@ -9,8 +9,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -18,6 +21,7 @@
 #include "engine/state.h"
 #include "engine/subsystem.h"
 #include "util/rootfs.h"
+#include "util/strv.h"
 
 #define STATE_SCHEMA_VERSION 1
 
@@ -157,15 +161,36 @@ static struct json_object *node_member(struct halo_ctx *ctx, const struct halo_c
 	return node;
 }
 
-int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
-			 char **ret_text, size_t *ret_len, struct halo_errors *errs)
+/* The state file of CFG (NULL: the default one), inside the root. */
+static const char *state_path(const struct halo_config *cfg)
 {
-	const char *path = cfg && cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
+	return cfg && cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
+}
+
+/* When PATH was last written, 0 if that cannot be told. */
+static time_t mtime_of(struct halo_ctx *ctx, const char *path)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	if (halo_root_openat(ctx, path, O_PATH, 0, &fd) < 0 || fstat(fd, &st) < 0)
+		return 0;
+	return st.st_mtim.tv_sec;
+}
+
+int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
+			 char **ret_text, size_t *ret_len, time_t *ret_mtime,
+			 struct halo_errors *errs)
+{
+	const char *path = state_path(cfg);
 	_cleanup_free_ char *shown = NULL;
 	int r = halo_read_file(ctx, path, ret_text, ret_len);
 
-	if (r >= 0)
+	if (r >= 0) {
+		if (ret_mtime)
+			*ret_mtime = mtime_of(ctx, path);
 		return 0;
+	}
 	shown = halo_root_display_path(ctx, path);
 	if (r == -ENOENT) {
 		char *why = NULL;
@@ -185,6 +210,104 @@ int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
 		halo_errors_add(errs, "cannot read state file %s: %s", shown ? shown : path,
 				halo_root_strerror(r));
 	return r;
+}
+
+static int dup_member(struct json_object *o, const char *name, char **ret)
+{
+	const char *s = member_string(o, name);
+
+	*ret = NULL;
+	if (s && !(*ret = strdup(s)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The counts and the items not ok of the ITEMS array into S. */
+static int summarize_items(struct json_object *items, struct halo_state_summary *s)
+{
+	for (size_t i = 0; i < json_object_array_length(items); i++) {
+		struct json_object *it = json_object_array_get_idx(items, i);
+		const char *outcome = member_string(it, "outcome"), *key = member_string(it, "key");
+		_cleanup_free_ char *line = NULL;
+		bool known = false;
+
+		s->n_items++;
+		for (enum halo_outcome o = 0; outcome && o < HALO_N_OUTCOMES; o++)
+			if (strcmp(outcome, halo_outcome_name(o)) == 0) {
+				s->counts[o]++;
+				known = true;
+				break;
+			}
+		if (!known)
+			s->n_unknown++;
+		if (known && strcmp(outcome, "ok") == 0)
+			continue;
+		line = halo_strdup_printf("%s %s", outcome ? outcome : "?", key ? key : "?");
+		if (!line || halo_strv_push(&s->not_ok, line) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int halo_state_summarize(struct halo_ctx *ctx, const struct halo_config *cfg,
+			 struct halo_state_summary *ret, struct halo_errors *errs)
+{
+	struct halo_state_summary s = { 0 };
+	_cleanup_free_ char *text = NULL;
+	struct json_object *o, *v, *items, *c;
+	size_t len;
+	int r = halo_state_read_text(ctx, cfg, &text, &len, &s.mtime, errs);
+
+	if (r < 0)
+		return r;
+	s.path = halo_root_display_path(ctx, state_path(cfg));
+	if (!s.path)
+		return -ENOMEM;
+	o = strlen(text) == len ? json_tokener_parse(text) : NULL;
+	if (!o || !json_object_object_get_ex(o, "schema_version", &v) ||
+	    json_object_get_int(v) != STATE_SCHEMA_VERSION ||
+	    !json_object_object_get_ex(o, "items", &items) ||
+	    !json_object_is_type(items, json_type_array)) {
+		halo_errors_add(errs, "%s is not a halo-provision state file (schema version %d); --status --json prints it as it is",
+				s.path, STATE_SCHEMA_VERSION);
+		json_object_put(o);
+		halo_state_summary_free(&s);
+		return -EBADMSG;
+	}
+	r = dup_member(o, "version", &s.version);
+	if (r == 0)
+		r = dup_member(o, "kernel_release", &s.kernel_release);
+	if (r == 0 && json_object_object_get_ex(o, "config", &c)) {
+		r = dup_member(c, "path", &s.config_path);
+		if (r == 0)
+			r = dup_member(c, "digest", &s.config_digest);
+	}
+	if (json_object_object_get_ex(o, "failed", &v))
+		s.failed = json_object_get_boolean(v);
+	if (json_object_object_get_ex(o, "reboot_required", &v))
+		s.reboot_required = json_object_get_boolean(v);
+	if (json_object_object_get_ex(o, "exit_bits", &v))
+		s.exit_bits = json_object_get_int(v);
+	if (r == 0)
+		r = summarize_items(items, &s);
+	json_object_put(o);
+	if (r < 0) {
+		halo_state_summary_free(&s);
+		return r;
+	}
+	*ret = s;
+	return 0;
+}
+
+void halo_state_summary_free(struct halo_state_summary *s)
+{
+	free(s->path);
+	free(s->version);
+	free(s->kernel_release);
+	free(s->config_path);
+	free(s->config_digest);
+	halo_strv_free(s->not_ok);
+	*s = (struct halo_state_summary){ 0 };
 }
 
 int halo_state_recorded_items(struct halo_ctx *ctx, const struct halo_config *cfg,

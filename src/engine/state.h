@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <time.h>
 
 #include "config/halo-config.h"
 #include "engine/plan.h"
@@ -23,10 +24,36 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     const struct halo_plan *plan, int exit_bits);
 
 /* --status: the text of the state file of CFG (NULL: the default one)
- * into *RET_TEXT (LEN bytes; caller frees). -errno with a line in ERRS
- * (none yet: "no apply has run on this host yet"). */
+ * into *RET_TEXT (LEN bytes; caller frees), and when RET_MTIME is not
+ * NULL the time it was last written (0 when unknown). -errno with a line
+ * in ERRS (none yet: "no apply has run on this host yet"). */
 int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
-			 char **ret_text, size_t *ret_len, struct halo_errors *errs);
+			 char **ret_text, size_t *ret_len, time_t *ret_mtime,
+			 struct halo_errors *errs);
+
+/* What --status says of a state file without --json. The file records
+ * the host after the last apply, rewritten only when that changes, so
+ * its mtime is when the recorded state last changed. */
+struct halo_state_summary {
+	char *path;            /* as shown (inside the root) */
+	time_t mtime;
+	char *version;         /* the tool's, NULL if absent */
+	char *kernel_release;
+	char *config_path, *config_digest;
+	bool failed, reboot_required;
+	int exit_bits;
+	size_t n_items;
+	size_t counts[HALO_N_OUTCOMES];
+	size_t n_unknown;      /* items with an outcome this version lacks */
+	char **not_ok;         /* "OUTCOME KEY" of every item not ok */
+};
+
+/* --status: reads and summarizes the state file of CFG (NULL: the default
+ * one). A file that is not one of ours (not JSON, another schema) is
+ * -EBADMSG. -errno with a line in ERRS. */
+int halo_state_summarize(struct halo_ctx *ctx, const struct halo_config *cfg,
+			 struct halo_state_summary *ret, struct halo_errors *errs);
+void halo_state_summary_free(struct halo_state_summary *s);
 
 /* Calls FN for every item (key, subsystem, the path of a file item or
  * NULL) of the last state file

@@ -69,11 +69,15 @@ is "$rc" 0 "third apply (text): exit 0"
 is "$out" "apply: 0 items" "apply text: just the summary line"
 is "$(tree_snapshot "$root")" "$snap1" "text apply: nothing changed either"
 
-# --status after the apply prints the state file
+# --status after the apply: a summary; --status --json prints the state
+# file (cli-status.sh has the summary's lines)
 run_halo --root "$root" --status
 is "$rc" 0 "--status after apply: exit 0"
-is "$out" "$(cat "$state")" "--status prints the state file"
-is "$(jq -r '.tool' <<<"$out")" halo-provision "--status output parses as JSON"
+like "$out" $'\nitems +0 items\n' "--status: the summary"
+run_halo --root "$root" --status --json
+is "$rc" 0 "--status --json after apply: exit 0"
+is "$out" "$(cat "$state")" "--status --json prints the state file"
+is "$(jq -r '.tool' <<<"$out")" halo-provision "--status --json output parses as JSON"
 
 # the run lock: every mode waits for it (--wait), then gives up with exit 4
 # (the host is busy; the config is fine).
@@ -146,7 +150,7 @@ is "$(jq -r '.config.path' <<<"$out")" "$conf2" "apply --json: -c path as given"
 is "$(jq -r '.config.path' "$root/srv/halo/state.json")" "$conf2" "state written at the configured path"
 is "$(jq -r '.stats.files_written' <<<"$out")" 1 \
 	"apply wrote the state file (the textfile, rewritten by every run, is not counted)"
-run_halo --root "$root" -c "$conf2" --status
+run_halo --root "$root" -c "$conf2" --status --json
 is "$rc" 0 "--status -c: exit 0"
 is "$out" "$(cat "$root/srv/halo/state.json")" "--status reads the configured state path"
 

@@ -1,0 +1,100 @@
+#!/bin/bash
+# --status: a summary of the last apply's state file for people (where,
+# when, tool and kernel, item counts, exit bits, reboot pending, the items
+# not ok); --status --json prints the document itself. A state file that
+# is not ours, or none: exit 1 with one line. --status writes nothing.
+source "${top_srcdir:?}/tests/lib/tap.sh" || exit 1
+
+root="$TEST_TMP/root"
+state="$root/var/lib/halo-provision/state.json"
+mkdir -p "$root/etc/halo-provision" "${state%/*}"
+echo 'version = 1;' | write_conf "$root/etc/halo-provision/halo.conf"
+
+# A state file as an apply with a failure and a pending reboot leaves it.
+cat >"$state" <<'JSON'
+{
+  "schema_version": 1,
+  "tool": "halo-provision",
+  "version": "0.1.0",
+  "config": { "path": "/etc/halo-provision/halo.conf", "digest": "0123456789abcdef0123456789abcdef" },
+  "kernel_release": "6.18.5-200.fc43.x86_64",
+  "failed": true,
+  "reboot_required": true,
+  "exit_bits": 12,
+  "items": [
+    { "key": "module/irdma", "subsystem": "modules", "outcome": "ok" },
+    { "key": "link/rdma0/mtu", "subsystem": "links", "outcome": "ok" },
+    { "key": "boot/param/iommu", "subsystem": "boot", "outcome": "pending-reboot" },
+    { "key": "roce/rdma0/pfc", "subsystem": "roce", "outcome": "failed" },
+    { "key": "roce/rdma0/ecn", "subsystem": "roce", "outcome": "unsupported" }
+  ]
+}
+JSON
+touch -d '2026-03-04 05:06:07 UTC' "$state"
+before=$(tree_snapshot "$root")
+
+run_halo --root "$root" --status
+is "$rc" 0 "--status: exit 0"
+is "$err" "" "--status: nothing on stderr"
+is "$out" "state file      $state
+mode            apply, recorded 2026-03-04 05:06:07 UTC (rewritten only when the host's state changes)
+tool            halo-provision 0.1.0, kernel 6.18.5-200.fc43.x86_64
+config          /etc/halo-provision/halo.conf (digest 0123456789ab)
+items           5 items, 2 ok, 1 pending-reboot, 1 unsupported, 1 failed
+exit bits       12 (+4 failed, +8 reboot required)
+reboot          pending: the host matches the config after a reboot
+pending-reboot  boot/param/iommu
+failed          roce/rdma0/pfc
+unsupported     roce/rdma0/ecn" "--status: the summary, then the items not ok"
+ok "$([ "$(wc -l <<<"$out")" -lt 20 ]; echo $?)" "--status: a screenful, not the document"
+run_halo --root "$root" --status -q
+is "$out" "apply: 5 items, 2 ok, 1 pending-reboot, 1 unsupported, 1 failed; reboot required" \
+	"--status -q: the counts line alone"
+run_halo --root "$root" --status --json
+is "$rc" 0 "--status --json: exit 0"
+is "$out" "$(cat "$state")" "--status --json: the document as it is"
+is "$(tree_snapshot "$root")" "$before" "--status wrote nothing"
+
+# A host in sync.
+jq '.failed = false | .reboot_required = false | .exit_bits = 0 | .items = [.items[0]]' \
+	"$state" >"$TEST_TMP/s" && cat "$TEST_TMP/s" >"$state"
+run_halo --root "$root" --status
+like "$out" $'\nitems +1 item, 1 ok\nexit bits +0 \\(in sync\\)\nreboot +none pending$' \
+	"in sync: one item, exit bits 0, no reboot, no item lines"
+
+# An outcome this version does not know is counted, not dropped.
+jq '.items += [{"key": "x/y", "outcome": "later"}, {"key": "x/z"}]' "$state" >"$TEST_TMP/s" &&
+	cat "$TEST_TMP/s" >"$state"
+run_halo --root "$root" --status
+like "$out" $'\nitems +3 items, 1 ok, 2 of another outcome\n' "unknown outcomes: counted"
+like "$out" $'\nlater +x/y\n\\? +x/z$' "...and listed"
+
+# Bad state files: exit 1, one line naming the file, nothing written.
+bad() { # bad TEXT WHAT
+	printf '%s' "$1" >"$state"
+	before=$(tree_snapshot "$root")
+	run_halo --root "$root" --status
+	is "$rc" 1 "$2: exit 1"
+	is "$err" "halo-provision: $state is not a halo-provision state file (schema version 1); --status --json prints it as it is" \
+		"$2: one line"
+	is "$out" "" "$2: nothing on stdout"
+	is "$(tree_snapshot "$root")" "$before" "$2: nothing written"
+}
+bad 'not json' "not JSON"
+bad '{"schema_version": 2, "items": []}' "another schema version"
+bad '{"schema_version": 1}' "no items"
+bad '{"schema_version": 1, "items": {}}' "items not an array"
+bad '' "empty"
+printf '{"schema_version": 1, "items": []}\0junk' >"$state"
+run_halo --root "$root" --status
+is "$rc" 1 "a NUL inside: exit 1"
+run_halo --root "$root" --status --json
+is "$rc" 0 "--status --json prints even a file that is not ours"
+
+rm "$state"
+run_halo --root "$root" --status
+is "$rc" 1 "no state file: exit 1"
+is "$err" "halo-provision: no state file at $state (no apply has run on this host yet)" \
+	"no state file: one line"
+
+done_testing
