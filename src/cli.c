@@ -481,3 +481,10 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 	*ret = cli;
 	return 0;
 }
+
+void halo_cli_lock_waiting(const struct halo_ctx *ctx, const char *lock, const char *holder)
+{
+	(void)ctx;
+	fprintf(stderr, "halo-provision: waiting for %s, held by %s\n", lock,
+		holder ? holder : "another run (it left no record of itself)");
+}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cli.h: the pinned command line (halo-provision(8)) parsed into options. Pure:
- * prints nothing, so main decides between text and JSON errors. */
+/* cli.h: the pinned command line (halo-provision(8)) parsed into options.
+ * The parser is pure: it prints nothing, so main decides between text and
+ * JSON errors. */
 #pragma once
 
 #include <stdbool.h>
@@ -44,3 +45,7 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 bool halo_cli_wants_json(int argc, char *argv[]);
 
 void halo_cli_usage(FILE *out);
+
+/* ctx->lock_waiting for the command line: one line on stderr saying
+ * whose lock a queued run waits for. */
+void halo_cli_lock_waiting(const struct halo_ctx *ctx, const char *lock, const char *holder);

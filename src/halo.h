@@ -99,6 +99,10 @@ struct halo_ctx {
 	int verbosity;              /* -1 quiet, 0 normal, 1 verbose */
 	bool json;
 	bool diff;
+	/* Called once when the run has waited a second for another run's
+	 * lock: HOLDER is "pid N, MODE, since TIME", or NULL when that run
+	 * left no record. Set by main, which prints; NULL: say nothing. */
+	void (*lock_waiting)(const struct halo_ctx *ctx, const char *lock, const char *holder);
 	/* Facts found once per run before planning, for the subsystems that
 	 * need another one's knowledge (boot never calls into modules/). */
 	bool amdgpu_dkms;           /* amdgpu is the amdgpu-dkms build (amdttm) */

@@ -163,6 +163,7 @@ static int run_cli(struct run *run, const struct halo_cli *cli)
 	run->ctx.verbosity = cli->verbosity;
 	run->ctx.json = cli->json;
 	run->ctx.diff = cli->diff || run->ansible_diff;
+	run->ctx.lock_waiting = run->ansible_out || cli->verbosity < 0 ? NULL : halo_cli_lock_waiting;
 	run->ctx.netns = cli->netns;
 	run->ctx.kernel_release = cli->kernel_release;
 	if (!run->ctx.kernel_release) {

@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "engine/outputs.h"
 #include "engine/refusals.h"
+#include "engine/report.h"
 #include "engine/revert.h"
 #include "engine/run.h"
 #include "engine/state.h"
@@ -26,12 +27,49 @@ struct run {
 	struct halo_refusals refusals; /* ctx->refusals, when the run made it */
 };
 
+/* The run's mode as the lock's holder record names it. */
+static const char *lock_mode(const struct halo_ctx *ctx)
+{
+	if (ctx->revert)
+		return ctx->mode == HALO_MODE_DRY_RUN ? "revert-dry-run" : "revert";
+	return halo_mode_name(ctx->mode);
+}
+
+struct lock_wait {
+	const struct halo_ctx *ctx;
+	const char *lock;
+};
+
+/* "pid N, MODE, since TIME" of the lock's holder into BUF; false when it
+ * left no (valid) record. */
+static bool holder_text(const struct halo_ctx *ctx, char *buf, size_t size)
+{
+	struct halo_lock_holder h;
+
+	if (halo_lock_holder_read(ctx, &h) < 0)
+		return false;
+	halo_lock_holder_format(&h, buf, size);
+	return true;
+}
+
+static void lock_waiting(void *userdata)
+{
+	const struct lock_wait *w = userdata;
+	char holder[128];
+
+	if (w->ctx->lock_waiting)
+		w->ctx->lock_waiting(w->ctx, w->lock,
+				     holder_text(w->ctx, holder, sizeof(holder)) ? holder : NULL);
+}
+
 /* Every mode that observes holds the lock, so a check never reads a
  * half-applied host and two runs never write the same textfile. Apply
  * cannot run without it; a check or dry-run on a root where the lock
  * does not exist or cannot be created (read-only) goes on without one.
- * Returns the lock's descriptor (-1: none), -EBUSY (held) or -EINVAL
- * (cannot be taken), with a line in ERRS. */
+ * After a second of waiting the caller hears who holds it (once), and
+ * the line of a run that gives up names the holder too. Returns the
+ * lock's descriptor (-1: none), -EBUSY (held) or -EINVAL (cannot be
+ * taken), with a line in ERRS. */
 static int take_lock(struct run *run)
 {
 	struct halo_ctx *ctx = run->ctx;
@@ -40,15 +78,20 @@ static int take_lock(struct run *run)
 	/* Only a run that writes creates the lock file: a plain check or
 	 * dry-run leaves a pristine root as it found it. */
 	bool writes = ctx->mode == HALO_MODE_APPLY || halo_outputs_textfile(ctx, run->cfg);
-	int fd = -1, r = halo_lock_acquire(ctx, ctx->wait_seconds, writes, &fd);
+	struct lock_wait w = { .ctx = ctx, .lock = lock };
+	char holder[128], by[160] = "";
+	int fd = -1, r = halo_lock_acquire_notify(ctx, ctx->wait_seconds, writes, 1000,
+						  lock_waiting, &w, &fd);
 
 	if (r == -ETIMEDOUT || r == -EWOULDBLOCK) {
+		if (holder_text(ctx, holder, sizeof(holder)))
+			snprintf(by, sizeof(by), " (%s)", holder);
 		if (ctx->wait_seconds)
 			halo_errors_add(run->errs,
-					"another halo-provision run held %s for %u s (--wait); nothing was changed",
-					lock, ctx->wait_seconds);
+					"another halo-provision run%s held %s for %u s (--wait); nothing was changed",
+					by, lock, ctx->wait_seconds);
 		else
-			halo_errors_add(run->errs, "another halo-provision run holds %s", lock);
+			halo_errors_add(run->errs, "another halo-provision run%s holds %s", by, lock);
 		return -EBUSY;
 	}
 	if (r < 0 && ctx->mode != HALO_MODE_APPLY && r != -ELOOP)
@@ -59,6 +102,8 @@ static int take_lock(struct run *run)
 		 * is the host's. */
 		return r == -ELOOP ? -EINVAL : -EBUSY;
 	}
+	/* For the next run's message only: a run goes on without it. */
+	(void)halo_lock_holder_write(ctx, lock_mode(ctx));
 	return fd;
 }
 
@@ -225,7 +270,6 @@ int halo_run(struct halo_ctx *ctx, const struct halo_config *cfg, struct halo_pl
 	halo_refusals_free(&run.refusals);
 	plan->records = NULL;
 	halo_records_free(&run.records);
-	if (lock >= 0)
-		close(lock);
+	halo_lock_release(ctx, lock);
 	return r;
 }

@@ -4,8 +4,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/lock.h"
 #include "util/rootfs.h"
@@ -21,9 +26,10 @@ static long long now_ms(void)
 /* Polls rather than blocking in flock(): a blocking flock cannot be given
  * a deadline without signals, and a run queued behind another costs a few
  * wake-ups a second at most. */
-static int lock_wait(int fd, unsigned wait_seconds)
+static int lock_wait(int fd, unsigned wait_seconds, long notify_ms,
+		     void (*notify)(void *userdata), void *userdata)
 {
-	long long deadline = now_ms() + (long long)wait_seconds * 1000;
+	long long start = now_ms(), deadline = start + (long long)wait_seconds * 1000;
 	long sleep_ms = 10;
 
 	for (;;) {
@@ -39,6 +45,10 @@ static int lock_wait(int fd, unsigned wait_seconds)
 		left = deadline - now_ms();
 		if (left <= 0)
 			return wait_seconds ? -ETIMEDOUT : -EWOULDBLOCK;
+		if (notify && now_ms() - start >= notify_ms) {
+			notify(userdata);
+			notify = NULL;
+		}
 		if (sleep_ms > left)
 			sleep_ms = (long)left;
 		ts.tv_sec = sleep_ms / 1000;
@@ -51,6 +61,13 @@ static int lock_wait(int fd, unsigned wait_seconds)
 
 int halo_lock_acquire(const struct halo_ctx *ctx, unsigned wait_seconds, bool create,
 		      int *ret_fd)
+{
+	return halo_lock_acquire_notify(ctx, wait_seconds, create, 0, NULL, NULL, ret_fd);
+}
+
+int halo_lock_acquire_notify(const struct halo_ctx *ctx, unsigned wait_seconds, bool create,
+			     long notify_ms, void (*notify)(void *userdata), void *userdata,
+			     int *ret_fd)
 {
 	_cleanup_close_ int fd = -1;
 	int r;
@@ -70,9 +87,91 @@ int halo_lock_acquire(const struct halo_ctx *ctx, unsigned wait_seconds, bool cr
 	/* flock, not fcntl locks: it belongs to this open file, so a second
 	 * open (another run, or a re-exec) sees it held. The kernel drops it
 	 * when the holder dies, so a killed run never blocks the next. */
-	r = lock_wait(fd, wait_seconds);
+	r = lock_wait(fd, wait_seconds, notify_ms, notify, userdata);
 	if (r < 0)
 		return r;
 	*ret_fd = TAKE_FD(fd);
 	return 0;
+}
+
+/* The name of the record inside /run and of its temp file. */
+#define HOLDER_NAME "halo-provision.lock.holder"
+
+int halo_lock_holder_write(const struct halo_ctx *ctx, const char *mode)
+{
+	_cleanup_close_ int dir = -1, fd = -1;
+	char tmp[64], text[96];
+	int n, r;
+
+	n = snprintf(text, sizeof(text), "pid %ld\nmode %s\nsince %lld\n", (long)getpid(), mode,
+		     (long long)time(NULL));
+	if (n < 0 || (size_t)n >= sizeof(text) || strpbrk(mode, " \n"))
+		return -EINVAL;
+	r = halo_root_openat(ctx, "/run", O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, &dir);
+	if (r < 0)
+		return r;
+	/* Written under a name of its own, then linked: a waiter reads the
+	 * whole record or none (no rename: the record is no managed file). */
+	snprintf(tmp, sizeof(tmp), HOLDER_NAME ".%ld", (long)getpid());
+	(void)unlinkat(dir, tmp, 0);
+	fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, (size_t)n) != n) {
+		r = errno ? -errno : -EIO;
+		(void)unlinkat(dir, tmp, 0);
+		return r;
+	}
+	/* A killed run's record is stale: this run holds the lock now. */
+	(void)unlinkat(dir, HOLDER_NAME, 0);
+	r = linkat(dir, tmp, dir, HOLDER_NAME, 0) < 0 ? -errno : 0;
+	(void)unlinkat(dir, tmp, 0);
+	return r;
+}
+
+int halo_lock_holder_read(const struct halo_ctx *ctx, struct halo_lock_holder *ret)
+{
+	_cleanup_free_ char *text = NULL;
+	struct halo_lock_holder h = { 0 };
+	char mode[sizeof(h.mode)];
+	size_t len;
+	int n = 0, r = halo_read_file(ctx, HALO_LOCK_HOLDER_PATH, &text, &len);
+
+	if (r < 0)
+		return r == -ENOENT ? r : -EBADMSG;
+	if (sscanf(text, "pid %ld\nmode %23[a-z-]\nsince %lld\n%n", &h.pid, mode, &h.since, &n) != 3 ||
+	    (size_t)n != len || h.pid <= 0 || h.since <= 0)
+		return -EBADMSG;
+	/* A record whose run is gone is left from a killed run. */
+	if (kill((pid_t)h.pid, 0) < 0 && errno == ESRCH)
+		return -ENOENT;
+	memcpy(h.mode, mode, sizeof(h.mode));
+	*ret = h;
+	return 0;
+}
+
+void halo_lock_holder_format(const struct halo_lock_holder *h, char *buf, size_t size)
+{
+	time_t t = (time_t)h->since;
+	char when[40] = "an unknown time";
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	snprintf(buf, size, "pid %ld, %s, since %s", h->pid, h->mode, when);
+}
+
+void halo_lock_release(const struct halo_ctx *ctx, int fd)
+{
+	_cleanup_close_ int dir = -1;
+	struct halo_lock_holder h;
+
+	if (fd < 0)
+		return;
+	/* Only our own record: a run that could not write one must not
+	 * remove a record it did not make. */
+	if (halo_lock_holder_read(ctx, &h) == 0 && h.pid == (long)getpid() &&
+	    halo_root_openat(ctx, "/run", O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, &dir) == 0)
+		(void)unlinkat(dir, HOLDER_NAME, 0);
+	close(fd);
 }

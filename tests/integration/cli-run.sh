@@ -95,11 +95,39 @@ is "$(jq -r '.failed, .exit_code, .msg' <<<"$out" | tr '\n' ' ')" \
 	"true 4 another halo-provision run holds $root/run/halo-provision.lock " "lock held --json: the error document"
 run_halo --root "$root" --check --wait 0
 is "$rc" 4 "check while the lock is held: waits too (exit 4 with --wait 0)"
+run_halo --root "$root" --wait 2
+is "$err" "halo-provision: waiting for $root/run/halo-provision.lock, held by another run (it left no record of itself)
+halo-provision: another halo-provision run held $root/run/halo-provision.lock for 2 s (--wait); nothing was changed" \
+	"a holder without a record: said once after a second, then the exit line"
+# The holder's record beside the lock, as a run writes it: pid, mode, time.
+holder="$root/run/halo-provision.lock.holder"
+printf 'pid %s\nmode dry-run\nsince 1764252131\n' "$(cat "$TEST_TMP/held")" >"$holder"
+by="pid $(cat "$TEST_TMP/held"), dry-run, since 2025-11-27 14:02:11 UTC"
+run_halo --root "$root" --wait 3 --json
+is "$rc" 4 "a recorded holder: still exit 4"
+is "$err" "halo-provision: waiting for $root/run/halo-provision.lock, held by $by
+halo-provision: another halo-provision run ($by) held $root/run/halo-provision.lock for 3 s (--wait); nothing was changed" \
+	"a recorded holder: named once while waiting and in the exit line"
+is "$(jq -r .msg <<<"$out")" "another halo-provision run ($by) held $root/run/halo-provision.lock for 3 s (--wait); nothing was changed" \
+	"...and in the JSON document"
+run_halo --root "$root" --wait 2 -q
+is "$err" "halo-provision: another halo-provision run ($by) held $root/run/halo-provision.lock for 2 s (--wait); nothing was changed" \
+	"-q: no waiting line, the exit line names the holder"
+printf 'pid 1\nmode apply; rm -rf /\nsince 1\n' >"$holder"
+run_halo --root "$root" --wait 0
+is "$err" "halo-provision: another halo-provision run holds $root/run/halo-provision.lock" \
+	"a record that is not one: ignored"
+printf 'pid 999999999\nmode apply\nsince 1\n' >"$holder"
+run_halo --root "$root" --wait 0
+is "$err" "halo-provision: another halo-provision run holds $root/run/halo-provision.lock" \
+	"the record of a run that is gone: ignored"
+rm "$holder"
 # a run queued behind the holder goes on once it is released
 ( sleep 1; release_lock ) &
 run_halo --root "$root" --wait 20
 is "$rc" 0 "apply queued behind a run: runs when the lock is released"
 wait
+ok "$([ ! -e "$holder" ]; echo $?)" "the run removed its holder record with the lock"
 is "$(tree_snapshot "$root")" "$snap1" "refused runs wrote nothing"
 
 # a world-writable config is refused, nothing changed

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -158,12 +160,144 @@ static void test_lock_symlink_refused(void **state)
 	assert_int_equal(lstat(t, &st), -1);
 }
 
+struct notified {
+	int calls;
+	int read_r;
+	struct halo_lock_holder holder;
+	const struct halo_ctx *ctx;
+};
+
+static void on_wait(void *userdata)
+{
+	struct notified *n = userdata;
+
+	n->calls++;
+	n->read_r = halo_lock_holder_read(n->ctx, &n->holder);
+}
+
+static void put(const struct fx *f, const char *name, const char *text)
+{
+	char p[256];
+	FILE *fp;
+
+	snprintf(p, sizeof(p), "%s/run/%s", f->root, name);
+	fp = fopen(p, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+/* The holder records itself beside the lock; a run that waits a second
+ * hears once who it is; the record goes with the lock. */
+static void test_lock_holder(void **state)
+{
+	struct fx *f = *state;
+	struct notified n = { .ctx = &f->ctx };
+	struct halo_lock_holder h;
+	char p[256], text[128];
+	struct stat st;
+	int a = -1, b = -1;
+	long long now = (long long)time(NULL);
+
+	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -ENOENT);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &a), 0);
+	assert_int_equal(halo_lock_holder_write(&f->ctx, "apply"), 0);
+	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), 0);
+	assert_int_equal(h.pid, getpid());
+	assert_string_equal(h.mode, "apply");
+	assert_true(h.since >= now && h.since <= now + 5);
+	/* No temp file is left beside it. */
+	snprintf(p, sizeof(p), "%s/run/halo-provision.lock.holder.%ld", f->root, (long)getpid());
+	assert_int_equal(lstat(p, &st), -1);
+
+	/* Another open of the lock waits: told once after 100 ms, then it
+	 * gives up after its second. */
+	assert_int_equal(halo_lock_acquire_notify(&f->ctx, 1, true, 100, on_wait, &n, &b), -ETIMEDOUT);
+	assert_int_equal(n.calls, 1);
+	assert_int_equal(n.read_r, 0);
+	assert_int_equal(n.holder.pid, getpid());
+	assert_string_equal(n.holder.mode, "apply");
+	/* Not told when it would give up first, nor when it does not wait. */
+	n.calls = 0;
+	assert_int_equal(halo_lock_acquire_notify(&f->ctx, 1, true, 5000, on_wait, &n, &b), -ETIMEDOUT);
+	assert_int_equal(halo_lock_acquire_notify(&f->ctx, 0, true, 0, on_wait, &n, &b), -EWOULDBLOCK);
+	assert_int_equal(n.calls, 0);
+
+	h = (struct halo_lock_holder){ .pid = 42, .mode = "check", .since = 10 };
+	halo_lock_holder_format(&h, text, sizeof(text));
+	assert_string_equal(text, "pid 42, check, since 1970-01-01 00:00:10 UTC");
+
+	/* Released: the record goes first, then the lock. */
+	halo_lock_release(&f->ctx, a);
+	snprintf(p, sizeof(p), "%s/run/halo-provision.lock.holder", f->root);
+	assert_int_equal(lstat(p, &st), -1);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &a), 0);
+	/* A record this process did not write is not removed. */
+	put(f, "halo-provision.lock.holder", "pid 1\nmode apply\nsince 10\n");
+	halo_lock_release(&f->ctx, a);
+	assert_int_equal(lstat(p, &st), 0);
+	/* A run that takes the lock replaces a record left behind. */
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &a), 0);
+	assert_int_equal(halo_lock_holder_write(&f->ctx, "dry-run"), 0);
+	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), 0);
+	assert_string_equal(h.mode, "dry-run");
+	halo_lock_release(&f->ctx, a);
+	assert_int_equal(halo_lock_holder_write(&f->ctx, "two words"), -EINVAL);
+}
+
+/* Records that are not ours, or whose run is gone: no holder named. */
+static void test_lock_holder_bad(void **state)
+{
+	struct fx *f = *state;
+	struct halo_lock_holder h;
+	char p[256], text[256];
+	pid_t dead;
+	int ws, fd = -1;
+
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &fd), 0);
+	close(fd);
+	static const char *const bad[] = {
+		"", "garbage", "pid 0\nmode apply\nsince 10\n", "pid -3\nmode apply\nsince 10\n",
+		"pid 1\nmode apply\nsince 0\n", "pid 1\nmode Apply!\nsince 10\n",
+		"pid 1\nmode apply\nsince 10\nmore\n", "pid 1\nmode apply\n",
+		"pid 1\nmode aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\nsince 10\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		put(f, "halo-provision.lock.holder", bad[i]);
+		assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -EBADMSG);
+	}
+	/* A killed run's record: its pid is gone. */
+	dead = fork();
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, &ws, 0), dead);
+	snprintf(text, sizeof(text), "pid %ld\nmode apply\nsince 10\n", (long)dead);
+	put(f, "halo-provision.lock.holder", text);
+	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -ENOENT);
+	/* A FIFO is never opened for reading. */
+	snprintf(p, sizeof(p), "%s/run/halo-provision.lock.holder", f->root);
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -EBADMSG);
+	assert_int_equal(unlink(p), 0);
+	/* /run a symlink out of the root: no record is written there. */
+	snprintf(p, sizeof(p), "%s/run", f->root);
+	snprintf(text, sizeof(text), "%s/run.moved", f->root);
+	assert_int_equal(rename(p, text), 0);
+	assert_int_equal(symlink(f->outer, p), 0);
+	assert_int_equal(halo_lock_holder_write(&f->ctx, "apply"), -ELOOP);
+	snprintf(p, sizeof(p), "%s/halo-provision.lock.holder", f->outer);
+	assert_int_equal(access(p, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_lock_twice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_wait, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_symlink_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_holder, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_holder_bad, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("util-lock", tests, NULL, NULL);
