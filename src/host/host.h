@@ -55,6 +55,9 @@ struct halo_host {
 	size_t n;
 	/* --interface NAME given and no entry manages it. */
 	bool interface_unmanaged;
+	/* Built for the readiness items alone (--only ready): they only
+	 * report, so an entry no link matches is no error in any stage. */
+	bool facts_only;
 };
 
 /*
@@ -64,7 +67,9 @@ struct halo_host {
  * errors, added to ERRS (-EINVAL); an entry no link matches is one too
  * when STAGE is HALO_HOST_FINAL, else it stays !found. Netlink or sysfs
  * failures: -errno with a line in ERRS. No interfaces configured (or
- * neither links, roce nor rdma selected): an empty table, no netlink.
+ * neither links, roce, rdma nor ready selected): an empty table, no
+ * netlink; ready alone under --root without --netns (a tree has no
+ * links) too.
  */
 int halo_host_resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 		      enum halo_host_stage stage, struct halo_errors *errs);

@@ -276,7 +276,7 @@ static int resolve_links(struct halo_ctx *ctx, const struct halo_config *cfg,
 		err = 0;
 	if (err == 0 && !host->interface_unmanaged)
 		err = match_selected(cfg, sel, links, n_links, &fc,
-				     host->stage == HALO_HOST_FINAL, idx, e);
+				     host->stage == HALO_HOST_FINAL && !host->facts_only, idx, e);
 	if (err == -EINVAL) {
 		bad = true;
 		err = 0;
@@ -381,6 +381,15 @@ static bool needs_links(const struct halo_ctx *ctx, const struct halo_config *cf
 		cfg->sysctl.present);
 }
 
+/* The readiness items need each NIC's PCI function and driver, which only
+ * the live link knows when the entry has no match.pci. They read; a tree
+ * without --netns has no links of its own to read. */
+static bool ready_reads_links(const struct halo_ctx *ctx, const struct halo_config *cfg)
+{
+	return cfg->n_interfaces > 0 && (ctx->only & HALO_SUB_READY) &&
+	       !(ctx->under_root && !ctx->netns);
+}
+
 int halo_host_resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 		      enum halo_host_stage stage, struct halo_errors *errs)
 {
@@ -397,8 +406,11 @@ int halo_host_resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return -ENOMEM;
 	host->stage = stage;
 	ctx->host = host;
-	if (!needs_links(ctx, cfg))
-		return 0;
+	if (!needs_links(ctx, cfg)) {
+		if (!ready_reads_links(ctx, cfg))
+			return 0;
+		host->facts_only = true;
+	}
 	host->links = calloc(cfg->n_interfaces, sizeof(*host->links));
 	if (!host->links)
 		return -ENOMEM;

@@ -83,9 +83,10 @@ static int add(struct halo_plan *plan, const struct halo_config *cfg, const char
 	return 0;
 }
 
-/* The PCI function of an entry: the live link's (host table), else the
- * configured match.pci (a run without links, roce or rdma selected builds
- * no table); otherwise the reason there is none. */
+/* The PCI function of an entry: the live link's (the host table, built
+ * for the readiness items too), else the configured match.pci (no link
+ * matches it now, or a tree under --root without --netns, whose links
+ * are not read); otherwise the reason there is none. */
 static void entry_pci(struct halo_ctx *ctx, const struct halo_interface *e,
 		      struct halo_ready_want *w)
 {
@@ -102,10 +103,12 @@ static void entry_pci(struct halo_ctx *ctx, const struct halo_interface *e,
 			 h->link.name, h->driver ? h->driver : "virtual");
 	} else if (e->match.has_pci) {
 		halo_pci_format(&e->match.pci, w->pci, sizeof(w->pci));
+	} else if (h) {
+		snprintf(w->why_no_pci, sizeof(w->why_no_pci),
+			 "no link matches %s: its PCI device is not known", e->name);
 	} else {
 		snprintf(w->why_no_pci, sizeof(w->why_no_pci),
-			 h ? "no link matches %s yet" :
-			     "the PCI device of %s is not known: give match.pci, or include links in --only",
+			 "the PCI device of %s is not known: a tree under --root has no links (give --netns, or match.pci)",
 			 e->name);
 	}
 }

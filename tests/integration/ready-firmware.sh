@@ -43,7 +43,7 @@ version = 1;
 interfaces = (
   { name = "rdma0"; match = { pci = "0000:3b:00.0"; }; },
   { name = "rdma1"; match = { pci = "0000:3b:00.1"; }; },
-  { name = "cx0";   match = { pci = "0000:c1:00.0"; }; },
+  { name = "cx0" },
   { name = "v0";    match = { pci = "0000:c4:00.0"; }; },
   { name = "nodrv"; match = { pci = "0000:c5:00.0"; }; },
   { name = "named" }
@@ -110,8 +110,11 @@ is "$(item ready/v0/firmware .outcome)" unsupported "no devlink instance (a veth
 is "$(item ready/v0/firmware .message)" "devlink has no info for pci/0000:c4:00.0: No such device" "...with the reason"
 is "$(item ready/nodrv/firmware .outcome)" unsupported "no driver bound: unsupported"
 is "$(item ready/nodrv/firmware .message)" "no driver is bound to 0000:c5:00.0" "...with the reason"
-is "$(item ready/named/firmware .outcome)" unsupported "no PCI address known: unsupported"
-like "$(item ready/named/firmware .message)" 'PCI device of named is not known' "...with the reason"
+is "$(item ready/cx0/pcie-link .message)" "0000:c1:00.0 has no PCIe link attributes in sysfs" \
+	"--only ready resolves an entry matched by name alone: its PCI function from the live link"
+is "$(item ready/named/firmware .outcome)" unsupported "no link, no PCI address: unsupported"
+is "$(item ready/named/firmware .message)" 'no link matches named: its PCI device is not known' "...with the reason"
+is "$(item ready/named/pcie-link .message)" 'no link matches named: its PCI device is not known' "...for the PCIe link too"
 is "$(jq -r .failed <<<"$out")" false "nothing failed"
 is "$(jq -c '[.items[] | .subsystem] | unique' <<<"$out")" '["ready"]' "--only ready: only readiness items"
 is "$(state e810a .requests.devlink.get)" $((gets + 1)) "one INFO_GET per NIC"
@@ -158,6 +161,9 @@ is "$rc" 0 "--root without --netns: exit 0"
 like "$(item ready/rdma0/firmware .message)" 'is a tree: the firmware is asked of the running kernel' \
 	"...unsupported, with the reason"
 is "$(jq .stats.netlink_requests <<<"$out")" 0 "...and no netlink request"
+is "$(item ready/cx0/firmware .message)" \
+	"the PCI device of cx0 is not known: a tree under --root has no links (give --netns, or match.pci)" \
+	"...and an entry without match.pci says what would tell its device"
 is "$(snap "$ROOT/sys"; snap "$ROOT/etc")" "$before_sys_etc" "sys and etc are still unchanged"
 
 done_testing
