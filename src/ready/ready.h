@@ -6,8 +6,9 @@
  * with the reason when the root has no such fact). None ever changes the
  * host, and none is ever applied, so they never fail a run:
  *   ready/kernel             running kernel >= ready.kernel_min
- *   ready/<entry>/pcie-link  the NIC's PCIe link at its maximum, and the
- *                            ceiling it puts on the port
+ *   ready/<entry>/pcie-link  the NIC's PCIe link at the most both it and
+ *                            its slot support, and the ceiling it puts
+ *                            on the port
  *   ready/<entry>/firmware   devlink info: E810 NVM >= 4.91, ConnectX
  *                            fw.version reported
  *   ready/uma-carveout       amdgpu mem_info_vram_total <= ready.uma_max_mib

@@ -136,4 +136,63 @@ is "$(item ready/rdma0/firmware message)" "no driver is bound to 0000:c2:00.0" \
 like "$(item ready/memlock message)" 'no pam_limits files' "memlock: why unsupported"
 is "$(find "$EMPTY" | wc -l)" 1 "empty root: still empty"
 
+# --- the slot: a link trains to what both ends support ---
+# slot_tree DIR SLOT_WIDTH SLOT_SPEED CUR_WIDTH CUR_SPEED: an x16 Gen4 NIC
+# behind the upstream port 0000:00:01.1 (its parent directory, as the
+# kernel lays out /sys/devices), trained at CUR.
+slot_tree() {
+	local r=$1 br=$1/sys/devices/pci0000:00/0000:00:01.1
+	local pci=$br/0000:c2:00.0
+	mkdir -p "$pci" "$r/sys/bus/pci/devices"
+	ln -s ../../../devices/pci0000:00/0000:00:01.1/0000:c2:00.0 "$r/sys/bus/pci/devices/0000:c2:00.0"
+	echo "$3" >"$br/max_link_speed"
+	echo "$2" >"$br/max_link_width"
+	echo "16.0 GT/s PCIe" >"$br/current_link_speed"
+	echo "$2" >"$br/current_link_width"
+	echo "$5" >"$pci/current_link_speed"
+	echo "$4" >"$pci/current_link_width"
+	echo "16.0 GT/s PCIe" >"$pci/max_link_speed"
+	echo 16 >"$pci/max_link_width"
+}
+slot_case() { # slot_case NAME SLOT_W SLOT_SPEED CUR_W CUR_SPEED
+	rm -rf "$TEST_TMP/slot"
+	slot_tree "$TEST_TMP/slot" "$2" "$3" "$4" "$5"
+	run_halo --check --root "$TEST_TMP/slot" -c "$CONF" --only ready --json
+}
+slot_case "x4 slot" 4 "16.0 GT/s PCIe" 4 "16.0 GT/s PCIe"
+is "$(item ready/rdma0/pcie-link outcome)" ok "an x16 NIC at x4 in an x4 slot: ok"
+is "$(item ready/rdma0/pcie-link observed)" \
+	"0000:c2:00.0: x4 16.0 GT/s of x16 16.0 GT/s, slot x4 16.0 GT/s, ceiling ~63 Gb/s" \
+	"...the slot and the ceiling are said"
+is "$(item ready/rdma0/pcie-link message)" \
+	"rdma0 (0000:c2:00.0) is at its slot's maximum, x4 16.0 GT/s: ~63 of the ~252 Gb/s the NIC could use in a wider or faster slot" \
+	"...and what a wider slot would give"
+slot_case "x4 slot, x2 link" 4 "16.0 GT/s PCIe" 2 "16.0 GT/s PCIe"
+is "$rc" 2 "x2 in an x4 slot: check exits 2"
+is "$(item ready/rdma0/pcie-link outcome)" drift "x2 in an x4 slot: drift"
+is "$(item ready/rdma0/pcie-link message)" \
+	"rdma0 (0000:c2:00.0) trained at x2 16.0 GT/s, below the x4 16.0 GT/s both it and its slot support: ~32 of ~63 Gb/s; reseat it (and its riser), check the BIOS link speed setting" \
+	"...below what both ends support, with the fix"
+slot_case "Gen3 slot" 16 "8.0 GT/s PCIe" 16 "8.0 GT/s PCIe"
+is "$(item ready/rdma0/pcie-link outcome)" ok "a Gen4 NIC at Gen3 in a Gen3 slot: ok"
+slot_case "Gen3 slot, Gen1 link" 16 "8.0 GT/s PCIe" 16 "2.5 GT/s PCIe"
+is "$(item ready/rdma0/pcie-link outcome)" drift "at 2.5 GT/s in a Gen3 slot: drift"
+slot_case "full slot, x4 link" 16 "16.0 GT/s PCIe" 4 "16.0 GT/s PCIe"
+is "$(item ready/rdma0/pcie-link outcome)" drift "x4 in a full x16 slot: drift"
+like "$(item ready/rdma0/pcie-link message)" 'below the x16 16\.0 GT/s both it and its slot support: ~63 of ~252 Gb/s' \
+	"...the full slot's ceiling"
+slot_case "slot speed unknown" 4 "Unknown" 4 "16.0 GT/s PCIe"
+is "$(item ready/rdma0/pcie-link outcome)" ok "a slot speed the kernel calls Unknown: the width still counts"
+like "$(item ready/rdma0/pcie-link observed)" ', slot x4 \? GT/s, ' "...and the unknown speed is said"
+slot_case "bad slot width" four "16.0 GT/s PCIe" 4 "16.0 GT/s PCIe"
+is "$(item ready/rdma0/pcie-link outcome)" failed "a slot width that is no number: failed"
+like "$(item ready/rdma0/pcie-link message)" '0000:c2:00\.0/\.\./max_link_width is not a link width' \
+	"...naming the attribute"
+slot_case "bad slot speed" 4 "fast" 4 "16.0 GT/s PCIe"
+like "$(item ready/rdma0/pcie-link message)" 'max_link_speed: "fast" is not a link speed' \
+	"a slot speed that is no speed: named"
+before=$(snap "$TEST_TMP/slot")
+run_halo --check --root "$TEST_TMP/slot" -c "$CONF" --only ready
+is "$(snap "$TEST_TMP/slot")" "$before" "the slot cases wrote nothing"
+
 done_testing
