@@ -242,3 +242,66 @@ int halo_config_line_setting(const char *text, int line, char *buf, size_t len)
 	}
 	return found;
 }
+
+/* Deeper nesting than any config has: left to libconfig's own message. */
+#define UNCLOSED_MAX_DEPTH 128
+
+char halo_config_unclosed(const char *text, size_t len, int *ret_line)
+{
+	const char *s = text, *end = text + len;
+	char open[UNCLOSED_MAX_DEPTH];
+	int open_line[UNCLOSED_MAX_DEPTH];
+	size_t depth = 0;
+	int line = 1;
+
+	while (s < end) {
+		char c = *s;
+		int start = line;
+
+		if (c == '\n') {
+			line++;
+			s++;
+		} else if (c == '#' || (c == '/' && s + 1 < end && s[1] == '/')) {
+			while (s < end && *s != '\n')
+				s++;
+		} else if (c == '/' && s + 1 < end && s[1] == '*') {
+			for (s += 2; s < end && !(*s == '*' && s + 1 < end && s[1] == '/'); s++)
+				line += *s == '\n';
+			if (s >= end) {
+				*ret_line = start;
+				return '*';
+			}
+			s += 2;
+		} else if (c == '"') {
+			for (s++; s < end && *s != '"'; s++) {
+				if (*s == '\\' && s + 1 < end)
+					s++;
+				line += *s == '\n';
+			}
+			if (s >= end) {
+				*ret_line = start;
+				return '"';
+			}
+			s++;
+		} else if (c == '{' || c == '[' || c == '(') {
+			if (depth == UNCLOSED_MAX_DEPTH)
+				return 0;
+			open[depth] = c;
+			open_line[depth++] = line;
+			s++;
+		} else if (c == '}' || c == ']' || c == ')') {
+			char want = c == '}' ? '{' : c == ']' ? '[' : '(';
+
+			if (depth == 0 || open[depth - 1] != want)
+				return 0;
+			depth--;
+			s++;
+		} else {
+			s++;
+		}
+	}
+	if (depth == 0)
+		return 0;
+	*ret_line = open_line[depth - 1];
+	return open[depth - 1];
+}

@@ -15,3 +15,11 @@ size_t halo_config_prescan(struct halo_pctx *p, const char *text, size_t len,
 /* The setting name assigned on LINE of TEXT into BUF; returns how many
  * names that line assigns (a message can only name it when exactly 1). */
 int halo_config_line_setting(const char *text, int line, char *buf, size_t len);
+
+/* What a config left open where it ends, for libconfig's syntax error at
+ * the end of the file (it cannot say where the unclosed part began): the
+ * innermost '{', '[' or '(' never closed, or '"' for a string, '*' for a
+ * comment, with the line it opened on in *RET_LINE. Strings and comments
+ * are skipped as libconfig's scanner does. 0 when nothing is left open, or
+ * a closer does not match its opener (then that is libconfig's to say). */
+char halo_config_unclosed(const char *text, size_t len, int *ret_line);

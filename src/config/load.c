@@ -23,6 +23,38 @@
 /* Larger than any sane config; keeps a mistaken -c /dev/zero-like file out. */
 #define HALO_CONFIG_MAX_BYTES (4u << 20)
 
+/* libconfig reports a group, array or list left open (or a string or
+ * comment) at the end of the file, where the scanner ran out: point at the
+ * line where it opened instead. True when that was the case (an error in
+ * ERRS). */
+static bool syntax_error_at_end(const char *name, const char *text, size_t len,
+				const struct halo_ctree_error *err, struct halo_errors *errs)
+{
+	static const struct {
+		char open;
+		const char *what;
+	} kinds[] = {
+		{ '{', "the group's '{'" },   { '[', "the array's '['" },
+		{ '(', "the list's '('" },    { '"', "the string's opening '\"'" },
+		{ '*', "the comment's '/*'" },
+	};
+	int eof_line = 1, line = 0;
+	char open;
+
+	for (size_t i = 0; i < len; i++)
+		eof_line += text[i] == '\n';
+	if (strcmp(err->what, "syntax error") != 0 || err->line < eof_line)
+		return false;
+	open = halo_config_unclosed(text, len, &line);
+	for (size_t i = 0; open && i < ARRAY_SIZE(kinds); i++)
+		if (kinds[i].open == open) {
+			halo_errors_add(errs, "%s:%d: %s on this line is never closed (the file ends at line %d)",
+					name, line, kinds[i].what, eof_line);
+			return true;
+		}
+	return false;
+}
+
 int halo_config_load_text(const char *name, const char *text, size_t len, bool loose,
 			  char ***line_paths, size_t n_line_paths,
 			  struct halo_config **ret, struct halo_errors *errs)
@@ -70,6 +102,8 @@ int halo_config_load_text(const char *name, const char *text, size_t len, bool l
 		    halo_config_line_setting(text, err.line, key, sizeof(key)) == 1)
 			halo_errors_add(errs, "%s:%d: \"%s\" is set twice in the same group",
 					name, err.line, key);
+		else if (syntax_error_at_end(name, text, len, &err, errs))
+			;
 		else
 			halo_errors_add(errs, "%s:%d: %s", name, err.line, err.what);
 		return r;

@@ -7,8 +7,46 @@ static void syntax_error(void **state)
 {
 	assert_config_errors("version = 1;\nboot = {\n  loader = ;\n};\n",
 			     "halo.conf:3: syntax error");
+}
+
+/* libconfig reports what is left open at the end of the file, where it
+ * ran out: the message points at the line that opened it. */
+static void unclosed_at_end(void **state)
+{
 	assert_config_errors("version = 1;\nboot = {\n  loader = \"grub\";\n\n",
-			     "halo.conf:5: syntax error");
+			     "halo.conf:2: the group's '{' on this line is never closed (the file ends at line 5)");
+	/* No newline at the end: the last line is where it ends. */
+	assert_config_errors("version = 1;\nboot = {\n  loader = \"grub\";",
+			     "halo.conf:2: the group's '{' on this line is never closed (the file ends at line 3)");
+	/* The innermost one; closed ones, and braces in strings and comments,
+	 * do not count. */
+	assert_config_errors("version = 1;\n"
+			     "interfaces = (\n"
+			     "  { name = \"a{\"; mtu = 9000; },  # {\n"
+			     "  { name = \"b\";  // (\n"
+			     "    /* [ { */ addresses = [ \"10.0.0.1/24\" ];\n"
+			     "    roce = { pfc = [ 3 ]; }\n"
+			     "\n",
+			     "halo.conf:4: the group's '{' on this line is never closed (the file ends at line 8)");
+	/* ... and the mismatched closer that a missing '}' makes is
+	 * libconfig's to report, where it is. */
+	assert_config_errors("version = 1;\n"
+			     "interfaces = (\n"
+			     "  { name = \"b\";\n"
+			     ");\n",
+			     "halo.conf:4: syntax error");
+	assert_config_errors("version = 1;\nboot = {\n  extra = [ \"a\",\n    \"b\"\n",
+			     "halo.conf:3: the array's '[' on this line is never closed (the file ends at line 5)");
+	assert_config_errors("version = 1;\nstorage = (\n  { what = \"LABEL=x\"; where = \"/m\"; }\n",
+			     "halo.conf:2: the list's '(' on this line is never closed (the file ends at line 4)");
+	assert_config_errors("version = 1;\nboot = {\n  loader = \"grub;\n};\n",
+			     "halo.conf:3: the string's opening '\"' on this line is never closed (the file ends at line 5)");
+	/* A closer that does not match: libconfig's own words. */
+	assert_config_errors("version = 1;\nboot = {\n  extra = [ \"a\" };\n",
+			     "halo.conf:3: syntax error");
+	/* An error before the end stays where libconfig found it. */
+	assert_config_errors("version = 1;\nboot = {\n  loader = ;\n",
+			     "halo.conf:3: syntax error");
 }
 
 static void duplicate_setting(void **state)
@@ -460,6 +498,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(syntax_error),
+		cmocka_unit_test(unclosed_at_end),
 		cmocka_unit_test(duplicate_setting),
 		cmocka_unit_test(unknown_key_suggested),
 		cmocka_unit_test(unknown_key_everywhere),
