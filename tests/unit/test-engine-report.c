@@ -154,6 +154,75 @@ static void test_text_drift(void **state)
 	halo_plan_free(&plan);
 }
 
+/* The longest line of TEXT, in bytes. */
+static size_t longest_line(const char *text)
+{
+	size_t max = 0;
+
+	for (const char *s = text; *s;) {
+		size_t n = strcspn(s, "\n");
+
+		max = n > max ? n : max;
+		s += n + (s[n] == '\n');
+	}
+	return max;
+}
+
+/* A boot item's observed value is a whole kernel command line (300 and
+ * more bytes): lines stay within 120 columns, the value is cut unless -v
+ * asks for it, and -v wraps it whole. */
+static void test_text_width(void **state)
+{
+	struct halo_ctx ctx = { .mode = HALO_MODE_CHECK };
+	struct halo_plan plan;
+	char observed[1024], *out;
+	struct halo_item *it;
+
+	snprintf(observed, sizeof(observed), "/boot/grub/grub.cfg: BOOT_IMAGE=/vmlinuz-6.12.9-amd64 "
+		 "root=UUID=0d1c2b3a-4f5e-6d7c-8b9a-0a1b2c3d4e5f ro console=tty1 console=ttyS0,115200n8 "
+		 "quiet splash iommu=pt amd_iommu=on pcie_aspm=off pci=realloc "
+		 "ttm.pages_limit=32505856 ttm.page_pool_size=32505856 amd_pstate=active "
+		 "amdgpu.cwsr_enable=0 transparent_hugepage=always systemd.unified_cgroup_hierarchy=1 "
+		 "a_parameter_that_is_far_too_long_to_fit_on_any_line_of_the_report_without_a_blank_in_it_at_all_xxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	halo_plan_init(&plan);
+	it = add(&plan, "boot/regenerate", HALO_OUTCOME_DRIFT, "update-grub", observed);
+	assert_true(strlen(observed) > 300);
+
+	/* The host's value is cut to fit. */
+	out = text_of(&ctx, &plan, HALO_EXIT_CHANGED);
+	assert_string_equal(out, "drift           boot/regenerate  update-grub (observed: /boot/grub/grub.cfg: BOOT_IMAGE=/vmlinuz-6...) (-v: in full)\n"
+				 "check: 1 item, 1 drift\n");
+	assert_true(longest_line(out) <= 120);
+	free(out);
+
+	/* A message is never cut: the value gives way as far as it can (40
+	 * bytes), the line may then pass the width. */
+	assert_int_equal(halo_item_set_message(it, "not run under --root; run update-grub in the image"), 0);
+	out = text_of(&ctx, &plan, HALO_EXIT_CHANGED);
+	assert_string_equal(out, "drift           boot/regenerate  update-grub (observed: /boot/grub/grub.cfg: BOOT_IMAGE=/vmli...); not run under --root; run update-grub in the image (-v: in full)\n"
+				 "check: 1 item, 1 drift\n");
+	free(out);
+
+	/* -v: every value whole, on the item's one line. */
+	ctx.verbosity = 1;
+	out = text_of(&ctx, &plan, HALO_EXIT_CHANGED);
+	assert_non_null(strstr(out, observed));
+	assert_null(strstr(out, "(-v: in full)"));
+	assert_string_equal(strchr(out, '\n'), "\ncheck: 1 item, 1 drift\n");
+	free(out);
+	halo_plan_free(&plan);
+
+	/* Values that fit are never cut, however long the key. */
+	halo_plan_init(&plan);
+	ctx.verbosity = 0;
+	add(&plan, "file/etc/systemd/system/halo-provision-audit.timer.d/zz-halo-provision-shortened.conf",
+	    HALO_OUTCOME_DRIFT, "mode 0644, 100 bytes", "mode 0600, 90 bytes");
+	out = text_of(&ctx, &plan, HALO_EXIT_CHANGED);
+	assert_non_null(strstr(out, "  mode 0644, 100 bytes (observed: mode 0600, 90 bytes)\n"));
+	free(out);
+	halo_plan_free(&plan);
+}
+
 /* One item in both documents, field order and all: the report and the
  * state file must keep their exact bytes (docs/json-schema.md). */
 static void test_item_json_views(void **state)
@@ -357,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_text_lines),
 		cmocka_unit_test(test_text_drift),
+		cmocka_unit_test(test_text_width),
 		cmocka_unit_test(test_item_json_views),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_json_errors),
