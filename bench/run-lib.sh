@@ -197,7 +197,9 @@ count_links() {
 #   written: an open with O_WRONLY, O_RDWR, O_CREAT or O_TRUNC of a file
 #     under ROOT, or a symlink/hard link made there; the run lock
 #     (ROOT/run/halo-provision.lock, opened O_RDWR|O_CREAT by every run,
-#     never written) is counted apart as "lock";
+#     never written) and its holder record (halo-provision.lock.holder
+#     and its temp file beside it: written, linked and removed by every
+#     run that holds the lock) are counted apart as "lock";
 #   renamed / unlinked (unlink, rmdir) / mkdir: either path under ROOT;
 #   nl_mutating: netlink messages the process sent to the kernel that
 #     change something. The socket's protocol comes from its socket() call
@@ -246,6 +248,10 @@ noop_counts() {
 		return out
 	}
 	function outside(p) { if (!under(p) && !ignored(p)) out++ }
+	function is_lock(p) {
+		return p == root "/run/halo-provision.lock" ||
+			index(p, root "/run/halo-provision.lock.holder") == 1
+	}
 	{ pid = $1 }
 	/ = -1 / || / <unfinished / || / resumed>/ && / = -1/ { next }
 	/ socket\(AF_NETLINK/ {
@@ -284,7 +290,7 @@ noop_counts() {
 		if ($0 !~ /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/ && $0 !~ / creat\(/) next
 		p = $NF; if (p !~ /</) next
 		sub(/^[0-9]+</, "", p); sub(/>$/, "", p)
-		if (under(p)) { if (p == root "/run/halo-provision.lock") lock++; else w++ }
+		if (under(p)) { if (is_lock(p)) lock++; else w++ }
 		else outside(p)
 		next
 	}
@@ -304,7 +310,8 @@ noop_counts() {
 		else if (call == "linkat") { split(a, parts, ", "); p = join(parts[3], quoted(a, 2)) }
 		else { split(a, parts, ", "); p = join(parts[1], quoted(a, 1)) }
 		if (!under(p)) { outside(p); next }
-		if (call ~ /^unlink|^rmdir/) unl++
+		if (is_lock(p)) lock++
+		else if (call ~ /^unlink|^rmdir/) unl++
 		else if (call ~ /^mkdir/) mk++
 		else w++
 		next
