@@ -95,9 +95,9 @@ is "$(jq -r '.failed, .exit_code, .msg' <<<"$out" | tr '\n' ' ')" \
 	"true 4 another halo-provision run holds $root/run/halo-provision.lock " "lock held --json: the error document"
 run_halo --root "$root" --check --wait 0
 is "$rc" 4 "check while the lock is held: waits too (exit 4 with --wait 0)"
-run_halo --root "$root" --wait 2
+run_halo --root "$root" --wait 3
 is "$err" "halo-provision: waiting for $root/run/halo-provision.lock, held by another run (it left no record of itself)
-halo-provision: another halo-provision run held $root/run/halo-provision.lock for 2 s (--wait); nothing was changed" \
+halo-provision: another halo-provision run held $root/run/halo-provision.lock for 3 s (--wait); nothing was changed" \
 	"a holder without a record: said once after a second, then the exit line"
 # The holder's record beside the lock, as a run writes it: pid, mode, time.
 holder="$root/run/halo-provision.lock.holder"
