@@ -252,7 +252,7 @@ static void test_lock_holder_bad(void **state)
 	struct halo_lock_holder h;
 	char p[256], text[256];
 	pid_t dead;
-	int ws, fd = -1;
+	int ws, fd = -1, r;
 
 	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &fd), 0);
 	close(fd);
@@ -285,7 +285,11 @@ static void test_lock_holder_bad(void **state)
 	snprintf(text, sizeof(text), "%s/run.moved", f->root);
 	assert_int_equal(rename(p, text), 0);
 	assert_int_equal(symlink(f->outer, p), 0);
-	assert_int_equal(halo_lock_holder_write(&f->ctx, "apply"), -ELOOP);
+	/* Refused: -ELOOP through openat2, -ENOTDIR from the component walk
+	 * (no openat2, as under valgrind), which opens the last component
+	 * with O_NOFOLLOW|O_DIRECTORY. */
+	r = halo_lock_holder_write(&f->ctx, "apply");
+	assert_true(r == -ELOOP || r == -ENOTDIR);
 	snprintf(p, sizeof(p), "%s/halo-provision.lock.holder", f->outer);
 	assert_int_equal(access(p, F_OK), -1);
 }
