@@ -115,22 +115,11 @@ static int do_validate(struct run *run)
 static int do_status(struct run *run)
 {
 	struct halo_errors ignored = { 0 };
-	struct halo_state_summary sum;
-	_cleanup_free_ char *text = NULL;
-	size_t len;
 
 	if (halo_config_load_source(&run->ctx, &run->config, &run->cfg, &ignored) < 0)
 		run->cfg = NULL;
 	halo_errors_free(&ignored);
-	if (run->ctx.json) {
-		if (halo_state_read_text(&run->ctx, run->cfg, &text, &len, NULL, &run->errs) < 0)
-			return fail(run);
-		return fwrite(text, 1, len, stdout), 0;
-	} else if (halo_state_summarize(&run->ctx, run->cfg, &sum, &run->errs) < 0)
-		return fail(run);
-	halo_report_status_text(stdout, &sum, run->ctx.verbosity);
-	halo_state_summary_free(&sum);
-	return 0;
+	return halo_report_status(stdout, &run->ctx, run->cfg, &run->errs) < 0 ? fail(run) : 0;
 }
 
 /* Every mode that looks at the host: the one phased run (engine/run.h). */

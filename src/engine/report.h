@@ -67,3 +67,9 @@ int halo_report_json_result(FILE *out, const struct halo_ctx *ctx,
  * whether a reboot is pending), then one line per item not ok; -q: the
  * counts line alone. */
 void halo_report_status_text(FILE *out, const struct halo_state_summary *s, int verbosity);
+
+/* --status: the summary above (ctx->verbosity), or with ctx->json the
+ * state file of CFG (NULL: the default one) as it is. 0, or -errno with
+ * a line in ERRS and nothing printed. */
+int halo_report_status(FILE *out, struct halo_ctx *ctx, const struct halo_config *cfg,
+		       struct halo_errors *errs);

@@ -83,3 +83,25 @@ void halo_report_status_text(FILE *out, const struct halo_state_summary *s, int 
 			s->not_ok[i], sp ? sp + 1 : s->not_ok[i]);
 	}
 }
+
+int halo_report_status(FILE *out, struct halo_ctx *ctx, const struct halo_config *cfg,
+		       struct halo_errors *errs)
+{
+	struct halo_state_summary sum;
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	int r;
+
+	if (ctx->json) {
+		r = halo_state_read_text(ctx, cfg, &text, &len, NULL, errs);
+		if (r == 0)
+			fwrite(text, 1, len, out);
+		return r;
+	}
+	r = halo_state_summarize(ctx, cfg, &sum, errs);
+	if (r < 0)
+		return r;
+	halo_report_status_text(out, &sum, ctx->verbosity);
+	halo_state_summary_free(&sum);
+	return 0;
+}
