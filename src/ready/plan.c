@@ -68,8 +68,10 @@ static void want_fill(const struct halo_config *cfg, struct halo_ready_want *w)
 	w->memlock_kib = cfg->access.memlock_kib;
 }
 
+/* An item of the node (IFACE NULL) or of one interfaces entry. */
 static int add(struct halo_plan *plan, const struct halo_config *cfg, const char *key,
-	       const struct halo_item_ops *ops, struct halo_ready_want **ret)
+	       const struct halo_interface *iface, const struct halo_item_ops *ops,
+	       struct halo_ready_want **ret)
 {
 	struct halo_item *item;
 	int r = halo_plan_add_new(plan, key, HALO_SUB_READY, HALO_READY_PHASE, ops,
@@ -77,6 +79,7 @@ static int add(struct halo_plan *plan, const struct halo_config *cfg, const char
 
 	if (r < 0)
 		return r;
+	item->iface = iface;
 	want_fill(cfg, item->data);
 	if (ret)
 		*ret = item->data;
@@ -125,11 +128,11 @@ int halo_ready_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return 0;
 	/* Host-wide facts; a --interface (hotplug) run looks at its NIC only. */
 	if (!ctx->interface) {
-		if ((r = add(plan, cfg, "ready/kernel", &kernel_ops, NULL)) < 0 ||
-		    (r = add(plan, cfg, "ready/uma-carveout", &uma_ops, NULL)) < 0 ||
-		    (r = add(plan, cfg, "ready/gtt", &gtt_ops, NULL)) < 0 ||
-		    (r = add(plan, cfg, "ready/iommu", &iommu_ops, NULL)) < 0 ||
-		    (r = add(plan, cfg, "ready/memlock", &memlock_ops, NULL)) < 0)
+		if ((r = add(plan, cfg, "ready/kernel", NULL, &kernel_ops, NULL)) < 0 ||
+		    (r = add(plan, cfg, "ready/uma-carveout", NULL, &uma_ops, NULL)) < 0 ||
+		    (r = add(plan, cfg, "ready/gtt", NULL, &gtt_ops, NULL)) < 0 ||
+		    (r = add(plan, cfg, "ready/iommu", NULL, &iommu_ops, NULL)) < 0 ||
+		    (r = add(plan, cfg, "ready/memlock", NULL, &memlock_ops, NULL)) < 0)
 			return r;
 	}
 	for (size_t i = 0; i < cfg->n_interfaces; i++) {
@@ -139,13 +142,13 @@ int halo_ready_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		if (h ? !h->selected : ctx->interface && strcmp(e->name, ctx->interface) != 0)
 			continue;
 		snprintf(key, sizeof(key), "ready/%s/pcie-link", e->name);
-		r = add(plan, cfg, key, &pcie_ops, &w);
+		r = add(plan, cfg, key, e, &pcie_ops, &w);
 		if (r < 0)
 			return r;
 		entry_pci(ctx, e, w);
 		/* Every entry: one that is no RoCE NIC says so (unsupported). */
 		snprintf(key, sizeof(key), "ready/%s/firmware", e->name);
-		r = add(plan, cfg, key, &firmware_ops, &w);
+		r = add(plan, cfg, key, e, &firmware_ops, &w);
 		if (r < 0)
 			return r;
 		entry_pci(ctx, e, w);

@@ -67,6 +67,8 @@ for k in kernel uma-carveout gtt iommu memlock rdma0/pcie-link; do
 done
 like "$(item ready/rdma0/pcie-link observed)" 'x16 16.0 GT/s of x16 16.0 GT/s, ceiling ~252 Gb/s' \
 	"good tree: the link and its ceiling are said"
+is "$(item ready/rdma0/pcie-link interface)/$(item ready/kernel interface)" rdma0/ \
+	"the NIC's items belong to their interfaces entry, the node's to none"
 is "$(printf '%s' "$out" | python3 -c 'import json,sys; print(sorted({i["subsystem"] for i in json.load(sys.stdin)["items"]}))')" \
 	"['ready']" "--only ready runs only the readiness items (boot is configured)"
 is "$(snap "$GOOD")" "$before" "good tree: check wrote nothing"
