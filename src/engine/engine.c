@@ -121,11 +121,12 @@ static void apply_one(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_
 	item->outcome = HALO_OUTCOME_CHANGED;
 }
 
-/* The item applied after ITEM (or at all, when ITEM itself was not)
- * whose known side effect reaches ITEM's interface: what undid ITEM, or
- * NULL when nothing known did. */
-static const struct halo_item *undone_by(const struct halo_plan *plan,
-					 const struct halo_item *item)
+/* The last item applied on ITEM's interface after ITEM's own last apply
+ * (or at all, when ITEM itself was not), of those that declare a side
+ * effect when KNOWN: what undid ITEM, or with KNOWN false the one to
+ * suspect; NULL when there is none. */
+static const struct halo_item *applied_after(const struct halo_plan *plan,
+					     const struct halo_item *item, bool known)
 {
 	size_t from = 0;
 
@@ -137,7 +138,7 @@ static const struct halo_item *undone_by(const struct halo_plan *plan,
 	for (size_t i = plan->n_applied; i-- > from;) {
 		const struct halo_item *x = plan->applied[i];
 
-		if (x != item && x->side_effect && x->iface == item->iface)
+		if (x != item && x->iface == item->iface && (!known || x->side_effect))
 			return x;
 	}
 	return NULL;
@@ -175,30 +176,12 @@ static bool verify_one(struct halo_ctx *ctx, struct halo_item *item)
 	}
 }
 
-/* The last item applied on ITEM's interface after ITEM's own last apply:
- * where no item declares a side effect that undid ITEM, the one to suspect. */
-static const struct halo_item *applied_after(const struct halo_plan *plan,
-					     const struct halo_item *item)
-{
-	size_t from = 0;
-
-	if (!item->iface)
-		return NULL;
-	for (size_t i = 0; i < plan->n_applied; i++)
-		if (plan->applied[i] == item)
-			from = i + 1;
-	for (size_t i = plan->n_applied; i-- > from;)
-		if (plan->applied[i] != item && plan->applied[i]->iface == item->iface)
-			return plan->applied[i];
-	return NULL;
-}
-
 /* ITEM no longer holds after the last pass: failed, naming what undid it
  * where that is known, else what changed its interface after it. */
 static void fail_undone(const struct halo_plan *plan, struct halo_item *item)
 {
-	const struct halo_item *by = undone_by(plan, item);
-	const struct halo_item *after = by ? NULL : applied_after(plan, item);
+	const struct halo_item *by = applied_after(plan, item, true);
+	const struct halo_item *after = by ? NULL : applied_after(plan, item, false);
 	const char *observed = item->observed ? item->observed : "absent";
 
 	item->outcome = HALO_OUTCOME_FAILED;
@@ -309,7 +292,7 @@ int halo_engine_finish(struct halo_ctx *ctx, struct halo_plan *plan)
 
 				if (!undone[i] || item->phase != (enum halo_phase)p)
 					continue;
-				by = undone_by(plan, item);
+				by = applied_after(plan, item, true);
 				if (by)
 					(void)halo_item_set_note(item, "applied again: undone by %s (%s)",
 								 by->side_effect, by->key);
