@@ -171,8 +171,9 @@ for _ in $(seq 300); do
 	grep -qs '^ADMIN_STATE=unmanaged' "$STATE" && break
 	sleep 0.1
 done
-is "$(grep '^ADMIN_STATE=' "$STATE" 2>/dev/null)" ADMIN_STATE=unmanaged \
-	"networkd's record of enp194s0f0: unmanaged"
+admin=$(grep '^ADMIN_STATE=' "$STATE" 2>/dev/null)
+is "$admin" ADMIN_STATE=unmanaged "networkd's record of enp194s0f0: unmanaged"
+[ "$admin" = ADMIN_STATE=unmanaged ] || diag "networkd said: $(tail -15 "$TEST_TMP/node.log")"
 sleep "$HOLD"
 kill -0 "$NODE" 2>/dev/null && kill -0 "$SERVER" 2>/dev/null
 ok $? "both networkd instances still run after ${HOLD}s"

@@ -38,6 +38,7 @@ traced() {
 		-e trace=%file \
 		"$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" "$@" 2>"$TEST_TMP/stderr")
 	rc=$?
+	confine_unchroot "$TEST_TMP/trace" "$FX"
 	err=$(cat "$TEST_TMP/stderr")
 }
 

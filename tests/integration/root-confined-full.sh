@@ -35,6 +35,7 @@ env HALO_TRAP_ROOT="$R" HALO_TRAP_LOG="$R/trap.log" HALO_TRAP_KEEP_CMDLINE=1 \
 	-e trace=%file,openat2,fsmount \
 	"$HALO" --root "$R" --netns "$NS" --kernel-release "$CONFINE_KR" -q >"$trace.rest.err" 2>&1
 rc=$?
+confine_unchroot "$trace" "$R"
 like "$rc" '^(2|10)$' "apply under --root with modules, links, files and boot: changed ($rc)"
 is "$(ip -n "$NS" -j link show eth-a | jq '.[0].mtu')" 9000 "links: the MTU was set"
 test -f "$R/etc/modules-load.d/halo-provision.conf"

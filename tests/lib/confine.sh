@@ -302,6 +302,20 @@ confine_trial() {
 	return 1
 }
 
+# confine_unchroot TRACE ROOT: when the tests run in a chroot, a process
+# that made a mount namespace of its own (the libkmod command line bind)
+# has its descriptors shown by strace from the namespace's root, the
+# chroot's own path before ROOT; that prefix is taken out of TRACE, so
+# paths inside ROOT read as ROOT's. Outside a chroot it changes nothing.
+confine_unchroot() {
+	local re prefix
+	re=$(printf '%s' "$2" | sed 's/[][\\.*^$|+?(){}]/\\&/g')
+	prefix=$(grep -oE "[<\"](/[^<>\" ]*)$re[/>\"]" "$1" | sed -E "s|^[<\"]||; s|$re[/>\"]\$||" |
+		grep -v '^$' | head -1)
+	[ -n "$prefix" ] || return 0
+	sed -i "s|$(printf '%s' "$prefix" | sed 's/[][\\.*^$|]/\\&/g')$re|$2|g" "$1"
+}
+
 # confine_cmdline_shadow TRACE SOURCE: under --root, libkmod reads the
 # absolute /proc/cmdline while the root's file (or /dev/null, when the
 # root has none) is bound over it (src/modules/kmod-cmdline.c). Prints
