@@ -44,8 +44,20 @@ trap 'stop_networkd "${NETWORKD_PIDS[@]}"; tap_cleanup' EXIT
 # RUNDIR; /sys read-only, as in a container, so it does not wait for
 # udev (which sees no device of another network namespace). Sets $ND_PID.
 start_networkd() {
-	local empty=$TEST_TMP/empty
-	mkdir -p "$empty" "$2/systemd"
+	local empty=$TEST_TMP/empty dir
+	mkdir -p "$empty" "$2/systemd/netif/links" "$2/systemd/netif/leases" "$2/systemd/netif/lldp"
+	# networkd drops to its own user: its runtime directory is that
+	# user's, as systemd's tmpfiles.d/systemd-network.conf makes it, its
+	# files readable and every directory above them traversable (the
+	# test's own are 0700, and a umask of 077 makes the rest so too).
+	chown -R systemd-network:systemd-network "$2/systemd/netif"
+	chmod -R go+rX "$2" "$3"
+	for dir in "$2" "$3"; do
+		while [ "$dir" != / ]; do
+			chmod go+x "$dir"
+			dir=$(dirname "$dir")
+		done
+	done
 	ip netns exec "$1" unshare -m --propagation private sh -c '
 		mount -o remount,bind,ro /sys &&
 		mount --bind "$1" /run &&
