@@ -4,6 +4,8 @@
  * apply replaces the file atomically (or removes a stale one). A symlink at
  * the path or in a parent makes the config impossible to apply safely: that
  * is an INVALID observation, so the run stops before anything is written.
+ * A parent that is a file leaves the file absent and unwritable: the
+ * writability check before the first change refuses it (exit 4).
  */
 #include "config.h"
 
@@ -38,7 +40,8 @@ static void file_data_free(void *p)
 }
 
 /* Walks PATH from the root: a symlink in any existing component is
- * INVALID, as is a non-directory parent or a non-regular target.
+ * INVALID, as is a non-regular target. A parent that is not a directory
+ * means the file is absent, with the item's message saying which parent.
  * Returns 1 if the file exists, 0 if not, HALO_SYNC_INVALID or -errno. */
 int halo_file_check_path(struct halo_ctx *ctx, struct halo_item *item,
 			 const char *path, struct stat *ret_st)
@@ -71,9 +74,8 @@ int halo_file_check_path(struct halo_ctx *ctx, struct halo_item *item,
 			break;
 		if (!S_ISDIR(st.st_mode)) {
 			shown = halo_root_display_path(ctx, prefix);
-			(void)halo_item_set_message(item, "%s is not a directory",
-						    shown ? shown : prefix);
-			return HALO_SYNC_INVALID;
+			return halo_item_set_message(item, "%s is not a directory",
+						     shown ? shown : prefix) < 0 ? -ENOMEM : 0;
 		}
 		*slash = '/';
 	}
@@ -100,6 +102,22 @@ int halo_file_target_check(struct halo_ctx *ctx, const char *path, char **ret_wh
 	free(probe.message);
 	free(probe.observed);
 	return r < 0 ? r : 0;
+}
+
+char *halo_file_unwritable_why(struct halo_ctx *ctx, const char *path, int err)
+{
+	struct halo_item probe = { 0 };
+	struct stat st;
+
+	/* Only the walk knows which parent is the file. */
+	if (err == -ENOTDIR && halo_file_check_path(ctx, &probe, path, &st) == 0 &&
+	    probe.message) {
+		free(probe.observed);
+		return probe.message;
+	}
+	free(probe.message);
+	free(probe.observed);
+	return strdup(strerror(-err));
 }
 
 static int file_observe(struct halo_ctx *ctx, struct halo_item *item)

@@ -59,6 +59,16 @@ int halo_outputs_check_items(const struct halo_config *cfg, const struct halo_pl
 	return errs->n > before ? -EINVAL : 0;
 }
 
+/* PATH failed the writability check with ERR: one line naming it. */
+static void unwritable(struct halo_ctx *ctx, struct halo_errors *errs, const char *path, int err)
+{
+	_cleanup_free_ char *shown = halo_root_display_path(ctx, path);
+	_cleanup_free_ char *why = halo_file_unwritable_why(ctx, path, err);
+
+	halo_errors_add(errs, "%s cannot be written: %s; nothing was changed",
+			shown ? shown : path, why ? why : strerror(-err));
+}
+
 int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 		       struct halo_errors *errs)
 {
@@ -86,12 +96,10 @@ int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 	/* A check only writes its textfile, and reports that failure after
 	 * the audit. */
 	for (size_t i = 0; ctx->mode == HALO_MODE_APPLY && i < n; i++) {
-		_cleanup_free_ char *shown = halo_root_display_path(ctx, paths[i]);
 		int r = halo_root_check_writable(ctx, paths[i]);
 
 		if (r < 0)
-			halo_errors_add(errs, "%s cannot be written: %s; nothing was changed",
-					shown ? shown : paths[i], strerror(-r));
+			unwritable(ctx, errs, paths[i], r);
 	}
 	return errs->n > before ? -EROFS : 0;
 }
@@ -105,7 +113,6 @@ int halo_outputs_check_files_writable(struct halo_ctx *ctx, const struct halo_pl
 		return 0;
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct halo_item *item = plan->items[i];
-		_cleanup_free_ char *shown = NULL;
 		int r;
 
 		/* Only a file apply will write (or remove): one already right
@@ -113,11 +120,8 @@ int halo_outputs_check_files_writable(struct halo_ctx *ctx, const struct halo_pl
 		if (!item->path || item->sync != HALO_SYNC_DIFFERS)
 			continue;
 		r = halo_root_check_writable(ctx, item->path);
-		if (r == 0)
-			continue;
-		shown = halo_root_display_path(ctx, item->path);
-		halo_errors_add(errs, "%s cannot be written: %s; nothing was changed",
-				shown ? shown : item->path, strerror(-r));
+		if (r < 0)
+			unwritable(ctx, errs, item->path, r);
 	}
 	return errs->n > before ? -EROFS : 0;
 }

@@ -79,12 +79,17 @@ int halo_plan_add_file(struct halo_plan *plan, enum halo_subsys subsys,
 		       const char *content, mode_t mode,
 		       struct halo_item **ret_item);
 
-/* Whether PATH can be written inside the root the way file items write:
- * 0 yes (or it can be created), 1 no with *ret_why set (a symlink on the
- * way, a parent that is not a directory, not a regular file), -errno.
- * For the run's own outputs (state file, textfile), checked before the
- * first change like every item. */
+/* Whether PATH may be written inside the root the way file items write:
+ * 0 yes (or it may be created), 1 no with *ret_why set (a symlink on the
+ * way, not a regular file), -errno. A parent that is a file passes here
+ * and fails the writability check. For the run's own outputs (state file,
+ * textfile), checked before the first change like every item. */
 int halo_file_target_check(struct halo_ctx *ctx, const char *path, char **ret_why);
+
+/* Why PATH cannot be written, from the writability check's ERR: which
+ * parent is a file for -ENOTDIR, the errno text otherwise. Caller frees;
+ * NULL on ENOMEM. */
+char *halo_file_unwritable_why(struct halo_ctx *ctx, const char *path, int err);
 
 /* The header every owned file starts with, with the comment leader
  * ("#" for most). Static string. */

@@ -158,7 +158,8 @@ int halo_root_clean_temps(struct halo_ctx *ctx, const char *path)
 
 	halo_rootcache_forget(ctx);
 	r = halo_rootfs_open_parent(ctx, path, false, &dfd, &base);
-	if (r == -ENOENT)
+	/* No directory (or a file in its place): no temp files either. */
+	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
 	if (r < 0)
 		return r;

@@ -185,15 +185,15 @@ is "$rc" 0 "--status -c: exit 0"
 is "$out" "$(cat "$root/srv/halo/state.json")" "--status reads the configured state path"
 
 # a state file that cannot be written is found before anything changes:
-# exit 1, one line, nothing written
+# exit 4, one line, nothing written
 conf3="$TEST_TMP/unwritable.conf"
 write_conf "$conf3" <<<'version = 1; state = { path = "/srv/plain/state.json"; };'
 mkdir -p "$root/srv" && echo plain >"$root/srv/plain"
 before=$(tree_snapshot "$root")
 run_halo --root "$root" -c "$conf3" --json
-is "$rc" 1 "state file under a plain file: exit 1 before any change"
-like "$err" "^halo-provision: $root/srv/plain is not a directory$" "... one line why"
-is "$(jq -r '.failed, .exit_code' <<<"$out" | tr '\n' ' ')" "true 1 " "... --json: failed, exit 1"
+is "$rc" 4 "state file under a plain file: exit 4 before any change"
+like "$err" "^halo-provision: $root/srv/plain/state.json cannot be written: $root/srv/plain is not a directory; nothing was changed$" "... one line why"
+is "$(jq -r '.failed, .exit_code' <<<"$out" | tr '\n' ' ')" "true 4 " "... --json: failed, exit 4"
 is "$(tree_snapshot "$root")" "$before" "... nothing written"
 
 # the same for a symlink on the way to the state file

@@ -19,6 +19,7 @@
 #include "subsystems.h"
 
 #include "engine/engine.h"
+#include "engine/outputs.h"
 #include "engine/plan.h"
 #include "engine-test.h"
 #include "util/rootfs.h"
@@ -213,10 +214,18 @@ static void test_bad_paths(void **state)
 	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
 					    "relative", "x\n", 0644, NULL), -EINVAL);
 	assert_int_equal(fx->plan.n, 1);
+	/* Beneath a file nothing exists: drift, saying which parent. */
+	fx->ctx.mode = HALO_MODE_CHECK;
+	assert_int_equal(engine_steps(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
+	assert_int_equal(fx->plan.items[0]->outcome, HALO_OUTCOME_DRIFT);
+	assert_non_null(strstr(fx->plan.items[0]->message, "/plain is not a directory"));
+	/* An apply finds it unwritable before the first change. */
 	fx->ctx.mode = HALO_MODE_APPLY;
-	assert_int_equal(engine_steps(&fx->ctx, &fx->plan, &fx->errs), -EINVAL);
+	assert_int_equal(halo_engine_observe(&fx->ctx, &fx->plan, 0, &fx->errs), 0);
+	assert_int_equal(halo_outputs_check_files_writable(&fx->ctx, &fx->plan, &fx->errs), -EROFS);
 	assert_int_equal(fx->errs.n, 1);
-	assert_non_null(strstr(fx->errs.msgs[0], "/plain is not a directory"));
+	assert_non_null(strstr(fx->errs.msgs[0], "/plain/x.conf cannot be written: "));
+	assert_non_null(strstr(fx->errs.msgs[0], "/plain is not a directory; nothing was changed"));
 	assert_string_equal(slurp(fx, "/plain"), "file\n");
 }
 
