@@ -25,6 +25,7 @@ struct run {
 	struct halo_errors *errs;
 	struct halo_records records;
 	struct halo_refusals refusals; /* ctx->refusals, when the run made it */
+	bool holder_written;           /* the lock's holder record is ours */
 };
 
 /* The run's mode as the lock's holder record names it. */
@@ -103,7 +104,7 @@ static int take_lock(struct run *run)
 		return r == -ELOOP ? -EINVAL : -EBUSY;
 	}
 	/* For the next run's message only: a run goes on without it. */
-	(void)halo_lock_holder_write(ctx, lock_mode(ctx));
+	run->holder_written = halo_lock_holder_write(ctx, lock_mode(ctx)) == 0;
 	return fd;
 }
 
@@ -270,6 +271,6 @@ int halo_run(struct halo_ctx *ctx, const struct halo_config *cfg, struct halo_pl
 	halo_refusals_free(&run.refusals);
 	plan->records = NULL;
 	halo_records_free(&run.records);
-	halo_lock_release(ctx, lock);
+	halo_lock_release(ctx, lock, run.holder_written);
 	return r;
 }

@@ -161,16 +161,16 @@ void halo_lock_holder_format(const struct halo_lock_holder *h, char *buf, size_t
 	snprintf(buf, size, "pid %ld, %s, since %s", h->pid, h->mode, when);
 }
 
-void halo_lock_release(const struct halo_ctx *ctx, int fd)
+void halo_lock_release(const struct halo_ctx *ctx, int fd, bool own_record)
 {
 	_cleanup_close_ int dir = -1;
-	struct halo_lock_holder h;
 
 	if (fd < 0)
 		return;
 	/* Only our own record: a run that could not write one must not
-	 * remove a record it did not make. */
-	if (halo_lock_holder_read(ctx, &h) == 0 && h.pid == (long)getpid() &&
+	 * remove a record it did not make. Nothing is read back: a file
+	 * planted there since is removed as the record it replaced. */
+	if (own_record &&
 	    halo_root_openat(ctx, "/run", O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, &dir) == 0)
 		(void)unlinkat(dir, HOLDER_NAME, 0);
 	close(fd);

@@ -46,5 +46,7 @@ int halo_lock_holder_read(const struct halo_ctx *ctx, struct halo_lock_holder *r
 /* "pid 1234, apply, since 2026-11-27 14:02:11 UTC" into BUF. */
 void halo_lock_holder_format(const struct halo_lock_holder *h, char *buf, size_t size);
 
-/* Removes this run's holder record, then lets the lock go (closes FD). */
-void halo_lock_release(const struct halo_ctx *ctx, int fd);
+/* Removes this run's holder record when it wrote one (OWN_RECORD: while
+ * it held the lock no other run wrote one), then lets the lock go
+ * (closes FD). */
+void halo_lock_release(const struct halo_ctx *ctx, int fd, bool own_record);

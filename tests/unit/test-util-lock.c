@@ -228,20 +228,21 @@ static void test_lock_holder(void **state)
 	assert_string_equal(text, "pid 42, check, since 1970-01-01 00:00:10 UTC");
 
 	/* Released: the record goes first, then the lock. */
-	halo_lock_release(&f->ctx, a);
+	halo_lock_release(&f->ctx, a, true);
 	snprintf(p, sizeof(p), "%s/run/halo-provision.lock.holder", f->root);
 	assert_int_equal(lstat(p, &st), -1);
 	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &a), 0);
 	/* A record this process did not write is not removed. */
 	put(f, "halo-provision.lock.holder", "pid 1\nmode apply\nsince 10\n");
-	halo_lock_release(&f->ctx, a);
+	halo_lock_release(&f->ctx, a, false);
 	assert_int_equal(lstat(p, &st), 0);
 	/* A run that takes the lock replaces a record left behind. */
 	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &a), 0);
 	assert_int_equal(halo_lock_holder_write(&f->ctx, "dry-run"), 0);
 	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), 0);
 	assert_string_equal(h.mode, "dry-run");
-	halo_lock_release(&f->ctx, a);
+	halo_lock_release(&f->ctx, a, true);
+	assert_int_equal(lstat(p, &st), -1);
 	assert_int_equal(halo_lock_holder_write(&f->ctx, "two words"), -EINVAL);
 }
 
