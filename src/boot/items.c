@@ -164,13 +164,13 @@ static int cmdline_observe(struct halo_ctx *ctx, struct halo_item *item)
 	if (!holds(d, lv->conf))
 		r = HALO_SYNC_DIFFERS;
 	else if (lv->gen && !holds(d, lv->gen))
-		r = halo_item_set_message(item, "configured; not yet in %s (regenerate, then reboot)",
+		r = halo_item_set_message(item, "regenerate, then reboot (not yet in %s)",
 					  lv->gen_where) < 0 ? -ENOMEM : HALO_SYNC_PENDING;
 	else if (!lv->act)
-		r = halo_item_set_message(item, "configured; no /proc/cmdline to compare") < 0 ?
+		r = halo_item_set_message(item, "no /proc/cmdline to compare") < 0 ?
 			    -ENOMEM : HALO_SYNC_PENDING;
 	else if (!holds(d, lv->act))
-		r = halo_item_set_message(item, "configured; active after reboot") < 0 ?
+		r = halo_item_set_message(item, "active after reboot") < 0 ?
 			    -ENOMEM : HALO_SYNC_PENDING;
 	else
 		r = d->note && halo_item_set_message(item, "%s", d->note) < 0 ?
@@ -204,7 +204,7 @@ static int regen_observe(struct halo_ctx *ctx, struct halo_item *item)
 	struct item_data *d = item->data;
 	const struct boot_want *w = &d->run->want;
 	const struct boot_levels *lv;
-	_cleanup_free_ char *shown_gen = NULL, *cmd = NULL;
+	_cleanup_free_ char *shown_gen = NULL;
 	int r = boot_levels_get(ctx, d->run, &lv);
 
 	if (r < 0)
@@ -225,9 +225,8 @@ static int regen_observe(struct halo_ctx *ctx, struct halo_item *item)
 		return HALO_SYNC_OK;
 	if (!ctx->under_root)
 		return HALO_SYNC_DIFFERS;
-	cmd = argv_display(d->argv);
-	if (!cmd || halo_item_set_message(item, "not run under --root; run %s in the image",
-					  cmd) < 0)
+	/* The command is the wanted value, quoted for pasting. */
+	if (halo_item_set_message(item, "--root: run it in the image") < 0)
 		return -ENOMEM;
 	return HALO_SYNC_PENDING;
 }

@@ -12,13 +12,16 @@
 
 #define OUTCOME_WIDTH 16 /* "pending-reboot" and two spaces */
 /* Lines are kept to the terminal's width, or this one when the report
- * does not go to a terminal, by cutting long values (a whole kernel
- * command line) to no less than VALUE_MIN bytes, unless -v asks for them
- * in full. */
+ * does not go to a terminal: keys are aligned on a column no wider than
+ * KEY_WIDTH_MAX (a longer key pushes its own line only), and what does
+ * not fit is cut (item_text) unless -v asks for everything in full. */
 #define LINE_WIDTH 120
+#define KEY_WIDTH_MAX 28
 #define VALUE_LONG 60
 #define VALUE_MAX_START 240
 #define VALUE_MIN 40
+#define TAIL_MIN 24
+#define WORD_BACK 16 /* a message is cut at a blank this close to its cap */
 #define CUT_HINT " (-v: in full)"
 
 static const char *const mode_names[] = {
@@ -67,83 +70,134 @@ static bool shown(const struct halo_ctx *ctx, const struct halo_item *item)
 	return item->outcome != HALO_OUTCOME_OK;
 }
 
-/* VALUE as shown in a line: at most CAP bytes, cut at a character
- * boundary with "..." (*CUT set); whole when CAP is 0 or the value is no
- * longer than VALUE_LONG (a short value is worth more whole than the
- * columns it would give back). */
-static void put_value(struct halo_buf *b, const char *value, size_t cap, bool *cut)
+/* TEXT, at most CAP bytes (0: whole), cut at a character boundary with
+ * "..." (*CUT set); WORDS: at a blank when one is near the end. */
+static void put_cut(struct halo_buf *b, const char *text, size_t cap, bool words, bool *cut)
 {
-	size_t len = strlen(value), n = cap > 3 ? cap - 3 : 0;
+	size_t len = strlen(text), n = cap > 3 ? cap - 3 : 0;
 
-	if (!cap || len <= cap || len <= VALUE_LONG) {
-		halo_buf_puts(b, value);
+	if (!cap || len <= cap) {
+		halo_buf_puts(b, text);
 		return;
 	}
-	while (n > 0 && ((unsigned char)value[n] & 0xc0) == 0x80)
+	while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
 		n--;
-	halo_buf_printf(b, "%.*s...", (int)n, value);
+	for (size_t i = n; words && i > 0 && n - i < WORD_BACK; i--)
+		if (text[i] == ' ') {
+			n = i;
+			break;
+		}
+	halo_buf_printf(b, "%.*s...", (int)n, text);
 	*cut = true;
 }
 
+/* VALUE as shown in a line: as put_cut, but whole when no longer than
+ * VALUE_LONG (a short value is worth more whole than the columns it
+ * would give back). */
+static void put_value(struct halo_buf *b, const char *value, size_t cap, bool *cut)
+{
+	put_cut(b, value, strlen(value) <= VALUE_LONG ? 0 : cap, false, cut);
+}
+
+/* How much of each part of an item's text is shown (0: whole). */
+struct caps {
+	size_t wanted, seen, tail;
+	bool no_seen; /* the host's value left to -v */
+};
+
+/* " (LABEL: VALUE)", VALUE cut to CAPS.seen; left out when CAPS.no_seen
+ * and it is longer than VALUE_MIN (a short one is kept: it costs few
+ * columns and says most). */
+static void put_seen(struct halo_buf *b, const char *label, const char *value,
+		     struct caps caps, bool *cut)
+{
+	if (caps.no_seen && strlen(value) > VALUE_MIN) {
+		*cut = true;
+		return;
+	}
+	halo_buf_printf(b, " (%s: ", label);
+	put_value(b, value, caps.seen, cut);
+	halo_buf_puts(b, ")");
+}
+
 /* "wanted (was: X)" after a change, "wanted (observed: X)" where the host
- * differs, the wanted value alone otherwise; then the message and note.
- * The wanted value at most CAP_WANTED bytes, the host's (observed, was) at
- * most CAP_SEEN (0: whole). Caller frees; NULL on ENOMEM. */
-static char *value_text(const struct halo_item *item, size_t cap_wanted, size_t cap_seen)
+ * differs, the wanted value alone otherwise; then the message and note
+ * (the tail). Caller frees; NULL on ENOMEM. */
+static char *value_text(const struct halo_item *item, struct caps caps)
 {
 	const char *wanted = item->wanted ? item->wanted : "-";
 	const char *observed = item->observed ? item->observed : "absent";
-	struct halo_buf b = { 0 };
+	struct halo_buf b = { 0 }, tail = { 0 };
 	bool cut = false;
 
-	put_value(&b, wanted, cap_wanted, &cut);
-	if (item->changed) {
-		halo_buf_puts(&b, " (was: ");
-		put_value(&b, item->was ? item->was : "absent", cap_seen, &cut);
-		halo_buf_puts(&b, ")");
-	} else if (item->outcome != HALO_OUTCOME_OK &&
-		   item->outcome != HALO_OUTCOME_UNSUPPORTED &&
-		   (!item->wanted || !item->observed ||
-		    strcmp(item->wanted, item->observed) != 0)) {
-		halo_buf_puts(&b, " (observed: ");
-		put_value(&b, observed, cap_seen, &cut);
-		halo_buf_puts(&b, ")");
-	}
+	put_value(&b, wanted, caps.wanted, &cut);
+	if (item->changed)
+		put_seen(&b, "was", item->was ? item->was : "absent", caps, &cut);
+	else if (item->outcome != HALO_OUTCOME_OK &&
+		 item->outcome != HALO_OUTCOME_UNSUPPORTED &&
+		 (!item->wanted || !item->observed ||
+		  strcmp(item->wanted, item->observed) != 0))
+		put_seen(&b, "observed", observed, caps, &cut);
 	if (item->message)
-		halo_buf_printf(&b, "; %s", item->message);
+		halo_buf_printf(&tail, "; %s", item->message);
 	if (item->note)
-		halo_buf_printf(&b, "; %s", item->note);
+		halo_buf_printf(&tail, "; %s", item->note);
+	if (tail.len) {
+		put_cut(&b, tail.data, caps.tail, true, &cut);
+		free(halo_buf_steal(&tail));
+	}
 	if (cut)
 		halo_buf_puts(&b, CUT_HINT);
 	return halo_buf_steal(&b);
 }
 
+/* Cuts *CAP further: first to START (from 0, whole), then an eighth at a
+ * time, not below FLOOR. False when it is at FLOOR already. */
+static bool cut_more(size_t *cap, size_t start, size_t floor)
+{
+	size_t next = *cap ? *cap - *cap / 8 - 1 : start;
+
+	if (*cap && *cap <= floor)
+		return false;
+	*cap = next > floor ? next : floor;
+	return true;
+}
+
 /* An item's text after its outcome and key, which take INDENT columns:
- * one line (the report's contract), kept within WIDTH by cutting the long
- * values, what the host has first (a boot entry's whole command line),
- * then the wanted one, never below VALUE_MIN bytes each; the message and
- * note stay whole (they say what to do), so a long one may still pass
- * WIDTH. -v: every value whole. Caller frees; NULL on ENOMEM. */
+ * one line (the report's contract), kept within WIDTH by cutting what the
+ * host has (a boot entry's whole command line), then leaving it to -v,
+ * then cutting the wanted value, then the message and note (at a blank),
+ * each no further than its floor: the start of a message says what it is
+ * about. A failed item keeps what the host has and its message whole:
+ * they explain the failure. -v: everything whole.
+ * Caller frees; NULL on ENOMEM. */
 static char *item_text(const struct halo_ctx *ctx, const struct halo_item *item,
 		       size_t indent, size_t width)
 {
-	char *text = value_text(item, 0, 0);
-	size_t seen = VALUE_MAX_START, wanted = VALUE_MAX_START;
+	size_t tail = (item->message ? strlen(item->message) + 2 : 0) +
+		      (item->note ? strlen(item->note) + 2 : 0);
+	bool failed = item->outcome == HALO_OUTCOME_FAILED;
+	struct caps caps = { 0 };
+	char *text = value_text(item, caps);
 
 	if (!text || ctx->verbosity > 0)
 		return text;
-	/* The largest caps that fit, an eighth less at a time. */
-	while (indent + strlen(text) > width && wanted > VALUE_MIN) {
-		char *shorter = value_text(item, seen > VALUE_MIN ? 0 : wanted, seen);
+	while (indent + strlen(text) > width) {
+		char *shorter;
 
+		if (cut_more(&caps.seen, VALUE_MAX_START, VALUE_MIN))
+			;
+		else if (!caps.no_seen && !failed)
+			caps.no_seen = true;
+		else if (cut_more(&caps.wanted, VALUE_MAX_START, VALUE_MIN))
+			;
+		else if (!(tail && !failed && cut_more(&caps.tail, tail, TAIL_MIN)))
+			break;
+		shorter = value_text(item, caps);
 		if (!shorter)
 			break;
 		free(text);
 		text = shorter;
-		if (seen > VALUE_MIN)
-			seen = seen - seen / 8 - 1 > VALUE_MIN ? seen - seen / 8 - 1 : VALUE_MIN;
-		else
-			wanted -= wanted / 8 + 1;
 	}
 	return text;
 }
@@ -169,17 +223,20 @@ void halo_report_text(FILE *out, const struct halo_ctx *ctx,
 		size_t len = strlen(plan->items[i]->key);
 
 		if (shown(ctx, plan->items[i]) && len > key_width)
-			key_width = len;
+			key_width = len < KEY_WIDTH_MAX ? len : KEY_WIDTH_MAX;
 	}
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct halo_item *item = plan->items[i];
+		size_t key_len = strlen(item->key);
 
 		if (!shown(ctx, item))
 			continue;
-		_cleanup_free_ char *text = item_text(ctx, item, OUTCOME_WIDTH + key_width + 2, width);
+		if (key_len < key_width)
+			key_len = key_width;
+		_cleanup_free_ char *text = item_text(ctx, item, OUTCOME_WIDTH + key_len + 2, width);
 
-		fprintf(out, "%-*s%-*s%s\n", OUTCOME_WIDTH, halo_outcome_name(item->outcome),
-			(int)key_width + 2, item->key, text ? text : "out of memory");
+		fprintf(out, "%-*s%-*s  %s\n", OUTCOME_WIDTH, halo_outcome_name(item->outcome),
+			(int)key_len, item->key, text ? text : "out of memory");
 	}
 	if (ctx->verbosity >= 0) {
 		for (size_t i = 0; i < plan->n_warnings; i++)

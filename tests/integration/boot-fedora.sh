@@ -35,9 +35,11 @@ is "$(bash -c '. "$1/etc/default/grub"; echo "$GRUB_CMDLINE_LINUX"' _ "$R")" "qu
 is "$(stat -c %a "$R/etc/kernel/cmdline" "$R/etc/default/grub" | tr '\n' ' ')" "644 644 " \
 	"edited files keep their 0644 (whatever the checkout's umask was)"
 is "$(item_outcome "$out" boot/regenerate)" pending-reboot "grubby not run under --root: pending"
-like "$(printf '%s' "$out" | jq -r '.items[] | select(.key == "boot/regenerate") | .message')" \
-	"not run under --root; run grubby --update-kernel=ALL '--args=iommu=pt ttm.pages_limit=31457280 amdgpu.gttsize=122880' --remove-args=rhgb in the image" \
-	"regenerate message names the grubby command"
+is "$(printf '%s' "$out" | jq -r '.items[] | select(.key == "boot/regenerate") | .wanted')" \
+	"grubby --update-kernel=ALL '--args=iommu=pt ttm.pages_limit=31457280 amdgpu.gttsize=122880' --remove-args=rhgb" \
+	"the wanted value is the grubby command, quoted for pasting"
+is "$(printf '%s' "$out" | jq -r '.items[] | select(.key == "boot/regenerate") | .message')" \
+	"--root: run it in the image" "the message says to run it in the image"
 is "$(printf '%s' "$out" | jq -r .stats.spawned)" 0 "nothing spawned under --root"
 like "$(item_outcome "$out" boot/param/iommu)" pending-reboot "param pending"
 like "$(printf '%s' "$out" | jq -r '.items[] | select(.key == "boot/param/iommu") | .message')" \

@@ -139,7 +139,9 @@ is "$(tree_snapshot "$ROOT")" "$before" "dry-run changed nothing in the root"
 test ! -e "$DROPIN"
 ok $? "dry-run: no drop-in"
 halo --dry-run
-like "$out" "systemd-networkd manages enp194s0f0 \\($ALLEN\\)" "dry-run text names networkd too"
+like "$out" "00-halo-provision-unmanaged\\.network .*; systemd-networkd" "dry-run text names networkd too"
+halo --dry-run -v
+like "$out" "systemd-networkd manages enp194s0f0 \\($ALLEN\\)" "... and -v says which file makes it manage the link"
 
 # ---- hand over: apply writes the drop-in ----
 ip -n "$NS" link set enp194s0f1 mtu 9000

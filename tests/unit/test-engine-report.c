@@ -169,8 +169,8 @@ static size_t longest_line(const char *text)
 }
 
 /* A boot item's observed value is a whole kernel command line (300 and
- * more bytes): lines stay within 120 columns, the value is cut unless -v
- * asks for it, and -v wraps it whole. */
+ * more bytes): lines stay within 120 columns by cutting the value, then
+ * leaving it out, then cutting the message; -v shows everything. */
 static void test_text_width(void **state)
 {
 	struct halo_ctx ctx = { .mode = HALO_MODE_CHECK };
@@ -195,13 +195,31 @@ static void test_text_width(void **state)
 	assert_true(longest_line(out) <= 120);
 	free(out);
 
-	/* A message is never cut: the value gives way as far as it can (40
-	 * bytes), the line may then pass the width. */
-	assert_int_equal(halo_item_set_message(it, "not run under --root; run update-grub in the image"), 0);
+	/* With a message: the host's value gives way as far as it can (40
+	 * bytes), then is left to -v; the message stays whole when it fits. */
+	assert_int_equal(halo_item_set_message(it, "--root: run it in the image"), 0);
 	out = text_of(&ctx, &plan, HALO_EXIT_CHANGED);
-	assert_string_equal(out, "drift           boot/regenerate  update-grub (observed: /boot/grub/grub.cfg: BOOT_IMAGE=/vmli...); not run under --root; run update-grub in the image (-v: in full)\n"
+	assert_string_equal(out, "drift           boot/regenerate  update-grub; --root: run it in the image (-v: in full)\n"
 				 "check: 1 item, 1 drift\n");
 	free(out);
+
+	/* A message too long for the line is cut last, at a blank. */
+	assert_int_equal(halo_item_set_message(it, "regenerate, then reboot (not yet in /boot/loader/entries/"
+					       "0123456789abcdef0123456789abcdef-6.12.9-200.fc43.x86_64.conf)"), 0);
+	out = text_of(&ctx, &plan, HALO_EXIT_CHANGED);
+	assert_string_equal(out, "drift           boot/regenerate  update-grub; regenerate, then reboot (not yet in /boot/loader/entri... (-v: in full)\n"
+				 "check: 1 item, 1 drift\n");
+	assert_true(longest_line(out) <= 120);
+	free(out);
+
+	/* A failed item keeps what the host has and its message whole. */
+	it->outcome = HALO_OUTCOME_FAILED;
+	out = text_of(&ctx, &plan, HALO_EXIT_FAILED);
+	assert_non_null(strstr(out, "(observed: /boot/grub/grub.cfg: BOOT_IMAGE=/vmli...); regenerate, then reboot "
+				    "(not yet in /boot/loader/entries/0123456789abcdef0123456789abcdef-6.12.9-200.fc43.x86_64.conf) "
+				    "(-v: in full)\n"));
+	free(out);
+	it->outcome = HALO_OUTCOME_DRIFT;
 
 	/* -v: every value whole, on the item's one line. */
 	ctx.verbosity = 1;
@@ -212,13 +230,16 @@ static void test_text_width(void **state)
 	free(out);
 	halo_plan_free(&plan);
 
-	/* Values that fit are never cut, however long the key. */
+	/* Values that fit are never cut, however long the key; keys align
+	 * on a column of at most 28, a longer one pushes its line alone. */
 	halo_plan_init(&plan);
 	ctx.verbosity = 0;
 	add(&plan, "file/etc/systemd/system/halo-provision-audit.timer.d/zz-halo-provision-shortened.conf",
 	    HALO_OUTCOME_DRIFT, "mode 0644, 100 bytes", "mode 0600, 90 bytes");
+	add(&plan, "boot/param/iommu", HALO_OUTCOME_DRIFT, "iommu=pt", NULL);
 	out = text_of(&ctx, &plan, HALO_EXIT_CHANGED);
-	assert_non_null(strstr(out, "  mode 0644, 100 bytes (observed: mode 0600, 90 bytes)\n"));
+	assert_non_null(strstr(out, "-shortened.conf  mode 0644, 100 bytes (observed: mode 0600, 90 bytes)\n"));
+	assert_non_null(strstr(out, "\ndrift           boot/param/iommu              iommu=pt (observed: absent)\n"));
 	free(out);
 	halo_plan_free(&plan);
 }
