@@ -258,8 +258,12 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (!(ctx->only & HALO_SUB_LINKS) || !host)
 		return 0;
 	/* No interface left in the config: nothing to hand over any more. */
+	if (host->n == 0 && !ctx->interface) {
+		err = halo_nm_plan_stale(ctx, plan);
+		return err < 0 ? err : halo_networkd_plan_stale(ctx, plan);
+	}
 	if (host->n == 0)
-		return ctx->interface ? 0 : halo_networkd_plan_stale(ctx, plan);
+		return 0;
 	if (host->interface_unmanaged)
 		return halo_plan_warn(plan, "--interface %s: no interface entry manages it: nothing to do",
 				      ctx->interface);

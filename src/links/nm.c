@@ -114,6 +114,17 @@ static int failed_at(int err, const char *path, char **ret_failed)
 	return err;
 }
 
+int halo_nm_plan_stale(struct halo_ctx *ctx, struct halo_plan *plan)
+{
+	struct stat st;
+
+	/* Remove a stale drop-in of ours; otherwise stay out of it. */
+	if (halo_root_lstat(ctx, HALO_NM_DROPIN, &st) < 0)
+		return 0;
+	return halo_plan_add_file(plan, HALO_SUB_LINKS, HALO_PHASE_LINKS, HALO_NM_DROPIN, NULL,
+				  0644, NULL);
+}
+
 int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 		 const struct halo_rtnl_link *const *links, size_t n,
 		 char **ret_failed)
@@ -123,7 +134,6 @@ int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 	struct halo_item *item;
 	bool installed = nm_installed(ctx);
 	size_t n_managed = 0;
-	struct stat st;
 	int err;
 
 	err = halo_read_file(ctx, HALO_NM_DROPIN, &old, NULL);
@@ -165,13 +175,8 @@ int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 				   (const char *const[]){ "DEVICES", devices, NULL }, &content);
 	if (err < 0)
 		return err;
-	if (n_managed == 0) {
-		/* Remove a stale drop-in of ours; otherwise stay out of it. */
-		if (halo_root_lstat(ctx, HALO_NM_DROPIN, &st) < 0)
-			return 0;
-		return halo_plan_add_file(plan, HALO_SUB_LINKS, HALO_PHASE_LINKS,
-					  HALO_NM_DROPIN, NULL, 0644, NULL);
-	}
+	if (n_managed == 0)
+		return halo_nm_plan_stale(ctx, plan);
 	err = halo_plan_add_file(plan, HALO_SUB_LINKS, HALO_PHASE_LINKS,
 				 HALO_NM_DROPIN, content, 0644, &item);
 	if (err < 0)

@@ -33,6 +33,10 @@ int halo_nm_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 		 const struct halo_rtnl_link *const *links, size_t n,
 		 char **ret_failed);
 
+/* The removal item for a drop-in of ours that is there, when no link needs
+ * it any more (no interface left in the config); nothing otherwise. */
+int halo_nm_plan_stale(struct halo_ctx *ctx, struct halo_plan *plan);
+
 #define HALO_NM_PROFILE_DIR "/etc/NetworkManager/system-connections"
 
 /* A keyfile connection profile's binding: [connection] id= and

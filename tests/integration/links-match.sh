@@ -126,6 +126,20 @@ ok $? "the drop-in is gone"
 halo
 is "$rc" 0 "and then nothing more to do"
 
+# Every interface leaves the config: the drop-in goes with them.
+mkdir -p "$ROOT/run/NetworkManager/devices"
+printf '[device]\nmanaged=true\nnm-owned=false\n' >"$ROOT/run/NetworkManager/devices/$IDX_A"
+halo
+is "$rc" 2 "NetworkManager manages eth-a again: the drop-in is back (exit 2)"
+cp "$CONF" "$TEST_TMP/with-interfaces.conf"
+write_conf "$CONF" <<<'version = 1;'
+halo
+is "$rc" 2 "no interface left in the config: apply removes the drop-in (exit 2)"
+test ! -e "$DROPIN"
+ok $? "the drop-in is gone with the interfaces"
+cp "$TEST_TMP/with-interfaces.conf" "$CONF"
+rm -rf "$ROOT/run/NetworkManager"
+
 # A key that does not hold excludes the link.
 sed -i 's/0000:c2:00.0/0000:c2:00.7/' "$CONF"
 halo
