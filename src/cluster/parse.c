@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "cluster/internal.h"
+#include "config/check.h"
 #include "util/strv.h"
 
 const char *const halo_cl_roce_facts[CL_N_ROCE] = { "roce", "pfc", "dscp", "tos", "trust", "ecn" };
@@ -81,7 +82,10 @@ static int parse_port(struct json_object *o, struct cl_port *p)
 	struct json_object *name = member(o, "name"), *addrs = member(o, "addresses"),
 			   *roce = member(o, "roce"), *live = member(o, "live_mtu");
 
-	if (!name || !json_object_is_type(name, json_type_string) || !addrs ||
+	/* A port is HOST:NAME in reports and the cable map: a name as the
+	 * config allows it (no ':') keeps that unambiguous. */
+	if (!name || !json_object_is_type(name, json_type_string) ||
+	    halo_check_ifname(json_object_get_string(name)) || !addrs ||
 	    !json_object_is_type(addrs, json_type_array))
 		return -EINVAL;
 	p->name = strdup(json_object_get_string(name));

@@ -230,7 +230,13 @@ static void nodes(void **st)
 	i = iface("e", "9000", "10.0.0.2/30", NULL);
 	add(&cl, "n2.json", state("n2", i, NULL, HALO_EXIT_FAILED));
 	free(i);
+	/* A port name the config could not have given: "n3" with port "b:e"
+	 * would be the same endpoint as a host "n3:b" with port "e". */
+	i = iface("b:e", "9000", "10.0.0.5/30", NULL);
+	add(&cl, "n3.json", state("n3", i, NULL, 0));
+	free(i);
 	assert_int_equal(halo_cluster_check(&cl), HALO_EXIT_FAILED | HALO_EXIT_CHANGED);
+	assert_string_equal(find(&cl, "cluster/n3.json/state")->message, "malformed node facts");
 	assert_int_equal(find(&cl, "cluster//nowhere/n9.json/state")->outcome, HALO_CL_FAILED);
 	assert_string_equal(find(&cl, "cluster//nowhere/n9.json/state")->message,
 			    "missing state file: No such file or directory");
