@@ -226,7 +226,7 @@ static int regen_observe(struct halo_ctx *ctx, struct halo_item *item)
 	if (!ctx->under_root)
 		return HALO_SYNC_DIFFERS;
 	/* The command is the wanted value, quoted for pasting. */
-	if (halo_item_set_message(item, "--root: run it in the image") < 0)
+	if (halo_item_set_message(item, "run it in the image") < 0)
 		return -ENOMEM;
 	return HALO_SYNC_PENDING;
 }
@@ -425,6 +425,7 @@ int boot_add_items(struct halo_ctx *ctx, struct halo_plan *plan,
 			if (r < 0)
 				return r;
 			((struct item_data *)item->data)->argv = TAKE_PTR(argv);
+			item->wanted_whole = true;
 			r = halo_item_set_wanted(item, "%s", cmd);
 			if (r < 0)
 				return r;

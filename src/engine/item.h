@@ -104,9 +104,16 @@ struct halo_item {
 	 * the env file), absolute inside the root; NULL for anything else.
 	 * --revert removes it. */
 	char *path;
+	/* A path apply creates that is no owned file (the symlink enabling a
+	 * mount unit), absolute inside the root; NULL for the rest. Proven
+	 * writable before the first change, like PATH. */
+	char *creates;
 	/* One kernel command-line parameter (wanted is "key=value" as the
 	 * command line holds it): the boot facts --cluster compares. */
 	bool cmdline_param;
+	/* The wanted value is a command to paste (boot/regenerate under
+	 * --root): the text report never cuts it. */
+	bool wanted_whole;
 	/* What applying this item also does to its interface that may undo
 	 * other items there ("the port reset that ice does on every DCB
 	 * change"); NULL when nothing is known. Named when such an item

@@ -166,10 +166,11 @@ static bool cut_more(size_t *cap, size_t start, size_t floor)
 /* An item's text after its outcome and key, which take INDENT columns:
  * one line (the report's contract), kept within WIDTH by cutting what the
  * host has (a boot entry's whole command line), then leaving it to -v,
- * then cutting the wanted value, then the message and note (at a blank),
- * each no further than its floor: the start of a message says what it is
- * about. A failed item keeps what the host has and its message whole:
- * they explain the failure. -v: everything whole.
+ * then cutting the wanted value (never a command to paste), then the
+ * message and note (at a blank), each no further than its floor: the
+ * start of a message says what it is about. A failed item's host value is
+ * cut, never left out, and its message stays whole: they explain the
+ * failure. -v: everything whole.
  * Caller frees; NULL on ENOMEM. */
 static char *item_text(const struct halo_ctx *ctx, const struct halo_item *item,
 		       size_t indent, size_t width)
@@ -189,7 +190,7 @@ static char *item_text(const struct halo_ctx *ctx, const struct halo_item *item,
 			;
 		else if (!caps.no_seen && !failed)
 			caps.no_seen = true;
-		else if (cut_more(&caps.wanted, VALUE_MAX_START, VALUE_MIN))
+		else if (!item->wanted_whole && cut_more(&caps.wanted, VALUE_MAX_START, VALUE_MIN))
 			;
 		else if (!(tail && !failed && cut_more(&caps.tail, tail, TAIL_MIN)))
 			break;

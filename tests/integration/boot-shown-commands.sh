@@ -49,15 +49,16 @@ run_halo --root "$R" -c "$TEST_TMP/halo.conf" --dry-run --json
 is "$rc" 10 "dry-run: 10"
 cmd=$(regen_wanted "$out")
 is "$(pasted "$cmd")" "$WANT_ARGV" "dry-run: the wanted grubby command, pasted, gives grubby its argv"
-is "$(regen_message "$out")" "--root: run it in the image" "dry-run: the message says to run it in the image"
+is "$(regen_message "$out")" "run it in the image" "dry-run: the message says to run it in the image"
 
 run_halo --root "$R" -c "$TEST_TMP/halo.conf" --json
 is "$rc" 10 "apply: 10"
 is "$(pasted "$(regen_wanted "$out")")" "$WANT_ARGV" "apply: the wanted grubby command, pasted"
-is "$(regen_message "$out")" "--root: run it in the image" "apply: the message says to run it in the image"
-run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check -v
-like "$out" " boot/regenerate +grubby --update-kernel=ALL '--args=iommu=pt .*; --root: run it in the image" \
-	"text report, -v: the quoted command, then what to do with it"
+is "$(regen_message "$out")" "run it in the image" "apply: the message says to run it in the image"
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check
+line=$(grep ' boot/regenerate ' <<<"$out")
+[[ "$line" == *" $cmd; run it in the image"* ]]
+ok $? "text report: the whole quoted command, never cut, then what to do with it" || diag "$line"
 
 # --- grub2-mkconfig (plain GRUB with /boot/grub2) and update-grub
 R=$(boot_root grub g2)

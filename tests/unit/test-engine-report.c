@@ -197,9 +197,9 @@ static void test_text_width(void **state)
 
 	/* With a message: the host's value gives way as far as it can (40
 	 * bytes), then is left to -v; the message stays whole when it fits. */
-	assert_int_equal(halo_item_set_message(it, "--root: run it in the image"), 0);
+	assert_int_equal(halo_item_set_message(it, "run it in the image"), 0);
 	out = text_of(&ctx, &plan, HALO_EXIT_CHANGED);
-	assert_string_equal(out, "drift           boot/regenerate  update-grub; --root: run it in the image (-v: in full)\n"
+	assert_string_equal(out, "drift           boot/regenerate  update-grub; run it in the image (-v: in full)\n"
 				 "check: 1 item, 1 drift\n");
 	free(out);
 
@@ -212,7 +212,8 @@ static void test_text_width(void **state)
 	assert_true(longest_line(out) <= 120);
 	free(out);
 
-	/* A failed item keeps what the host has and its message whole. */
+	/* A failed item's host value is cut, never left out, and its
+	 * message stays whole. */
 	it->outcome = HALO_OUTCOME_FAILED;
 	out = text_of(&ctx, &plan, HALO_EXIT_FAILED);
 	assert_non_null(strstr(out, "(observed: /boot/grub/grub.cfg: BOOT_IMAGE=/vmli...); regenerate, then reboot "
@@ -220,6 +221,21 @@ static void test_text_width(void **state)
 				    "(-v: in full)\n"));
 	free(out);
 	it->outcome = HALO_OUTCOME_DRIFT;
+
+	/* A wanted value that is a command to paste is never cut. */
+	free(it->wanted);
+	it->wanted = strdup("grubby --update-kernel=ALL '--args=iommu=pt ttm.pages_limit=31457280 "
+			    "amdgpu.gttsize=122880 pcie_aspm=off pci=realloc' --remove-args='rhgb quiet'");
+	assert_non_null(it->wanted);
+	assert_int_equal(halo_item_set_message(it, "run it in the image"), 0);
+	out = text_of(&ctx, &plan, HALO_EXIT_CHANGED);
+	assert_null(strstr(out, it->wanted));
+	free(out);
+	it->wanted_whole = true;
+	out = text_of(&ctx, &plan, HALO_EXIT_CHANGED);
+	assert_non_null(strstr(out, it->wanted));
+	assert_non_null(strstr(out, "; run it in the image (-v: in full)\n"));
+	free(out);
 
 	/* -v: every value whole, on the item's one line. */
 	ctx.verbosity = 1;
