@@ -113,15 +113,16 @@ int halo_outputs_check_files_writable(struct halo_ctx *ctx, const struct halo_pl
 		return 0;
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct halo_item *item = plan->items[i];
+		const char *path = item->path ? item->path : item->creates;
 		int r;
 
 		/* Only a file apply will write (or remove): one already right
 		 * may sit on a read-only /etc. */
-		if (!item->path || item->sync != HALO_SYNC_DIFFERS)
+		if (!path || item->sync != HALO_SYNC_DIFFERS)
 			continue;
-		r = halo_root_check_writable(ctx, item->path);
+		r = halo_root_check_writable(ctx, path);
 		if (r < 0)
-			unwritable(ctx, errs, item->path, r);
+			unwritable(ctx, errs, path, r);
 	}
 	return errs->n > before ? -EROFS : 0;
 }
@@ -133,10 +134,11 @@ static int write_failed(struct halo_ctx *ctx, struct halo_plan *plan, struct hal
 			const char *what, const char *path, int r)
 {
 	_cleanup_free_ char *shown = halo_root_display_path(ctx, path);
-	const char *p = shown ? shown : path;
+	_cleanup_free_ char *why = halo_file_unwritable_why(ctx, path, r);
+	const char *p = shown ? shown : path, *w = why ? why : strerror(-r);
 
-	halo_errors_add(errs, "writing %s %s: %s", what, p, strerror(-r));
-	(void)halo_plan_warn(plan, "writing %s %s: %s", what, p, strerror(-r));
+	halo_errors_add(errs, "writing %s %s: %s", what, p, w);
+	(void)halo_plan_warn(plan, "writing %s %s: %s", what, p, w);
 	return HALO_EXIT_FAILED;
 }
 

@@ -101,6 +101,20 @@ for dir in etc/sysctl.d var/lib/halo-provision var/lib/node_exporter/textfile_co
 		"${root//./\\.}/$dir/[^ ]* cannot be written: ${root//./\\.}/$dir is not a directory; nothing was changed$"
 done
 
+# A check writes only its textfile, after the audit: the audit's drift
+# and the failed write, one line naming the file in the way.
+fresh
+rm -rf "${root:?}/var/lib/node_exporter/textfile_collector"
+echo "not a directory" >"$root/var/lib/node_exporter/textfile_collector"
+before=$(snapshot)
+"$HALO" --root "$root" -c "$conf" --check >/dev/null 2>"$TEST_TMP/stderr"
+rc=$?
+err=$(sed -e 's/^halo-provision: //' "$TEST_TMP/stderr")
+is "$rc" 14 "check, the textfile's directory a file: drift, reboot pending and the failed write"
+like "$err" "^writing the Prometheus textfile ${root//./\\.}/var/lib/node_exporter/textfile_collector/halo\\.prom: ${root//./\\.}/var/lib/node_exporter/textfile_collector is not a directory$" \
+	"check: one line naming the file in the way"
+is "$(snapshot)" "$before" "check: nothing under the root changed"
+
 # The control: the same apply on a writable root changes it.
 fresh
 in_ns true
