@@ -142,6 +142,7 @@ void halo_item_free(struct halo_item *item)
 		free(item->data);
 	free(item->key);
 	free(item->path);
+	free(item->creates);
 	free(item->owned);
 	free(item->memo);
 	free(item->wanted);

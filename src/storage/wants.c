@@ -48,9 +48,10 @@ static void enabled_free(void *p)
 	free(d);
 }
 
-/* Every existing component of WANTS_DIR is a real directory: 0, or
- * HALO_SYNC_INVALID with the message set ("refusing to VERB through a
- * symlink"), or -errno. */
+/* Every existing component of WANTS_DIR is a real directory: 0; 1 when
+ * one is a file (nothing exists beneath it; the message says which),
+ * HALO_SYNC_INVALID for a symlink ("refusing to VERB through a symlink"),
+ * or -errno; the message set. */
 static int check_dir(struct halo_ctx *ctx, struct halo_item *item, const char *verb)
 {
 	char prefix[] = WANTS_DIR;
@@ -70,13 +71,11 @@ static int check_dir(struct halo_ctx *ctx, struct halo_item *item, const char *v
 			return halo_item_fail(item, r, "stat %s", prefix);
 		if (!S_ISDIR(st.st_mode)) {
 			shown = halo_root_display_path(ctx, prefix);
-			if (S_ISLNK(st.st_mode))
-				(void)halo_item_set_message(item, "refusing to %s through a "
-							    "symlink: %s", verb,
-							    shown ? shown : prefix);
-			else
-				(void)halo_item_set_message(item, "%s is not a directory",
-							    shown ? shown : prefix);
+			if (!S_ISLNK(st.st_mode))
+				return halo_item_set_message(item, "%s is not a directory",
+							     shown ? shown : prefix) < 0 ? -ENOMEM : 1;
+			(void)halo_item_set_message(item, "refusing to %s through a symlink: %s",
+						    verb, shown ? shown : prefix);
 			return HALO_SYNC_INVALID;
 		}
 		if (!next)
@@ -122,7 +121,11 @@ static int enabled_observe(struct halo_ctx *ctx, struct halo_item *item)
 				  "mounting is the unit's job, halo-provision never mounts",
 				  HALO_MOUNT_TARGET) < 0)
 		return -ENOMEM;
+	/* A file in a parent's place: the link is absent, and the check
+	 * before the first change finds it cannot be made (item->creates). */
 	r = check_dir(ctx, item, "link");
+	if (r == 1)
+		return halo_item_set_observed(item, NULL) < 0 ? -ENOMEM : HALO_SYNC_DIFFERS;
 	if (r != 0)
 		return r;
 	r = halo_root_lstat(ctx, d->link, &st);
@@ -197,6 +200,8 @@ static int unenable_observe(struct halo_ctx *ctx, struct halo_item *item)
 	if (halo_item_set_observed(item, NULL) < 0)
 		return -ENOMEM;
 	r = check_dir(ctx, item, "remove");
+	if (r == 1)
+		r = HALO_SYNC_INVALID;
 	if (r != 0)
 		return r;
 	r = halo_root_lstat(ctx, d->link, &st);
@@ -327,7 +332,8 @@ int halo_storage_add_enabled(struct halo_plan *plan, const char *unit)
 	d->unit = strdup(unit);
 	d->link = halo_strdup_printf("%s/%s", WANTS_DIR, unit);
 	d->target = halo_strdup_printf("%s/%s", HALO_UNIT_DIR, unit);
-	if (!d->unit || !d->link || !d->target)
+	item->creates = d->link ? strdup(d->link) : NULL;
+	if (!d->unit || !d->link || !d->target || !item->creates)
 		return -ENOMEM;
 	return halo_item_set_wanted(item, "-> %s", d->target);
 }

@@ -176,10 +176,11 @@ int halo_root_check_writable(const struct halo_ctx *ctx, const char *path)
 		return -ENOMEM;
 	/* The file itself when it exists (an immutable file cannot be
 	 * renamed over), else the deepest directory that exists (mkdir -p
-	 * and the temp file need it writable). access() through the
-	 * descriptor: EROFS and EPERM (immutable) come from the kernel's own
-	 * permission check, without writing anything. */
-	for (;;) {
+	 * and the temp file need it writable); for a symlink to be replaced,
+	 * its directory. access() through the descriptor: EROFS and EPERM
+	 * (immutable) come from the kernel's own permission check, without
+	 * writing anything. */
+	for (bool first = true;; first = false) {
 		_cleanup_close_ int fd = -1;
 
 		r = halo_rootfs_open(ctx, dir, O_PATH, 0, true, &fd);
@@ -189,7 +190,7 @@ int halo_root_check_writable(const struct halo_ctx *ctx, const char *path)
 				return -errno;
 			return 0;
 		}
-		if (r != -ENOENT)
+		if (r != -ENOENT && !(first && r == -ELOOP))
 			return r;
 		char *slash = strrchr(dir, '/');
 

@@ -135,7 +135,8 @@ int halo_root_clean_temps(struct halo_ctx *ctx, const char *path);
 /* Whether PATH could be written now, without writing anything: the file
  * when it exists, else its deepest existing directory, must pass the
  * kernel's write permission check. 0, or -EROFS, -EPERM (immutable),
- * -EACCES, -ELOOP (a symlink on the way), -errno. */
+ * -EACCES, -ELOOP (a symlink on the way; a symlink at PATH itself is
+ * judged by its directory, which replacing it writes), -errno. */
 int halo_root_check_writable(const struct halo_ctx *ctx, const char *path);
 
 /*

@@ -85,6 +85,16 @@ like "$err" 'refusing to link through a symlink' "... saying why"
 is "$(ls -A "$TEST_TMP/elsewhere")" "" "nothing written through it"
 is "$(tree_snapshot "$ROOT")" "$snap" "nothing changed"
 rm "$ROOT/etc/systemd/system/local-fs.target.wants"
+# A file where the wants directory should be: the link cannot be made,
+# found before the first change like any unwritable directory (exit 4).
+echo "not a directory" >"$ROOT/etc/systemd/system/local-fs.target.wants"
+snap=$(tree_snapshot "$ROOT")
+halo
+is "$rc" 4 "a file in place of the wants directory: exit 4"
+like "$err" "local-fs\\.target\\.wants/models\\.mount cannot be written: .*/etc/systemd/system/local-fs\\.target\\.wants is not a directory; nothing was changed$" \
+	"... one line naming it"
+is "$(tree_snapshot "$ROOT")" "$snap" "nothing changed"
+rm "$ROOT/etc/systemd/system/local-fs.target.wants"
 
 # UUID= of an ext4 image, and a /dev path inside the root; mount points
 # that systemd must escape: names as the real systemd-escape gives them.

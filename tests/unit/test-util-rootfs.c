@@ -552,6 +552,26 @@ static void test_mkdir_unlink_lstat_exists(void **state)
 	assert_int_equal(halo_root_unlink(&f->ctx, "/varlink/lib"), -ELOOP);
 }
 
+/* What the writability check judges: the file, else the deepest
+ * directory there is; a symlink at the path (replaced by a rename) by its
+ * directory; a file in a parent's place is an error. Without writing
+ * anything. (Symlinks on the way are refused by the observation before.) */
+static void test_check_writable(void **state)
+{
+	struct fx *f = *state;
+
+	mkd(f, "root/etc");
+	put(f, "root/etc/file", "x\n", 0644);
+	lnk(f, "/etc/elsewhere", "root/etc/link");
+	assert_int_equal(halo_root_check_writable(&f->ctx, "/etc/file"), 0);
+	assert_int_equal(halo_root_check_writable(&f->ctx, "/etc/new"), 0);
+	assert_int_equal(halo_root_check_writable(&f->ctx, "/etc/new.d/a/b"), 0);
+	assert_int_equal(halo_root_check_writable(&f->ctx, "/etc/link"), 0);
+	assert_int_equal(halo_root_check_writable(&f->ctx, "/etc/file/x"), -ENOTDIR);
+	assert_int_equal(temp_files(f, "root/etc"), 0);
+	assert_int_equal(f->ctx.files_written, 0);
+}
+
 static void test_write_attr(void **state)
 {
 	struct fx *f = *state;
@@ -729,6 +749,7 @@ int main(void)
 		T(test_read_proc),
 		T(test_list_dir_sorted),
 		T(test_mkdir_unlink_lstat_exists),
+		T(test_check_writable),
 		T(test_write_attr),
 		T(test_display_path),
 		T(test_read_not_regular),
