@@ -131,6 +131,8 @@ mkdir -p "$ROOT/run/NetworkManager/devices"
 printf '[device]\nmanaged=true\nnm-owned=false\n' >"$ROOT/run/NetworkManager/devices/$IDX_A"
 halo
 is "$rc" 2 "NetworkManager manages eth-a again: the drop-in is back (exit 2)"
+test -e "$DROPIN"
+ok $? "the drop-in is there before the interfaces leave"
 cp "$CONF" "$TEST_TMP/with-interfaces.conf"
 write_conf "$CONF" <<<'version = 1;'
 halo
