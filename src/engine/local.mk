@@ -45,8 +45,10 @@ engine_unit_tests = \
 	tests/unit/test-engine-state
 check_PROGRAMS += $(engine_unit_tests)
 TESTS += $(engine_unit_tests)
-tests_unit_test_engine_file_item_SOURCES = tests/unit/test-engine-file-item.c tests/unit/engine-test.h
-tests_unit_test_engine_state_SOURCES = tests/unit/test-engine-state.c tests/unit/engine-test.h
+tests_unit_test_engine_file_item_SOURCES = tests/unit/test-engine-file-item.c tests/unit/engine-test.h \
+	tests/unit/root-test.h
+tests_unit_test_engine_state_SOURCES = tests/unit/test-engine-state.c tests/unit/engine-test.h \
+	tests/unit/root-test.h
 
 # Integration tests of the reports, the outputs and --revert.
 engine_integration_tests = \
