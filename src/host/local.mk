@@ -28,3 +28,4 @@ host_unit_tests = tests/unit/test-host-candidates tests/unit/test-host-match \
 	tests/unit/test-host-namespace tests/unit/test-host-networkd
 check_PROGRAMS += $(host_unit_tests)
 TESTS += $(host_unit_tests)
+tests_unit_test_host_networkd_SOURCES = tests/unit/test-host-networkd.c tests/unit/root-test.h

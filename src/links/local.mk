@@ -15,6 +15,8 @@ links_unit_tests = tests/unit/test-links-nm tests/unit/test-links-items \
 	tests/unit/test-links-networkd
 check_PROGRAMS += $(links_unit_tests)
 TESTS += $(links_unit_tests)
+tests_unit_test_links_nm_SOURCES = tests/unit/test-links-nm.c tests/unit/root-test.h
+tests_unit_test_links_networkd_SOURCES = tests/unit/test-links-networkd.c tests/unit/root-test.h
 
 # Integration tests: real kernel netlink in private namespaces.
 links_integration_tests = \

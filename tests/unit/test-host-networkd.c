@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "host/networkd.h"
+#include "root-test.h"
 #include "util/rootfs.h"
 
 static const uint8_t mac_a[6] = { 0xb4, 0x96, 0x91, 0xaa, 0xbb, 0x01 };
@@ -172,51 +173,18 @@ static void state_record(void **state)
 
 /* ---- the search path in a root ---- */
 
-struct fixture {
-	char root[64];
-	struct halo_ctx ctx;
-};
-
-static void sh(const char *root, const char *script)
-{
-	char cmd[2048];
-
-	snprintf(cmd, sizeof(cmd), "cd '%s' && %s", root, script);
-	assert_int_equal(system(cmd), 0);
-}
-
+/* A root with every directory of networkd's search path. */
 static int fx_setup(void **state)
 {
-	struct fixture *fx = calloc(1, sizeof(*fx));
-
-	snprintf(fx->root, sizeof(fx->root), "/tmp/halo-networkd.XXXXXX");
-	if (!mkdtemp(fx->root))
-		return -1;
-	fx->ctx.root = fx->root;
-	fx->ctx.under_root = true;
-	if (halo_root_open(fx->root, &fx->ctx.root_fd) < 0)
-		return -1;
-	sh(fx->root, "mkdir -p etc/systemd/network run/systemd/network usr/lib/systemd/network "
-		     "lib/systemd/network usr/local/lib/systemd/network");
-	*state = fx;
-	return 0;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fixture *fx = *state;
-	char cmd[128];
-
-	close(fx->ctx.root_fd);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", fx->root);
-	if (system(cmd) != 0)
-		return -1;
-	free(fx);
-	return 0;
+	return root_fixture_setup(state, "host-networkd",
+				  "mkdir -p etc/systemd/network run/systemd/network "
+				  "usr/lib/systemd/network lib/systemd/network "
+				  "usr/local/lib/systemd/network");
 }
 
 /* The path of the file that takes L, "" none. */
-static const char *first(struct fixture *fx, const char *skip, const struct halo_networkd_link *l)
+static const char *first(struct root_fixture *fx, const char *skip,
+			 const struct halo_networkd_link *l)
 {
 	static char path[256];
 	struct halo_networkd_files files;
@@ -233,7 +201,7 @@ static const char *first(struct fixture *fx, const char *skip, const struct halo
 
 static void search_path(void **state)
 {
-	struct fixture *fx = *state;
+	struct root_fixture *fx = *state;
 
 	assert_string_equal(first(fx, NULL, &port), "");
 	/* netplan's file, then the lexically later rdma file */
@@ -269,7 +237,8 @@ static void search_path(void **state)
 }
 
 /* A bad candidate: an error naming the file, whatever the link. */
-static void bad_file(struct fixture *fx, const char *make, const char *path, const char *reason)
+static void bad_file(struct root_fixture *fx, const char *make, const char *path,
+		     const char *reason)
 {
 	struct halo_networkd_files files = { 0 };
 	char *why = NULL;
@@ -285,7 +254,7 @@ static void bad_file(struct fixture *fx, const char *make, const char *path, con
 
 static void bad_inputs(void **state)
 {
-	struct fixture *fx = *state;
+	struct root_fixture *fx = *state;
 
 	bad_file(fx, "mkfifo run/systemd/network/10-fifo.network",
 		 "/run/systemd/network/10-fifo.network", "FIFO");
@@ -307,7 +276,7 @@ static void bad_inputs(void **state)
 
 static void runtime_record(void **state)
 {
-	struct fixture *fx = *state;
+	struct root_fixture *fx = *state;
 	struct halo_networkd_state st;
 	char *why = NULL;
 
@@ -325,7 +294,7 @@ static void runtime_record(void **state)
 
 static void presence(void **state)
 {
-	struct fixture *fx = *state;
+	struct root_fixture *fx = *state;
 
 	assert_false(halo_networkd_present(&fx->ctx));
 	sh(fx->root, "mkdir -p usr/lib/systemd etc/systemd/system/multi-user.target.wants && "
@@ -349,10 +318,10 @@ int main(void)
 		cmocka_unit_test(unmanaged_key),
 		cmocka_unit_test(mac_syntax),
 		cmocka_unit_test(state_record),
-		cmocka_unit_test_setup_teardown(search_path, fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(bad_inputs, fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(runtime_record, fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(presence, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(search_path, fx_setup, root_fixture_teardown),
+		cmocka_unit_test_setup_teardown(bad_inputs, fx_setup, root_fixture_teardown),
+		cmocka_unit_test_setup_teardown(runtime_record, fx_setup, root_fixture_teardown),
+		cmocka_unit_test_setup_teardown(presence, fx_setup, root_fixture_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,79 +16,44 @@
 #include "subsystems.h"
 
 #include "links/networkd.h"
+#include "root-test.h"
 #include "util/rootfs.h"
 
-struct fixture {
-	char root[64];
-	struct halo_ctx ctx;
-	struct halo_host_link h[2];
-	const struct halo_host_link *links[2];
+/* Two ConnectX ports, both selected and found. */
+static const struct halo_host_link ports[2] = {
+	{ .selected = true, .found = true, .link = { .ifindex = 2, .name = "enp194s0f0" },
+	  .driver = (char *)"mlx5_core" },
+	{ .selected = true, .found = true, .link = { .ifindex = 3, .name = "enp194s0f1" },
+	  .driver = (char *)"mlx5_core" },
 };
+static const struct halo_host_link *const links[2] = { &ports[0], &ports[1] };
 
-static void sh(const char *root, const char *script)
-{
-	char cmd[2048];
-
-	snprintf(cmd, sizeof(cmd), "cd '%s' && %s", root, script);
-	assert_int_equal(system(cmd), 0);
-}
-
+/* A root where networkd is installed and enabled. */
 static int fx_setup(void **state)
 {
-	struct fixture *fx = calloc(1, sizeof(*fx));
-
-	snprintf(fx->root, sizeof(fx->root), "/tmp/halo-links-nd.XXXXXX");
-	if (!mkdtemp(fx->root))
-		return -1;
-	fx->ctx.root = fx->root;
-	fx->ctx.under_root = true;
-	fx->ctx.registry = &halo_registry;
-	fx->ctx.only = halo_registry_default_mask(&halo_registry);
-	if (halo_root_open(fx->root, &fx->ctx.root_fd) < 0)
-		return -1;
-	for (int i = 0; i < 2; i++) {
-		fx->h[i].selected = fx->h[i].found = true;
-		fx->h[i].link.ifindex = 2 + i;
-		snprintf(fx->h[i].link.name, sizeof(fx->h[i].link.name), "enp194s0f%d", i);
-		fx->h[i].driver = (char *)"mlx5_core";
-		fx->links[i] = &fx->h[i];
-	}
-	/* networkd installed and enabled */
-	sh(fx->root, "mkdir -p usr/lib/systemd etc/systemd/system/multi-user.target.wants "
-		     "run/systemd/network etc/systemd/network && : >usr/lib/systemd/systemd-networkd && "
-		     "ln -s /lib/systemd/system/systemd-networkd.service "
-		     "etc/systemd/system/multi-user.target.wants/");
-	*state = fx;
-	return 0;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fixture *fx = *state;
-	char cmd[128];
-
-	close(fx->ctx.root_fd);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", fx->root);
-	if (system(cmd) != 0)
-		return -1;
-	free(fx);
-	return 0;
+	return root_fixture_setup(state, "links-networkd",
+				  "mkdir -p usr/lib/systemd etc/systemd/system/multi-user.target.wants "
+				  "run/systemd/network etc/systemd/network && "
+				  ": >usr/lib/systemd/systemd-networkd && "
+				  "ln -s /lib/systemd/system/systemd-networkd.service "
+				  "etc/systemd/system/multi-user.target.wants/");
 }
 
 /* Plans for both links; *PLAN is the caller's to free. */
-static void plan_for(struct fixture *fx, struct halo_plan *plan, struct halo_networkd_view *v)
+static void plan_for(struct root_fixture *fx, struct halo_plan *plan,
+		     struct halo_networkd_view *v)
 {
 	char *why = NULL;
 
 	halo_plan_init(plan);
-	assert_int_equal(halo_networkd_view(&fx->ctx, fx->links, 2, v, &why), 0);
+	assert_int_equal(halo_networkd_view(&fx->ctx, links, 2, v, &why), 0);
 	assert_null(why);
-	assert_int_equal(halo_networkd_plan(&fx->ctx, plan, fx->links, 2, v), 0);
+	assert_int_equal(halo_networkd_plan(&fx->ctx, plan, links, 2, v), 0);
 }
 
 static void hand_over(void **state)
 {
-	struct fixture *fx = *state;
+	struct root_fixture *fx = *state;
 	struct halo_networkd_view v;
 	struct halo_plan plan;
 	struct halo_item *item;
@@ -172,7 +137,7 @@ static void hand_over(void **state)
 
 static void not_present(void **state)
 {
-	struct fixture *fx = *state;
+	struct root_fixture *fx = *state;
 	struct halo_networkd_view v;
 	struct halo_plan plan;
 
@@ -196,18 +161,18 @@ static void not_present(void **state)
 
 static void bad_record(void **state)
 {
-	struct fixture *fx = *state;
+	struct root_fixture *fx = *state;
 	struct halo_networkd_view v;
 	char *why = NULL;
 
 	sh(fx->root, "mkdir -p run/systemd/netif/links && mkfifo run/systemd/netif/links/3");
-	assert_true(halo_networkd_view(&fx->ctx, fx->links, 2, &v, &why) < 0);
+	assert_true(halo_networkd_view(&fx->ctx, links, 2, &v, &why) < 0);
 	assert_non_null(strstr(why, "/run/systemd/netif/links/3: a FIFO"));
 	free(why);
 	why = NULL;
 	sh(fx->root, "rm run/systemd/netif/links/3 && mkfifo " HALO_NETWORKD_DROPIN_NAME " && "
 		     "mv " HALO_NETWORKD_DROPIN_NAME " etc/systemd/network/");
-	assert_true(halo_networkd_view(&fx->ctx, fx->links, 2, &v, &why) < 0);
+	assert_true(halo_networkd_view(&fx->ctx, links, 2, &v, &why) < 0);
 	assert_non_null(strstr(why, HALO_NETWORKD_DROPIN ": a FIFO"));
 	free(why);
 }
@@ -215,9 +180,9 @@ static void bad_record(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(hand_over, fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(not_present, fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(bad_record, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(hand_over, fx_setup, root_fixture_teardown),
+		cmocka_unit_test_setup_teardown(not_present, fx_setup, root_fixture_teardown),
+		cmocka_unit_test_setup_teardown(bad_record, fx_setup, root_fixture_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include "subsystems.h"
 
 #include "links/nm.h"
+#include "root-test.h"
 #include "util/rootfs.h"
 
 static void parse_state(void **state)
@@ -66,48 +67,9 @@ static void parse_profile(void **state)
 	assert_string_equal(p.mac, "");
 }
 
-struct fixture {
-	char root[64];
-	struct halo_ctx ctx;
-};
-
-/* Runs SCRIPT with the fixture root as its working directory. */
-static void sh(const char *root, const char *script)
-{
-	char cmd[1024];
-
-	snprintf(cmd, sizeof(cmd), "cd '%s' && %s", root, script);
-	assert_int_equal(system(cmd), 0);
-}
-
 static int fx_setup(void **state)
 {
-	struct fixture *fx = calloc(1, sizeof(*fx));
-
-	snprintf(fx->root, sizeof(fx->root), "/tmp/halo-net-nm.XXXXXX");
-	if (!mkdtemp(fx->root))
-		return -1;
-	fx->ctx.root = fx->root;
-	fx->ctx.under_root = true;
-	fx->ctx.registry = &halo_registry;
-	fx->ctx.only = halo_registry_default_mask(&halo_registry);
-	if (halo_root_open(fx->root, &fx->ctx.root_fd) < 0)
-		return -1;
-	*state = fx;
-	return 0;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fixture *fx = *state;
-	char cmd[128];
-
-	close(fx->ctx.root_fd);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", fx->root);
-	if (system(cmd) != 0)
-		return -1;
-	free(fx);
-	return 0;
+	return root_fixture_setup(state, "links-nm", NULL);
 }
 
 static struct halo_rtnl_link L(int idx, const char *name)
@@ -120,7 +82,7 @@ static struct halo_rtnl_link L(int idx, const char *name)
 
 static void plan_without_nm(void **state)
 {
-	struct fixture *fx = *state;
+	struct root_fixture *fx = *state;
 	struct halo_rtnl_link a = L(2, "rdma0");
 	const struct halo_rtnl_link *links[] = { &a };
 	struct halo_plan plan;
@@ -133,7 +95,7 @@ static void plan_without_nm(void **state)
 
 static void plan_managed(void **state)
 {
-	struct fixture *fx = *state;
+	struct root_fixture *fx = *state;
 	struct halo_rtnl_link a = L(2, "rdma0"), b = L(3, "rdma1"), c = L(4, "eth9");
 	const struct halo_rtnl_link *links[] = { &a, &b, &c };
 	struct halo_plan plan;
@@ -200,7 +162,7 @@ static void plan_managed(void **state)
  * fails and the caller learns which file, for its one-line error. */
 static void plan_unreadable(void **state)
 {
-	struct fixture *fx = *state;
+	struct root_fixture *fx = *state;
 	struct halo_rtnl_link a = L(2, "rdma0");
 	const struct halo_rtnl_link *links[] = { &a };
 	struct halo_plan plan;
@@ -230,9 +192,9 @@ int main(void)
 		cmocka_unit_test(parse_state),
 		cmocka_unit_test(dropin_lists),
 		cmocka_unit_test(parse_profile),
-		cmocka_unit_test_setup_teardown(plan_without_nm, fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(plan_managed, fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(plan_unreadable, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(plan_without_nm, fx_setup, root_fixture_teardown),
+		cmocka_unit_test_setup_teardown(plan_managed, fx_setup, root_fixture_teardown),
+		cmocka_unit_test_setup_teardown(plan_unreadable, fx_setup, root_fixture_teardown),
 	};
 
 	return cmocka_run_group_tests_name("links-nm", tests, NULL, NULL);
