@@ -4,7 +4,7 @@
  * share. Each test answers the transport's seam (halo_nlt_set_io) with
  * replies built here: the NLMSG_ERROR ACK (with an extended-ACK message),
  * the generic netlink family lookup, and a transport wired to the test's
- * io function.
+ * io function; and the checks of the requests the codecs build.
  */
 #pragma once
 
@@ -31,6 +31,39 @@ static inline uint16_t u16_at(const void *p, size_t off)
 
 	memcpy(&v, (const uint8_t *)p + off, sizeof(v));
 	return v;
+}
+
+/* Checks the attribute at byte OFF of P: TYPE, with a payload of PLEN
+ * bytes. Returns the offset of the attribute after it. */
+static inline size_t check_attr(const void *p, size_t off, uint16_t type, size_t plen)
+{
+	assert_int_equal(u16_at(p, off), 4 + plen);
+	assert_int_equal(u16_at(p, off + 2) & NLA_TYPE_MASK, type);
+	return off + MNL_ALIGN(4 + plen);
+}
+
+/* check_attr for a nest of PLEN bytes: returns the offset of its first
+ * attribute. */
+static inline size_t check_nest(const void *p, size_t off, uint16_t type, size_t plen)
+{
+	check_attr(p, off, type, plen);
+	return off + 4;
+}
+
+/* Checks the headers of a generic netlink request to FAMILY (CMD,
+ * VERSION) that asks for an ACK. Returns the offset of its first
+ * attribute. */
+static inline size_t check_genl_request(const struct nlmsghdr *nlh, uint16_t family,
+					uint8_t cmd, uint8_t version)
+{
+	const uint8_t *b = (const uint8_t *)nlh;
+
+	assert_int_equal(nlh->nlmsg_type, family);
+	assert_int_equal(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
+	assert_int_equal(b[16], cmd);
+	assert_int_equal(b[17], version);
+	assert_int_equal(u16_at(b, 18), 0);
+	return NLMSG_HDRLEN + GENL_HDRLEN;
 }
 
 /* Appends at BUF + *OFF the ACK of REQ: ERROR (0 or -errno) and, when MSG,

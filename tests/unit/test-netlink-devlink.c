@@ -31,15 +31,6 @@
 #define FAMILY 0x1d
 #define BDF "0000:c2:00.0"
 
-/* An attribute of TYPE and payload length PLEN at OFF; returns the next
- * attribute's offset. */
-static size_t check_attr(const void *p, size_t off, uint16_t type, size_t plen)
-{
-	assert_int_equal(u16_at(p, off), 4 + plen);
-	assert_int_equal(u16_at(p, off + 2) & NLA_TYPE_MASK, type);
-	return off + MNL_ALIGN(4 + plen);
-}
-
 static void uapi_layouts(void **state)
 {
 	(void)state;
@@ -72,13 +63,8 @@ static void uapi_layouts(void **state)
 static size_t check_start(const struct nlmsghdr *nlh, uint8_t cmd)
 {
 	const uint8_t *b = (const uint8_t *)nlh;
-	size_t off = 20;
+	size_t off = check_genl_request(nlh, FAMILY, cmd, DEVLINK_GENL_VERSION);
 
-	assert_int_equal(nlh->nlmsg_type, FAMILY);
-	assert_int_equal(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
-	assert_int_equal(b[16], cmd);
-	assert_int_equal(b[17], DEVLINK_GENL_VERSION);
-	assert_int_equal(u16_at(b, 18), 0);
 	assert_memory_equal(b + off + 4, "pci\0", 4);
 	off = check_attr(b, off, DEVLINK_ATTR_BUS_NAME, 4);
 	assert_memory_equal(b + off + 4, BDF "\0\0\0\0", 16); /* NUL, zero pad */
@@ -450,18 +436,14 @@ static void info_encode(void **state)
 	char buf[BUFSZ] __attribute__((aligned(4)));
 	const uint8_t *b = (const uint8_t *)buf;
 	struct nlmsghdr *nlh = NULL;
-	size_t off = 20;
+	size_t off;
 
 	(void)state;
 	memset(buf, 0xaa, sizeof(buf));
 	assert_int_equal(halo_devlink_req_info_get(buf, sizeof(buf), FAMILY, "pci", BDF,
 						   &nlh), 0);
 	assert_ptr_equal(nlh, buf);
-	assert_int_equal(nlh->nlmsg_type, FAMILY);
-	assert_int_equal(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
-	assert_int_equal(b[16], DEVLINK_CMD_INFO_GET);
-	assert_int_equal(b[17], DEVLINK_GENL_VERSION);
-	assert_int_equal(u16_at(b, 18), 0);
+	off = check_genl_request(nlh, FAMILY, DEVLINK_CMD_INFO_GET, DEVLINK_GENL_VERSION);
 	/* 08 00 01 00 "pci\0", then 11 00 02 00 "0000:c2:00.0\0" + 3 zero. */
 	assert_memory_equal(b + off, "\x08\x00\x01\x00pci\0", 8);
 	off = check_attr(b, off, DEVLINK_ATTR_BUS_NAME, 4);

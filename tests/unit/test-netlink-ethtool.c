@@ -34,14 +34,6 @@ static const char *const ice_flags[] = {
 };
 #define N_ICE 6
 
-static size_t check_attr(const void *p, size_t off, uint16_t type, size_t plen,
-			 bool nested)
-{
-	assert_int_equal(u16_at(p, off), 4 + plen);
-	assert_int_equal(u16_at(p, off + 2) & NLA_TYPE_MASK, type);
-	return nested ? off + 4 : off + MNL_ALIGN(4 + plen);
-}
-
 static void uapi_layouts(void **state)
 {
 	(void)state;
@@ -67,17 +59,12 @@ static void uapi_layouts(void **state)
 static size_t check_start(const struct nlmsghdr *nlh, uint8_t cmd)
 {
 	const uint8_t *b = (const uint8_t *)nlh;
-	size_t off;
+	size_t off = check_genl_request(nlh, FAMILY, cmd, ETHTOOL_GENL_VERSION);
 
-	assert_int_equal(nlh->nlmsg_type, FAMILY);
-	assert_int_equal(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
-	assert_int_equal(b[16], cmd);
-	assert_int_equal(b[17], ETHTOOL_GENL_VERSION);
-	assert_int_equal(u16_at(b, 18), 0);
 	assert_true(u16_at(b, 22) & NLA_F_NESTED);
-	off = check_attr(b, 20, ETHTOOL_A_PRIVFLAGS_HEADER, 12, true);
+	off = check_nest(b, off, ETHTOOL_A_PRIVFLAGS_HEADER, 12);
 	assert_memory_equal(b + off + 4, "rdma0\0\0\0", 8);
-	return check_attr(b, off, ETHTOOL_A_HEADER_DEV_NAME, 6, false);
+	return check_attr(b, off, ETHTOOL_A_HEADER_DEV_NAME, 6);
 }
 
 static void encode(void **state)
@@ -104,13 +91,13 @@ static void encode(void **state)
 							       "rdma0", "fw-lldp-agent",
 							       on, &nlh), 0);
 		off = check_start(nlh, ETHTOOL_MSG_PRIVFLAGS_SET);
-		off = check_attr(b, off, ETHTOOL_A_PRIVFLAGS_FLAGS, 28 + 4 * on, true);
-		off = check_attr(b, off, ETHTOOL_A_BITSET_BITS, 24 + 4 * on, true);
-		off = check_attr(b, off, ETHTOOL_A_BITSET_BITS_BIT, 20 + 4 * on, true);
+		off = check_nest(b, off, ETHTOOL_A_PRIVFLAGS_FLAGS, 28 + 4 * on);
+		off = check_nest(b, off, ETHTOOL_A_BITSET_BITS, 24 + 4 * on);
+		off = check_nest(b, off, ETHTOOL_A_BITSET_BITS_BIT, 20 + 4 * on);
 		assert_memory_equal(b + off + 4, "fw-lldp-agent\0\0\0", 16);
-		off = check_attr(b, off, ETHTOOL_A_BITSET_BIT_NAME, 14, false);
+		off = check_attr(b, off, ETHTOOL_A_BITSET_BIT_NAME, 14);
 		if (on)
-			off = check_attr(b, off, ETHTOOL_A_BITSET_BIT_VALUE, 0, false);
+			off = check_attr(b, off, ETHTOOL_A_BITSET_BIT_VALUE, 0);
 		assert_int_equal(nlh->nlmsg_len, off);
 	}
 }
