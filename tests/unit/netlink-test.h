@@ -3,8 +3,9 @@
  * netlink-test.h: the fake kernel the netlink codec and roce unit tests
  * share. Each test answers the transport's seam (halo_nlt_set_io) with
  * replies built here: the NLMSG_ERROR ACK (with an extended-ACK message),
- * the generic netlink family lookup, and a transport wired to the test's
- * io function; and the checks of the requests the codecs build.
+ * the generic netlink family lookup, a generic netlink family's whole
+ * answer around the test's own reply, and a transport wired to the
+ * test's io function; and the checks of the requests the codecs build.
  */
 #pragma once
 
@@ -15,8 +16,10 @@
 #include <linux/netlink.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -183,6 +186,63 @@ static inline int fake_genl_begin(struct fake_kernel *k, enum halo_nlt_proto pro
 	k->family_lookups++;
 	assert_string_equal(family_asked(req), name);
 	return put_family(out, req, id);
+}
+
+/* What a generic netlink fake answers a request other than the family
+ * lookup with: its reply and the ACK, the ACK alone, or the fake
+ * kernel's error (with its extended ACK). */
+enum fake_answer { FAKE_REPLY, FAKE_ACK, FAKE_ERROR };
+
+/* The most a generic netlink fake's answer takes (the part of the
+ * transport's buffer it clears). */
+#define FAKE_GENL_MAX 4096
+
+/* Builds the reply of the fake that starts with G to sequence SEQ at BUF. */
+struct fake_genl;
+typedef struct nlmsghdr *(*fake_reply_fn)(const struct fake_genl *g, char *buf, uint32_t seq);
+
+/* A generic netlink fake of one family, answering as fake_genl_io does.
+ * A test puts it first in its own fake, which keeps what REPLY needs. */
+struct fake_genl {
+	const char *family; /* the name a family lookup asks for */
+	uint16_t id;        /* the family's id */
+	bool no_family;     /* the kernel has no such family */
+	enum fake_answer answer;
+	fake_reply_fn reply;
+	struct fake_kernel k;
+};
+
+/* A zeroed fake of SIZE bytes that starts with a struct fake_genl of
+ * family NAME (ID) replying with REPLY; the caller frees it. */
+static inline void *fake_genl_new(size_t size, const char *name, uint16_t id,
+				  fake_reply_fn reply)
+{
+	struct fake_genl *g = calloc(1, size);
+
+	assert_non_null(g);
+	g->family = name;
+	g->id = id;
+	g->reply = reply;
+	return g;
+}
+
+/* The transport's io (halo_nlt_io_fn) for a struct fake_genl in
+ * USERDATA: the family lookup, else the answer the fake is set to. */
+static inline int fake_genl_io(void *userdata, enum halo_nlt_proto proto,
+			       const struct nlmsghdr *req, size_t len, void *out, size_t size)
+{
+	struct fake_genl *g = userdata;
+	bool error = g->answer == FAKE_ERROR;
+	size_t off = 0;
+	int r = fake_genl_begin(&g->k, proto, req, len, out, size, FAKE_GENL_MAX, g->family,
+				g->no_family ? 0 : g->id);
+
+	if (r)
+		return r;
+	if (g->answer == FAKE_REPLY)
+		off += MNL_ALIGN(g->reply(g, out, req->nlmsg_seq)->nlmsg_len);
+	put_ack(out, &off, req, error ? g->k.error : 0, error ? g->k.extack : NULL);
+	return (int)off;
 }
 
 /* A transport that asks IO (with USERDATA) instead of the kernel. */

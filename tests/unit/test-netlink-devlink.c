@@ -180,51 +180,32 @@ static struct nlmsghdr *param_reply(char *buf, uint32_t seq, uint16_t family,
 
 /* ---- the fake kernel ---- */
 
-enum answer { ANS_PARAM, ANS_ACK, ANS_ERROR };
-
+/* devlink answering PARAM_GET with PARAM. */
 struct fake {
-	bool no_family;
-	enum answer answer;
+	struct fake_genl g;
 	struct param_reply param;
-	struct fake_kernel k;
 };
 
-static int fake_io(void *userdata, enum halo_nlt_proto proto,
-		   const struct nlmsghdr *req, size_t len, void *out, size_t size)
+static struct nlmsghdr *fake_reply(const struct fake_genl *g, char *buf, uint32_t seq)
 {
-	struct fake *f = userdata;
-	char *buf = out;
-	size_t off = 0;
-	struct nlmsghdr *nlh;
-	int r = fake_genl_begin(&f->k, proto, req, len, out, size, BUFSZ,
-				DEVLINK_GENL_NAME, f->no_family ? 0 : FAMILY);
-
-	if (r)
-		return r;
-	if (f->answer == ANS_PARAM) {
-		nlh = param_reply(buf, req->nlmsg_seq, FAMILY, &f->param);
-		off += MNL_ALIGN(nlh->nlmsg_len);
-	}
-	put_ack(buf, &off, req, f->answer == ANS_ERROR ? f->k.error : 0,
-		f->answer == ANS_ERROR ? f->k.extack : NULL);
-	return (int)off;
+	return param_reply(buf, seq, FAMILY, &((const struct fake *)g)->param);
 }
 
 static void get_and_set(void **state)
 {
-	struct fake *f = calloc(1, sizeof(*f));
+	struct fake *f = fake_genl_new(sizeof(*f), DEVLINK_GENL_NAME, FAMILY, fake_reply);
 	unsigned long counter = 0;
-	struct halo_nlt *t = fake_transport(fake_io, f, &counter);
+	struct halo_nlt *t = fake_transport(fake_genl_io, &f->g, &counter);
 	bool v = false;
 
 	(void)state;
-	f->answer = ANS_PARAM;
+	f->g.answer = FAKE_REPLY;
 	f->param = (struct param_reply){ "enable_roce", HALO_DEVLINK_PARAM_TYPE_BOOL, 1, false };
 	assert_int_equal(halo_devlink_param_get_bool(t, "pci", BDF, "enable_roce",
 						     DEVLINK_PARAM_CMODE_RUNTIME, &v), 0);
 	assert_true(v);
 	assert_int_equal(counter, 2); /* the family lookup, then the param */
-	check_start((struct nlmsghdr *)f->k.req, DEVLINK_CMD_PARAM_GET);
+	check_start((struct nlmsghdr *)f->g.k.req, DEVLINK_CMD_PARAM_GET);
 
 	f->param.runtime = 0;
 	f->param.driverinit = true; /* other cmodes do not leak into runtime */
@@ -235,13 +216,13 @@ static void get_and_set(void **state)
 						     DEVLINK_PARAM_CMODE_DRIVERINIT, &v), 0);
 	assert_true(v);
 	assert_int_equal(counter, 4); /* the family id is remembered */
-	assert_int_equal(f->k.family_lookups, 1);
+	assert_int_equal(f->g.k.family_lookups, 1);
 
-	f->answer = ANS_ACK;
+	f->g.answer = FAKE_ACK;
 	assert_int_equal(halo_devlink_param_set_bool(t, "pci", BDF, "enable_roce",
 						     DEVLINK_PARAM_CMODE_RUNTIME, true), 0);
-	check_start((struct nlmsghdr *)f->k.req, DEVLINK_CMD_PARAM_SET);
-	assert_int_equal(((struct nlmsghdr *)f->k.req)->nlmsg_len, 84);
+	check_start((struct nlmsghdr *)f->g.k.req, DEVLINK_CMD_PARAM_SET);
+	assert_int_equal(((struct nlmsghdr *)f->g.k.req)->nlmsg_len, 84);
 	assert_int_equal(counter, 5);
 	halo_nlt_free(t);
 	free(f);
@@ -249,40 +230,40 @@ static void get_and_set(void **state)
 
 static void errors(void **state)
 {
-	struct fake *f = calloc(1, sizeof(*f));
+	struct fake *f = fake_genl_new(sizeof(*f), DEVLINK_GENL_NAME, FAMILY, fake_reply);
 	unsigned long counter = 0;
-	struct halo_nlt *t = fake_transport(fake_io, f, &counter);
+	struct halo_nlt *t = fake_transport(fake_genl_io, &f->g, &counter);
 	bool v = true;
 
 	(void)state;
 	/* No devlink in this kernel: -ENOENT, nothing else sent. */
-	f->no_family = true;
+	f->g.no_family = true;
 	assert_int_equal(halo_devlink_param_get_bool(t, "pci", BDF, "enable_roce", 0, &v),
 			 -ENOENT);
 	assert_int_equal(halo_devlink_param_set_bool(t, "pci", BDF, "enable_roce", 0, true),
 			 -ENOENT);
 	assert_int_equal(counter, 2);
-	f->no_family = false;
+	f->g.no_family = false;
 
 	/* The kernel's errno kept, EOPNOTSUPP apart from ENOENT, with the
 	 * extended ACK's text (ice's exclusivity check speaks so). */
-	f->answer = ANS_ERROR;
-	f->k.error = -EOPNOTSUPP;
-	f->k.extack = "iWARP is currently enabled. This device cannot enable iWARP and RoCEv2 simultaneously";
+	f->g.answer = FAKE_ERROR;
+	f->g.k.error = -EOPNOTSUPP;
+	f->g.k.extack = "iWARP is currently enabled. This device cannot enable iWARP and RoCEv2 simultaneously";
 	assert_int_equal(halo_devlink_param_set_bool(t, "pci", BDF, "enable_roce", 0, true),
 			 -EOPNOTSUPP);
-	assert_string_equal(halo_nlt_extack(t), f->k.extack);
-	f->k.error = -ENODEV;
-	f->k.extack = NULL;
+	assert_string_equal(halo_nlt_extack(t), f->g.k.extack);
+	f->g.k.error = -ENODEV;
+	f->g.k.extack = NULL;
 	assert_int_equal(halo_devlink_param_get_bool(t, "pci", BDF, "enable_roce", 0, &v),
 			 -ENODEV);
 	assert_null(halo_nlt_extack(t));
 
 	/* Answers that do not answer. */
-	f->answer = ANS_ACK;
+	f->g.answer = FAKE_ACK;
 	assert_int_equal(halo_devlink_param_get_bool(t, "pci", BDF, "enable_roce", 0, &v),
 			 -EBADMSG);
-	f->answer = ANS_PARAM;
+	f->g.answer = FAKE_REPLY;
 	f->param = (struct param_reply){ "enable_iwarp", HALO_DEVLINK_PARAM_TYPE_BOOL, 1, false };
 	assert_int_equal(halo_devlink_param_get_bool(t, "pci", BDF, "enable_roce", 0, &v),
 			 -EBADMSG);
@@ -644,32 +625,15 @@ static void info_malformed(void **state)
 	free(before);
 }
 
-/* The fake kernel for INFO_GET. */
+/* The fake kernel for INFO_GET: devlink answering with REPLY. */
 struct info_fake {
-	bool no_family;
-	enum answer answer;
+	struct fake_genl g;
 	struct info_reply reply;
-	struct fake_kernel k;
 };
 
-static int info_io(void *userdata, enum halo_nlt_proto proto,
-		   const struct nlmsghdr *req, size_t len, void *out, size_t size)
+static struct nlmsghdr *info_fake_reply(const struct fake_genl *g, char *buf, uint32_t seq)
 {
-	struct info_fake *f = userdata;
-	size_t off = 0;
-	struct nlmsghdr *nlh;
-	int r = fake_genl_begin(&f->k, proto, req, len, out, size, BUFSZ,
-				DEVLINK_GENL_NAME, f->no_family ? 0 : FAMILY);
-
-	if (r)
-		return r;
-	if (f->answer == ANS_PARAM) {
-		nlh = info_reply(out, req->nlmsg_seq, &f->reply);
-		off += MNL_ALIGN(nlh->nlmsg_len);
-	}
-	put_ack(out, &off, req, f->answer == ANS_ERROR ? f->k.error : 0,
-		f->answer == ANS_ERROR ? f->k.extack : NULL);
-	return (int)off;
+	return info_reply(buf, seq, &((const struct info_fake *)g)->reply);
 }
 
 /* DEVLINK_CMD_GET's reply as devlink_nl_fill and devlink_reload_stats_put
@@ -756,14 +720,15 @@ static void reload_stats(void **state)
 
 static void info_get(void **state)
 {
-	struct info_fake *f = calloc(1, sizeof(*f));
+	struct info_fake *f = fake_genl_new(sizeof(*f), DEVLINK_GENL_NAME, FAMILY,
+					    info_fake_reply);
 	struct halo_devlink_info *i = calloc(1, sizeof(*i));
 	unsigned long counter = 0;
-	struct halo_nlt *t = fake_transport(info_io, f, &counter);
-	const uint8_t *req = (const uint8_t *)f->k.req;
+	struct halo_nlt *t = fake_transport(fake_genl_io, &f->g, &counter);
+	const uint8_t *req = (const uint8_t *)f->g.k.req;
 
 	(void)state;
-	f->answer = ANS_PARAM;
+	f->g.answer = FAKE_REPLY;
 	f->reply = (struct info_reply){ .nvm = "4.91" };
 	assert_int_equal(halo_devlink_info_get(t, "pci", BDF, i), 0);
 	assert_int_equal(counter, 2); /* the family lookup, then INFO_GET */
@@ -778,16 +743,16 @@ static void info_get(void **state)
 	assert_int_equal(halo_devlink_info_get(t, "pci", BDF, i), -EBADMSG);
 	assert_int_equal(i->driver[0], 'X'); /* untouched */
 	/* ACKed without an answer. */
-	f->answer = ANS_ACK;
+	f->g.answer = FAKE_ACK;
 	assert_int_equal(halo_devlink_info_get(t, "pci", BDF, i), -EBADMSG);
 	/* No such devlink instance; the driver's own refusal with its text. */
-	f->answer = ANS_ERROR;
-	f->k.error = -ENODEV;
+	f->g.answer = FAKE_ERROR;
+	f->g.k.error = -ENODEV;
 	assert_int_equal(halo_devlink_info_get(t, "pci", BDF, i), -ENODEV);
-	f->k.error = -EBUSY;
-	f->k.extack = "ice: Device is busy resetting";
+	f->g.k.error = -EBUSY;
+	f->g.k.extack = "ice: Device is busy resetting";
 	assert_int_equal(halo_devlink_info_get(t, "pci", BDF, i), -EBUSY);
-	assert_string_equal(halo_nlt_extack(t), f->k.extack);
+	assert_string_equal(halo_nlt_extack(t), f->g.k.extack);
 	assert_int_equal(counter, 6);
 	assert_int_equal(halo_devlink_info_get(t, "pci", "", i), -EINVAL);
 	assert_int_equal(counter, 6); /* a bad handle is never sent */
@@ -795,8 +760,8 @@ static void info_get(void **state)
 
 	/* No devlink family at all. */
 	counter = 0;
-	t = fake_transport(info_io, f, &counter);
-	f->no_family = true;
+	t = fake_transport(fake_genl_io, &f->g, &counter);
+	f->g.no_family = true;
 	assert_int_equal(halo_devlink_info_get(t, "pci", BDF, i), -ENOENT);
 	assert_int_equal(counter, 1);
 	halo_nlt_free(t);

@@ -344,54 +344,37 @@ static void parse_malformed(void **state)
 
 /* ---- the fake kernel ---- */
 
-enum answer { ANS_FLAGS, ANS_ACK, ANS_ERROR };
-
+/* ethtool answering PRIVFLAGS_GET with ice's flags, VALUES on, in FORM. */
 struct fake {
-	bool no_family;
-	enum answer answer;
+	struct fake_genl g;
 	enum form form;
 	uint32_t values;
-	struct fake_kernel k;
 };
 
-static int fake_io(void *userdata, enum halo_nlt_proto proto,
-		   const struct nlmsghdr *req, size_t len, void *out, size_t size)
+static struct nlmsghdr *fake_reply(const struct fake_genl *g, char *buf, uint32_t seq)
 {
-	struct fake *f = userdata;
-	char *buf = out;
-	size_t off = 0;
-	struct nlmsghdr *nlh;
-	int r = fake_genl_begin(&f->k, proto, req, len, out, size, BUFSZ,
-				ETHTOOL_GENL_NAME, f->no_family ? 0 : FAMILY);
+	const struct fake *f = (const struct fake *)g;
 
-	if (r)
-		return r;
-	if (f->answer == ANS_FLAGS) {
-		nlh = flags_reply(buf, req->nlmsg_seq, f->form, N_ICE, f->values);
-		off += MNL_ALIGN(nlh->nlmsg_len);
-	}
-	put_ack(buf, &off, req, f->answer == ANS_ERROR ? f->k.error : 0,
-		f->answer == ANS_ERROR ? f->k.extack : NULL);
-	return (int)off;
+	return flags_reply(buf, seq, f->form, N_ICE, f->values);
 }
 
 static void through_transport(void **state)
 {
-	struct fake *f = calloc(1, sizeof(*f));
+	struct fake *f = fake_genl_new(sizeof(*f), ETHTOOL_GENL_NAME, FAMILY, fake_reply);
 	unsigned long counter = 0;
 	struct halo_nlt *t = NULL;
 	struct halo_ethtool_privflags fl;
 	bool on = false;
 
 	(void)state;
-	t = fake_transport(fake_io, f, &counter);
-	f->answer = ANS_FLAGS;
+	t = fake_transport(fake_genl_io, &f->g, &counter);
+	f->g.answer = FAKE_REPLY;
 	f->form = VERBOSE;
 	f->values = 0x02;
 	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on), 0);
 	assert_true(on);
 	assert_int_equal(counter, 2);
-	check_start((struct nlmsghdr *)f->k.req, ETHTOOL_MSG_PRIVFLAGS_GET);
+	check_start((struct nlmsghdr *)f->g.k.req, ETHTOOL_MSG_PRIVFLAGS_GET);
 	f->values = 0x3d;
 	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on), 0);
 	assert_false(on);
@@ -403,27 +386,27 @@ static void through_transport(void **state)
 	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on), -ENOENT);
 	assert_int_equal(counter, 6);
 
-	f->answer = ANS_ACK;
+	f->g.answer = FAKE_ACK;
 	assert_int_equal(halo_ethtool_privflag_set(t, "rdma0", "fw-lldp-agent", false), 0);
-	check_start((struct nlmsghdr *)f->k.req, ETHTOOL_MSG_PRIVFLAGS_SET);
-	assert_int_equal(((struct nlmsghdr *)f->k.req)->nlmsg_len, 36 + 32);
+	check_start((struct nlmsghdr *)f->g.k.req, ETHTOOL_MSG_PRIVFLAGS_SET);
+	assert_int_equal(((struct nlmsghdr *)f->g.k.req)->nlmsg_len, 36 + 32);
 	assert_int_equal(halo_ethtool_privflags_get(t, "rdma0", &fl), -EBADMSG);
 
-	f->answer = ANS_ERROR;
-	f->k.error = -EINVAL;
-	f->k.extack = "cannot find bit \"fw-lldp-agent\"";
+	f->g.answer = FAKE_ERROR;
+	f->g.k.error = -EINVAL;
+	f->g.k.extack = "cannot find bit \"fw-lldp-agent\"";
 	assert_int_equal(halo_ethtool_privflag_set(t, "rdma0", "fw-lldp-agent", true), -EINVAL);
-	assert_string_equal(halo_nlt_extack(t), f->k.extack);
-	f->k.error = -EOPNOTSUPP;
-	f->k.extack = NULL;
+	assert_string_equal(halo_nlt_extack(t), f->g.k.extack);
+	f->g.k.error = -EOPNOTSUPP;
+	f->g.k.extack = NULL;
 	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on), -EOPNOTSUPP);
 	assert_int_equal(counter, 10);
 	halo_nlt_free(t);
 
 	/* No ethtool netlink in the kernel. */
 	counter = 0;
-	t = fake_transport(fake_io, f, &counter);
-	f->no_family = true;
+	t = fake_transport(fake_genl_io, &f->g, &counter);
+	f->g.no_family = true;
 	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on), -ENOENT);
 	assert_int_equal(halo_ethtool_privflag_set(t, "rdma0", "fw-lldp-agent", true), -ENOENT);
 	assert_int_equal(counter, 2);
