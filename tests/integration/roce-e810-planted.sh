@@ -10,14 +10,7 @@
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
 
-NS=$(new_netns e810plant) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
-veth_pair "$NS" e810a || { echo "1..0 # SKIP no veth"; exit 0; }
-export NICSIM_STATE=$TEST_TMP/state NICSIM_CONFIG=$TEST_TMP/nicsim.conf
-mkdir -p "$NICSIM_STATE"
-ROOT=$TEST_TMP/root
-CONF=$ROOT/etc/halo-provision/halo.conf
-mkdir -p "$ROOT/etc/halo-provision"
-fake_nic e810a 0000:3b:00.0 ice
+e810_node e810plant
 echo "e810a e810 pci=0000:3b:00.0 enable_roce=false enable_iwarp=true planted=addr-clears-pfc" \
 	>"$NICSIM_CONFIG"
 
@@ -32,13 +25,7 @@ interfaces = (
 );
 CONF
 
-halo() {
-	out=$(env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		LD_PRELOAD="$NICSIM_SO" "$HALO" -c "$CONF" --root "$ROOT" --netns "$NS" \
-		--only links,roce --json "$@" 2>"$TEST_TMP/stderr")
-	rc=$?
-	err=$(cat "$TEST_TMP/stderr")
-}
+halo() { nicsim_halo --only links,roce --json "$@"; }
 item() { jq -r --arg k "$1" '.items[] | select(.key==$k) | '"$2" <<<"$out"; }
 failed() { jq -r '[.items[] | select(.outcome=="failed") | .key] | join(" ")' <<<"$out"; }
 
