@@ -15,19 +15,12 @@
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
 
-NS=$(new_netns rocebond) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
-veth_pair "$NS" e810a || { echo "1..0 # SKIP no veth"; exit 0; }
+e810_node rocebond
 ip -n "$NS" link add probe0 type bridge 2>/dev/null && ip -n "$NS" link del probe0 ||
 	{ echo "1..0 # SKIP no bridges"; exit 0; }
-export NICSIM_STATE=$TEST_TMP/state NICSIM_CONFIG=$TEST_TMP/nicsim.conf NICSIM_LOG=$TEST_TMP/nicsim.log
-export NICSIM_BONDS=bond0
-mkdir -p "$NICSIM_STATE"
+export NICSIM_LOG=$TEST_TMP/nicsim.log NICSIM_BONDS=bond0
 echo "e810a e810 pci=0000:3b:00.0 bonded=yes" >"$NICSIM_CONFIG"
 
-ROOT=$TEST_TMP/root
-CONF=$ROOT/etc/halo-provision/halo.conf
-mkdir -p "$ROOT/etc/halo-provision"
-fake_nic e810a 0000:3b:00.0 ice
 # upper NAME: the port's upper device is NAME, a new bridge (bond0 is
 # shown as a bond); "" for none.
 upper() {
@@ -47,12 +40,7 @@ interfaces = (
              dscp_prio = ( [ 26, 3 ] ); }; }
 );
 CONF
-halo() {
-	env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		LD_PRELOAD="$NICSIM_SO" "$HALO" -c "$CONF" --root "$ROOT" --netns "$NS" \
-		--only roce "$@" 2>"$TEST_TMP/stderr"
-}
-run() { out=$(halo "$@"); rc=$?; err=$(cat "$TEST_TMP/stderr"); }
+run() { nicsim_halo --only roce "$@"; }
 
 upper bond0
 is "$(ip -n "$NS" -j link show e810a | jq -r '.[0].master')" bond0 \

@@ -9,16 +9,9 @@
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
 
-NS=$(new_netns roce810) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
-veth_pair "$NS" e810a || { echo "1..0 # SKIP no veth"; exit 0; }
-export NICSIM_STATE=$TEST_TMP/state NICSIM_CONFIG=$TEST_TMP/nicsim.conf NICSIM_LOG=$TEST_TMP/nicsim.log
-mkdir -p "$NICSIM_STATE"
+e810_node roce810
+export NICSIM_LOG=$TEST_TMP/nicsim.log
 echo "e810a e810 pci=0000:3b:00.0 enable_roce=false enable_iwarp=true" >"$NICSIM_CONFIG"
-
-ROOT=$TEST_TMP/root
-CONF=$ROOT/etc/halo-provision/halo.conf
-mkdir -p "$ROOT/etc/halo-provision"
-fake_nic e810a 0000:3b:00.0 ice
 
 write_conf "$CONF" <<'CONF'
 version = 1;
@@ -29,13 +22,7 @@ interfaces = (
 );
 CONF
 
-# --netns (not ip netns exec): the driver and PCI facts come from --root.
-halo() {
-	env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		LD_PRELOAD="$NICSIM_SO" "$HALO" -c "$CONF" --root "$ROOT" --netns "$NS" \
-		--only roce "$@" 2>"$TEST_TMP/stderr"
-}
-run() { out=$(halo "$@"); rc=$?; err=$(cat "$TEST_TMP/stderr"); }
+run() { nicsim_halo --only roce "$@"; }
 item() { jq -r --arg k "$1" '.items[] | select(.key==$k) | '"$2" <<<"$out"; }
 
 run --check --json
