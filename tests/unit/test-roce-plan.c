@@ -402,11 +402,26 @@ struct run {
 
 /* Loads TEXT and describes its entries' links: the first DRIVER, the
  * others (if any) "mlx5_core". */
+/* The runs a test has not freed yet: a failed assertion leaves its test
+ * at once, and the teardown frees them (scratch roots included). */
+static struct run *live[4];
+
+static void track(struct run *r, struct run *was)
+{
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+		if (live[i] == was) {
+			live[i] = r;
+			return;
+		}
+	fail_msg("more than %zu runs live in one test", sizeof(live) / sizeof(live[0]));
+}
+
 static struct run *run_new(const char *text, const char *driver)
 {
 	struct run *r = calloc(1, sizeof(*r));
 
 	assert_non_null(r);
+	track(r, NULL);
 	assert_int_equal(scratch_root_open(&r->ctx, r->dir, "roce-plan"), 0);
 	r->ctx.mode = HALO_MODE_CHECK;
 	assert_config_ok(text, &r->cfg);
@@ -436,6 +451,7 @@ static struct run *run_new(const char *text, const char *driver)
 
 static void run_free(struct run *r)
 {
+	track(NULL, r);
 	halo_netlink_release(&r->ctx);
 	halo_plan_free(&r->plan);
 	halo_errors_free(&r->errs);
@@ -495,6 +511,15 @@ static int engine(struct run *r, enum halo_mode mode)
 	bits = engine_steps(&r->ctx, &r->plan, &r->errs);
 	assert_int_equal(r->errs.n, 0);
 	return bits;
+}
+
+static int free_live(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+		if (live[i])
+			run_free(live[i]);
+	return 0;
 }
 
 /* ---- what is planned, in which order ---- */
@@ -884,16 +909,16 @@ static void ice_bond_port(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(plan_ice_order),
-		cmocka_unit_test(plan_mlx5_and_subsets),
-		cmocka_unit_test(plan_skips),
-		cmocka_unit_test(plan_errors),
-		cmocka_unit_test(plan_errors_all_at_once),
-		cmocka_unit_test(ice_apply_order),
-		cmocka_unit_test(mlx5_apply),
-		cmocka_unit_test(unsupported_and_required),
-		cmocka_unit_test(ice_refusal_is_failed),
-		cmocka_unit_test(ice_bond_port),
+		cmocka_unit_test_teardown(plan_ice_order, free_live),
+		cmocka_unit_test_teardown(plan_mlx5_and_subsets, free_live),
+		cmocka_unit_test_teardown(plan_skips, free_live),
+		cmocka_unit_test_teardown(plan_errors, free_live),
+		cmocka_unit_test_teardown(plan_errors_all_at_once, free_live),
+		cmocka_unit_test_teardown(ice_apply_order, free_live),
+		cmocka_unit_test_teardown(mlx5_apply, free_live),
+		cmocka_unit_test_teardown(unsupported_and_required, free_live),
+		cmocka_unit_test_teardown(ice_refusal_is_failed, free_live),
+		cmocka_unit_test_teardown(ice_bond_port, free_live),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
