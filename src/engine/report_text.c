@@ -163,6 +163,15 @@ static bool cut_more(size_t *cap, size_t start, size_t floor)
 	return true;
 }
 
+/* Leaves the host's value to -v, once, for an item that did not fail. */
+static bool leave_seen(struct caps *caps, bool failed)
+{
+	if (caps->no_seen || failed)
+		return false;
+	caps->no_seen = true;
+	return true;
+}
+
 /* An item's text after its outcome and key, which take INDENT columns:
  * one line (the report's contract), kept within WIDTH by cutting what the
  * host has (a boot entry's whole command line), then leaving it to -v,
@@ -186,13 +195,10 @@ static char *item_text(const struct halo_ctx *ctx, const struct halo_item *item,
 	while (indent + strlen(text) > width) {
 		char *shorter;
 
-		if (cut_more(&caps.seen, VALUE_MAX_START, VALUE_MIN))
-			;
-		else if (!caps.no_seen && !failed)
-			caps.no_seen = true;
-		else if (!item->wanted_whole && cut_more(&caps.wanted, VALUE_MAX_START, VALUE_MIN))
-			;
-		else if (!(tail && !failed && cut_more(&caps.tail, tail, TAIL_MIN)))
+		if (!cut_more(&caps.seen, VALUE_MAX_START, VALUE_MIN) &&
+		    !leave_seen(&caps, failed) &&
+		    (item->wanted_whole || !cut_more(&caps.wanted, VALUE_MAX_START, VALUE_MIN)) &&
+		    (!tail || failed || !cut_more(&caps.tail, tail, TAIL_MIN)))
 			break;
 		shorter = value_text(item, caps);
 		if (!shorter)
