@@ -32,6 +32,10 @@ static void check_type(struct halo_ctx *ctx, const struct halo_config *cfg, size
 		halo_errors_add(errs, "%s:%d: storage[%zu]: %s names neither a block device nor a "
 				"file system image (a FIFO or character device is never probed)",
 				cfg->path, s->line, i, s->what.text);
+	/* Nothing is planned on a device that cannot be probed. */
+	if (r == -ELIBACC)
+		halo_errors_add(errs, "%s:%d: storage[%zu]: probing %s needs " HALO_BLKID_SONAME
+				": %s", cfg->path, s->line, i, s->what.text, strerror(-r));
 	if (r < 0)
 		return;
 	if (!f.type)

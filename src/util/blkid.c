@@ -12,8 +12,54 @@
 #include <blkid/blkid.h>
 
 #include "util/blkid.h"
+#include "util/dl.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
+
+/*
+ * libblkid is opened on first use (util/dl.h), never linked: only a root=
+ * check and the model store probe a device, and a check of any other
+ * config does not map it (nor relocate its 235 symbols at start-up).
+ */
+static HALO_DL_SYM(blkid_do_safeprobe);
+static HALO_DL_SYM(blkid_evaluate_tag);
+static HALO_DL_SYM(blkid_free_probe);
+static HALO_DL_SYM(blkid_new_probe);
+static HALO_DL_SYM(blkid_probe_enable_partitions);
+static HALO_DL_SYM(blkid_probe_enable_superblocks);
+static HALO_DL_SYM(blkid_probe_lookup_value);
+static HALO_DL_SYM(blkid_probe_set_device);
+static HALO_DL_SYM(blkid_probe_set_partitions_flags);
+static HALO_DL_SYM(blkid_probe_set_superblocks_flags);
+
+static const struct halo_dl_sym blkid_syms[] = {
+	HALO_DL_ENTRY(blkid_do_safeprobe),
+	HALO_DL_ENTRY(blkid_evaluate_tag),
+	HALO_DL_ENTRY(blkid_free_probe),
+	HALO_DL_ENTRY(blkid_new_probe),
+	HALO_DL_ENTRY(blkid_probe_enable_partitions),
+	HALO_DL_ENTRY(blkid_probe_enable_superblocks),
+	HALO_DL_ENTRY(blkid_probe_lookup_value),
+	HALO_DL_ENTRY(blkid_probe_set_device),
+	HALO_DL_ENTRY(blkid_probe_set_partitions_flags),
+	HALO_DL_ENTRY(blkid_probe_set_superblocks_flags),
+};
+
+static struct halo_dl libblkid = {
+	.soname = HALO_BLKID_SONAME,
+	.syms = blkid_syms,
+	.n_syms = ARRAY_SIZE(blkid_syms),
+};
+
+/* 0 once libblkid's functions are there; -ELIBACC when it cannot be
+ * opened or lacks one of them. */
+static int blkid_open(void)
+{
+	_cleanup_free_ char *why = NULL;
+	int r = halo_dl_open(&libblkid, &why);
+
+	return r == -ENOMEM ? r : r < 0 ? -ELIBACC : 0;
+}
 
 static const char *const tags[] = { "UUID", "LABEL", "PARTUUID", "PARTLABEL", NULL };
 
@@ -26,7 +72,7 @@ static bool valid_tag(const char *tag, const char *value)
 static void free_probep(blkid_probe *p)
 {
 	if (*p)
-		blkid_free_probe(*p);
+		sym_blkid_free_probe(*p);
 }
 
 /*
@@ -70,32 +116,36 @@ static int open_probe(struct halo_ctx *ctx, const char *dev, int *ret_fd)
 static int probe_fd(int fd, const char *tag, const char *value, char **ret_type,
 		    bool *ret_match)
 {
-	_cleanup_(free_probep) blkid_probe pr = blkid_new_probe();
+	_cleanup_(free_probep) blkid_probe pr = NULL;
 	const char *type = NULL, *v = NULL;
 	int r;
 
 	*ret_type = NULL;
 	if (ret_match)
 		*ret_match = false;
+	r = blkid_open();
+	if (r < 0)
+		return r;
+	pr = sym_blkid_new_probe();
 	if (!pr)
 		return -ENOMEM;
-	if (blkid_probe_set_device(pr, fd, 0, 0) < 0 ||
-	    blkid_probe_enable_superblocks(pr, 1) < 0 ||
-	    blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_LABEL |
+	if (sym_blkid_probe_set_device(pr, fd, 0, 0) < 0 ||
+	    sym_blkid_probe_enable_superblocks(pr, 1) < 0 ||
+	    sym_blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_LABEL |
 						  BLKID_SUBLKS_UUID) < 0)
 		return -EIO;
 	if (tag && strncmp(tag, "PART", 4) == 0 &&
-	    (blkid_probe_enable_partitions(pr, 1) < 0 ||
-	     blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS) < 0))
+	    (sym_blkid_probe_enable_partitions(pr, 1) < 0 ||
+	     sym_blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS) < 0))
 		return -EIO;
-	r = blkid_do_safeprobe(pr);
+	r = sym_blkid_do_safeprobe(pr);
 	if (r == 1 || r == -2) /* nothing, or two signatures: no one type */
 		return 0;
 	if (r < 0)
 		return -EIO;
-	if (tag && ret_match && blkid_probe_lookup_value(pr, tag, &v, NULL) == 0 && v)
+	if (tag && ret_match && sym_blkid_probe_lookup_value(pr, tag, &v, NULL) == 0 && v)
 		*ret_match = strcmp(v, value) == 0;
-	if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) < 0 || !type)
+	if (sym_blkid_probe_lookup_value(pr, "TYPE", &type, NULL) < 0 || !type)
 		return 0;
 	*ret_type = strdup(type);
 	return *ret_type ? 0 : -ENOMEM;
@@ -209,7 +259,7 @@ static int resolve_in_root(struct halo_ctx *ctx, const char *tag, const char *va
 			continue;
 		/* A stale entry (the file system changed since) is no match. */
 		q = probe_fd(dfd, tag, value, &type, &match);
-		if (q == -ENOMEM)
+		if (q == -ENOMEM || q == -ELIBACC)
 			r = q;
 		if (q < 0 || !match)
 			continue;
@@ -249,7 +299,10 @@ int halo_blkid_resolve(struct halo_ctx *ctx, const char *tag, const char *value,
 		*ret_dev = dev;
 		return r;
 	}
-	dev = blkid_evaluate_tag(tag, value, NULL);
+	r = blkid_open();
+	if (r < 0)
+		return r;
+	dev = sym_blkid_evaluate_tag(tag, value, NULL);
 	if (!dev)
 		return -ENODEV;
 	*ret_dev = dev;
@@ -279,7 +332,10 @@ int halo_blkid_find(struct halo_ctx *ctx, const char *tag, const char *value,
 			return r;
 	} else {
 		if (tag) {
-			dev = blkid_evaluate_tag(tag, value, NULL);
+			r = blkid_open();
+			if (r < 0)
+				return r;
+			dev = sym_blkid_evaluate_tag(tag, value, NULL);
 			if (!dev)
 				return -ENODEV;
 		} else {

@@ -23,6 +23,10 @@
 
 #include "halo.h"
 
+/* The library, opened when a device is first probed: every function below
+ * returns -ELIBACC when it cannot be opened (or lacks a function). */
+#define HALO_BLKID_SONAME "libblkid.so.1"
+
 /* The root's libblkid cache, as named in messages. */
 #define HALO_BLKID_CACHE "/run/blkid/blkid.tab"
 

@@ -111,6 +111,14 @@ img=$(sed 's/.*>\(.*\)<.*/\1/' "$R/run/blkid/blkid.tab")
 tune2fs -q -U random "$R$img" 2>/dev/null || mkfs.ext4 -q -F "$R$img"
 refuses "$R" "root=UUID=$ROOT_UUID does not resolve" "stale libblkid cache entry"
 
+# A libblkid that cannot be opened: root= cannot be checked, so nothing is.
+R=$(boot_root fedora nolib)
+boot_image "$R"
+mkdir -p "$TEST_TMP/lib"
+echo "not a shared object" >"$TEST_TMP/lib/libblkid.so.1"
+LD_LIBRARY_PATH=$TEST_TMP/lib refuses "$R" "/etc/kernel/cmdline: resolving root=UUID=$ROOT_UUID needs libblkid\.so\.1: " \
+	"a broken libblkid"
+
 # A cache entry naming a host file outside the root (a real ext4 image
 # whose UUID the kernel line names): under --root only the root's files
 # are read, so it is not probed and root=UUID= does not resolve.

@@ -9,14 +9,8 @@ source "$top_srcdir/tests/integration/modules-lib.sh"
 STUB_SO="$top_builddir/tests/preload/.libs/halo-kmod-stub.so"
 [ -f "$STUB_SO" ] || { echo "Bail out! $STUB_SO missing (make check builds it)"; exit 1; }
 
-# The libraries the dynamic loader opens for one run (LD_DEBUG=files
-# prints "file=NAME [0];  needed by ..." / "dynamically loaded by ...").
-opened() {
-	LD_DEBUG=files "$@" 2>&1 >/dev/null | sed -n 's/.*file=\([^ ]*\) .*/\1/p' | sort -u
-}
-
 # 1. Start-up: nothing of libkmod, nor what it alone brings.
-libs=$(opened "$HALO" --version)
+libs=$(libs_opened "$HALO" --version)
 like "$libs" 'libc\.so\.6' "LD_DEBUG=files shows the libraries of --version"
 unlike() { ok "$([[ $1 =~ $2 ]] && echo 1 || echo 0)" "$3"; }
 unlike "$libs" 'libkmod' "--version does not map libkmod"
@@ -30,12 +24,12 @@ modules = {
   load = [ "irdma" ];
 };
 CONF
-libs=$(HALO_TRAP_ROOT="$FX" opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --dry-run --only modules)
+libs=$(HALO_TRAP_ROOT="$FX" libs_opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --dry-run --only modules)
 like "$libs" 'libkmod\.so\.2' "a modules dry-run opens libkmod (an apply loads through it)"
 run_trap --dry-run --only modules
 is "$rc" 2 "with libkmod: the modules dry-run runs (drift, exit 2)"
 # A check reads the index and the module's .modinfo itself (native.c).
-libs=$(HALO_TRAP_ROOT="$FX" opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
+libs=$(HALO_TRAP_ROOT="$FX" libs_opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
 unlike "$libs" 'libkmod|libcrypto|libzstd|liblzma' "a modules check maps neither libkmod nor what it brings"
 run_trap --check --only modules
 is "$rc" 2 "without libkmod: the modules check runs (drift, exit 2)"
@@ -46,7 +40,7 @@ for c in zst xz; do
 	mkfx compress=$c
 	lib=libzstd other=liblzma
 	[ "$c" = xz ] && lib=liblzma other=libzstd
-	libs=$(HALO_TRAP_ROOT="$FX" opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
+	libs=$(HALO_TRAP_ROOT="$FX" libs_opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
 	like "$libs" "$lib\.so" ".ko.$c: a modules check opens $lib"
 	unlike "$libs" "libkmod|libcrypto|$other" ".ko.$c: and neither libkmod, libcrypto nor $other"
 	run_trap --check --only modules
@@ -119,7 +113,7 @@ boot = {
   regenerate = false;
 };
 CONF
-libs=$(HALO_TRAP_ROOT="$FX" opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --dry-run --only boot)
+libs=$(HALO_TRAP_ROOT="$FX" libs_opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --dry-run --only boot)
 unlike "$libs" 'libkmod' "boot, gtt_params auto: libkmod not mapped"
 run_trap --dry-run --only boot
 is "$rc" 10 "with libkmod: the GTT parameters are planned (drift, reboot)"

@@ -14,6 +14,24 @@ storage_conf '{ what = "LABEL=models"; where = "/models"; type = "xfs"; options 
 UNIT=$ROOT/etc/systemd/system/models.mount
 LINK=$ROOT/etc/systemd/system/local-fs.target.wants/models.mount
 
+# libblkid is opened when a device is probed, never at start-up.
+libs=$(libs_opened "$HALO" --version)
+like "$libs" 'libc\.so\.6' "LD_DEBUG=files shows the libraries of --version"
+ok "$([[ $libs =~ libblkid ]] && echo 1 || echo 0)" "--version does not map libblkid"
+like "$(libs_opened "$HALO" -c "$CONF" --root "$ROOT" --only storage --check)" 'libblkid\.so\.1' \
+	"a storage check opens libblkid to probe the device"
+# A libblkid that is no library: one line naming it, nothing planned.
+mkdir -p "$TEST_TMP/lib"
+echo "not a shared object" >"$TEST_TMP/lib/libblkid.so.1"
+before=$(tree_snapshot "$ROOT")
+for mode in --check ""; do
+	LD_LIBRARY_PATH=$TEST_TMP/lib halo $mode
+	is "$rc" 1 "a broken libblkid (${mode:-apply}): exit 1"
+	like "$err" '^halo-provision: .*storage\[0\]: probing LABEL=models needs libblkid\.so\.1: .*$' \
+		"... one line naming the library"
+done
+is "$(tree_snapshot "$ROOT")" "$before" "... and nothing changed"
+
 before=$(tree_snapshot "$ROOT")
 halo --check --json
 is "$rc" 2 "check before apply: exit 2 (drift)"

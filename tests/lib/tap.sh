@@ -76,6 +76,13 @@ run_halo() {
 	err=$(cat "$TEST_TMP/stderr")
 }
 
+# libs_opened CMD...: the shared libraries the dynamic loader opens for one
+# run, a name a line (LD_DEBUG=files prints "file=NAME [0];  needed by ..."
+# and "dynamically loaded by ...").
+libs_opened() {
+	LD_DEBUG=files "$@" 2>&1 >/dev/null | sed -n 's/.*file=\([^ ]*\) .*/\1/p' | sort -u
+}
+
 # tree_snapshot DIR: a line per file with inode, mtime (ns), mode, size and
 # checksum; two equal snapshots mean nothing was written. dev/ is left
 # out: it holds the fixtures' file system images (an xfs one is 320 MB,
