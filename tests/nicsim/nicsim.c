@@ -31,6 +31,7 @@
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_FDS 4096
 #define NOT_OURS (-2)
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 /* Above the kernel's generic netlink id range (ids stay below 1024). */
 #define PRIVATE_DEVLINK_ID 0x7ff0
 #define PRIVATE_ETHTOOL_ID 0x7ff1
@@ -41,6 +42,7 @@
 
 struct fdstate {
 	int proto;                 /* -1: not a netlink socket we watch */
+	uint32_t port;             /* its netlink port id; 0: not asked yet */
 	struct nicsim_dgram *head, *tail;
 };
 
@@ -172,7 +174,7 @@ static bool is_ours(int proto, const struct nlmsghdr *msg, int *ret_idx)
 	return nicsim_genl_route(g.ifs, g.n, &g.fam, msg, ret_idx) == 0;
 }
 
-static uint32_t sock_port(int fd)
+static uint32_t sock_port_of_kernel(int fd)
 {
 	struct sockaddr_nl sa;
 	socklen_t len = sizeof(sa);
@@ -187,6 +189,15 @@ static uint32_t sock_port(int fd)
 	if (getsockname(fd, (struct sockaddr *)&sa, &len) == 0)
 		return sa.nl_pid;
 	return 0;
+}
+
+/* A bound netlink socket keeps its port id (a second bind is EINVAL), so
+ * it is asked of the kernel once per socket. */
+static uint32_t sock_port(int fd)
+{
+	if (!g.fds[fd].port)
+		g.fds[fd].port = sock_port_of_kernel(fd);
+	return g.fds[fd].port;
 }
 
 static unsigned sock_flags(int fd)
@@ -402,9 +413,11 @@ static ssize_t try_send(int fd, const void *buf, size_t len, const struct sockad
 {
 	const struct nlmsghdr *nlh;
 	unsigned char *rest = NULL;
-	size_t rest_len = 0;
+	size_t rest_len = 0, n_msg;
 	bool any = false;
-	int left, idx;
+	/* Each message's interface (NOT_OURS: the kernel's), found once: a
+	 * simulated one is looked up in the namespace by name. */
+	int left, idx, ours[64];
 	ssize_t r = (ssize_t)len;
 
 	if (fd < 0 || fd >= MAX_FDS || g.fds[fd].proto < 0 || len > INT32_MAX)
@@ -418,8 +431,13 @@ static ssize_t try_send(int fd, const void *buf, size_t len, const struct sockad
 		return NOT_OURS;
 	}
 	left = (int)len;
-	for (nlh = buf; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
-		if (is_ours(g.fds[fd].proto, nlh, &idx))
+	n_msg = 0;
+	for (nlh = buf; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left), n_msg++) {
+		bool mine = is_ours(g.fds[fd].proto, nlh, &idx);
+
+		if (n_msg < ARRAY_LEN(ours))
+			ours[n_msg] = mine ? idx : NOT_OURS;
+		if (mine)
 			any = true;
 		else
 			planted_faults(g.fds[fd].proto, nlh);
@@ -429,9 +447,14 @@ static ssize_t try_send(int fd, const void *buf, size_t len, const struct sockad
 		return NOT_OURS;
 	}
 	left = (int)len;
-	for (nlh = buf; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
-		if (is_ours(g.fds[fd].proto, nlh, &idx)) {
-			handle(fd, g.fds[fd].proto, nlh, idx);
+	n_msg = 0;
+	for (nlh = buf; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left), n_msg++) {
+		bool mine = n_msg < ARRAY_LEN(ours) ? ours[n_msg] != NOT_OURS
+						    : is_ours(g.fds[fd].proto, nlh, &idx);
+
+		if (mine) {
+			handle(fd, g.fds[fd].proto, nlh,
+			       n_msg < ARRAY_LEN(ours) ? ours[n_msg] : idx);
 			continue;
 		}
 		if (!rest && !(rest = malloc(len))) {
@@ -517,6 +540,7 @@ EXPORT int socket(int domain, int type, int protocol)
 		g.fds[fd].proto = (domain == AF_NETLINK &&
 				   (protocol == NETLINK_ROUTE || protocol == NETLINK_GENERIC))
 				  ? protocol : -1;
+		g.fds[fd].port = 0;
 		pthread_mutex_unlock(&g.lock);
 	}
 	return fd;
@@ -533,6 +557,7 @@ EXPORT int close(int fd)
 		nicsim_out_free(&q);
 		g.fds[fd].head = g.fds[fd].tail = NULL;
 		g.fds[fd].proto = -1;
+		g.fds[fd].port = 0;
 		pthread_mutex_unlock(&g.lock);
 	}
 	return real_close(fd);
