@@ -18,6 +18,7 @@
 
 #include "roce/roce.h"
 #include "util/rootfs.h"
+#include "util/strv.h"
 
 static const char *const points[] = { "roce_np", "roce_rp" };
 
@@ -27,6 +28,16 @@ static void attr_path(char *buf, size_t len, const struct halo_roce_want *w,
 	snprintf(buf, len, "/sys/class/net/%s/ecn/%s/enable/%d", w->ifname, point, prio);
 }
 
+static int unsupported(struct halo_item *item, const struct halo_roce_want *w,
+		       const char *path)
+{
+	free(item->observed);
+	item->observed = NULL;
+	halo_item_set_message(item, "%s has no %s: per-priority ECN exists only with the vendor mlx5 driver (MLNX_OFED/DOCA); upstream mlx5 and irdma have no such knob",
+			      w->ifname, path);
+	return HALO_SYNC_UNSUPPORTED;
+}
+
 /* The masks of priorities with ECN on, per point. */
 static int read_masks(struct halo_ctx *ctx, struct halo_item *item,
 		      const struct halo_roce_want *w, uint8_t masks[2])
@@ -34,21 +45,28 @@ static int read_masks(struct halo_ctx *ctx, struct halo_item *item,
 	char path[256];
 
 	for (int k = 0; k < 2; k++) {
+		char **names = NULL;
+		int err;
+
+		/* Listed first: its eight switches are then opened in the
+		 * directory the listing keeps, not each from the root. */
+		snprintf(path, sizeof(path), "/sys/class/net/%s/ecn/%s/enable", w->ifname,
+			 points[k]);
+		err = halo_root_list_dir(ctx, path, &names);
+		halo_strv_free(names);
+		if (err == -ENOENT)
+			return unsupported(item, w, path);
+		if (err < 0)
+			return halo_item_fail(item, err, "listing %s", path);
 		masks[k] = 0;
 		for (int p = 0; p < 8; p++) {
 			_cleanup_free_ char *text = NULL;
 			size_t len;
-			int err;
 
 			attr_path(path, sizeof(path), w, points[k], p);
 			err = halo_read_file(ctx, path, &text, &len);
-			if (err == -ENOENT) {
-				free(item->observed);
-				item->observed = NULL;
-				halo_item_set_message(item, "%s has no %s: per-priority ECN exists only with the vendor mlx5 driver (MLNX_OFED/DOCA); upstream mlx5 and irdma have no such knob",
-						      w->ifname, path);
-				return HALO_SYNC_UNSUPPORTED;
-			}
+			if (err == -ENOENT)
+				return unsupported(item, w, path);
 			if (err < 0)
 				return halo_item_fail(item, err, "reading %s", path);
 			if (text[0] == '1')
