@@ -165,7 +165,7 @@ int halo_rdma_gid_find(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 		       const char *ifname, const uint8_t addr[4],
 		       struct halo_rdma_gid *ret, char **ret_why)
 {
-	_cleanup_strv_free_ char **names = NULL;
+	_cleanup_strv_free_ char **names = NULL, **types = NULL;
 	_cleanup_free_ unsigned *idx = NULL;
 	struct last_read lr = { .ctx = ctx };
 	char dir[256], path[300];
@@ -189,6 +189,12 @@ int halo_rdma_gid_find(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 			idx[n++] = (unsigned)v;
 	}
 	qsort(idx, n, sizeof(*idx), cmp_unsigned);
+	/* Listed only to keep the directory open for the run: each entry's
+	 * type is then one openat in it. What the listing finds wrong, the
+	 * reads find too, and name the entry. */
+	snprintf(path, sizeof(path), "%s/gid_attrs/types", dir);
+	if (halo_root_list_dir(ctx, path, &types) == -ENOMEM)
+		return -ENOMEM;
 	err = halo_rdma_gid_scan(read_recording, &lr, dir, idx, n, ifname, addr, ret);
 	return err < 0 ? find_failed(ctx, lr.path, err, ret_why) : 0;
 }
