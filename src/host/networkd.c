@@ -6,8 +6,8 @@
  * The search path is listed as networkd lists it (systemd's
  * conf_files_list_strv()): hidden names and names not ending in
  * ".network" skipped, the first directory that has a name wins it, the
- * winners tried in lexical order of names. An empty file or a symlink to
- * /dev/null masks a name. Other symlinks are not followed (networkd would
+ * winners tried in lexical order of names, each with its drop-ins
+ * (load_dropins). An empty file or a symlink to /dev/null masks a name. Other symlinks are not followed (networkd would
  * follow one; this tool never reads through one it did not resolve
  * inside the root), and a FIFO, device or socket there is refused: both
  * are errors naming the file, before anything changes.
@@ -85,40 +85,138 @@ static char *why_at(const struct halo_ctx *ctx, const char *path, const char *re
 	return shown ? halo_strdup_printf("%s: %s", shown, reason) : NULL;
 }
 
-/* Reads the candidate DIR/NAME into F. */
-static int load_one(const struct halo_ctx *ctx, const char *dir, const char *name,
-		    struct halo_networkd_file *f, char **ret_why)
+/* The listings of the search path's directories (NULL: none there). */
+struct search_path {
+	char **names[5];
+};
+
+/* Reads DIR/NAME (PATH inside the root) as networkd reads a file of its
+ * search path: *RET_TEXT NULL for a symlink to /dev/null (a mask). */
+static int read_candidate(const struct halo_ctx *ctx, const char *dir, const char *name,
+			  const char *path, char **ret_text, size_t *ret_len, char **ret_why)
 {
-	_cleanup_free_ char *text = NULL;
 	struct stat st;
-	size_t len = 0;
 	int r;
 
-	r = halo_root_lstat(ctx, f->path, &st);
+	*ret_text = NULL;
+	*ret_len = 0;
+	r = halo_root_lstat(ctx, path, &st);
 	if (r < 0) {
-		*ret_why = halo_root_read_error(ctx, f->path, r);
+		*ret_why = halo_root_read_error(ctx, path, r);
 		return r;
 	}
 	if (S_ISLNK(st.st_mode)) {
 		char target[PATH_MAX];
 
 		r = read_link(ctx, dir, name, target, sizeof(target));
-		if (r == 0 && strcmp(target, "/dev/null") == 0) {
-			f->masked = true;
+		if (r == 0 && strcmp(target, "/dev/null") == 0)
 			return 0;
-		}
-		*ret_why = why_at(ctx, f->path,
+		*ret_why = why_at(ctx, path,
 				  "a symbolic link; only one to /dev/null (a mask) is understood, "
 				  "none is followed: replace it with the file itself");
 		return r < 0 ? r : -ELOOP;
 	}
-	r = halo_read_file(ctx, f->path, &text, &len);
-	if (r < 0) {
-		*ret_why = halo_root_read_error(ctx, f->path, r);
-		return r;
+	r = halo_read_file(ctx, path, ret_text, ret_len);
+	if (r < 0)
+		*ret_why = halo_root_read_error(ctx, path, r);
+	return r;
+}
+
+static int cmp_path_base(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+
+	return strcmp(strrchr(x, '/') + 1, strrchr(y, '/') + 1);
+}
+
+/*
+ * The drop-ins of NAME, applied to F after the file itself, as networkd
+ * applies them (systemd's conf_files_list_dropins()): NAME.d/ *.conf in
+ * every directory of the search path, a name in an earlier directory
+ * hiding the same name in a later one, in lexical order of names. An
+ * empty one, or a symlink to /dev/null, changes nothing. Only a
+ * directory whose listing has NAME.d is opened.
+ */
+static int load_dropins(const struct halo_ctx *ctx, const struct search_path *sp,
+			const char *name, struct halo_networkd_file *f, char **ret_why)
+{
+	static const char *const dirs[] = HALO_NETWORKD_DIRS;
+	_cleanup_strv_free_ char **seen = NULL, **paths = NULL;
+	_cleanup_free_ char *sub = halo_strdup_printf("%s.d", name);
+	int r = 0;
+
+	if (!sub)
+		return -ENOMEM;
+	for (size_t d = 0; d < ARRAY_SIZE(dirs) && r == 0; d++) {
+		_cleanup_strv_free_ char **names = NULL;
+		_cleanup_free_ char *dir = NULL;
+
+		if (!halo_strv_contains(sp->names[d], sub))
+			continue;
+		dir = halo_strdup_printf("%s/%s", dirs[d], sub);
+		if (!dir)
+			return -ENOMEM;
+		r = halo_root_list_dir(ctx, dir, &names);
+		if (r == -ENOENT || r == -ENOTDIR) {
+			r = 0;
+			continue;
+		}
+		if (r < 0) {
+			*ret_why = halo_root_read_error(ctx, dir, r);
+			return r;
+		}
+		for (char **n = names; *n && r == 0; n++) {
+			_cleanup_free_ char *path = NULL;
+
+			struct stat st;
+
+			if (**n == '.' || !has_suffix(*n, ".conf") || halo_strv_contains(seen, *n))
+				continue;
+			path = halo_strdup_printf("%s/%s", dir, *n);
+			if (!path)
+				return -ENOMEM;
+			/* As for the files: a directory neither counts nor hides. */
+			if (halo_root_lstat(ctx, path, &st) == 0 && S_ISDIR(st.st_mode))
+				continue;
+			r = halo_strv_push(&seen, *n);
+			if (r == 0)
+				r = halo_strv_push(&paths, path);
+		}
 	}
-	f->masked = strspn(text, " \t\r\n") == len;
-	return halo_networkd_parse(text, f);
+	if (r < 0)
+		return r;
+	if (paths)
+		qsort(paths, halo_strv_len(paths), sizeof(*paths), cmp_path_base);
+	for (char **p = paths; p && *p && r == 0; p++) {
+		_cleanup_free_ char *text = NULL, *dir = strndup(*p, (size_t)(strrchr(*p, '/') - *p));
+		size_t len;
+
+		if (!dir)
+			return -ENOMEM;
+		r = read_candidate(ctx, dir, strrchr(*p, '/') + 1, *p, &text, &len, ret_why);
+		if (r == 0 && text)
+			r = halo_networkd_parse(text, f);
+	}
+	return r;
+}
+
+/* Reads the candidate DIR/NAME into F, its drop-ins applied. */
+static int load_one(const struct halo_ctx *ctx, const struct search_path *sp,
+		    const char *dir, const char *name, struct halo_networkd_file *f,
+		    char **ret_why)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	int r;
+
+	r = read_candidate(ctx, dir, name, f->path, &text, &len, ret_why);
+	if (r < 0)
+		return r;
+	f->masked = !text || strspn(text, " \t\r\n") == len;
+	if (f->masked)
+		return 0;
+	r = halo_networkd_parse(text, f);
+	return r < 0 ? r : load_dropins(ctx, sp, name, f, ret_why);
 }
 
 static int cmp_base(const void *a, const void *b)
@@ -134,22 +232,21 @@ int halo_networkd_load(const struct halo_ctx *ctx, const char *skip,
 	static const char *const dirs[] = HALO_NETWORKD_DIRS;
 	struct halo_networkd_files files = { 0 };
 	_cleanup_strv_free_ char **seen = NULL;
+	struct search_path sp = { 0 };
 	int r = 0;
 
 	*ret_why = NULL;
+	_Static_assert(ARRAY_SIZE(dirs) == ARRAY_SIZE(sp.names), "one listing a directory");
+	/* Every directory listed first: a file's drop-ins may be in any. */
 	for (size_t d = 0; d < ARRAY_SIZE(dirs) && r == 0; d++) {
-		_cleanup_strv_free_ char **names = NULL;
-
-		r = halo_root_list_dir(ctx, dirs[d], &names);
-		if (r == -ENOENT || r == -ENOTDIR) {
+		r = halo_root_list_dir(ctx, dirs[d], &sp.names[d]);
+		if (r == -ENOENT || r == -ENOTDIR)
 			r = 0;
-			continue;
-		}
-		if (r < 0) {
+		else if (r < 0)
 			*ret_why = halo_root_read_error(ctx, dirs[d], r);
-			break;
-		}
-		for (char **n = names; *n && r == 0; n++) {
+	}
+	for (size_t d = 0; d < ARRAY_SIZE(dirs) && r == 0; d++) {
+		for (char **n = sp.names[d]; n && *n && r == 0; n++) {
 			struct halo_networkd_file *f, *v;
 			struct stat st;
 
@@ -178,9 +275,11 @@ int halo_networkd_load(const struct halo_ctx *ctx, const char *skip,
 			}
 			r = halo_strv_push(&seen, *n);
 			if (r == 0)
-				r = load_one(ctx, dirs[d], *n, f, ret_why);
+				r = load_one(ctx, &sp, dirs[d], *n, f, ret_why);
 		}
 	}
+	for (size_t d = 0; d < ARRAY_SIZE(sp.names); d++)
+		halo_strv_free(sp.names[d]);
 	if (r < 0) {
 		halo_networkd_files_free(&files);
 		return r;

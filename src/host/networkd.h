@@ -4,7 +4,8 @@
  * way networkd decides (systemd.network(5)): the .network files of its
  * search path under the root, a file in an earlier directory hiding one
  * of the same name in a later one, the first file in lexical order of
- * names whose [Match] holds. Plus networkd's own runtime record of a
+ * names whose [Match] holds, each file with its drop-ins (NAME.d/ *.conf)
+ * applied after it. Plus networkd's own runtime record of a
  * link, /run/systemd/netif/links/<ifindex>, when it has one. Netplan
  * renders its YAML into /run/systemd/network, so this covers it too.
  */

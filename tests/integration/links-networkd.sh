@@ -236,6 +236,31 @@ test -f "$DROPIN"
 ok $? "the drop-in is back"
 stop_networkd "$SERVER"
 
+# ---- a drop-in of netplan's file, read as networkd reads it ----
+# Unmanaged=yes in a drop-in of the file that takes the links: networkd
+# leaves them alone, so the tool's own file is not needed.
+NPDROP=$ROOT/etc/systemd/network/10-netplan-all-en.network.d
+mkdir -p "$NPDROP"
+printf '[Link]\nUnmanaged=yes\n' >"$NPDROP/50-rdma.conf"
+halo --dry-run --json
+is "$(item "$KEY" .wanted)" absent "netplan's file made unmanaged by a drop-in: the tool's file would go"
+mv "$DROPIN" "$TEST_TMP/dropin.saved"
+rm -rf "$ROOT/run/systemd/netif"
+start_networkd "$NS" "$ROOT/run" "$ROOT/etc/systemd/network" "$TEST_TMP/node3.log"
+NODE=$ND_PID
+for _ in $(seq 300); do
+	grep -qs '^ADMIN_STATE=unmanaged' "$STATE" && break
+	sleep 0.1
+done
+is "$(grep '^ADMIN_STATE=' "$STATE" 2>/dev/null)" ADMIN_STATE=unmanaged \
+	"the real networkd agrees: the drop-in leaves enp194s0f0 unmanaged"
+stop_networkd "$NODE"
+rm -rf "$NPDROP" "$ROOT/run/systemd/netif"
+halo
+is "$rc" 2 "the drop-in gone: apply writes the tool's file again"
+test -f "$DROPIN"
+ok $? "... and it is there"
+
 # ---- the drop-in follows the config ----
 write_conf "$CONF" <<'CONF'
 version = 1;

@@ -274,6 +274,68 @@ static void bad_inputs(void **state)
 	assert_string_equal(first(fx, NULL, &port), "");
 }
 
+/* "PATH unmanaged|managed" of the file that takes L, "" none. */
+static const char *taken_by(struct root_fixture *fx, const struct halo_networkd_link *l)
+{
+	static char out[300];
+	struct halo_networkd_files files;
+	const struct halo_networkd_file *f;
+	char *why = NULL;
+
+	assert_int_equal(halo_networkd_load(&fx->ctx, NULL, &files, &why), 0);
+	assert_null(why);
+	f = halo_networkd_first(&files, l);
+	snprintf(out, sizeof(out), "%s%s", f ? f->path : "",
+		 f ? (f->unmanaged ? " unmanaged" : " managed") : "");
+	halo_networkd_files_free(&files);
+	return out;
+}
+
+static void dropins(void **state)
+{
+	struct root_fixture *fx = *state;
+
+	sh(fx->root, "printf '[Match]\\nName=en*\\n' >run/systemd/network/10-a.network && "
+		     "mkdir -p etc/systemd/network/10-a.network.d run/systemd/network/10-a.network.d "
+		     "usr/lib/systemd/network/10-a.network.d");
+	assert_string_equal(taken_by(fx, &port), "/run/systemd/network/10-a.network managed");
+	/* a drop-in in any directory of the search path changes the file */
+	sh(fx->root, "printf '[Link]\\nUnmanaged=yes\\n' "
+		     ">usr/lib/systemd/network/10-a.network.d/50-off.conf");
+	assert_string_equal(taken_by(fx, &port), "/run/systemd/network/10-a.network unmanaged");
+	/* the same name in an earlier directory hides it: here an empty one */
+	sh(fx->root, ": >etc/systemd/network/10-a.network.d/50-off.conf");
+	assert_string_equal(taken_by(fx, &port), "/run/systemd/network/10-a.network managed");
+	/* and a symlink to /dev/null */
+	sh(fx->root, "rm etc/systemd/network/10-a.network.d/50-off.conf && "
+		     "ln -s /dev/null etc/systemd/network/10-a.network.d/50-off.conf");
+	assert_string_equal(taken_by(fx, &port), "/run/systemd/network/10-a.network managed");
+	/* applied in lexical order of names, whatever the directory */
+	sh(fx->root, "printf '[Link]\\nUnmanaged=yes\\n' >usr/lib/systemd/network/10-a.network.d/20-on.conf && "
+		     "printf '[Link]\\nUnmanaged=no\\n' >etc/systemd/network/10-a.network.d/30-no.conf && "
+		     "printf '[Link]\\nUnmanaged=yes\\n' >run/systemd/network/10-a.network.d/40-yes.conf");
+	assert_string_equal(taken_by(fx, &port), "/run/systemd/network/10-a.network unmanaged");
+	/* other names, hidden ones and directories are no drop-ins */
+	sh(fx->root, "rm run/systemd/network/10-a.network.d/40-yes.conf && "
+		     "printf '[Link]\\nUnmanaged=yes\\n' >run/systemd/network/10-a.network.d/90-x.conf~ && "
+		     "printf '[Link]\\nUnmanaged=yes\\n' >run/systemd/network/10-a.network.d/.90-x.conf && "
+		     "mkdir run/systemd/network/10-a.network.d/90-dir.conf");
+	assert_string_equal(taken_by(fx, &port), "/run/systemd/network/10-a.network managed");
+	/* [Match] after the file's own: an empty Name= resets the list */
+	sh(fx->root, "printf '[Match]\\nName=\\nName=zz*\\n' >etc/systemd/network/10-a.network.d/60-match.conf");
+	assert_string_equal(taken_by(fx, &port), "");
+	/* a masked file's drop-ins are never opened */
+	sh(fx->root, "mkfifo etc/systemd/network/10-a.network.d/70-fifo.conf && "
+		     ": >etc/systemd/network/10-a.network");
+	assert_string_equal(taken_by(fx, &port), "");
+	/* a bad drop-in: an error naming it */
+	sh(fx->root, "rm etc/systemd/network/10-a.network etc/systemd/network/10-a.network.d/60-match.conf");
+	bad_file(fx, ":", "/etc/systemd/network/10-a.network.d/70-fifo.conf", "FIFO");
+	bad_file(fx, "rm etc/systemd/network/10-a.network.d/70-fifo.conf && "
+		     "ln -s ../../../../etc/passwd etc/systemd/network/10-a.network.d/70-x.conf",
+		 "/etc/systemd/network/10-a.network.d/70-x.conf", "symbolic link");
+}
+
 static void runtime_record(void **state)
 {
 	struct root_fixture *fx = *state;
@@ -320,6 +382,7 @@ int main(void)
 		cmocka_unit_test(state_record),
 		cmocka_unit_test_setup_teardown(search_path, fx_setup, root_fixture_teardown),
 		cmocka_unit_test_setup_teardown(bad_inputs, fx_setup, root_fixture_teardown),
+		cmocka_unit_test_setup_teardown(dropins, fx_setup, root_fixture_teardown),
 		cmocka_unit_test_setup_teardown(runtime_record, fx_setup, root_fixture_teardown),
 		cmocka_unit_test_setup_teardown(presence, fx_setup, root_fixture_teardown),
 	};
