@@ -44,11 +44,11 @@ median() {
 		print m }'
 }
 
-# pair_ratio FILE_A FILE_B: the median over i of B[i] / A[i] (each run of
-# B against A's run of the same index), 1 decimal.
+# pair_ratio FILE_A FILE_B [DECIMALS]: the median over i of B[i] / A[i] (each run of
+# B against A's run of the same index), DECIMALS decimals (default 1).
 pair_ratio() {
 	paste "$1" "$2" | awk '$1 > 0 { print $2 / $1 }' >"$1.ratio"
-	median "$1.ratio" | awk '{ printf "%.1f\n", $1 }'
+	median "$1.ratio" | awk -v d="${3:-1}" '{ printf "%.*f\n", d, $1 }'
 }
 
 # ms MICROSECONDS: as milliseconds with 2 decimals.
