@@ -7,10 +7,11 @@
  * conf_files_list_strv()): hidden names and names not ending in
  * ".network" skipped, the first directory that has a name wins it, the
  * winners tried in lexical order of names, each with its drop-ins
- * (load_dropins). An empty file or a symlink to /dev/null masks a name. Other symlinks are not followed (networkd would
- * follow one; this tool never reads through one it did not resolve
- * inside the root), and a FIFO, device or socket there is refused: both
- * are errors naming the file, before anything changes.
+ * (load_dropins). An empty file or a symlink to /dev/null masks a name.
+ * Other symlinks are not followed (networkd would follow one; this tool
+ * never reads through one it did not resolve inside the root), and a
+ * FIFO, device or socket there is refused: both are errors naming the
+ * file, before anything changes.
  */
 #include "config.h"
 
@@ -167,7 +168,6 @@ static int load_dropins(const struct halo_ctx *ctx, const struct search_path *sp
 		}
 		for (char **n = names; *n && r == 0; n++) {
 			_cleanup_free_ char *path = NULL;
-
 			struct stat st;
 
 			if (**n == '.' || !has_suffix(*n, ".conf") || halo_strv_contains(seen, *n))
