@@ -23,6 +23,7 @@ halo_templates += \
 
 # Unit tests (cmocka, TAP)
 access_unit_tests = tests/unit/test-files-access tests/unit/test-files-memlock
+tests_unit_test_files_access_SOURCES = tests/unit/test-files-access.c tests/unit/render-test.h
 check_PROGRAMS += $(access_unit_tests)
 TESTS += $(access_unit_tests)
 

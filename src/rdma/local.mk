@@ -14,6 +14,7 @@ halo_templates += templates/rccl.env
 
 # Unit tests (cmocka, TAP)
 rdma_unit_tests = tests/unit/test-rdma-gid tests/unit/test-rdma-env
+tests_unit_test_rdma_env_SOURCES = tests/unit/test-rdma-env.c tests/unit/render-test.h
 check_PROGRAMS += $(rdma_unit_tests)
 TESTS += $(rdma_unit_tests)
 

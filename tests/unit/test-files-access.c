@@ -15,23 +15,7 @@
 #include "engine/plan.h"
 #include "files/access.h"
 #include "files/group.h"
-
-/* The rule lines of TEXT (comments and blank lines dropped). */
-static char *rules(const char *text)
-{
-	static char buf[2048];
-	const char *p = text;
-
-	buf[0] = '\0';
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		if (n && p[0] != '#')
-			strncat(buf, p, n), strcat(buf, "\n");
-		p += n + (p[n] == '\n');
-	}
-	return buf;
-}
+#include "render-test.h"
 
 static void gpu_default_mode(void **state)
 {
@@ -41,7 +25,7 @@ static void gpu_default_mode(void **state)
 	(void)state;
 	assert_int_equal(halo_access_render(&a, &out), 0);
 	assert_true(strncmp(out, HALO_MANAGED_HEADER, strlen(HALO_MANAGED_HEADER)) == 0);
-	assert_string_equal(rules(out),
+	assert_string_equal(rendered_lines(out),
 		"SUBSYSTEM==\"kfd\", KERNEL==\"kfd\", GROUP=\"render\", MODE=\"0660\"\n"
 		"SUBSYSTEM==\"drm\", KERNEL==\"renderD*\", GROUP=\"render\", MODE=\"0660\"\n");
 	assert_non_null(strstr(out, "# access.rdma_group is not set"));
@@ -56,7 +40,7 @@ static void gpu_mode_from_config(void **state)
 
 	(void)state;
 	assert_int_equal(halo_access_render(&a, &out), 0);
-	assert_string_equal(rules(out),
+	assert_string_equal(rendered_lines(out),
 		"SUBSYSTEM==\"kfd\", KERNEL==\"kfd\", GROUP=\"video\", MODE=\"0666\"\n"
 		"SUBSYSTEM==\"drm\", KERNEL==\"renderD*\", GROUP=\"video\", MODE=\"0666\"\n");
 	free(out);
@@ -70,12 +54,12 @@ static void rdma_only_mad(void **state)
 
 	(void)state;
 	assert_int_equal(halo_access_render(&a, &out), 0);
-	assert_string_equal(rules(out),
+	assert_string_equal(rendered_lines(out),
 		"SUBSYSTEM==\"infiniband_mad\", KERNEL==\"umad*|issm*\", GROUP=\"rdma\", "
 		"MODE=\"0660\"\n");
-	assert_null(strstr(rules(out), "uverbs"));
-	assert_null(strstr(rules(out), "rdma_cm"));
-	assert_null(strstr(rules(out), "0666"));
+	assert_null(strstr(rendered_lines(out), "uverbs"));
+	assert_null(strstr(rendered_lines(out), "rdma_cm"));
+	assert_null(strstr(rendered_lines(out), "0666"));
 	assert_non_null(strstr(out, "# access.gpu_group is not set"));
 	free(out);
 }
@@ -89,8 +73,8 @@ static void both_and_none(void **state)
 
 	(void)state;
 	assert_int_equal(halo_access_render(&a, &out), 0);
-	assert_non_null(strstr(rules(out), "GROUP=\"render\""));
-	assert_non_null(strstr(rules(out), "GROUP=\"rdma\""));
+	assert_non_null(strstr(rendered_lines(out), "GROUP=\"render\""));
+	assert_non_null(strstr(rendered_lines(out), "GROUP=\"rdma\""));
 	free(out);
 	out = NULL;
 	assert_int_equal(halo_access_render(&none, &out), -EINVAL);

@@ -12,23 +12,7 @@
 #include <cmocka.h>
 
 #include "rdma/rdma.h"
-
-/* The KEY=VALUE lines of TEXT, comments and blank lines dropped. */
-static char *assignments(const char *text)
-{
-	static char buf[2048];
-	const char *p = text;
-
-	buf[0] = '\0';
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		if (n && p[0] != '#')
-			strncat(buf, p, n), strcat(buf, "\n");
-		p += n + (p[n] == '\n');
-	}
-	return buf;
-}
+#include "render-test.h"
 
 static void test_one(void **state)
 {
@@ -37,7 +21,7 @@ static void test_one(void **state)
 
 	(void)state;
 	assert_int_equal(halo_rdma_env_render(e, 1, 106, &out, &why), 0);
-	assert_string_equal(assignments(out),
+	assert_string_equal(rendered_lines(out),
 			    "NCCL_IB_HCA==rocep194s0f0:1\n"
 			    "NCCL_IB_GID_INDEX=1\n"
 			    "NCCL_IB_TC=106\n"
