@@ -8,16 +8,10 @@
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
 
-NS=$(new_netns cxinit) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
-veth_pair "$NS" cx0 || { echo "1..0 # SKIP no veth"; exit 0; }
-export NICSIM_STATE=$TEST_TMP/state NICSIM_CONFIG=$TEST_TMP/nicsim.conf
-mkdir -p "$NICSIM_STATE"
+sim_node cxinit cx0 0000:c1:00.0 mlx5_core
 echo "cx0 connectx pci=0000:c1:00.0 enable_roce=false" >"$NICSIM_CONFIG"
-ROOT=$TEST_TMP/root
-CONF=$ROOT/etc/halo-provision/halo.conf
-mkdir -p "$ROOT/etc/halo-provision" "$ROOT/proc/sys/kernel/random"
+mkdir -p "$ROOT/proc/sys/kernel/random"
 echo 7c1d0a4e-0000-4000-8000-000000000001 >"$ROOT/proc/sys/kernel/random/boot_id"
-fake_nic cx0 0000:c1:00.0 mlx5_core
 STATE=$ROOT/var/lib/halo-provision/state.json
 
 write_conf "$CONF" <<'CONF'
@@ -28,13 +22,7 @@ interfaces = (
 );
 CONF
 
-halo() {
-	out=$(env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		LD_PRELOAD="$NICSIM_SO" "$HALO" -c "$CONF" --root "$ROOT" --netns "$NS" \
-		--only roce --json "$@" 2>"$TEST_TMP/stderr")
-	rc=$?
-	err=$(cat "$TEST_TMP/stderr")
-}
+halo() { nicsim_halo --only roce --json "$@"; }
 item() { jq -r --arg k roce/cx/enable '.items[] | select(.key==$k) | '"$1" <<<"$out"; }
 
 halo --check

@@ -9,17 +9,9 @@
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
 
-NS=$(new_netns rocecx) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
-veth_pair "$NS" cx0 || { echo "1..0 # SKIP no veth"; exit 0; }
-export NICSIM_STATE=$TEST_TMP/state NICSIM_CONFIG=$TEST_TMP/nicsim.conf
-mkdir -p "$NICSIM_STATE"
+sim_node rocecx cx0 0000:c1:00.0 mlx5_core
 echo "cx0 connectx pci=0000:c1:00.0 flap_ms=300" >"$NICSIM_CONFIG"
-
-ROOT=$TEST_TMP/root
-CONF=$ROOT/etc/halo-provision/halo.conf
-mkdir -p "$ROOT/etc/halo-provision"
 DEV=sys/devices/pci0000:00/0000:c1:00.0
-fake_nic cx0 0000:c1:00.0 mlx5_core
 # The vendor driver's default, ECN on for every priority, with priority 3
 # turned off by someone.
 for p in roce_np roce_rp; do
@@ -42,12 +34,7 @@ interfaces = (
 );
 CONF
 
-halo() {
-	env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		LD_PRELOAD="$NICSIM_SO" "$HALO" -c "$CONF" --root "$ROOT" --netns "$NS" \
-		--only roce "$@" 2>"$TEST_TMP/stderr"
-}
-run() { out=$(halo "$@"); rc=$?; err=$(cat "$TEST_TMP/stderr"); }
+run() { nicsim_halo --only roce "$@"; }
 item() { jq -r --arg k "$1" '.items[] | select(.key==$k) | '"$2" <<<"$out"; }
 
 run --json

@@ -9,18 +9,10 @@
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
 
-NS=$(new_netns rocedscp) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
-veth_pair "$NS" cx0 || { echo "1..0 # SKIP no veth"; exit 0; }
-export NICSIM_STATE=$TEST_TMP/state NICSIM_CONFIG=$TEST_TMP/nicsim.conf
-mkdir -p "$NICSIM_STATE"
+sim_node rocedscp cx0 0000:c1:00.0 mlx5_core
 # Someone else's entry before the first run: DSCP 10 -> 1.
 echo "cx0 connectx pci=0000:c1:00.0 pfc=3 dscp=10:1 flap_ms=0" >"$NICSIM_CONFIG"
-
-ROOT=$TEST_TMP/root
-CONF=$ROOT/etc/halo-provision/halo.conf
 STATE=$ROOT/var/lib/halo-provision/state.json
-mkdir -p "$ROOT/etc/halo-provision"
-fake_nic cx0 0000:c1:00.0 mlx5_core
 
 # conf ROCE-KEYS: the one interface entry with these roce keys.
 conf() {
@@ -32,12 +24,7 @@ interfaces = (
 );
 CONF
 }
-halo() {
-	env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		LD_PRELOAD="$NICSIM_SO" "$HALO" -c "$CONF" --root "$ROOT" --netns "$NS" \
-		--only roce "$@" 2>"$TEST_TMP/stderr"
-}
-run() { out=$(halo "$@"); rc=$?; err=$(cat "$TEST_TMP/stderr"); }
+run() { nicsim_halo --only roce "$@"; }
 item() { jq -r --arg k "$1" '.items[] | select(.key==$k) | '"$2" <<<"$out"; }
 table() { state cx0 '[.app[] | "\(.protocol):\(.priority)"] | sort_by(split(":")[0] | tonumber)'; }
 owned() { jq -c --arg k "$1" '.items[] | select(.key==$k) | .owned' "$STATE"; }

@@ -32,21 +32,26 @@ veth_pair() {
 # state IFNAME JQ-FILTER: a member of the simulated NIC's state file.
 state() { jq -c "$2" "$NICSIM_STATE/$1.json"; }
 
-# e810_node PREFIX: a node with one simulated E810 port: e810a, a veth in
-# a new namespace $NS (named after PREFIX), at PCI 0000:3b:00.0 under ice
-# in the sysfs of $ROOT; $CONF the config's path there; the simulator's
-# state in $NICSIM_STATE, its config file $NICSIM_CONFIG (left to the
-# test to write). Skips the test where namespaces or veth are missing.
-e810_node() {
+# sim_node PREFIX IFNAME PCI DRIVER: a node with one simulated port:
+# IFNAME, a veth in a new namespace $NS (named after PREFIX), at PCI
+# under DRIVER in the sysfs of $ROOT; $CONF the config's path there; the
+# simulator's state in $NICSIM_STATE, its config file $NICSIM_CONFIG
+# (left to the test to write). Skips the test where namespaces or veth
+# are missing.
+sim_node() {
 	NS=$(new_netns "$1") || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
-	veth_pair "$NS" e810a || { echo "1..0 # SKIP no veth"; exit 0; }
+	veth_pair "$NS" "$2" || { echo "1..0 # SKIP no veth"; exit 0; }
 	export NICSIM_STATE=$TEST_TMP/state NICSIM_CONFIG=$TEST_TMP/nicsim.conf
 	mkdir -p "$NICSIM_STATE"
 	ROOT=$TEST_TMP/root
 	CONF=$ROOT/etc/halo-provision/halo.conf
 	mkdir -p "$ROOT/etc/halo-provision"
-	fake_nic e810a 0000:3b:00.0 ice
+	fake_nic "$2" "$3" "$4"
 }
+
+# e810_node PREFIX: sim_node with one E810 port, e810a at 0000:3b:00.0
+# under ice.
+e810_node() { sim_node "$1" e810a 0000:3b:00.0 ice; }
 
 # nicsim_halo ARGS...: halo-provision under the simulator with $CONF,
 # --root $ROOT and --netns $NS (not ip netns exec: the driver and PCI
