@@ -19,28 +19,10 @@ IF=enp194s0f0np0
 diag "driven by: $SEED_MODE$([ "$SEED_MODE" = direct ] && echo " (this halo-provision does not answer an Ansible args file: the role's steps run directly)")"
 
 # --- check mode: every node would change, nothing is touched ---
-snap1=$(tree_snapshot "$(node_root node1)")
-seed_converge --check
-is "$rc" "$([ "$SEED_MODE" = ansible ] && echo 0 || echo 10)" "check mode: exit $rc"
-[ "$SEED_MODE" = direct ] || [ "$rc" = 0 ] || diag "$(tail -n 20 <<<"$err")"
-for n in node1 node2; do
-	ok "$([ "${SEED_CHANGED[$n]}" -ge 1 ] && [ "${SEED_FAILED[$n]}" = 0 ]; echo $?)" \
-		"check mode: $n reports changed (${SEED_CHANGED[$n]}), no failure (${SEED_FAILED[$n]})"
-done
-is "$(tree_snapshot "$(node_root node1)")" "$snap1" "check mode: node1's root untouched"
-is "$(ip -n "$(node_ns node1)" -j link show dev $IF | jq -r '.[0].mtu')" 1500 "check mode: node1's MTU untouched"
-is "$(jq -c '.requests.dcbnl.set' "$(seed_nic node1 $IF)")" 0 "check mode: no DCB set reached node1's NIC"
+seed_check_mode "$IF"
 
 # --- apply: converges, reboots serially, the cluster check passes ---
-seed_converge
-for n in node1 node2; do
-	ok "$([ "${SEED_CHANGED[$n]}" -ge 1 ] && [ "${SEED_FAILED[$n]}" = 0 ]; echo $?)" \
-		"apply: $n changed (${SEED_CHANGED[$n]}), no failure (${SEED_FAILED[$n]})"
-done
-is "$(grep -c '^start ' "$ANS/reboots.log"),$(grep -c '^overlap ' "$ANS/reboots.log")" "2,0" \
-	"both nodes rebooted, one at a time"
-is "$SEED_CLUSTER_RC" 0 "the cluster check after the apply: exit 0"
-[ -z "$SEED_CLUSTER_OUT" ] || diag "$SEED_CLUSTER_OUT"
+seed_apply 2
 for n in node1 node2; do
 	R=$(node_root "$n")
 	like "$(cat "$R/proc/cmdline")" ' iommu=pt ttm\.pages_limit=32505856$' \

@@ -343,3 +343,39 @@ seed_converge() {
 	SEED_CLUSTER_RC=$rc
 	SEED_CLUSTER_OUT=$(grep -v '^cluster:' <<<"$out")
 }
+
+# seed_check_mode IFNAME: a check-mode convergence and what it must mean:
+# every node reports a change and no failure; node1's root, the MTU of its
+# IFNAME and its simulated NIC are untouched.
+seed_check_mode() {
+	local n snap
+	snap=$(tree_snapshot "$(node_root node1)")
+	seed_converge --check
+	is "$rc" "$([ "$SEED_MODE" = ansible ] && echo 0 || echo 10)" "check mode: exit $rc"
+	[ "$SEED_MODE" = direct ] || [ "$rc" = 0 ] || diag "$(tail -n 20 <<<"$err")"
+	for n in $(seed_nodes); do
+		ok "$([ "${SEED_CHANGED[$n]}" -ge 1 ] && [ "${SEED_FAILED[$n]}" = 0 ]; echo $?)" \
+			"check mode: $n reports changed (${SEED_CHANGED[$n]}), no failure (${SEED_FAILED[$n]})"
+	done
+	is "$(tree_snapshot "$(node_root node1)")" "$snap" "check mode: node1's root untouched"
+	is "$(ip -n "$(node_ns node1)" -j link show dev "$1" | jq -r '.[0].mtu')" 1500 \
+		"check mode: node1's MTU untouched"
+	is "$(jq -c '.requests.dcbnl.set' "$(seed_nic node1 "$1")")" 0 \
+		"check mode: no DCB set reached node1's NIC"
+}
+
+# seed_apply REBOOTS: a convergence and what it must mean: every node
+# changed without failure, REBOOTS reboots one at a time, the cluster
+# check after it clean.
+seed_apply() {
+	local n
+	seed_converge
+	for n in $(seed_nodes); do
+		ok "$([ "${SEED_CHANGED[$n]}" -ge 1 ] && [ "${SEED_FAILED[$n]}" = 0 ]; echo $?)" \
+			"apply: $n changed (${SEED_CHANGED[$n]}), no failure (${SEED_FAILED[$n]})"
+	done
+	is "$(grep -c '^start ' "$ANS/reboots.log"),$(grep -c '^overlap ' "$ANS/reboots.log")" "$1,0" \
+		"the $1 nodes rebooted, one at a time"
+	is "$SEED_CLUSTER_RC" 0 "the cluster check after the apply: exit 0"
+	[ -z "$SEED_CLUSTER_OUT" ] || diag "$SEED_CLUSTER_OUT"
+}
