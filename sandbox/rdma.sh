@@ -30,28 +30,28 @@ rdma_llgid() {
 		$((0x$1 ^ 2)) "$2" "$3" "$4" "$5" "$6"
 }
 
-# rdma_dev ROOT NETNS IFNAME PCI IBDEV irdma|mlx5: the RDMA device of the
-# PCI function PCI (IFNAME's), port 1 ACTIVE, its GID table from IFNAME's
-# addresses in NETNS now, and its rdma_cm directory at the kernel's
-# defaults (ToS 0, RoCE v1).
-rdma_dev() {
-	local R=$1 ns=$2 ifname=$3 layout=$6 rel=devices/pci0000:00/$4/infiniband/$5
-	local port=$1/sys/$rel/ports/1 i=0 gid a mac types
+# rdma_dev_at ROOT IFNAME MAC PCI IBDEV irdma|mlx5 [ADDR...]: the RDMA
+# device of the PCI function PCI (IFNAME's, whose MAC is MAC), port 1
+# ACTIVE, its GID table from the link-local GID of MAC and each IPv4
+# ADDR, and its rdma_cm directory at the kernel's defaults (ToS 0,
+# RoCE v1).
+rdma_dev_at() {
+	local R=$1 ifname=$2 mac=$3 layout=$6 rel=devices/pci0000:00/$4/infiniband/$5
+	local port=$1/sys/$rel/ports/1 ib=$5 i=0 gid a types
+	shift 6
 	mkdir -p "$port/gids" "$port/gid_attrs/types" "$port/gid_attrs/ndevs" \
-		"$R/sys/class/infiniband" "$R/sys/kernel/config/rdma_cm/$5/ports/1"
+		"$R/sys/class/infiniband" "$R/sys/kernel/config/rdma_cm/$ib/ports/1"
 	echo "1: CA" >"$R/sys/$rel/node_type"
 	echo "4: ACTIVE" >"$port/state"
 	echo "5: LinkUp" >"$port/phys_state"
 	echo Ethernet >"$port/link_layer"
-	ln -sfn "../../$rel" "$R/sys/class/infiniband/$5"
-	echo 0 >"$R/sys/kernel/config/rdma_cm/$5/ports/1/default_roce_tos"
-	echo "IB/RoCE v1" >"$R/sys/kernel/config/rdma_cm/$5/ports/1/default_roce_mode"
+	ln -sfn "../../$rel" "$R/sys/class/infiniband/$ib"
+	echo 0 >"$R/sys/kernel/config/rdma_cm/$ib/ports/1/default_roce_tos"
+	echo "IB/RoCE v1" >"$R/sys/kernel/config/rdma_cm/$ib/ports/1/default_roce_mode"
 
 	types=("RoCE v2")
 	[ "$layout" = mlx5 ] && types=("IB/RoCE v1" "RoCE v2")
-	mac=$(ip -n "$ns" -j link show dev "$ifname" | jq -r '.[0].address')
-	for gid in "$(rdma_llgid "$mac")" $(ip -n "$ns" -j -4 addr show dev "$ifname" |
-			jq -r '.[0].addr_info[].local' | while read -r a; do rdma_v4gid "$a"; done); do
+	for gid in "$(rdma_llgid "$mac")" $(for a in "$@"; do rdma_v4gid "$a"; done); do
 		for a in "${types[@]}"; do
 			echo "$gid" >"$port/gids/$i"
 			echo "$a" >"$port/gid_attrs/types/$i"
@@ -62,6 +62,15 @@ rdma_dev() {
 	for (( ; i < 8; i++)); do
 		echo 0000:0000:0000:0000:0000:0000:0000:0000 >"$port/gids/$i"
 	done
+}
+
+# rdma_dev ROOT NETNS IFNAME PCI IBDEV irdma|mlx5: rdma_dev_at with
+# IFNAME's MAC and IPv4 addresses in NETNS now.
+rdma_dev() {
+	local mac addrs
+	mac=$(ip -n "$2" -j link show dev "$3" | jq -r '.[0].address')
+	mapfile -t addrs < <(ip -n "$2" -j -4 addr show dev "$3" | jq -r '.[0].addr_info[].local')
+	rdma_dev_at "$1" "$3" "$mac" "$4" "$5" "$6" "${addrs[@]}"
 }
 
 # rdma_show_gids ROOT IBDEV: the used GID entries, as show_gids lists them.

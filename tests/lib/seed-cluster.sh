@@ -45,6 +45,7 @@
 # (the drivers are live already; the module tree is there for validation).
 
 : "${ANS:?source tests/lib/ansible.sh and call ansible_env first}"
+source "$top_srcdir/sandbox/rdma.sh"
 
 SEED_SIM=
 SEED_DIR=
@@ -146,18 +147,6 @@ seed_live() {
 	echo live >"$1/sys/module/$2/initstate"
 }
 
-# seed_v4gid A.B.C.D / seed_llgid MAC: GIDs as sysfs prints them.
-seed_v4gid() {
-	local IFS=.
-	set -- $1
-	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$1" "$2" "$3" "$4"
-}
-seed_llgid() {
-	local IFS=:
-	set -- $1
-	printf 'fe80:0000:0000:0000:%02x%s:%sff:fe%s:%s%s\n' $((0x$1 ^ 2)) "$2" "$3" "$4" "$5" "$6"
-}
-
 # seed_addr NODE IFNAME: the IPv4 address (no prefix) NODE's config gives
 # the entry named IFNAME (configs name their entries by kernel link name).
 seed_addr() {
@@ -172,52 +161,28 @@ seed_addr() {
 # driver and RDMA device under NODE's root, and its simulator line.
 seed_port_up() {
 	local node=$1 ifname=$2 profile=$3 pci=$4 driver=$5 ib=$6 mac=$7
-	local R rel port types i=0 gid t e p addr
+	local R layout i e p addr
 	R=$(node_root "$node")
 	ROOT=$R fake_nic "$ifname" "$pci" "$driver"
 	seed_live "$R" "$driver"
 	case $driver in
-	ice) seed_live "$R" irdma; types=("RoCE v2") ;;
+	ice) seed_live "$R" irdma; layout=irdma ;;
 	mlx5_core)
-		seed_live "$R" mlx5_ib; types=("IB/RoCE v1" "RoCE v2")
+		seed_live "$R" mlx5_ib; layout=mlx5
 		# The vendor driver's ECN knobs (MLNX_OFED / DOCA), all off.
 		e=$R/sys/devices/pci0000:00/$pci/net/$ifname/ecn
 		for p in roce_np roce_rp; do
 			mkdir -p "$e/$p/enable"
 			for i in 0 1 2 3 4 5 6 7; do echo 0 >"$e/$p/enable/$i"; done
 		done
-		i=0
 		;;
 	esac
 	echo "$ifname $profile pci=$pci${SEED_NIC_EXTRA:+ $SEED_NIC_EXTRA}" >>"$ANS/nic/$node.conf"
 
-	# The RDMA device: port 1 active, the GID table the kernel fills from
-	# the link-local address and the configured IPv4 address (mlx5: a
-	# RoCE v1 and a v2 entry each; irdma: v2 only), rdma_cm at the
-	# kernel's defaults.
-	rel=devices/pci0000:00/$pci/infiniband/$ib
-	port=$R/sys/$rel/ports/1
-	mkdir -p "$port/gids" "$port/gid_attrs/types" "$port/gid_attrs/ndevs" \
-		"$R/sys/class/infiniband" "$R/sys/kernel/config/rdma_cm/$ib/ports/1"
-	echo "1: CA" >"$R/sys/$rel/node_type"
-	echo "4: ACTIVE" >"$port/state"
-	echo "5: LinkUp" >"$port/phys_state"
-	echo Ethernet >"$port/link_layer"
-	ln -sfn "../../$rel" "$R/sys/class/infiniband/$ib"
-	echo 0 >"$R/sys/kernel/config/rdma_cm/$ib/ports/1/default_roce_tos"
-	echo "IB/RoCE v1" >"$R/sys/kernel/config/rdma_cm/$ib/ports/1/default_roce_mode"
+	# The RDMA device: the GID table the kernel fills from the link-local
+	# address and the configured IPv4 address (sandbox/rdma.sh).
 	addr=$(seed_addr "$node" "$ifname")
-	for gid in "$(seed_llgid "$mac")" ${addr:+"$(seed_v4gid "$addr")"}; do
-		for t in "${types[@]}"; do
-			echo "$gid" >"$port/gids/$i"
-			echo "$t" >"$port/gid_attrs/types/$i"
-			echo "$ifname" >"$port/gid_attrs/ndevs/$i"
-			i=$((i + 1))
-		done
-	done
-	for (( ; i < 8; i++)); do
-		echo 0000:0000:0000:0000:0000:0000:0000:0000 >"$port/gids/$i"
-	done
+	rdma_dev_at "$R" "$ifname" "$mac" "$pci" "$ib" "$layout" ${addr:+"$addr"}
 }
 
 # seed_cable NODE:IF NODE:IF: a veth pair, each end with its NIC's MAC.
