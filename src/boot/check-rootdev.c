@@ -47,12 +47,10 @@ void boot_check_root_devices(struct halo_ctx *ctx, const struct boot_edits *edit
 						"a file system image: never probed)",
 						where ? where : ed->path, t, what ? what : dev);
 			}
-			else if (r == -ELIBACC)
-				halo_errors_add(errs, "%s: resolving %s needs " HALO_BLKID_SONAME ": %s",
-						where ? where : ed->path, t, strerror(-r));
 			else
 				halo_errors_add(errs, "%s: resolving %s: %s",
-						where ? where : ed->path, t, strerror(-r));
+						where ? where : ed->path, t,
+						r == -ELIBACC ? halo_blkid_why() : strerror(-r));
 		}
 	}
 }

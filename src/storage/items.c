@@ -55,7 +55,7 @@ static int find(struct halo_ctx *ctx, struct halo_item *item, const struct store
 				      ctx->under_root && d->tag ?
 				      " (libblkid cache " HALO_BLKID_CACHE " in the root)" : "");
 	if (r == -ELIBACC)
-		return halo_item_fail(item, r, "probing %s needs " HALO_BLKID_SONAME, d->what);
+		return halo_item_refuse(item, r, "probing %s: %s", d->what, halo_blkid_why());
 	if (r < 0)
 		return halo_item_fail(item, r, "probing %s", d->what);
 	return 0;

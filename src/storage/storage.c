@@ -34,8 +34,8 @@ static void check_type(struct halo_ctx *ctx, const struct halo_config *cfg, size
 				cfg->path, s->line, i, s->what.text);
 	/* Nothing is planned on a device that cannot be probed. */
 	if (r == -ELIBACC)
-		halo_errors_add(errs, "%s:%d: storage[%zu]: probing %s needs " HALO_BLKID_SONAME
-				": %s", cfg->path, s->line, i, s->what.text, strerror(-r));
+		halo_errors_add(errs, "%s:%d: storage[%zu]: probing %s: %s", cfg->path, s->line,
+				i, s->what.text, halo_blkid_why());
 	if (r < 0)
 		return;
 	if (!f.type)

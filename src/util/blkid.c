@@ -51,6 +51,9 @@ static struct halo_dl libblkid = {
 	.n_syms = ARRAY_SIZE(blkid_syms),
 };
 
+/* dlerror's line of the last failed open, for halo_blkid_why(). */
+static char open_why[256];
+
 /* 0 once libblkid's functions are there; -ELIBACC when it cannot be
  * opened or lacks one of them. */
 static int blkid_open(void)
@@ -58,7 +61,18 @@ static int blkid_open(void)
 	_cleanup_free_ char *why = NULL;
 	int r = halo_dl_open(&libblkid, &why);
 
-	return r == -ENOMEM ? r : r < 0 ? -ELIBACC : 0;
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		snprintf(open_why, sizeof(open_why), "%s", why);
+		return -ELIBACC;
+	}
+	return 0;
+}
+
+const char *halo_blkid_why(void)
+{
+	return open_why[0] ? open_why : strerror(ELIBACC);
 }
 
 static const char *const tags[] = { "UUID", "LABEL", "PARTUUID", "PARTLABEL", NULL };

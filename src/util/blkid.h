@@ -27,6 +27,10 @@
  * returns -ELIBACC when it cannot be opened (or lacks a function). */
 #define HALO_BLKID_SONAME "libblkid.so.1"
 
+/* Why the last -ELIBACC: dlerror's line ("libblkid.so.1: cannot open
+ * shared object file: ..."). */
+const char *halo_blkid_why(void);
+
 /* The root's libblkid cache, as named in messages. */
 #define HALO_BLKID_CACHE "/run/blkid/blkid.tab"
 
