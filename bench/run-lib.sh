@@ -44,8 +44,9 @@ median() {
 		print m }'
 }
 
-# pair_ratio FILE_A FILE_B [DECIMALS]: the median over i of B[i] / A[i] (each run of
-# B against A's run of the same index), DECIMALS decimals (default 1).
+# pair_ratio FILE_A FILE_B [DECIMALS]: the median over i of B[i] / A[i]
+# (each run of B against A's run of the same index), DECIMALS decimals
+# (default 1).
 pair_ratio() {
 	paste "$1" "$2" | awk '$1 > 0 { print $2 / $1 }' >"$1.ratio"
 	median "$1.ratio" | awk -v d="${3:-1}" '{ printf "%.*f\n", d, $1 }'

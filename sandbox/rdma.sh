@@ -1,16 +1,19 @@
-# sandbox/rdma.sh: sourced by roce.sh. The RDMA device a node's driver
-# registers (irdma once RoCE is on, mlx5_ib always), as files under the
-# node's throwaway root shaped like the kernel's sysfs and configfs:
+# sandbox/rdma.sh: sourced by roce.sh, bench/run-lib.sh and
+# tests/lib/seed-cluster.sh. The RDMA device a node's driver registers
+# (irdma once RoCE is on, mlx5_ib always), as files under the node's
+# throwaway root shaped like the kernel's sysfs and configfs:
 #   sys/devices/pci0000:00/<pci>/infiniband/<ibdev>/node_type
 #       .../ports/1/{state,phys_state,link_layer}
 #       .../ports/1/gids/<i>, gid_attrs/types/<i>, gid_attrs/ndevs/<i>
 #   sys/class/infiniband/<ibdev> -> that directory
 #   sys/kernel/config/rdma_cm/<ibdev>/ports/1/default_roce_{mode,tos}
-# The tests build the same with tests/integration/rdma-lib.sh, a TAP
-# harness; this is the sandbox's own small builder. The GID table is
-# filled the way the kernel fills it, from the live interface in the
-# node's namespace: its link-local GID (from the MAC), then each IPv4
-# address (irdma: RoCE v2 entries only; mlx5: a v1 and a v2 entry each).
+# The RDMA tests build theirs with tests/integration/rdma-lib.sh, a TAP
+# harness that also plants the kernel's errors; this is the small builder
+# of whole nodes. The GID table is filled the way the kernel fills it:
+# the link-local GID (from the MAC), then each IPv4 address (irdma:
+# RoCE v2 entries only; mlx5: a v1 and a v2 entry each), those of the
+# live interface in the node's namespace (rdma_dev) or the ones given
+# (rdma_dev_at: a node whose addresses are still to come).
 # Unused entries are all-zero GIDs without attributes: the kernel's read
 # EINVAL, which a plain file cannot, and halo-provision reads no attribute
 # of a zero GID.
