@@ -323,6 +323,11 @@ mkdir -p "$ROOT/run/systemd/netif/links"
 mkfifo "$ROOT/run/systemd/netif/links/$IDX0"
 bad "a FIFO as networkd's record" "/run/systemd/netif/links/$IDX0" ".*FIFO.*"
 rm "$ROOT/run/systemd/netif/links/$IDX0"
+mkdir -p "$ROOT/run/systemd/network/10-netplan-all-en.network.d"
+mkfifo "$ROOT/run/systemd/network/10-netplan-all-en.network.d/50-fifo.conf"
+bad "a FIFO among a .network file's drop-ins" \
+	/run/systemd/network/10-netplan-all-en.network.d/50-fifo.conf ".*FIFO.*"
+rm -r "$ROOT/run/systemd/network/10-netplan-all-en.network.d"
 ln -s /dev/null "$ROOT/etc/systemd/network/10-netplan-all-en.network"
 halo --dry-run --json
 is "$(item "$KEY" .wanted)" absent \
