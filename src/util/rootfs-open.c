@@ -219,9 +219,12 @@ static int open_walk(int root_fd, const char *path, int flags, mode_t mode,
 
 		if (last) {
 			if (strcmp(name, ".") != 0) {
+				/* As RESOLVE_NO_SYMLINKS: a trailing symlink is
+				 * refused unless O_PATH|O_NOFOLLOW asks for the
+				 * link itself. */
 				if (fstatat(cur, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 				    S_ISLNK(st.st_mode) &&
-				    !(nofollow && (flags & O_PATH))) {
+				    !(nofollow && (flags & O_PATH) && (flags & O_NOFOLLOW))) {
 					if (nofollow) {
 						r = -ELOOP;
 						goto out;

@@ -559,6 +559,8 @@ static void test_mkdir_unlink_lstat_exists(void **state)
 static void test_check_writable(void **state)
 {
 	struct fx *f = *state;
+	struct stat st;
+	int fd;
 
 	mkd(f, "root/etc");
 	put(f, "root/etc/file", "x\n", 0644);
@@ -568,6 +570,13 @@ static void test_check_writable(void **state)
 	assert_int_equal(halo_root_check_writable(&f->ctx, "/etc/new.d/a/b"), 0);
 	assert_int_equal(halo_root_check_writable(&f->ctx, "/etc/link"), 0);
 	assert_int_equal(halo_root_check_writable(&f->ctx, "/etc/file/x"), -ENOTDIR);
+	/* What it relies on, the kernel's rule for a trailing symlink: refused
+	 * unless O_PATH|O_NOFOLLOW asks for the link itself. */
+	assert_int_equal(halo_rootfs_open(&f->ctx, "/etc/link", O_PATH, 0, true, &fd), -ELOOP);
+	assert_int_equal(halo_rootfs_open(&f->ctx, "/etc/link", O_PATH | O_NOFOLLOW, 0, true, &fd), 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	close(fd);
 	assert_int_equal(temp_files(f, "root/etc"), 0);
 	assert_int_equal(f->ctx.files_written, 0);
 }
