@@ -199,9 +199,12 @@ static int unenable_observe(struct halo_ctx *ctx, struct halo_item *item)
 
 	if (halo_item_set_observed(item, NULL) < 0)
 		return -ENOMEM;
+	/* A file in a parent's place: nothing can exist beneath it, so the
+	 * link is already gone; the file is not ours and stays. */
 	r = check_dir(ctx, item, "remove");
 	if (r == 1)
-		r = HALO_SYNC_INVALID;
+		return halo_item_set_message(item, "%s: no link to remove", item->message) < 0 ?
+			-ENOMEM : HALO_SYNC_OK;
 	if (r != 0)
 		return r;
 	r = halo_root_lstat(ctx, d->link, &st);

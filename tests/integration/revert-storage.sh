@@ -3,8 +3,9 @@
 # (an owned file) and its enabling symlink in local-fs.target.wants, but
 # the link only while it is exactly the one apply makes: a link pointing
 # elsewhere is someone else's and is left (ok, said why); an absent link
-# is already ok; a symlinked wants directory is refused as for apply
-# (exit 1, nothing changed). Dry-run changes nothing; a later apply
+# is already ok, as is a link under a wants "directory" that is a file; a
+# symlinked wants directory is refused as for apply (exit 1, nothing
+# changed). Dry-run changes nothing; a later apply
 # converges again.
 source "$top_srcdir/tests/integration/storage-lib.sh"
 
@@ -94,13 +95,16 @@ like "$err" 'refusing to remove through a symlink' "... saying why"
 is "$(tree_snapshot "$ROOT")" "$snap" "nothing changed (the unit stays too)"
 ok "$([ -L "$TEST_TMP/elsewhere/models.mount" ]; echo $?)" "nothing removed through it"
 rm "$WANTS"
-# A wants "directory" that is a file: refused too.
+# A wants "directory" that is a file: no link can be there, so the link
+# is already gone (ok, said why); the unit is removed, the file is not
+# ours and stays.
 echo x >"$WANTS"
-snap=$(tree_snapshot "$ROOT")
-halo --revert
-is "$rc" 1 "a wants path that is a file: exit 1"
-like "$err" 'is not a directory' "... saying why"
-is "$(tree_snapshot "$ROOT")" "$snap" "nothing changed"
+halo --revert --json
+is "$rc" 2 "a wants path that is a file: exit 2 (the unit removed)"
+is "$(item "$KEY" .outcome)" ok "... the link item is ok"
+like "$(item "$KEY" .message)" 'local-fs\.target\.wants is not a directory: no link to remove$' "... saying why"
+ok "$([ ! -e "$UNIT" ]; echo $?)" "... the unit is gone"
+is "$(cat "$WANTS")" x "... the file is left as is"
 rm "$WANTS"
 
 # An entry the config no longer has: the last state file records its unit
