@@ -60,6 +60,11 @@ dcb pfc set dev rst0 prio-pfc 3:on >/dev/null
 is "$(dcb -j pfc show dev rst0 | jq -c .prio_pfc)" '[false,false,false,true,false,false,false,false]' \
 	"dcb pfc show: PFC on priority 3"
 is "$(state rst0 .port_resets)" 1 "the PFC commit reset the port once"
+# ice's desired copy was never set (zero since the probe): the PFC set
+# committed its ETS along, not willing, every TC strict.
+is "$(dcb -j ets show dev rst0 | jq -c '[.willing, .tc_bw, .tc_tsa]')" \
+	'[false,[100,0,0,0,0,0,0,0],["strict","strict","strict","strict","strict","strict","strict","strict"]]' \
+	"dcb ets show: the desired copy's ETS committed with the PFC (not willing, strict)"
 is "$(kept rst0)" "$flushed" "the reset dropped the static routes and the IPv6 address, kept IPv4"
 is "$(ip -n "$NS" -j link show dev rst0 | jq -r '.[0].flags | index("UP") != null')" true "the port is up again"
 
@@ -104,6 +109,21 @@ ip -n "$NS" link set rst0 down
 dcb pfc set dev rst0 prio-pfc 4:on >/dev/null
 is "$(ip -n "$NS" -j link show dev rst0 | jq -r '.[0].flags | index("UP") != null')" true \
 	"a DCB commit on a port that was down leaves it up (dev_open)"
+# The default was installed on the port alone: the PFC set committed the
+# stale desired copy, DSCP mode's ETS and its bandwidth, in L2.
+is "$(dcb -j ets show dev rst0 | jq -c '[.willing, .tc_bw, .prio_tc]')" \
+	'[false,[50,20,10,10,10,0,0,0],[0,1,2,3,4,5,6,7]]' \
+	"after the return to L2, a PFC set brings back the DSCP-mode ETS"
+is "$(state rst0 '[.trust, .traffic_classes, .pfc_enabled]')" '["pcp",8,[4]]' "state: pcp, 8 TCs, PFC on 4"
+# Back to DSCP and to L2 again (PFC off), then a new DSCP entry: the
+# switch to DSCP mode commits the desired copy's PFC, on 4 again.
+dcb app add dev rst0 dscp-prio 26:3 >/dev/null
+dcb app del dev rst0 dscp-prio 26:3 >/dev/null
+is "$(dcb -j pfc show dev rst0 | jq -c .prio_pfc)" '[false,false,false,false,false,false,false,false]' \
+	"L2 again: PFC off"
+dcb app add dev rst0 dscp-prio 24:3 >/dev/null
+is "$(dcb -j pfc show dev rst0 | jq -c .prio_pfc)" '[false,false,false,false,true,false,false,false]' \
+	"a new DSCP entry brings back the desired copy's PFC on priority 4"
 
 # ETS in L2 mode: the map is taken, a TC for priority 3.
 probe "$NS" dcb-ets rst1 60,40,0,0,0,0,0,0 2,2,0,0,0,0,0,0 0,0,0,1,0,0,0,0

@@ -319,8 +319,15 @@ int nicsim_config_load(const char *path, struct nicsim_if *ifs, size_t max,
 		nic->active_roce = nic->enable_roce;
 		nic->active_iwarp = nic->enable_iwarp;
 		/* ice in L3 DSCP mode from the start: a TC per priority. */
-		if (nic->profile == NICSIM_E810 && nic->trust_dscp)
-			nicsim_ice_dscp_ets(nic);
+		if (nic->profile == NICSIM_E810 && nic->trust_dscp) {
+			nicsim_ice_dscp_ets(&nic->ets);
+			nic->pfc_cap = 8;
+		}
+		/* PFC or DSCP entries given: set through dcbnl before, so
+		 * ice's desired copy holds them too. Else it is as the probe
+		 * left it: zero. */
+		if (nic->profile == NICSIM_E810 && (nic->pfc_en || nic->n_app))
+			nicsim_ice_desired_sync(nic);
 		n++;
 	}
 	fclose(f);

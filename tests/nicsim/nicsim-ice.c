@@ -6,9 +6,13 @@
  * port (ice_dcbnl_devreset), and deleting the last DSCP APP entry returns
  * the port to L2 and the software default DCB (ice_dcb_sw_dflt_cfg).
  *
- * A commit happens when the new configuration differs from the current
- * one (ice_pf_dcb_cfg compares them whole): a set identical to what the
- * port holds answers 0 and resets nothing.
+ * Every set edits ice's desired configuration and commits it whole
+ * (ice_pf_dcb_cfg): a commit happens when it differs from what the port
+ * holds; a set that leaves them equal answers 0 and resets nothing. The
+ * default DCB is installed on the port alone, so the desired copy is zero
+ * after the probe and stale after a fall-back, and the next set commits
+ * it with its own change (a PFC set after the return to L2 brings back
+ * the DSCP-mode ETS).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -61,19 +65,29 @@ void nicsim_ice_sw_default(struct nicsim_if *nic)
 	nic->pfc_cap = ICE_MAX_TC;
 	nic->pfc_en = 0;
 	nic->pfc_mbc = 0;
+	/* The port's own table holds the default FCoE entry, which no
+	 * desired table has. */
+	nic->desired.apps_differ = true;
+}
+
+void nicsim_ice_desired_sync(struct nicsim_if *nic)
+{
+	nic->desired = (struct nicsim_ice_desired){
+		.ets = nic->ets, .pfc_cap = nic->pfc_cap, .pfc_en = nic->pfc_en,
+		.trust_dscp = nic->trust_dscp,
+	};
 }
 
 /* ice_dcbnl_setapp, switching to DSCP mode: all bandwidth on TC0, each
  * priority its own TC, not willing. */
-void nicsim_ice_dscp_ets(struct nicsim_if *nic)
+void nicsim_ice_dscp_ets(struct nicsim_ets *ets)
 {
-	nic->ets.willing = 0;
+	ets->willing = 0;
 	for (int i = 0; i < ICE_MAX_TC; i++) {
-		nic->ets.tc_bw[i] = i ? 0 : 100;
-		nic->ets.tsa[i] = IEEE_8021QAZ_TSA_ETS;
-		nic->ets.prio_tc[i] = (uint8_t)i;
+		ets->tc_bw[i] = i ? 0 : 100;
+		ets->tsa[i] = IEEE_8021QAZ_TSA_ETS;
+		ets->prio_tc[i] = (uint8_t)i;
 	}
-	nic->pfc_cap = ICE_MAX_TC;
 }
 
 void nicsim_ice_getets(const struct nicsim_if *nic, struct ieee_ets *ets)
@@ -129,54 +143,65 @@ static int bwchk(struct nicsim_ets *ets)
 	return 0;
 }
 
-int nicsim_ice_setets(struct nicsim_if *nic, const struct ieee_ets *ets, const char **ret_msg)
+/* ice_pf_dcb_cfg: the desired configuration onto the port when they
+ * differ, then the reset; equal, nothing. */
+static int commit(struct nicsim_if *nic)
 {
-	struct nicsim_ets want = nic->ets;
-	unsigned bw = 0;
-	int err = gate(nic, ret_msg);
+	struct nicsim_ice_desired *d = &nic->desired;
 
-	if (err)
-		return err;
-	want.willing = ets->willing;
-	want.cbs = ets->cbs;
-	for (int i = 0; i < ICE_MAX_TC; i++) {
-		want.tc_bw[i] = ets->tc_tx_bw[i];
-		bw += ets->tc_tx_bw[i];
-		want.tsa[i] = ets->tc_tsa[i];
-		/* In DSCP mode the priority-to-TC map cannot change. */
-		if (!nic->trust_dscp)
-			want.prio_tc[i] = ets->prio_tc[i];
-	}
-	if (bwchk(&want))
+	if (!d->apps_differ && d->trust_dscp == nic->trust_dscp && d->pfc_cap == nic->pfc_cap &&
+	    d->pfc_en == nic->pfc_en && memcmp(&d->ets, &nic->ets, sizeof(d->ets)) == 0)
+		return 0;
+	if (bwchk(&d->ets))
 		return -EINVAL;
-	if (!bw)
-		want.tc_bw[0] = 100;
-	if (memcmp(&want, &nic->ets, sizeof(want)) == 0)
-		return 0; /* no change: nothing committed, no reset */
-	nic->ets = want;
+	nic->ets = d->ets;
+	nic->pfc_cap = d->pfc_cap;
+	nic->pfc_en = d->pfc_en;
+	nic->trust_dscp = d->trust_dscp;
+	d->apps_differ = false;
 	nicsim_port_reset(nic);
 	return 0;
 }
 
+int nicsim_ice_setets(struct nicsim_if *nic, const struct ieee_ets *ets, const char **ret_msg)
+{
+	struct nicsim_ets *want = &nic->desired.ets;
+	int err = gate(nic, ret_msg);
+
+	if (err)
+		return err;
+	/* Edited in place: a set refused below leaves its values in the
+	 * desired copy for the next commit, as ice does. */
+	want->willing = ets->willing;
+	want->cbs = ets->cbs;
+	for (int i = 0; i < ICE_MAX_TC; i++) {
+		want->tc_bw[i] = ets->tc_tx_bw[i];
+		want->tsa[i] = ets->tc_tsa[i];
+		/* In DSCP mode the priority-to-TC map cannot change. */
+		if (!nic->desired.trust_dscp)
+			want->prio_tc[i] = ets->prio_tc[i];
+	}
+	if (bwchk(want))
+		return -EINVAL;
+	return commit(nic);
+}
+
 int nicsim_ice_setpfc(struct nicsim_if *nic, const struct ieee_pfc *pfc, const char **ret_msg)
 {
-	uint8_t cap = pfc->pfc_cap ? pfc->pfc_cap : ICE_MAX_TC;
 	int err = gate(nic, ret_msg);
 
 	if (err)
 		return err;
 	/* Only pfc_cap and pfc_en are taken (mbc and delay are not). */
-	if (cap == nic->pfc_cap && pfc->pfc_en == nic->pfc_en)
-		return 0;
-	nic->pfc_cap = cap;
-	nic->pfc_en = pfc->pfc_en;
-	nicsim_port_reset(nic);
-	return 0;
+	nic->desired.pfc_cap = pfc->pfc_cap ? pfc->pfc_cap : ICE_MAX_TC;
+	nic->desired.pfc_en = pfc->pfc_en;
+	return commit(nic);
 }
 
 int nicsim_ice_setapp(struct nicsim_if *nic, const struct dcb_app *app, const char **ret_msg)
 {
 	ssize_t i;
+	bool l2;
 	int err;
 
 	if (app->selector != IEEE_8021QAZ_APP_SEL_DSCP)
@@ -206,13 +231,20 @@ int nicsim_ice_setapp(struct nicsim_if *nic, const struct dcb_app *app, const ch
 		*ret_msg = "DSCP value already user mapped";
 		return -EINVAL;
 	}
-	if (!nic->trust_dscp)
-		nicsim_ice_dscp_ets(nic); /* "Switched QoS to L3 DSCP mode" */
+	l2 = !nic->trust_dscp; /* before the entry is in the port's list */
 	err = nicsim_app_add(nic, app);
 	if (err)
 		return err;
-	nicsim_port_reset(nic); /* a new mapping always commits */
-	return 0;
+	if (l2) {
+		/* "Switched QoS to L3 DSCP mode", in the desired copy: its
+		 * PFC enable bits stay as they were there. */
+		nic->desired.trust_dscp = true;
+		nicsim_ice_dscp_ets(&nic->desired.ets);
+		nic->desired.pfc_cap = ICE_MAX_TC;
+	}
+	nic->desired.apps_differ = true; /* a new mapping always commits */
+	/* A commit ice refuses is not the set's error: the entry stays. */
+	return commit(nic) < 0 ? ICE_DCB_NO_HW_CHG : 0;
 }
 
 int nicsim_ice_delapp(struct nicsim_if *nic, const struct dcb_app *app, const char **ret_msg)
@@ -231,16 +263,21 @@ int nicsim_ice_delapp(struct nicsim_if *nic, const struct dcb_app *app, const ch
 	if (i < 0 || nic->app[i].priority != app->priority)
 		return -ENOENT; /* dcb_ieee_delapp */
 	nicsim_app_remove(nic, (size_t)i);
+	/* Gone from the desired table; committed only for a DSCP entry. */
+	nic->desired.apps_differ = true;
 	if (app->selector != IEEE_8021QAZ_APP_SEL_DSCP)
 		return ICE_DCB_HW_CHG;
-	if (!nicsim_app_has_dscp(nic) && nic->trust_dscp) {
-		/* "Switched QoS to L2 VLAN mode": the default config, PFC on
-		 * no priority, one TC. */
+	if (!nicsim_app_has_dscp(nic) && nic->desired.trust_dscp) {
+		/* "Switched QoS to L2 VLAN mode": the default config on the
+		 * port, PFC on no priority, one TC; the desired copy keeps
+		 * the rest of DSCP mode. */
+		nic->desired.trust_dscp = false;
 		nic->trust_dscp = false;
 		nicsim_ice_sw_default(nic);
+		nicsim_port_reset(nic);
+		return 0;
 	}
-	nicsim_port_reset(nic);
-	return 0;
+	return commit(nic);
 }
 
 uint8_t nicsim_ice_setdcbx(struct nicsim_if *nic, uint8_t mode)

@@ -43,23 +43,47 @@ static json_object *u8_array(const uint8_t *v, size_t n)
 	return a;
 }
 
-static json_object *ets_json(const struct nicsim_if *nic)
+static json_object *ets_json(const struct nicsim_ets *ets)
 {
 	json_object *o = json_object_new_object(), *tsa = json_object_new_array();
 
-	json_object_object_add(o, "willing", json_object_new_int(nic->ets.willing));
-	json_object_object_add(o, "tc_bw", u8_array(nic->ets.tc_bw, IEEE_8021QAZ_MAX_TCS));
+	json_object_object_add(o, "willing", json_object_new_int(ets->willing));
+	json_object_object_add(o, "tc_bw", u8_array(ets->tc_bw, IEEE_8021QAZ_MAX_TCS));
 	for (int i = 0; i < IEEE_8021QAZ_MAX_TCS; i++) {
 		const char *name = NULL;
 
 		for (size_t j = 0; j < sizeof(tsa_names) / sizeof(tsa_names[0]); j++)
-			if (tsa_names[j].tsa == nic->ets.tsa[i])
+			if (tsa_names[j].tsa == ets->tsa[i])
 				name = tsa_names[j].name;
 		json_object_array_add(tsa, name ? json_object_new_string(name)
-						: json_object_new_int(nic->ets.tsa[i]));
+						: json_object_new_int(ets->tsa[i]));
 	}
 	json_object_object_add(o, "tsa", tsa);
-	json_object_object_add(o, "prio_tc", u8_array(nic->ets.prio_tc, IEEE_8021QAZ_MAX_TCS));
+	json_object_object_add(o, "prio_tc", u8_array(ets->prio_tc, IEEE_8021QAZ_MAX_TCS));
+	return o;
+}
+
+/* A PFC enable mask as the priorities it enables. */
+static json_object *pfc_json(uint8_t mask)
+{
+	json_object *a = json_object_new_array();
+
+	for (int p = 0; p < 8; p++)
+		if (mask & (1u << p))
+			json_object_array_add(a, json_object_new_int(p));
+	return a;
+}
+
+/* ice's desired configuration (nicsim.h). */
+static json_object *desired_json(const struct nicsim_ice_desired *d)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "ets", ets_json(&d->ets));
+	json_object_object_add(o, "pfc_enabled", pfc_json(d->pfc_en));
+	json_object_object_add(o, "pfc_cap", json_object_new_int(d->pfc_cap));
+	json_object_object_add(o, "trust", json_object_new_string(d->trust_dscp ? "dscp" : "pcp"));
+	json_object_object_add(o, "apps_differ", json_object_new_boolean(d->apps_differ));
 	return o;
 }
 
@@ -101,11 +125,7 @@ static json_object *state_json(const struct nicsim_if *nic)
 	json_object_object_add(o, "dcbx", json_object_new_string(
 		nic->dcbx & DCB_CAP_DCBX_HOST ? "host" : "firmware"));
 	json_object_object_add(o, "dcbx_mode", json_object_new_int(nic->dcbx));
-	a = json_object_new_array();
-	for (int p = 0; p < 8; p++)
-		if (nic->pfc_en & (1u << p))
-			json_object_array_add(a, json_object_new_int(p));
-	json_object_object_add(o, "pfc_enabled", a);
+	json_object_object_add(o, "pfc_enabled", pfc_json(nic->pfc_en));
 	json_object_object_add(o, "pfc_cap", json_object_new_int(nic->pfc_cap));
 	json_object_object_add(o, "pfc_mbc", json_object_new_int(nic->pfc_mbc));
 	json_object_object_add(o, "pfc_delay", json_object_new_int(nic->pfc_delay));
@@ -123,7 +143,9 @@ static json_object *state_json(const struct nicsim_if *nic)
 	json_object_object_add(o, "app", a);
 	json_object_object_add(o, "trust", json_object_new_string(
 		nic->trust_dscp ? "dscp" : "pcp"));
-	json_object_object_add(o, "ets", ets_json(nic));
+	json_object_object_add(o, "ets", ets_json(&nic->ets));
+	if (nic->profile == NICSIM_E810)
+		json_object_object_add(o, "desired", desired_json(&nic->desired));
 	json_object_object_add(o, "traffic_classes", json_object_new_int(traffic_classes(nic)));
 	dl = json_object_new_object();
 	json_object_object_add(dl, "enable_roce", json_object_new_boolean(nic->enable_roce));
@@ -278,18 +300,69 @@ static int u8_array_from(json_object *o, const char *key, unsigned max, bool tsa
 	return 0;
 }
 
-static int ets_from_json(struct nicsim_if *nic, json_object *v)
+static int ets_from_json(struct nicsim_ets *ets, json_object *v)
 {
-	unsigned long willing = nic->ets.willing;
+	unsigned long willing = ets->willing;
 
 	if (!json_object_is_type(v, json_type_object) || !get_uint(v, "willing", 1, &willing))
 		return -EINVAL;
-	nic->ets.willing = (uint8_t)willing;
-	if (u8_array_from(v, "tc_bw", 100, false, nic->ets.tc_bw) < 0 ||
-	    u8_array_from(v, "tsa", 255, true, nic->ets.tsa) < 0 ||
-	    u8_array_from(v, "prio_tc", 7, false, nic->ets.prio_tc) < 0)
+	ets->willing = (uint8_t)willing;
+	if (u8_array_from(v, "tc_bw", 100, false, ets->tc_bw) < 0 ||
+	    u8_array_from(v, "tsa", 255, true, ets->tsa) < 0 ||
+	    u8_array_from(v, "prio_tc", 7, false, ets->prio_tc) < 0)
 		return -EINVAL;
 	return 0;
+}
+
+/* KEY of O, a list of priorities, into *MASK; absent: unchanged. */
+static int pfc_from_json(json_object *o, const char *key, uint8_t *mask)
+{
+	json_object *v, *e;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_array))
+		return -EINVAL;
+	*mask = 0;
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		e = json_object_array_get_idx(v, i);
+		if (!json_object_is_type(e, json_type_int) ||
+		    json_object_get_int(e) < 0 || json_object_get_int(e) > 7)
+			return -EINVAL;
+		*mask |= (uint8_t)(1u << json_object_get_int(e));
+	}
+	return 0;
+}
+
+/* "desired" of an e810; a file without it (written by hand) holds a port
+ * whose desired copy is what it holds. */
+static int desired_from_json(struct nicsim_if *nic, json_object *o)
+{
+	struct nicsim_ice_desired *d = &nic->desired;
+	json_object *v, *x;
+	unsigned long n;
+
+	if (!json_object_object_get_ex(o, "desired", &v)) {
+		nicsim_ice_desired_sync(nic);
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_object) ||
+	    (json_object_object_get_ex(v, "ets", &x) && ets_from_json(&d->ets, x) < 0) ||
+	    pfc_from_json(v, "pfc_enabled", &d->pfc_en) < 0)
+		return -EINVAL;
+	n = d->pfc_cap;
+	if (!get_uint(v, "pfc_cap", 8, &n))
+		return -EINVAL;
+	d->pfc_cap = (uint8_t)n;
+	if (json_object_object_get_ex(v, "trust", &x)) {
+		const char *s = json_object_get_string(x);
+
+		if (!json_object_is_type(x, json_type_string) ||
+		    (strcmp(s, "dscp") && strcmp(s, "pcp")))
+			return -EINVAL;
+		d->trust_dscp = strcmp(s, "dscp") == 0;
+	}
+	return get_bool(v, "apps_differ", &d->apps_differ) ? 0 : -EINVAL;
 }
 
 /* Members a test edited are taken as the NIC's new truth; members left
@@ -318,18 +391,8 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 			nic->dcbx = (uint8_t)json_object_get_int(x);
 		}
 	}
-	if (json_object_object_get_ex(o, "pfc_enabled", &v)) {
-		if (!json_object_is_type(v, json_type_array))
-			return -EINVAL;
-		nic->pfc_en = 0;
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			e = json_object_array_get_idx(v, i);
-			if (!json_object_is_type(e, json_type_int) ||
-			    json_object_get_int(e) < 0 || json_object_get_int(e) > 7)
-				return -EINVAL;
-			nic->pfc_en |= 1u << json_object_get_int(e);
-		}
-	}
+	if (pfc_from_json(o, "pfc_enabled", &nic->pfc_en) < 0)
+		return -EINVAL;
 	n = nic->pfc_cap;
 	if (!get_uint(o, "pfc_cap", 8, &n))
 		return -EINVAL;
@@ -369,7 +432,9 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 	for (size_t i = 0; i < nic->n_app; i++)
 		if (nic->app[i].selector == IEEE_8021QAZ_APP_SEL_DSCP)
 			nic->trust_dscp = true;
-	if (json_object_object_get_ex(o, "ets", &v) && ets_from_json(nic, v) < 0)
+	if (json_object_object_get_ex(o, "ets", &v) && ets_from_json(&nic->ets, v) < 0)
+		return -EINVAL;
+	if (nic->profile == NICSIM_E810 && desired_from_json(nic, o) < 0)
 		return -EINVAL;
 	if (json_object_object_get_ex(o, "devlink", &v)) {
 		if (!get_bool(v, "enable_roce", &nic->enable_roce) ||

@@ -30,6 +30,18 @@ struct nicsim_ets {
 	uint8_t prio_tc[IEEE_8021QAZ_MAX_TCS];
 };
 
+/* ice's desired DCB configuration (qos_cfg.desired_dcbx_cfg): its set ops
+ * edit this copy and commit it whole to the port (ice_pf_dcb_cfg).
+ * ice_dcb_sw_dflt_cfg installs its default on the port without touching
+ * it, so it is zero after the driver's probe and stale after each
+ * fall-back to the default. */
+struct nicsim_ice_desired {
+	struct nicsim_ets ets;
+	uint8_t pfc_cap, pfc_en;
+	bool trust_dscp;  /* pfc_mode DSCP */
+	bool apps_differ; /* ice's own APP table differs from the port's */
+};
+
 /* Which counter a request goes to. */
 enum nicsim_proto { NICSIM_DCBNL, NICSIM_DEVLINK, NICSIM_ETHTOOL, NICSIM_PROTO_N };
 
@@ -55,6 +67,7 @@ struct nicsim_if {
 	size_t n_app;
 	bool trust_dscp;          /* e810: L3 DSCP mode; connectx: trust dscp */
 	struct nicsim_ets ets;
+	struct nicsim_ice_desired desired; /* e810 */
 	/* devlink params as PARAM_GET reads them (for a driverinit one the
 	 * value the next reload loads), and the values the device runs with. */
 	bool enable_roce, enable_iwarp;
@@ -111,7 +124,10 @@ void nicsim_ice_getets(const struct nicsim_if *nic, struct ieee_ets *ets);
 /* ice_dcb_sw_dflt_cfg: one TC, ETS willing, PFC on no priority, L2. */
 void nicsim_ice_sw_default(struct nicsim_if *nic);
 /* The ETS ice installs on the switch to L3 DSCP mode. */
-void nicsim_ice_dscp_ets(struct nicsim_if *nic);
+void nicsim_ice_dscp_ets(struct nicsim_ets *ets);
+/* The desired configuration made equal to what the port holds, as after
+ * a commit. */
+void nicsim_ice_desired_sync(struct nicsim_if *nic);
 /* ice_dcb_get_mode: the DCBX bits for the agent on or off. */
 uint8_t nicsim_ice_dcbx_mode(bool agent);
 /* ice_dcb_get_num_tc: contiguous TCs from TC0, else 1. */
