@@ -91,4 +91,17 @@ is "$rc" 2 "apply converges again"
 run --check
 is "$rc" 0 "and checks clean"
 
+# DSCP 26 moved to priority 4, PFC with it. ice refuses a second mapping
+# of a DSCP value, so the old entry goes first: the port passes through L2
+# (PFC off) and back to DSCP mode, taking PFC from ice's desired copy. One
+# apply still ends with exactly the config.
+sed -i -e 's/pfc = \[ 3 \]/pfc = [ 4 ]/' -e 's/\[ 26, 3 \]/[ 26, 4 ]/' -e 's/ecn = \[ 3 \]/ecn = [ 4 ]/' "$CONF"
+run --json
+is "$rc" 2 "DSCP 26 moved to priority 4: exit 2"
+[ "$rc" = 2 ] || diag "$out $err"
+is "$(state e810a '[.app, .pfc_enabled, .trust]')" '[[{"selector":"dscp","protocol":26,"priority":4}],[4],"dscp"]' \
+	"state: DSCP 26 -> 4 alone, PFC on 4, DSCP mode"
+run --check
+is "$rc" 0 "and checks clean"
+
 done_testing
