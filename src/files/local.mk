@@ -57,7 +57,7 @@ firewall_integration_tests = \
 	tests/integration/files-firewalld.sh \
 	tests/integration/files-nftables.sh
 TESTS += $(firewall_integration_tests)
-EXTRA_DIST += $(firewall_integration_tests)
+EXTRA_DIST += $(firewall_integration_tests) tests/integration/firewall-lib.sh
 
 # sysctl.
 libhalo_la_SOURCES += \

@@ -6,31 +6,14 @@
 # another zone binds refused before anything changes, a symlink refused,
 # nothing run under --root.
 source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/integration/firewall-lib.sh"
 
-NS=$(new_netns fwd) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
-ip -n "$NS" link add eth-a type veth peer name eth-b
-ip -n "$NS" link add eth-c type veth peer name eth-d
-ROOT=$TEST_TMP/root
-mkdir -p "$ROOT/etc/halo-provision" "$ROOT/etc/firewalld/zones" "$ROOT/usr/lib/firewalld" \
-	"$ROOT/sys/class/net"
+firewall_node fwd
+mkdir -p "$ROOT/etc/firewalld/zones" "$ROOT/usr/lib/firewalld"
 # The daemon's settings file: without it the checker falls back to stock
 # settings and says ERROR even for a good zone.
 printf 'DefaultZone=public\n' >"$ROOT/etc/firewalld/firewalld.conf"
-CONF=$ROOT/etc/halo-provision/halo.conf
 ZONE=$ROOT/etc/firewalld/zones/halo-rdma.xml
-conf() { # TRUSTED BACKEND
-	write_conf "$CONF" <<EOF2
-version = 1;
-interfaces = (
-  { name = "eth-a"; roce = { tos = 106; }; },
-  { name = "eth-c"; }
-);
-firewall = { backend = "$2"; trusted_interfaces = $1;
-             allow_udp = [ 4791 ]; allow_tcp = [ 6379, 8265 ]; };
-EOF2
-}
-halo() { run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only links,files "$@"; }
-item() { jq -r --arg k "$1" '.items[] | select(.key==$k) | '"$2" <<<"$out"; }
 # The real reader: exit 0 and nothing said (it exits 0 with ERROR lines
 # in some cases, so its output counts too).
 fw_check() {

@@ -7,33 +7,17 @@
 # edit, a symlink refused, a name nft could not hold refused, nothing run
 # under --root.
 source "$top_srcdir/tests/lib/tap.sh"
+source "$top_srcdir/tests/integration/firewall-lib.sh"
 
 if ! command -v nft >/dev/null; then
 	echo "1..0 # SKIP nft (nftables) is not installed"
 	exit 0
 fi
-NS=$(new_netns nft) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
-ip -n "$NS" link add eth-a type veth peer name eth-b
-ip -n "$NS" link add eth-c type veth peer name eth-d
-ROOT=$TEST_TMP/root
-mkdir -p "$ROOT/etc/halo-provision" "$ROOT/usr/sbin" "$ROOT/sys/class/net"
+firewall_node nft
+mkdir -p "$ROOT/usr/sbin"
 : >"$ROOT/usr/sbin/nft"
-CONF=$ROOT/etc/halo-provision/halo.conf
 NFT=$ROOT/etc/nftables.d/halo-provision.nft
 KEY=file/etc/nftables.d/halo-provision.nft
-conf() { # TRUSTED BACKEND
-	write_conf "$CONF" <<EOF2
-version = 1;
-interfaces = (
-  { name = "eth-a"; roce = { tos = 106; }; },
-  { name = "eth-c"; }
-);
-firewall = { backend = "$2"; trusted_interfaces = $1;
-             allow_udp = [ 4791 ]; allow_tcp = [ 6379, 8265 ]; };
-EOF2
-}
-halo() { run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only links,files "$@"; }
-item() { jq -r --arg k "$1" '.items[] | select(.key==$k) | '"$2" <<<"$out"; }
 nft_check() { check_out=$(nft -c -f "$1" 2>&1); }
 
 conf true auto
