@@ -21,3 +21,23 @@ median_ms() {
 peak_rss_kib() {
 	/usr/bin/time -f '%M' -o /dev/fd/3 "$@" 3>&1 >/dev/null 2>/dev/null
 }
+
+# links_box NAME: the two-link node of the links benchmarks: a temp dir
+# (box) removed at exit with the namespace NS (halo-bench-NAME-PID, made
+# by the caller), the root R and its config CONF managing rdma0 and
+# rdma1 (MTU 9000, one /30 each).
+links_box() {
+	box=$(mktemp -d "/tmp/halo-bench-$1.XXXXXX")
+	NS=halo-bench-$1-$$
+	trap 'ip netns del "$NS" 2>/dev/null || true; rm -rf "$box"' EXIT
+	R=$box/root
+	mkdir -p "$R/etc/halo-provision"
+	CONF=$R/etc/halo-provision/halo.conf
+	install -m 0600 /dev/stdin "$CONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "rdma0"; mtu = 9000; addresses = [ "192.168.100.1/30" ]; },
+  { name = "rdma1"; mtu = 9000; addresses = [ "192.168.100.2/30" ]; }
+);
+CONF
+}

@@ -18,20 +18,7 @@ HALO=${HALO:-$top/build/halo-provision}
 runs=${1:-20}
 source "$here/lib.sh"
 
-box=$(mktemp -d /tmp/halo-bench-links.XXXXXX)
-NS=halo-bench-links-$$
-cleanup() { ip netns del "$NS" 2>/dev/null || true; rm -rf "$box"; }
-trap cleanup EXIT
-R=$box/root
-mkdir -p "$R/etc/halo-provision"
-CONF=$R/etc/halo-provision/halo.conf
-install -m 0600 /dev/stdin "$CONF" <<'CONF'
-version = 1;
-interfaces = (
-  { name = "rdma0"; mtu = 9000; addresses = [ "192.168.100.1/30" ]; },
-  { name = "rdma1"; mtu = 9000; addresses = [ "192.168.100.2/30" ]; }
-);
-CONF
+links_box links
 
 # The audit a user would script: per interface, MTU, UP flag, address.
 ip_audit() {

@@ -25,21 +25,8 @@ BASELINE=${BASELINE:-}
 runs=${1:-20}
 ((runs >= 1)) || { echo "bench: RUNS must be a positive number" >&2; exit 1; }
 
-box=$(mktemp -d /tmp/halo-bench-startup.XXXXXX)
-NS=halo-bench-startup-$$
-cleanup() { ip netns del "$NS" 2>/dev/null || true; rm -rf "$box"; }
-trap cleanup EXIT
-
-R=$box/root
-mkdir -p "$R/etc/halo-provision"
-CONF=$R/etc/halo-provision/halo.conf
-install -m 0600 /dev/stdin "$CONF" <<'CONF'
-version = 1;
-interfaces = (
-  { name = "rdma0"; mtu = 9000; addresses = [ "192.168.100.1/30" ]; },
-  { name = "rdma1"; mtu = 9000; addresses = [ "192.168.100.2/30" ]; }
-);
-CONF
+source "$here/lib.sh"
+links_box startup
 ip netns add "$NS"
 ip -n "$NS" link set lo up
 ip -n "$NS" link add rdma0 type veth peer name rdma1
