@@ -141,4 +141,17 @@ dcb pfc set dev rst1 prio-pfc 3:on >/dev/null
 dcb app add dev rst1 dscp-prio 26:3 >/dev/null
 is "$(state rst1 '[.pfc_enabled, .trust, .port_resets]')" '[[3],"dscp",0]' "reset=off: PFC and DSCP committed, no reset"
 is "$(kept rst1)" 'v4=192.168.101.1 v6=fd02::1 routes=10.9.0.0/24 fd03::/64' "reset=off: routes and IPv6 kept"
+
+# A state file written by hand, without "desired": the port's desired
+# copy is what it holds, so setting the PFC it has commits nothing (its
+# ETS stays the default's, willing).
+echo '{ "pfc_enabled": [5] }' >"$NICSIM_STATE/rst1.json"
+dcb pfc set dev rst1 prio-pfc 5:on >/dev/null
+is "$(dcb -j ets show dev rst1 | jq -c '[.willing, .prio_tc]')" '[true,[0,0,0,0,0,0,0,0]]' \
+	"a hand-written state without desired: the same PFC set commits nothing"
+# A malformed desired copy: reported, the request still answered.
+jq '.desired.trust = "vlan"' "$NICSIM_STATE/rst1.json" >"$TEST_TMP/s" && mv "$TEST_TMP/s" "$NICSIM_STATE/rst1.json"
+probe "$NS" dcb-get rst1
+like "$err" 'nicsim: .*rst1.json: unreadable state' "a malformed desired member is reported"
+is "$rc" 0 "... and the request still answered"
 done_testing
