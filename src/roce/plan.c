@@ -92,10 +92,12 @@ static bool check_entry(const struct halo_config *cfg, const struct halo_host_li
  * (ice): DCB", "ConnectX (mlx5): DCB"); NULL: nothing known. */
 static const char *side_effect(const struct halo_roce_want *w)
 {
-	bool dcb = w->kind == HALO_ROCE_PFC || w->kind == HALO_ROCE_DSCP_PRIO ||
-		   w->kind == HALO_ROCE_TRUST;
+	bool app = w->kind == HALO_ROCE_DSCP_PRIO || w->kind == HALO_ROCE_TRUST;
 
-	if (w->nic == HALO_ROCE_NIC_ICE && dcb)
+	if (w->nic == HALO_ROCE_NIC_ICE && app)
+		return "the port reset that ice does on every DCB change, and its default DCB "
+		       "(PFC off) when the last DSCP entry goes";
+	if (w->nic == HALO_ROCE_NIC_ICE && w->kind == HALO_ROCE_PFC)
 		return "the port reset that ice does on every DCB change";
 	if (w->nic == HALO_ROCE_NIC_MLX5 && w->kind == HALO_ROCE_PFC)
 		return "the carrier flap that mlx5 does on a PFC change";

@@ -104,4 +104,20 @@ is "$(state e810a '[.app, .pfc_enabled, .trust]')" '[[{"selector":"dscp","protoc
 run --check
 is "$rc" 0 "and checks clean"
 
+# DSCP trust dropped (no dscp_prio, no trust), PFC kept: deleting the last
+# DSCP entry returns ice to L2 with PFC off, so the PFC item is applied
+# again after it, one apply, and the entries recorded as ours are gone.
+sed -i -e 's/pfc = \[ 4 \]/pfc = [ 2 ]/' -e 's/ trust = "dscp";//' \
+	-e 's/dscp_prio = ( \[ 26, 4 \] ); tos = 106; ecn = \[ 4 \];//' "$CONF"
+run --json
+is "$rc" 2 "DSCP trust dropped: exit 2"
+[ "$rc" = 2 ] || diag "$out $err"
+is "$(state e810a '[.app, .pfc_enabled, .trust]')" '[[],[2],"pcp"]' "state: no APP entry, PFC on 2, PCP"
+is "$(item roce/rdma0/dscp-prio .outcome)" changed "the entry recorded as ours is deleted"
+like "$(item roce/rdma0/pfc .note)" \
+	'^applied again: undone by .*default DCB \(PFC off\) when the last DSCP entry goes \(roce/rdma0/dscp-prio\)$' \
+	"the PFC note names ice's return to its default DCB"
+run --check
+is "$rc" 0 "and checks clean"
+
 done_testing
