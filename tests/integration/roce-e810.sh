@@ -4,8 +4,9 @@
 # any host DCB change; enable_roce by devlink with iWARP turned off first;
 # DCBX host, PFC on 3, DSCP 26 -> 3; a second apply sends no SETDCB; a
 # check is clean; an edit of the NIC behind the tool's back is drift
-# naming the item. Driver and PCI address come from a fixture sysfs under
-# --root, the live link from --netns.
+# naming the item; DSCP 26 moved to another priority, then DSCP trust
+# dropped, each converge in one apply. Driver and PCI address come from a
+# fixture sysfs under --root, the live link from --netns.
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
 
