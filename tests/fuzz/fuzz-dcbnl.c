@@ -58,7 +58,6 @@ static void requests(const uint8_t *data, size_t size)
 	struct fuzz_reply r = { data, size };
 	struct halo_nlt *t = NULL;
 	unsigned long counter = 0;
-	const char *ext;
 	uint8_t mode;
 	int err;
 
@@ -75,20 +74,14 @@ static void requests(const uint8_t *data, size_t size)
 	FUZZ_CHECK(halo_dcbnl_app_del(t, "rdma0", &app, 1) <= 0);
 	FUZZ_CHECK(halo_dcbnl_set_dcbx(t, "rdma0", 0x09) <= 0);
 	FUZZ_CHECK(counter == 6);
-	ext = halo_nlt_extack(t);
-	if (ext)
-		FUZZ_CHECK(strlen(ext) > 0 && strlen(ext) < 256);
+	fuzz_check_extack(halo_nlt_extack(t));
 	halo_nlt_free(t);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* The kernel's messages are 4-byte aligned in the receive buffer. */
-	uint8_t *buf = malloc(size ? size : 1);
+	uint8_t *buf = fuzz_copy(data, size);
 
-	if (!buf)
-		abort();
-	memcpy(buf, data, size);
 	fuzz_each_message(buf, size, parse_all);
 	requests(buf, size);
 	free(buf);

@@ -17,17 +17,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* The file in an allocation of exactly its size, so ASan sees any
-	 * read past its end. */
-	uint8_t *file = malloc(size ? size : 1);
+	uint8_t *file = fuzz_copy(data, size);
 	_cleanup_modinfo_ struct halo_modinfo *mi = calloc(1, sizeof(*mi));
 	const char *sec = NULL;
 	size_t len = 0;
 	int r;
 
-	FUZZ_CHECK(file && mi);
-	if (size)
-		memcpy(file, data, size);
+	FUZZ_CHECK(mi);
 	r = halo_elf_section(file, size, ".modinfo", &sec, &len);
 	FUZZ_CHECK(r == 0 || r == -ENOENT || r == -EBADMSG);
 	if (r == 0) {

@@ -126,7 +126,6 @@ static void requests(const uint8_t *data, size_t size)
 	struct halo_devlink_info *info;
 	struct halo_nlt *t = NULL;
 	unsigned long counter = 0;
-	const char *ext;
 	uint64_t reloads;
 	bool on;
 	int err;
@@ -155,19 +154,14 @@ static void requests(const uint8_t *data, size_t size)
 	free(info);
 	/* Two family lookups, then seven requests. */
 	FUZZ_CHECK(counter == 9);
-	ext = halo_nlt_extack(t);
-	if (ext)
-		FUZZ_CHECK(strlen(ext) > 0 && strlen(ext) < 256);
+	fuzz_check_extack(halo_nlt_extack(t));
 	halo_nlt_free(t);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint8_t *buf = malloc(size ? size : 1);
+	uint8_t *buf = fuzz_copy(data, size);
 
-	if (!buf)
-		abort();
-	memcpy(buf, data, size);
 	fuzz_each_message(buf, size, parse_all);
 	requests(buf, size);
 	free(buf);

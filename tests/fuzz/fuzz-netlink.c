@@ -105,7 +105,6 @@ static void transport_read(const uint8_t *data, size_t size, bool dump)
 	struct fuzz_reply r = { data, size };
 	struct halo_nlt *t = NULL;
 	unsigned long counter = 0;
-	const char *ext;
 	size_t seen = 0;
 	int err;
 
@@ -116,20 +115,14 @@ static void transport_read(const uint8_t *data, size_t size, bool dump)
 			       count_msg, &seen, dump ? NULL : &verdict);
 	FUZZ_CHECK(err <= 0);
 	FUZZ_CHECK(counter == 1);
-	ext = halo_nlt_extack(t);
-	if (ext)
-		FUZZ_CHECK(strlen(ext) > 0 && strlen(ext) < 256);
+	fuzz_check_extack(halo_nlt_extack(t));
 	halo_nlt_free(t);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* The kernel's messages are 4-byte aligned in the receive buffer. */
-	uint8_t *buf = malloc(size ? size : 1);
+	uint8_t *buf = fuzz_copy(data, size);
 
-	if (!buf)
-		abort();
-	memcpy(buf, data, size);
 	fuzz_each_message(buf, size, parse_all);
 	transport_read(buf, size, true);
 	transport_read(buf, size, false);

@@ -71,6 +71,22 @@ static inline unsigned fuzz_count_lines(const char *t)
 	return n;
 }
 
+/* The whole input in an allocation of exactly its size (one byte for an
+ * empty input), so ASan sees any read past its end; malloc's alignment
+ * gives netlink targets the kernel's 4-byte aligned receive buffer. */
+static inline uint8_t *fuzz_copy(const uint8_t *data, size_t size)
+{
+	uint8_t *buf = malloc(size ? size : 1);
+
+	if (!buf)
+		abort();
+	if (size)
+		memcpy(buf, data, size);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
 /* The whole input as one string (up to its first NUL). */
 static inline char *fuzz_string(const uint8_t *data, size_t size)
 {
@@ -120,6 +136,14 @@ static inline int fuzz_reply_copy(const struct fuzz_reply *r,
 			break; /* aligned past the end: n - off would wrap */
 	}
 	return (int)n;
+}
+
+/* The extended ack a transport kept from a reply, if any, is a short
+ * non-empty string however the reply was formed. */
+static inline void fuzz_check_extack(const char *ext)
+{
+	if (ext)
+		FUZZ_CHECK(strlen(ext) > 0 && strlen(ext) < 256);
 }
 
 /* PARSE on every message of BUF (the kernel's messages are 4-byte aligned
