@@ -30,6 +30,10 @@ dist_halocollrolemeta_DATA = ansible/roles/node/meta/main.yml \
 EXTRA_DIST += ansible/tests/sanity/ignore-2.14.txt
 
 ansible_tests = tests/integration/ansible-doc.sh tests/integration/ansible-playbook.sh \
-	tests/integration/ansible-module-python.sh tests/integration/ansible-collection.sh
+	tests/integration/ansible-module-python.sh tests/integration/ansible-collection.sh \
+	tests/integration/ansible-install.sh
 TESTS += $(ansible_tests)
+# The role installs the .deb the package test (debian.mk) built and left
+# in tests/deb/, on a node booted under systemd-nspawn: it runs after it.
+tests/integration/ansible-install.log: tests/integration/debian-package.log
 EXTRA_DIST += $(ansible_tests) tests/lib/ansible.sh
