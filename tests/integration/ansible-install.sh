@@ -15,7 +15,10 @@
 #      and validated by the node's own program, the module converges the
 #      node (rdma0's MTU and address, read from outside with ip);
 #   3. the play again: nothing changes (the package is there, the node
-#      is converged), and the package file copied to the node is gone.
+#      is converged), and the package file copied to the node is gone;
+#   4. the package purged and halo_package set instead: the node's apt
+#      installs it by name from the node's repository (a local one that
+#      holds the .deb), and a second play changes nothing.
 #
 # Like units-boot.sh it runs once per CI: it skips in a sanitizer build
 # (the node runs the packaged binary).
@@ -44,7 +47,7 @@ if [ -z "$deb" ]; then
 		{ echo "Bail out! building the .deb failed"; exit 1; }
 fi
 ok 0 "the .deb: ${deb##*/}"
-pkg=$(dpkg-deb -f "$deb" Package)
+pkg=$(dpkg-deb -f "$deb" Package) arch=$(dpkg-deb -f "$deb" Architecture)
 
 # The node: the package's dependencies are there (a node's own
 # repositories would provide them; the root has no package lists), the
@@ -183,6 +186,28 @@ is "$(task_result 'halo.provision.node : Converge the node' node | jq -c '[.chan
 	"again: the module found the node converged (exit 0)"
 left=$(node_ssh "find /tmp /var/tmp -name '*.halo-provision' 2>/dev/null")
 is "$left" "" "again: no copy of the package file is left on the node"
+
+# 4. By name from the node's repositories: the package removed, the
+# node's only source a local repository that holds the .deb.
+node_ssh "dpkg --purge $pkg" >/dev/null 2>&1
+is "$(dpkg_status)" "" "by name: $pkg purged from the node"
+mkdir -p "$root/srv/repo" && cp "$deb" "$root/srv/repo/" &&
+	(cd "$root/srv/repo" && dpkg-scanpackages --multiversion . >Packages 2>/dev/null) &&
+	echo 'deb [trusted=yes] file:/srv/repo ./' >"$root/etc/apt/sources.list" &&
+	node_ssh 'apt-get -qq update' >/dev/null 2>&1
+ok $? "by name: the node's apt knows a local repository with $pkg"
+sed -i '/^halo_package_file:/d' "$ANS/host_vars/node.yml" &&
+	echo "halo_package: $pkg" >>"$ANS/host_vars/node.yml"
+ansible_play_json
+is "$rc" 0 "by name: ansible-playbook exits 0"
+[ "$rc" -eq 0 ] || diag "$(tail -20 <<<"$err")"
+is "$(task_result 'halo.provision.node : Install the package from the node'"'"'s repositories' node | jq -r '.changed')" true \
+	"by name: the package task reports changed"
+is "$(dpkg_status)" "install ok installed" "by name: the node's apt installed $pkg"
+like "$(cat "$root/var/log/apt/history.log" 2>/dev/null)" "Install: $pkg:$arch " \
+	"by name: apt's history on the node names the install"
+ansible_play_json
+is "$(changed_tasks)" "" "by name, again: no task reports changed"
 
 stop_node
 ok $? "the node powered off"
