@@ -223,6 +223,41 @@ is "$(field failed),$(jq -r .msg <<<"$out")" "true,$ROOT/etc: not an executable 
 module '{executable: "/bin/true"}'
 is "$(field failed),$(jq -r .msg <<<"$out")" "true,/bin/true exited 0 without a JSON answer: no output" \
 	"a program that answers no JSON: failed, one line"
+# fake_program NAME JSON: a program that prints JSON and exits 2.
+fake_program() {
+	mkdir -p "$TEST_TMP/fake"
+	printf '%s\n' "$2" >"$TEST_TMP/fake/$1.json"
+	printf '#!/bin/sh\ncat %s\nexit 2\n' "$TEST_TMP/fake/$1.json" >"$TEST_TMP/fake/$1"
+	chmod 0755 "$TEST_TMP/fake/$1"
+	echo "$TEST_TMP/fake/$1"
+}
+# unreadable NAME JSON REASON: the module refuses the answer with one line.
+unreadable() {
+	local prog
+	prog=$(fake_program "$1" "$2")
+	module "{executable: \"$prog\", _ansible_diff: true}"
+	is "$rc,$(field failed),$(field rc),$(jq -r .msg <<<"$out")" \
+		"1,true,1,$prog exited 2 with an answer this module cannot read: $3" \
+		"an answer with $1: failed, one line"
+	unlike "$err$out" 'Traceback' "an answer with $1: no traceback"
+}
+unreadable array '[1, 2]' 'a JSON list, not an object'
+unreadable items-string '{"items": "x"}' 'its items are not a list of objects with a key'
+unreadable item-without-key '{"items": [{"outcome": "ok"}]}' 'its items are not a list of objects with a key'
+unreadable config-string '{"config": "x", "items": []}' 'its config is not an object'
+unreadable warning-number '{"items": [], "warnings": [5]}' 'its warnings are not a list of strings'
+deep=$(fake_program deep "$(printf '%*s' 5000 '' | tr ' ' '[')")
+module "{executable: \"$deep\"}"
+is "$(field failed),$(jq -r .msg <<<"$out")" "true,$deep exited 2 without a JSON answer: not JSON" \
+	"JSON nested 5000 deep: failed, one line"
+unlike "$err$out" 'Traceback' "JSON nested 5000 deep: no traceback"
+# Executable, but not a program the kernel can start.
+printf 'not a program\n' >"$TEST_TMP/fake/text" && chmod 0755 "$TEST_TMP/fake/text"
+module "{executable: \"$TEST_TMP/fake/text\"}"
+is "$(field failed),$(field rc),$(jq -r .msg <<<"$out")" \
+	"true,1,$TEST_TMP/fake/text cannot be run: Exec format error" \
+	"a text file with the execute bit: failed, rc 1 (not the errno), one line"
+is "$(field reboot_required),$(field items)" "false,[]" "... with reboot_required and items, as always"
 is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap3,1500" "nothing changed"
 
 done_testing

@@ -75,8 +75,9 @@ options:
     description:
       - Limit the run to these subsystems, a list or a comma-separated
         string of C(boot), C(modules), C(links), C(roce), C(rdma), C(files),
-        C(storage), C(ready). Leave it out to run every subsystem; an empty
-        list or string fails the task.
+        C(storage), C(ready). Leave it out to run every subsystem but
+        C(ready), which runs only when named; an empty list or string
+        fails the task.
     type: list
     elements: str
   root:
@@ -475,16 +476,46 @@ def write_private(path, text):
         f.write(text)
 
 
+def is_list_of(value, kind):
+    return isinstance(value, list) and all(isinstance(v, kind) for v in value)
+
+
+def answer_error(answer):
+    """What in the program's JSON answer this module cannot read (a
+    program of another version, or one that misbehaved), or None."""
+    if not isinstance(answer, dict):
+        return 'a JSON %s, not an object' % type(answer).__name__
+    items = answer.get('items') or []
+    if not is_list_of(items, dict) or not all(isinstance(i.get('key'), str) for i in items):
+        return 'its items are not a list of objects with a key'
+    for name in ('warnings', 'errors'):
+        if not is_list_of(answer.get(name) or [], str):
+            return 'its %s are not a list of strings' % name
+    for name in ('config', 'node'):
+        if answer.get(name) is not None and not isinstance(answer[name], dict):
+            return 'its %s is not an object' % name
+    return None
+
+
 def run(module, argv, cwd):
-    rc, out, err = module.run_command(argv, cwd=cwd, expand_user_and_vars=False)
+    try:
+        rc, out, err = module.run_command(argv, cwd=cwd, expand_user_and_vars=False,
+                                          handle_exceptions=False)
+    except OSError as e:
+        # Ansible's own handling would give the errno as the exit status,
+        # which the program's exit bits read as something else.
+        why = '%s cannot be run: %s' % (argv[0], e.strerror or e)
+        failure(module, why, [why])
     try:
         answer = json.loads(out)
-        if not isinstance(answer, dict):
-            raise ValueError('not an object')
-    except ValueError:
-        reason = (err.strip().splitlines() or ['no output'])[0]
+    except (ValueError, RecursionError):
+        reason = (err.strip().splitlines() or ['no output' if not out.strip() else 'not JSON'])[0]
         failure(module, '%s exited %d without a JSON answer: %s' % (argv[0], rc, reason),
                 ['%s: %s' % (argv[0], reason)])
+    why = answer_error(answer)
+    if why:
+        why = '%s exited %d with an answer this module cannot read: %s' % (argv[0], rc, why)
+        failure(module, why, [why])
     return answer
 
 
