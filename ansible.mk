@@ -31,7 +31,7 @@ EXTRA_DIST += ansible/tests/sanity/ignore-2.14.txt
 
 ansible_tests = tests/integration/ansible-doc.sh tests/integration/ansible-playbook.sh \
 	tests/integration/ansible-module-python.sh tests/integration/ansible-collection.sh \
-	tests/integration/ansible-install.sh
+	tests/integration/ansible-install.sh tests/integration/ansible-role-inputs.sh
 TESTS += $(ansible_tests)
 # The role installs the .deb the package test (debian.mk) built and left
 # in tests/deb/, on a node booted under systemd-nspawn: it runs after it.
