@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,12 @@ static int read_slot(struct halo_ctx *ctx, struct halo_item *item, const char *p
 	return 0;
 }
 
+/* The function's own link. "Unknown" (pci_speed_string() for a speed
+ * code it cannot name: a link that is down, a virtual function, whose
+ * Link Status reads zero, or a speed newer than the kernel) is -ENODATA,
+ * with NAME the attribute that said it. */
 static int read_link(struct halo_ctx *ctx, struct halo_item *item, const char *pci,
-		     struct link *l)
+		     struct link *l, const char **name)
 {
 	static const char *const names[] = { "current_link_speed", "max_link_speed" };
 	char path[128];
@@ -99,6 +104,9 @@ static int read_link(struct halo_ctx *ctx, struct halo_item *item, const char *p
 		r = halo_ready_read_line(ctx, path, &s);
 		if (r < 0)
 			return r == -ENOENT ? r : halo_item_fail(item, r, "reading %s", path);
+		*name = names[i];
+		if (strcmp(s, "Unknown") == 0)
+			return -ENODATA;
 		if (halo_pcie_speed_parse(s, i ? &l->max_gts : &l->cur_gts) < 0)
 			return halo_item_fail(item, -EBADMSG, "%s: \"%s\" is not a link speed", path, s);
 	}
@@ -133,6 +141,7 @@ static uint64_t port_mbps(struct halo_ctx *ctx, const char *ifname)
 int halo_ready_pcie_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_ready_want *w = item->data;
+	const char *name = NULL;
 	struct link l = { 0 };
 	double cur, max, best_gts;
 	uint64_t port, best_w;
@@ -144,9 +153,18 @@ int halo_ready_pcie_observe(struct halo_ctx *ctx, struct halo_item *item)
 		(void)halo_item_set_message(item, "%s", w->why_no_pci);
 		return HALO_SYNC_UNSUPPORTED;
 	}
-	r = read_link(ctx, item, w->pci, &l);
+	r = read_link(ctx, item, w->pci, &l, &name);
 	if (r == -ENOENT) {
 		(void)halo_item_set_message(item, "%s has no PCIe link attributes in sysfs", w->pci);
+		return HALO_SYNC_UNSUPPORTED;
+	}
+	if (r == -ENODATA || (r == 0 && (!l.cur_w || !l.max_w))) {
+		(void)halo_item_set_observed(item, "%s: %s %s", w->pci, r ? name : "link width",
+					     r ? "Unknown" : "0");
+		(void)halo_item_set_message(item, "%s (%s) reports no PCIe link to compare (%s %s): "
+					    "a virtual function, a link that is down, or a speed "
+					    "this kernel cannot name", w->entry, w->pci,
+					    r ? name : "link width", r ? "\"Unknown\"" : "0");
 		return HALO_SYNC_UNSUPPORTED;
 	}
 	if (r < 0)
@@ -176,11 +194,15 @@ int halo_ready_pcie_observe(struct halo_ctx *ctx, struct halo_item *item)
 				     "ceiling ~%.0f Gb/s%s", w->pci, l.cur_w, l.cur_gts, l.max_w,
 				     l.max_gts, slot, cur, tail);
 	if (l.cur_w >= best_w && l.cur_gts >= best_gts) {
-		if (l.cur_w < l.max_w || l.cur_gts < l.max_gts)
-			(void)halo_item_set_message(item, "%s (%s) is at its slot's maximum, x%" PRIu64
-						    " %.1f GT/s: ~%.0f of the ~%.0f Gb/s the NIC "
-						    "could use in a wider or faster slot",
-						    w->entry, w->pci, l.cur_w, l.cur_gts, cur, max);
+		bool narrow = best_w < l.max_w, slow = best_gts < l.max_gts;
+
+		if (narrow || slow)
+			(void)halo_item_set_message(item, "%s (%s) is at the most it and its slot both "
+						    "support, x%" PRIu64 " %.1f GT/s: ~%.0f of the ~%.0f "
+						    "Gb/s the NIC could use in a %s slot",
+						    w->entry, w->pci, l.cur_w, l.cur_gts, cur, max,
+						    narrow && slow ? "wider and faster" :
+						    narrow ? "wider" : "faster");
 		return HALO_SYNC_OK;
 	}
 	if (slot[0])

@@ -167,8 +167,33 @@ is "$(item ready/rdma0/pcie-link observed)" \
 	"0000:c2:00.0: x4 16.0 GT/s of x16 16.0 GT/s, slot x4 16.0 GT/s, ceiling ~63 Gb/s" \
 	"...the slot and the ceiling are said"
 is "$(item ready/rdma0/pcie-link message)" \
-	"rdma0 (0000:c2:00.0) is at its slot's maximum, x4 16.0 GT/s: ~63 of the ~252 Gb/s the NIC could use in a wider or faster slot" \
+	"rdma0 (0000:c2:00.0) is at the most it and its slot both support, x4 16.0 GT/s: ~63 of the ~252 Gb/s the NIC could use in a wider slot" \
 	"...and what a wider slot would give"
+slot_case "x4 Gen5 slot" 4 "32.0 GT/s PCIe" 4 "16.0 GT/s PCIe"
+is "$(item ready/rdma0/pcie-link outcome)" ok "an x16 Gen4 NIC at x4 in an x4 Gen5 slot: ok"
+like "$(item ready/rdma0/pcie-link message)" 'could use in a wider slot$' "...only a wider slot would help, not a faster one"
+slot_case "x4 Gen3 slot" 4 "8.0 GT/s PCIe" 4 "8.0 GT/s PCIe"
+like "$(item ready/rdma0/pcie-link message)" 'x4 8\.0 GT/s: ~32 of the ~252 Gb/s the NIC could use in a wider and faster slot$' \
+	"an x16 Gen4 NIC in an x4 Gen3 slot: a wider and faster slot"
+slot_case "Gen3 x16 slot" 16 "8.0 GT/s PCIe" 16 "8.0 GT/s PCIe"
+like "$(item ready/rdma0/pcie-link message)" 'could use in a faster slot$' "in an x16 Gen3 slot: a faster slot"
+# The NIC's own link unknown: the kernel's "Unknown" when the link is
+# down or for a virtual function (Link Status reads zero).
+slot_case "link down" 4 "16.0 GT/s PCIe" 0 "Unknown"
+is "$rc/$(item ready/rdma0/pcie-link outcome)" 0/unsupported "a NIC whose link speed is Unknown: unsupported, check exits 0"
+is "$(item ready/rdma0/pcie-link message)" \
+	"rdma0 (0000:c2:00.0) reports no PCIe link to compare (current_link_speed \"Unknown\"): a virtual function, a link that is down, or a speed this kernel cannot name" \
+	"...and says why"
+run_halo --root "$TEST_TMP/slot" -c "$CONF" --only ready
+is "$rc" 0 "...an apply does not fail on it"
+slot_case "no trained width" 4 "16.0 GT/s PCIe" 0 "16.0 GT/s PCIe"
+is "$(item ready/rdma0/pcie-link outcome)" unsupported "a trained width of 0: unsupported"
+like "$(item ready/rdma0/pcie-link message)" '\(link width 0\)' "...naming the width"
+slot_case "capability unknown" 4 "16.0 GT/s PCIe" 4 "16.0 GT/s PCIe"
+echo Unknown >"$TEST_TMP/slot/sys/devices/pci0000:00/0000:00:01.1/0000:c2:00.0/max_link_speed"
+run_halo --check --root "$TEST_TMP/slot" -c "$CONF" --only ready --json
+like "$(item ready/rdma0/pcie-link outcome)/$(item ready/rdma0/pcie-link message)" '^unsupported/.*\(max_link_speed "Unknown"\)' \
+	"a NIC maximum the kernel calls Unknown: unsupported"
 slot_case "x4 slot, x2 link" 4 "16.0 GT/s PCIe" 2 "16.0 GT/s PCIe"
 is "$rc" 2 "x2 in an x4 slot: check exits 2"
 is "$(item ready/rdma0/pcie-link outcome)" drift "x2 in an x4 slot: drift"
