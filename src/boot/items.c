@@ -425,7 +425,7 @@ int boot_add_items(struct halo_ctx *ctx, struct halo_plan *plan,
 			if (r < 0)
 				return r;
 			((struct item_data *)item->data)->argv = TAKE_PTR(argv);
-			item->wanted_whole = true;
+			item->wanted_command = true;
 			r = halo_item_set_wanted(item, "%s", cmd);
 			if (r < 0)
 				return r;

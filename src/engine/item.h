@@ -111,9 +111,9 @@ struct halo_item {
 	/* One kernel command-line parameter (wanted is "key=value" as the
 	 * command line holds it): the boot facts --cluster compares. */
 	bool cmdline_param;
-	/* The wanted value is a command to paste (boot/regenerate under
-	 * --root): the text report never cuts it. */
-	bool wanted_whole;
+	/* The wanted value is a command to paste (boot/regenerate): the
+	 * text report cuts it at a blank. */
+	bool wanted_command;
 	/* What applying this item also does to its interface that may undo
 	 * other items there ("the port reset that ice does on every DCB
 	 * change"); NULL when nothing is known. Named when such an item

@@ -130,7 +130,10 @@ static char *value_text(const struct halo_item *item, struct caps caps)
 	struct halo_buf b = { 0 }, tail = { 0 };
 	bool cut = false;
 
-	put_value(&b, wanted, caps.wanted, &cut);
+	if (item->wanted_command)
+		put_cut(&b, wanted, caps.wanted, true, &cut);
+	else
+		put_value(&b, wanted, caps.wanted, &cut);
 	if (item->changed)
 		put_seen(&b, "was", item->was ? item->was : "absent", caps, &cut);
 	else if (item->outcome != HALO_OUTCOME_OK &&
@@ -175,7 +178,8 @@ static bool leave_seen(struct caps *caps, bool failed)
 /* An item's text after its outcome and key, which take INDENT columns:
  * one line (the report's contract), kept within WIDTH by cutting what the
  * host has (a boot entry's whole command line), then leaving it to -v,
- * then cutting the wanted value (never a command to paste), then the
+ * then cutting the wanted value (a command to paste at a blank, -v
+ * giving it whole), then the
  * message and note (at a blank), each no further than its floor: the
  * start of a message says what it is about. A failed item's host value is
  * cut, never left out, and its message stays whole: they explain the
@@ -197,7 +201,7 @@ static char *item_text(const struct halo_ctx *ctx, const struct halo_item *item,
 
 		if (!cut_more(&caps.seen, VALUE_MAX_START, VALUE_MIN) &&
 		    !leave_seen(&caps, failed) &&
-		    (item->wanted_whole || !cut_more(&caps.wanted, VALUE_MAX_START, VALUE_MIN)) &&
+		    !cut_more(&caps.wanted, VALUE_MAX_START, VALUE_MIN) &&
 		    (!tail || failed || !cut_more(&caps.tail, tail, TAIL_MIN)))
 			break;
 		shorter = value_text(item, caps);

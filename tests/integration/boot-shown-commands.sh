@@ -57,8 +57,16 @@ is "$(pasted "$(regen_wanted "$out")")" "$WANT_ARGV" "apply: the wanted grubby c
 is "$(regen_message "$out")" "run it in the image" "apply: the message says to run it in the image"
 run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check
 line=$(grep ' boot/regenerate ' <<<"$out")
-[[ "$line" == *" $cmd; run it in the image"* ]]
-ok $? "text report: the whole quoted command, never cut, then what to do with it" || diag "$line"
+shown=${line#* boot/regenerate }
+shown=${shown#"${shown%%[! ]*}"}
+shown=${shown%%...*}
+[ "${#line}" -le 120 ] && [ -n "$shown" ] && [[ "$cmd" == "$shown "* ]] &&
+	[[ "$line" == *"; run it in the image (-v: in full)" ]]
+ok $? "text report: within 120 columns, the command cut at a blank, then what to do with it" || diag "$line"
+run_halo --root "$R" -c "$TEST_TMP/halo.conf" --check -v
+line=$(grep ' boot/regenerate ' <<<"$out")
+[[ "$line" == *" $cmd "* && "$line" == *"; run it in the image" ]]
+ok $? "text report with -v: the whole quoted command, then what to do with it" || diag "$line"
 
 # --- grub2-mkconfig (plain GRUB with /boot/grub2) and update-grub
 R=$(boot_root grub g2)
