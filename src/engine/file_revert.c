@@ -3,9 +3,11 @@
  * file_revert.c: the undo of an owned file (--revert). A file is removed
  * only when it still carries the managed header: one that lost it was
  * taken over by someone else and is left, said on its item. The run's own
- * outputs (state file, textfile) are JSON or metrics without a header;
- * they are removed as outputs. A symlink at the path or on the way is
- * INVALID, as for apply: nothing is ever removed through one.
+ * outputs (state file, textfile) are JSON or metrics without a header:
+ * one is removed only when its content is recognisably this tool's
+ * (state.h), since the configured path may hold any file of the host. A
+ * symlink at the path or on the way is INVALID, as for apply: nothing is
+ * ever removed through one.
  */
 #include "config.h"
 
@@ -16,13 +18,14 @@
 #include "engine/file_int.h"
 #include "engine/plan.h"
 #include "engine/revert.h"
+#include "engine/state.h"
 #include "util/diff.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 
 struct revert_data {
 	char *path;
-	bool output; /* the run's own output: removed without a header */
+	enum halo_revert_kind kind;
 };
 
 static void revert_data_free(void *p)
@@ -66,6 +69,40 @@ bool halo_is_managed(const char *text, size_t len)
 	return false;
 }
 
+/* Whether the file D names, TEXT (LEN bytes), is someone else's: then
+ * ITEM says why and that it stays (1). 0: ours, -ENOMEM. */
+static int not_ours(const struct revert_data *d, const char *text, size_t len,
+		    struct halo_item *item)
+{
+	_cleanup_free_ char *why = NULL;
+	char foreign[64];
+
+	switch (d->kind) {
+	case HALO_REVERT_OWNED:
+		if (halo_is_managed(text, len))
+			return 0;
+		why = halo_strdup_printf("no \"%s\" header", HALO_MANAGED_TEXT);
+		break;
+	case HALO_REVERT_STATE_FILE:
+		if (halo_state_is_ours(text, len))
+			return 0;
+		why = strdup("not a halo-provision state file");
+		break;
+	case HALO_REVERT_TEXTFILE:
+		if (halo_prometheus_is_ours(text, len, foreign, sizeof(foreign)))
+			return 0;
+		why = foreign[0] ? halo_strdup_printf("holds another program's series %s",
+						      foreign) :
+				   strdup("no series of halo-provision's");
+		break;
+	}
+	if (!why || halo_item_set_observed(item, "present, %zu bytes, %s", len, why) < 0 ||
+	    halo_item_set_wanted(item, "left as is") < 0 ||
+	    halo_item_set_message(item, "not ours (%s): left as is", why) < 0)
+		return -ENOMEM;
+	return 1;
+}
+
 static int revert_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct revert_data *d = item->data;
@@ -82,21 +119,17 @@ static int revert_observe(struct halo_ctx *ctx, struct halo_item *item)
 	r = halo_read_file(ctx, d->path, &text, &len);
 	if (r < 0)
 		return halo_item_fail(item, r, "reading %s", d->path);
-	if (!d->output && !halo_is_managed(text, len)) {
-		if (halo_item_set_observed(item, "present, %zu bytes, no managed header", len) < 0 ||
-		    halo_item_set_wanted(item, "left as is") < 0 ||
-		    halo_item_set_message(item, "not ours (no \"%s\" header): left as is",
-					  HALO_MANAGED_TEXT) < 0)
-			return -ENOMEM;
-		return HALO_SYNC_OK;
-	}
+	r = not_ours(d, text, len, item);
+	if (r != 0)
+		return r < 0 ? r : HALO_SYNC_OK;
 	if (halo_item_set_observed(item, "present, %s%zu bytes",
-				   d->output ? "" : "managed, ", len) < 0 ||
+				   d->kind == HALO_REVERT_OWNED ? "managed, " : "", len) < 0 ||
 	    halo_item_set_wanted(item, "absent") < 0)
 		return -ENOMEM;
-	if (d->output && halo_item_set_message(item, "halo-provision's own output") < 0)
+	if (d->kind != HALO_REVERT_OWNED &&
+	    halo_item_set_message(item, "halo-provision's own output") < 0)
 		return -ENOMEM;
-	if ((ctx->diff || ctx->json) && !d->output) {
+	if ((ctx->diff || ctx->json) && d->kind == HALO_REVERT_OWNED) {
 		char *diff = halo_unified_diff(d->path, text, NULL);
 
 		if (!diff)
@@ -134,9 +167,9 @@ static const struct halo_item_ops revert_ops = {
 	.free_data = revert_data_free,
 };
 
-int halo_plan_add_revert_file(struct halo_plan *plan, enum halo_subsys subsys,
-			      enum halo_phase phase, const char *path, bool output,
-			      struct halo_item **ret_item)
+/* The undo of PATH as KIND says to judge it. */
+static int add_revert(struct halo_plan *plan, enum halo_subsys subsys, enum halo_phase phase,
+		      const char *path, enum halo_revert_kind kind, struct halo_item **ret_item)
 {
 	struct halo_item *item;
 	struct revert_data *d;
@@ -146,11 +179,24 @@ int halo_plan_add_revert_file(struct halo_plan *plan, enum halo_subsys subsys,
 		return r;
 	item->reverting = true;
 	d = item->data;
-	d->output = output;
+	d->kind = kind;
 	d->path = strdup(path);
 	if (!d->path || halo_item_set_wanted(item, "absent") < 0)
 		return -ENOMEM;
 	if (ret_item)
 		*ret_item = item;
 	return 0;
+}
+
+int halo_plan_add_revert_file(struct halo_plan *plan, enum halo_subsys subsys,
+			      enum halo_phase phase, const char *path,
+			      struct halo_item **ret_item)
+{
+	return add_revert(plan, subsys, phase, path, HALO_REVERT_OWNED, ret_item);
+}
+
+int halo_plan_add_revert_output(struct halo_plan *plan, const char *path,
+				enum halo_revert_kind kind, struct halo_item **ret_item)
+{
+	return add_revert(plan, HALO_SUB_FILES, HALO_PHASE_BOOT, path, kind, ret_item);
 }

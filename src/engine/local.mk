@@ -56,6 +56,7 @@ engine_integration_tests = \
 	tests/integration/report-prometheus.sh \
 	tests/integration/revert.sh \
 	tests/integration/revert-boot.sh \
-	tests/integration/revert-files.sh
+	tests/integration/revert-files.sh \
+	tests/integration/revert-outputs.sh
 TESTS += $(engine_integration_tests)
 EXTRA_DIST += $(engine_integration_tests)

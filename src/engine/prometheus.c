@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -15,6 +16,70 @@
 #include "engine/subsystem.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
+
+/* Every metric halo_prometheus_render writes (and every version wrote). */
+static const char *const our_metrics[] = {
+	"halo_item_in_sync", "halo_item_drift", "halo_items", "halo_warnings",
+	"halo_last_run_timestamp_seconds", "halo_last_run_info", "halo_exit_code",
+	"halo_build_info",
+};
+
+/* Whether the N bytes at NAME are one of our_metrics. */
+static bool our_metric(const char *name, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(our_metrics); i++)
+		if (strlen(our_metrics[i]) == n && memcmp(our_metrics[i], name, n) == 0)
+			return true;
+	return false;
+}
+
+/* The metric name a textfile line LINE (N bytes, no newline) is about:
+ * a sample's name, or the name after "# HELP " or "# TYPE ". NULL for
+ * any other comment. */
+static const char *line_metric(const char *line, size_t n, size_t *ret_len)
+{
+	const char *end = line + n, *p = line;
+
+	if (n > 0 && line[0] == '#') {
+		if (n < 7 || (memcmp(line, "# HELP ", 7) != 0 && memcmp(line, "# TYPE ", 7) != 0))
+			return NULL;
+		p = line + 7;
+	}
+	for (*ret_len = 0; p + *ret_len < end && !strchr("{ \t", p[*ret_len]); (*ret_len)++)
+		;
+	return p;
+}
+
+bool halo_prometheus_is_ours(const char *text, size_t len, char *foreign, size_t size)
+{
+	const char *p = text, *end = text + len;
+	bool any = false;
+
+	if (size)
+		foreign[0] = '\0';
+	/* A NUL is no text this tool wrote. */
+	if (memchr(text, '\0', len))
+		return false;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p), name_len = 0;
+		const char *name = line_metric(p, n, &name_len);
+
+		if (!name || !our_metric(name, name_len)) {
+			if (!name) {
+				name = p;
+				name_len = n;
+			}
+			if (size)
+				snprintf(foreign, size, "%.*s", (int)(name_len < size ? name_len : size - 1),
+					 name);
+			return false;
+		}
+		any = true;
+		p = nl ? nl + 1 : end;
+	}
+	return any;
+}
 
 /* Label values escape backslash, double quote and newline. */
 static void put_label(struct halo_buf *b, const char *s)

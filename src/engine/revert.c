@@ -69,8 +69,7 @@ static int revert_one(struct halo_plan *to, const struct halo_item *item)
 	if (item->ops && item->ops->revert)
 		return item->ops->revert(item, to);
 	if (item->path)
-		return halo_plan_add_revert_file(to, item->subsys, item->phase, item->path,
-						 false, NULL);
+		return halo_plan_add_revert_file(to, item->subsys, item->phase, item->path, NULL);
 	return halo_plan_add_left_as_is(to, item->key, item->subsys, item->phase,
 					item->wanted, NULL);
 }
@@ -118,7 +117,7 @@ static int add_recorded(void *userdata, const char *key, enum halo_subsys sub,
 		}
 		return 0;
 	}
-	r = halo_plan_add_revert_file(rec->plan, sub, HALO_PHASE_FILES, path, false, NULL);
+	r = halo_plan_add_revert_file(rec->plan, sub, HALO_PHASE_FILES, path, NULL);
 	/* A hand-edited path that is not absolute is not ours. */
 	return r == -EINVAL ? 0 : r;
 }
@@ -155,13 +154,12 @@ int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		const char *state = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
 
 		/* -EEXIST: the path is an owned file of the plan already. */
-		r = halo_plan_add_revert_file(&to, HALO_SUB_FILES, HALO_PHASE_BOOT, state,
-					      true, NULL);
+		r = halo_plan_add_revert_output(&to, state, HALO_REVERT_STATE_FILE, NULL);
 		if (r == -EEXIST)
 			r = 0;
 		if (r >= 0 && cfg->state.prometheus && cfg->state.prometheus[0])
-			r = halo_plan_add_revert_file(&to, HALO_SUB_FILES, HALO_PHASE_BOOT,
-						      cfg->state.prometheus, true, NULL);
+			r = halo_plan_add_revert_output(&to, cfg->state.prometheus,
+							HALO_REVERT_TEXTFILE, NULL);
 		if (r == -EEXIST)
 			r = 0;
 	}

@@ -17,7 +17,8 @@
  *    loaded modules): one "left as is" item each, never changed;
  *  - check-only items (readiness) are dropped;
  *  - a revert of every subsystem removes the state file and the
- *    Prometheus textfile last (the run's own outputs).
+ *    Prometheus textfile last (the run's own outputs), each only when its
+ *    content is recognisably this tool's.
  */
 #pragma once
 
@@ -34,11 +35,25 @@
 int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     struct halo_plan *plan, struct halo_errors *errs);
 
-/* An item that removes PATH when it carries the managed header (OUTPUT:
- * also without, for the run's own outputs); item->reverting is set. */
+/* What decides whether a file at a path to revert is this tool's. */
+enum halo_revert_kind {
+	HALO_REVERT_OWNED,      /* the managed header (halo_is_managed) */
+	HALO_REVERT_STATE_FILE, /* halo_state_is_ours */
+	HALO_REVERT_TEXTFILE,   /* halo_prometheus_is_ours */
+};
+
+/* An item that removes PATH when it carries the managed header (a file
+ * without it is left, said on the item); item->reverting is set. */
 int halo_plan_add_revert_file(struct halo_plan *plan, enum halo_subsys subsys,
-			      enum halo_phase phase, const char *path, bool output,
+			      enum halo_phase phase, const char *path,
 			      struct halo_item **ret_item);
+
+/* The same for one of the run's own outputs at PATH (KIND: the state file
+ * or the textfile), judged by its content instead of a header; a file
+ * that is not recognisably this tool's is left, said on the item. Its
+ * item is of the files subsystem and the boot phase, the last one. */
+int halo_plan_add_revert_output(struct halo_plan *plan, const char *path,
+				enum halo_revert_kind kind, struct halo_item **ret_item);
 
 /* A report-only item: runtime state of KEY's subsystem, left as is. */
 int halo_plan_add_left_as_is(struct halo_plan *plan, const char *key,

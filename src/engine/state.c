@@ -212,6 +212,22 @@ int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
 	return r;
 }
 
+bool halo_state_is_ours(const char *text, size_t len)
+{
+	struct json_object *o;
+	const char *tool;
+	bool ours;
+
+	/* A NUL inside is no JSON this tool wrote. */
+	if (!text || strlen(text) != len)
+		return false;
+	o = json_tokener_parse(text);
+	tool = o && json_object_is_type(o, json_type_object) ? member_string(o, "tool") : NULL;
+	ours = tool && strcmp(tool, PACKAGE_NAME) == 0;
+	json_object_put(o);
+	return ours;
+}
+
 static int dup_member(struct json_object *o, const char *name, char **ret)
 {
 	const char *s = member_string(o, name);

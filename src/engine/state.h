@@ -55,6 +55,12 @@ int halo_state_summarize(struct halo_ctx *ctx, const struct halo_config *cfg,
 			 struct halo_state_summary *ret, struct halo_errors *errs);
 void halo_state_summary_free(struct halo_state_summary *s);
 
+/* Whether TEXT (LEN bytes) is a state file this tool wrote: a JSON
+ * object whose "tool" is "halo-provision" (every version wrote it). What
+ * --revert removes at the state file's path is decided by this: anything
+ * else there (another program's file, one cut short) is not ours. */
+bool halo_state_is_ours(const char *text, size_t len);
+
 /* Calls FN for every item (key, subsystem, the path of a file item or
  * NULL) of the last state file
  * (cfg->state.path under the root), as --revert's record of the owned
@@ -76,6 +82,14 @@ int halo_state_records_read(struct halo_ctx *ctx, const struct halo_config *cfg,
 char *halo_prometheus_render(const struct halo_ctx *ctx,
 			     const struct halo_plan *plan, int exit_bits,
 			     double now);
+
+/* Whether TEXT (LEN bytes) is a textfile this tool wrote: at least one
+ * line, and every line one of the series halo_prometheus_render writes or
+ * their "# HELP" and "# TYPE" lines. Else false, with the first foreign
+ * metric name (or line) in FOREIGN (SIZE bytes, cut to fit; "" for a file
+ * with no line). What --revert removes at the textfile's path is decided
+ * by this: a series someone else added to it keeps the file. */
+bool halo_prometheus_is_ours(const char *text, size_t len, char *foreign, size_t size);
 
 /* node_exporter textfile at cfg->state.prometheus under the root (nothing
  * when unset or "", nothing when EXIT_BITS is HALO_EXIT_USAGE: a run that

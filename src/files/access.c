@@ -101,7 +101,7 @@ int halo_files_access_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		if (halo_root_lstat(ctx, HALO_ACCESS_RULES, &st) < 0)
 			return 0;
 		return halo_plan_add_revert_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES,
-						 HALO_ACCESS_RULES, false, NULL);
+						 HALO_ACCESS_RULES, NULL);
 	}
 	/* A revert only removes the rule: the groups need not exist. */
 	if (a->gpu_group && !ctx->revert &&

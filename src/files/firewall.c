@@ -178,8 +178,8 @@ int halo_files_firewall_plan(struct halo_ctx *ctx, const struct halo_config *cfg
 	/* A revert only removes the file (by the header rule): the live
 	 * names, the other zones and the content are not its concern. */
 	if (ctx->revert)
-		return halo_plan_add_revert_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES, path,
-						 false, NULL);
+		return halo_plan_add_revert_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+						 path, NULL);
 	r = roce_port_warning(cfg, plan);
 	if (r < 0)
 		return r;

@@ -88,7 +88,7 @@ int halo_files_memlock_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 			if (halo_root_lstat(ctx, files[i].path, &st) < 0)
 				continue;
 			r = halo_plan_add_revert_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES,
-						      files[i].path, false, NULL);
+						      files[i].path, NULL);
 			if (r < 0)
 				return r;
 			continue;

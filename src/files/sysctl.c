@@ -256,7 +256,7 @@ static int plan_keys(struct halo_ctx *ctx, const struct halo_config *cfg,
 	/* No keys: a drop-in of ours goes, one without the header stays. */
 	if (!content)
 		r = halo_plan_add_revert_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES,
-					      HALO_SYSCTL_DROPIN, false, NULL);
+					      HALO_SYSCTL_DROPIN, NULL);
 	else
 		r = halo_plan_add_file(plan, HALO_SUB_FILES, HALO_PHASE_FILES,
 				       HALO_SYSCTL_DROPIN, content, 0644, NULL);

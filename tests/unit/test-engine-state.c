@@ -460,6 +460,49 @@ static void test_prometheus_write_rules(void **state)
 	assert_int_equal(fx->ctx.files_written, 0);
 }
 
+/* --revert removes an output only when it is recognisably this tool's:
+ * what the writers write is, anything else at the path is not. */
+static void test_outputs_are_ours(void **state)
+{
+	struct fixture *fx = *state;
+	char foreign[64];
+	char *text;
+
+	add(fx, "link/a/mtu", HALO_OUTCOME_OK, false, NULL);
+	assert_int_equal(halo_state_write(&fx->ctx, &fx->cfg, &fx->plan, 0), 1);
+	text = slurp(fx, HALO_STATE_DEFAULT_PATH);
+	assert_non_null(text);
+	assert_true(halo_state_is_ours(text, strlen(text)));
+	/* Cut short: no JSON, so no one's in particular. */
+	assert_false(halo_state_is_ours(text, strlen(text) / 2));
+	free(text);
+	assert_false(halo_state_is_ours("Welcome\n", 8));
+	assert_false(halo_state_is_ours("{ \"tool\": \"other\" }", 19));
+	assert_false(halo_state_is_ours("[ \"halo-provision\" ]", 20));
+	assert_false(halo_state_is_ours("{ \"tool\": \"halo-provision\" }\0x", 30));
+	assert_true(halo_state_is_ours("{ \"tool\": \"halo-provision\" }", 28));
+
+	text = halo_prometheus_render(&fx->ctx, &fx->plan, HALO_EXIT_CHANGED, 1700000000.5);
+	assert_true(halo_prometheus_is_ours(text, strlen(text), foreign, sizeof(foreign)));
+	free(text);
+	assert_false(halo_prometheus_is_ours("# HELP node_other x\nnode_other 1\n", 33, foreign,
+					     sizeof(foreign)));
+	assert_string_equal(foreign, "node_other");
+	assert_false(halo_prometheus_is_ours("halo_exit_code 0\nhalo_exit_code_x 1", 35, foreign,
+					     sizeof(foreign)));
+	assert_string_equal(foreign, "halo_exit_code_x");
+	assert_false(halo_prometheus_is_ours("halo_exit_code 0\n# a note\n", 26, foreign,
+					     sizeof(foreign)));
+	assert_string_equal(foreign, "# a note");
+	assert_false(halo_prometheus_is_ours("", 0, foreign, sizeof(foreign)));
+	assert_string_equal(foreign, "");
+	assert_false(halo_prometheus_is_ours("halo_exit_code\0 0\n", 18, foreign, sizeof(foreign)));
+	assert_true(halo_prometheus_is_ours("halo_exit_code 0", 16, foreign, sizeof(foreign)));
+	/* A long foreign name is cut to fit. */
+	assert_false(halo_prometheus_is_ours("x234567890 1\n", 13, foreign, 5));
+	assert_string_equal(foreign, "x234");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -473,6 +516,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_prometheus_run_series, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus_help_type, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus_write_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_outputs_are_ours, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("engine-state", tests, NULL, NULL);
