@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "util/rootfs.h"
 
 /* The apply, and two more for what a later change undid. */
 #define HALO_APPLY_PASSES 3
@@ -234,6 +235,25 @@ bool halo_engine_phase_drifts(const struct halo_plan *plan, enum halo_phase phas
 		    plan->items[i]->outcome == HALO_OUTCOME_DRIFT)
 			return true;
 	return false;
+}
+
+void halo_engine_clean_temps(struct halo_ctx *ctx, struct halo_plan *plan, size_t from)
+{
+	for (size_t i = from; i < plan->n; i++) {
+		struct halo_item *item = plan->items[i];
+		int r;
+
+		/* A revert removes files and writes none; a failed item's
+		 * path may be refused. */
+		if (!item->path || item->reverting || item->outcome == HALO_OUTCOME_FAILED)
+			continue;
+		r = halo_root_clean_temps(ctx, item->path);
+		if (r < 0) {
+			(void)halo_item_fail(item, r, "removing stale temp files beside %s",
+					     item->path);
+			item->outcome = HALO_OUTCOME_FAILED;
+		}
+	}
 }
 
 void halo_engine_apply_phase(struct halo_ctx *ctx, struct halo_plan *plan,

@@ -16,6 +16,13 @@ int halo_engine_observe(struct halo_ctx *ctx, struct halo_plan *plan,
 			size_t from, struct halo_errors *errs);
 /* Whether an item of PHASE drifts: applying it would change the host. */
 bool halo_engine_phase_drifts(const struct halo_plan *plan, enum halo_phase phase);
+/* Removes the temp files a run killed between temp file and rename left
+ * beside the file of every item FROM..n that writes one whole
+ * (item->path), also when that file is right and will not be written.
+ * A change like any other: only once the run has passed every check
+ * before the first change (apply mode). A removal that fails fails its
+ * item. */
+void halo_engine_clean_temps(struct halo_ctx *ctx, struct halo_plan *plan, size_t from);
 /* Applies the drifting items of PHASE (apply mode). */
 void halo_engine_apply_phase(struct halo_ctx *ctx, struct halo_plan *plan,
 			     enum halo_phase phase);

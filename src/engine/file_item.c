@@ -132,14 +132,6 @@ static int file_observe(struct halo_ctx *ctx, struct halo_item *item)
 	r = halo_file_check_path(ctx, item, d->path, &st);
 	if (r < 0 || r == HALO_SYNC_INVALID)
 		return r;
-	/* An apply cleans up after a run killed between temp file and rename,
-	 * also when the file itself is right and will not be written. */
-	if (ctx->mode == HALO_MODE_APPLY) {
-		int c = halo_root_clean_temps(ctx, d->path);
-
-		if (c < 0)
-			return halo_item_fail(item, c, "removing stale temp files beside %s", d->path);
-	}
 	if (r == 1) {
 		r = halo_read_file(ctx, d->path, &old, &old_len);
 		if (r < 0)

@@ -176,6 +176,7 @@ static int plan_again_on_host(struct run *run, size_t first, size_t first_warnin
 		return HALO_EXIT_FAILED;
 	}
 	(void)halo_engine_observe(run->ctx, plan, first, NULL);
+	halo_engine_clean_temps(run->ctx, plan, first);
 	return 0;
 }
 
@@ -239,6 +240,8 @@ static int run_modes(struct run *run)
 		return r;
 	refused_before = ctx->refusals ? ctx->refusals->n : 0;
 	if (ctx->mode == HALO_MODE_APPLY) {
+		/* Every check before the first change has passed. */
+		halo_engine_clean_temps(ctx, run->plan, 0);
 		halo_engine_apply_phase(ctx, run->plan, HALO_PHASE_MODULES);
 		if (stage == HALO_HOST_BEFORE_MODULES && !ctx->revert &&
 		    halo_host_has_missing(ctx->host))

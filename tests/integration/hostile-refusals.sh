@@ -97,4 +97,20 @@ rm "$root/var/lib/halo-provision/cmdline-edits"
 mkdir "$root/var/lib/halo-provision/cmdline-edits"
 refused "cmdline-edits a directory, --revert" \
 	"file/var/lib/halo-provision/cmdline-edits: $root/var/lib/halo-provision/cmdline-edits: a directory, not a regular file" --revert
+
+# A refused run changes nothing, not even the temp files a killed run left
+# beside the files it owns: those go only once every check before the
+# first change has passed. The symlinked limits.d refuses the run.
+fresh debian
+mkdir -p "$root/etc/udev/rules.d" "$root/etc/security"
+echo keep >"$root/etc/udev/rules.d/.#70-halo-access.rules.Ab12Cd"
+rm -rf "$root/etc/security/limits.d" && ln -s /tmp "$root/etc/security/limits.d"
+refused "limits.d a symlink, a stale temp file beside the udev rule" \
+	"file/etc/security/limits.d/90-halo-provision.conf: refusing to write through a symlink: $root/etc/security/limits.d"
+rm "$root/etc/security/limits.d"
+"$HALO" --root "$root" >/dev/null 2>&1
+ok "$([ ! -e "$root/etc/udev/rules.d/.#70-halo-access.rules.Ab12Cd" ]; echo $?)" \
+	"... the apply that passes its checks removes the temp file"
+
+
 done_testing
