@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/outputs.h"
+#include "engine/refusals.h"
 #include "engine/state.h"
 #include "engine/subsystem.h"
 #include "util/rootfs.h"
@@ -69,27 +70,51 @@ static void unwritable(struct halo_ctx *ctx, struct halo_errors *errs, const cha
 			shown ? shown : path, why ? why : strerror(-err));
 }
 
+/* Output PATH (its role WHAT) cannot be written the way file items
+ * write, for WHY: one line naming the output, its path and why. The read
+ * of the same file the run noted as refused (the last state file, behind
+ * the same symlink) is named by this line, so it is not said again. */
+static void refused_output(struct halo_ctx *ctx, struct halo_errors *errs, const char *what,
+			   const char *path, const char *why)
+{
+	_cleanup_free_ char *shown = halo_root_display_path(ctx, path);
+	const char *p = shown ? shown : path;
+	size_t n = strlen(p);
+
+	/* "<path>: a FIFO, not a regular file" names the path already. */
+	if (strncmp(why, p, n) == 0 && why[n] == ':')
+		halo_errors_add(errs, "%s %s", what, why);
+	else
+		halo_errors_add(errs, "%s %s: %s", what, p, why);
+	halo_refusals_forget(ctx->refusals, path);
+}
+
 int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 		       struct halo_errors *errs)
 {
-	const char *paths[4] = { NULL };
+	const char *paths[4] = { NULL }, *what[4] = { NULL };
 	size_t n = 0, before = errs->n;
 
 	if (ctx->mode == HALO_MODE_APPLY) {
+		what[n] = "state file";
 		paths[n++] = state_path(cfg);
+		what[n] = "reboot flag";
 		paths[n++] = REBOOT_FLAG;
+		what[n] = "reboot flag";
 		paths[n++] = REBOOT_PKGS;
 	}
-	if (halo_outputs_textfile(ctx, cfg))
+	if (halo_outputs_textfile(ctx, cfg)) {
+		what[n] = "Prometheus textfile";
 		paths[n++] = cfg->state.prometheus;
+	}
 	for (size_t i = 0; i < n; i++) {
 		_cleanup_free_ char *why = NULL;
 		int r = halo_file_target_check(ctx, paths[i], &why);
 
 		if (r < 0)
-			halo_errors_add(errs, "%s: %s", paths[i], strerror(-r));
+			refused_output(ctx, errs, what[i], paths[i], strerror(-r));
 		else if (r > 0)
-			halo_errors_add(errs, "%s", why ? why : paths[i]);
+			refused_output(ctx, errs, what[i], paths[i], why ? why : "refused");
 	}
 	if (errs->n > before)
 		return -EINVAL;

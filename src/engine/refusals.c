@@ -24,6 +24,15 @@ static bool replace(char **msg, const char *line)
 	return true;
 }
 
+/* Whether ERRS holds LINE. */
+static bool has_line(const struct halo_errors *errs, const char *line)
+{
+	for (size_t i = 0; i < errs->n; i++)
+		if (strcmp(errs->msgs[i], line) == 0)
+			return true;
+	return false;
+}
+
 int halo_refusals_name(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_errors *errs,
 		       size_t first_new, bool before_change)
 {
@@ -79,7 +88,10 @@ int halo_refusals_name(struct halo_ctx *ctx, struct halo_plan *plan, struct halo
 		if (named[k])
 			continue;
 		if (before_change) {
-			halo_errors_add(errs, "%s", rf->lines[k]);
+			/* Two files read behind the same symlink are
+			 * refused in the same words: one line says it. */
+			if (!has_line(errs, rf->lines[k]))
+				halo_errors_add(errs, "%s", rf->lines[k]);
 			ret = -1;
 		} else {
 			(void)halo_plan_warn(plan, "%s", rf->lines[k]);
@@ -90,4 +102,18 @@ int halo_refusals_name(struct halo_ctx *ctx, struct halo_plan *plan, struct halo
 		errs->oom = true;
 	free(named);
 	return ret;
+}
+
+void halo_refusals_forget(struct halo_refusals *r, const char *path)
+{
+	for (size_t i = 0; r && i < r->n; i++) {
+		if (strcmp(r->paths[i], path) != 0)
+			continue;
+		free(r->lines[i]);
+		free(r->paths[i]);
+		memmove(&r->lines[i], &r->lines[i + 1], (r->n - i - 1) * sizeof(*r->lines));
+		memmove(&r->paths[i], &r->paths[i + 1], (r->n - i - 1) * sizeof(*r->paths));
+		r->n--;
+		return;
+	}
 }

@@ -19,3 +19,7 @@
  */
 int halo_refusals_name(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_errors *errs,
 		       size_t first_new, bool before_change);
+
+/* Drops R's refusal of PATH (a path inside the root), if any: a line the
+ * caller adds names that file and why already. R may be NULL. */
+void halo_refusals_forget(struct halo_refusals *r, const char *path);

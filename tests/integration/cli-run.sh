@@ -202,7 +202,8 @@ ln -s /tmp "$root/srv/link"
 before=$(tree_snapshot "$root")
 run_halo --root "$root" -c "$conf3"
 is "$rc" 1 "state file behind a symlink: exit 1"
-like "$err" "^halo-provision: refusing to write through a symlink: $root/srv/link$" "... one line why"
+like "$err" "^halo-provision: state file $root/srv/link/state.json: refusing to write through a symlink: $root/srv/link$" \
+	"... one line naming the output and why"
 is "$(tree_snapshot "$root")" "$before" "... nothing written"
 
 # the default config is resolved inside the root: an image's absolute

@@ -112,5 +112,25 @@ rm "$root/etc/security/limits.d"
 ok "$([ ! -e "$root/etc/udev/rules.d/.#70-halo-access.rules.Ab12Cd" ]; echo $?)" \
 	"... the apply that passes its checks removes the temp file"
 
+# The outputs behind a symlink out of the root: one line per output,
+# naming it and its path; the read of the last state file behind the same
+# symlink, and the other records read there, are not said again.
+fresh debian
+rm -rf "$root/var" && ln -s "$TEST_TMP/elsewhere" "$root/var"
+refused "/var a symlink out of the root, apply" \
+	"state file $root/var/lib/halo-provision/state.json: refusing to write through a symlink: $root/var
+$root/var: symlink to '$TEST_TMP/elsewhere' does not resolve inside the root"
+refused "/var a symlink out of the root, --check" \
+	"$root/var: symlink to '$TEST_TMP/elsewhere' does not resolve inside the root" --check
+echo 'state = { prometheus = "/var/lib/node_exporter/halo.prom"; };' >>"$root/etc/halo-provision/halo.conf"
+sed -i '/^boot = /d' "$root/etc/halo-provision/halo.conf"
+refused "/var a symlink out of the root, apply with a textfile" \
+	"state file $root/var/lib/halo-provision/state.json: refusing to write through a symlink: $root/var
+Prometheus textfile $root/var/lib/node_exporter/halo.prom: refusing to write through a symlink: $root/var"
+out=$(timeout 20 "$HALO" --root "$root" --json 2>/dev/null)
+is "$(jq -r '.errors[]' <<<"$out")" "$err" "... --json: the same lines in errors"
+refused "/var a symlink out of the root, --check with a textfile" \
+	"Prometheus textfile $root/var/lib/node_exporter/halo.prom: refusing to write through a symlink: $root/var
+$root/var: symlink to '$TEST_TMP/elsewhere' does not resolve inside the root" --check
 
 done_testing
