@@ -23,6 +23,17 @@
 /* Larger than any sane config; keeps a mistaken -c /dev/zero-like file out. */
 #define HALO_CONFIG_MAX_BYTES (4u << 20)
 
+/* The line a file ends on: a final newline ends that line, it starts none
+ * (what `wc -l` and an editor count). An empty file is line 1. */
+static int last_line(const char *text, size_t len)
+{
+	int newlines = 0;
+
+	for (size_t i = 0; i < len; i++)
+		newlines += text[i] == '\n';
+	return len == 0 || text[len - 1] != '\n' ? newlines + 1 : newlines;
+}
+
 /* libconfig reports a group, array or list left open (or a string or
  * comment) at the end of the file, where the scanner ran out: point at the
  * line where it opened instead. True when that was the case (an error in
@@ -38,18 +49,20 @@ static bool syntax_error_at_end(const char *name, const char *text, size_t len,
 		{ '(', "the list's '('" },    { '"', "the string's opening '\"'" },
 		{ '*', "the comment's '/*'" },
 	};
-	int eof_line = 1, line = 0;
+	int scanner_end = 1, line = 0;
 	char open;
 
+	/* libconfig's line counter where its scanner ran out: one past the
+	 * last newline, whether or not a line follows it. */
 	for (size_t i = 0; i < len; i++)
-		eof_line += text[i] == '\n';
-	if (strcmp(err->what, "syntax error") != 0 || err->line < eof_line)
+		scanner_end += text[i] == '\n';
+	if (strcmp(err->what, "syntax error") != 0 || err->line < scanner_end)
 		return false;
 	open = halo_config_unclosed(text, len, &line);
 	for (size_t i = 0; open && i < ARRAY_SIZE(kinds); i++)
 		if (kinds[i].open == open) {
 			halo_errors_add(errs, "%s:%d: %s on this line is never closed (the file ends at line %d)",
-					name, line, kinds[i].what, eof_line);
+					name, line, kinds[i].what, last_line(text, len));
 			return true;
 		}
 	return false;

@@ -18,11 +18,25 @@
 
 #define NAME "fuzz.conf"
 
-static void check_message(const char *msg, unsigned lines)
+/* The line TEXT ends on, as `wc -l` counts: a final newline starts none. */
+static unsigned last_line(const char *text)
 {
-	const char *p = msg;
+	size_t len = strlen(text);
+	unsigned newlines = fuzz_count_lines(text) - 1;
+
+	return len == 0 || text[len - 1] != '\n' ? newlines + 1 : newlines;
+}
+
+static void check_message(const char *msg, const char *text, unsigned lines)
+{
+	const char *p = msg, *ends = strstr(msg, "(the file ends at line ");
 	unsigned long line;
 	char *end;
+
+	/* What is left open at the end names the file's real last line. */
+	if (ends)
+		FUZZ_CHECK(strtoul(ends + strlen("(the file ends at line "), NULL, 10) ==
+			   last_line(text));
 
 	FUZZ_CHECK(strncmp(p, NAME ":", strlen(NAME ":")) == 0);
 	p += strlen(NAME ":");
@@ -84,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r == -EINVAL) {
 			FUZZ_CHECK(errs.n > 0);
 			for (size_t i = 0; i < errs.n; i++)
-				check_message(errs.msgs[i], lines);
+				check_message(errs.msgs[i], text, lines);
 		}
 	}
 	halo_config_free(cfg);

@@ -150,7 +150,7 @@ printf 'version = 1;\nboot = {\n' | write_conf "$bad"
 run_halo --root "$root" -c "$bad"
 is "$rc" 1 "syntax error: exit 1"
 like "$err" "^halo-provision: .*bad\.conf:[0-9]+: " "syntax error: FILE:LINE"
-is "$err" "halo-provision: $bad:2: the group's '{' on this line is never closed (the file ends at line 3)" \
+is "$err" "halo-provision: $bad:2: the group's '{' on this line is never closed (the file ends at line 2)" \
 	"an unclosed group: the line where it opened"
 run_halo --root "$root" -c "$bad" --validate
 is "$rc" 1 "syntax error --validate: exit 1"

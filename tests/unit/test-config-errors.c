@@ -13,8 +13,14 @@ static void syntax_error(void **state)
  * ran out: the message points at the line that opened it. */
 static void unclosed_at_end(void **state)
 {
+	/* The last line counted as `wc -l` and an editor do: a final newline
+	 * ends the last line (here the empty line 4), it starts none. */
 	assert_config_errors("version = 1;\nboot = {\n  loader = \"grub\";\n\n",
-			     "halo.conf:2: the group's '{' on this line is never closed (the file ends at line 5)");
+			     "halo.conf:2: the group's '{' on this line is never closed (the file ends at line 4)");
+	assert_config_errors("version = 1;\nboot = {\n  loader = \"grub\";\n",
+			     "halo.conf:2: the group's '{' on this line is never closed (the file ends at line 3)");
+	assert_config_errors("version = 1;\r\nboot = {\r\n  loader = \"grub\";\r\n",
+			     "halo.conf:2: the group's '{' on this line is never closed (the file ends at line 3)");
 	/* No newline at the end: the last line is where it ends. */
 	assert_config_errors("version = 1;\nboot = {\n  loader = \"grub\";",
 			     "halo.conf:2: the group's '{' on this line is never closed (the file ends at line 3)");
@@ -27,7 +33,7 @@ static void unclosed_at_end(void **state)
 			     "    /* [ { */ addresses = [ \"10.0.0.1/24\" ];\n"
 			     "    roce = { pfc = [ 3 ]; }\n"
 			     "\n",
-			     "halo.conf:4: the group's '{' on this line is never closed (the file ends at line 8)");
+			     "halo.conf:4: the group's '{' on this line is never closed (the file ends at line 7)");
 	/* ... and the mismatched closer that a missing '}' makes is
 	 * libconfig's to report, where it is. */
 	assert_config_errors("version = 1;\n"
@@ -36,11 +42,11 @@ static void unclosed_at_end(void **state)
 			     ");\n",
 			     "halo.conf:4: syntax error");
 	assert_config_errors("version = 1;\nboot = {\n  extra = [ \"a\",\n    \"b\"\n",
-			     "halo.conf:3: the array's '[' on this line is never closed (the file ends at line 5)");
+			     "halo.conf:3: the array's '[' on this line is never closed (the file ends at line 4)");
 	assert_config_errors("version = 1;\nstorage = (\n  { what = \"LABEL=x\"; where = \"/m\"; }\n",
-			     "halo.conf:2: the list's '(' on this line is never closed (the file ends at line 4)");
+			     "halo.conf:2: the list's '(' on this line is never closed (the file ends at line 3)");
 	assert_config_errors("version = 1;\nboot = {\n  loader = \"grub;\n};\n",
-			     "halo.conf:3: the string's opening '\"' on this line is never closed (the file ends at line 5)");
+			     "halo.conf:3: the string's opening '\"' on this line is never closed (the file ends at line 4)");
 	/* A closer that does not match: libconfig's own words. */
 	assert_config_errors("version = 1;\nboot = {\n  extra = [ \"a\" };\n",
 			     "halo.conf:3: syntax error");
