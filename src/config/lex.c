@@ -243,7 +243,8 @@ int halo_config_line_setting(const char *text, int line, char *buf, size_t len)
 	return found;
 }
 
-/* Deeper nesting than any config has: left to libconfig's own message. */
+/* Deeper nesting than any config has: which bracket is open is then left
+ * to libconfig's own message (a comment or string still is not). */
 #define UNCLOSED_MAX_DEPTH 128
 
 char halo_config_unclosed(const char *text, size_t len, int *ret_line)
@@ -252,6 +253,7 @@ char halo_config_unclosed(const char *text, size_t len, int *ret_line)
 	char open[UNCLOSED_MAX_DEPTH];
 	int open_line[UNCLOSED_MAX_DEPTH];
 	size_t depth = 0;
+	bool too_deep = false;
 	int line = 1;
 
 	while (s < end) {
@@ -283,9 +285,13 @@ char halo_config_unclosed(const char *text, size_t len, int *ret_line)
 				return '"';
 			}
 			s++;
+		} else if (too_deep) {
+			s++;
 		} else if (c == '{' || c == '[' || c == '(') {
-			if (depth == UNCLOSED_MAX_DEPTH)
-				return 0;
+			if (depth == UNCLOSED_MAX_DEPTH) {
+				too_deep = true;
+				continue;
+			}
 			open[depth] = c;
 			open_line[depth++] = line;
 			s++;
@@ -300,7 +306,7 @@ char halo_config_unclosed(const char *text, size_t len, int *ret_line)
 			s++;
 		}
 	}
-	if (depth == 0)
+	if (depth == 0 || too_deep)
 		return 0;
 	*ret_line = open_line[depth - 1];
 	return open[depth - 1];

@@ -21,5 +21,7 @@ int halo_config_line_setting(const char *text, int line, char *buf, size_t len);
  * innermost '{', '[' or '(' never closed, or '"' for a string, '*' for a
  * comment, with the line it opened on in *RET_LINE. Strings and comments
  * are skipped as libconfig's scanner does. 0 when nothing is left open, or
- * a closer does not match its opener (then that is libconfig's to say). */
+ * a closer does not match its opener, or the brackets nest too deep to
+ * follow (then that is libconfig's to say); a comment or string left open
+ * is found at any depth (libconfig takes a comment's end as the file's). */
 char halo_config_unclosed(const char *text, size_t len, int *ret_line);

@@ -34,12 +34,10 @@ static int last_line(const char *text, size_t len)
 	return len == 0 || text[len - 1] != '\n' ? newlines + 1 : newlines;
 }
 
-/* libconfig reports a group, array or list left open (or a string or
- * comment) at the end of the file, where the scanner ran out: point at the
- * line where it opened instead. True when that was the case (an error in
- * ERRS). */
-static bool syntax_error_at_end(const char *name, const char *text, size_t len,
-				const struct halo_ctree_error *err, struct halo_errors *errs)
+/* "NAME:LINE: the group's '{' on this line is never closed ...": OPEN is
+ * what halo_config_unclosed found. True when it names one (in ERRS). */
+static bool report_unclosed(const char *name, const char *text, size_t len, char open,
+			    int line, struct halo_errors *errs)
 {
 	static const struct {
 		char open;
@@ -49,6 +47,23 @@ static bool syntax_error_at_end(const char *name, const char *text, size_t len,
 		{ '(', "the list's '('" },    { '"', "the string's opening '\"'" },
 		{ '*', "the comment's '/*'" },
 	};
+
+	for (size_t i = 0; open && i < ARRAY_SIZE(kinds); i++)
+		if (kinds[i].open == open) {
+			halo_errors_add(errs, "%s:%d: %s on this line is never closed (the file ends at line %d)",
+					name, line, kinds[i].what, last_line(text, len));
+			return true;
+		}
+	return false;
+}
+
+/* libconfig reports a group, array or list left open (or a string or
+ * comment) at the end of the file, where the scanner ran out: point at the
+ * line where it opened instead. True when that was the case (an error in
+ * ERRS). */
+static bool syntax_error_at_end(const char *name, const char *text, size_t len,
+				const struct halo_ctree_error *err, struct halo_errors *errs)
+{
 	int scanner_end = 1, line = 0;
 	char open;
 
@@ -59,13 +74,22 @@ static bool syntax_error_at_end(const char *name, const char *text, size_t len,
 	if (strcmp(err->what, "syntax error") != 0 || err->line < scanner_end)
 		return false;
 	open = halo_config_unclosed(text, len, &line);
-	for (size_t i = 0; open && i < ARRAY_SIZE(kinds); i++)
-		if (kinds[i].open == open) {
-			halo_errors_add(errs, "%s:%d: %s on this line is never closed (the file ends at line %d)",
-					name, line, kinds[i].what, last_line(text, len));
-			return true;
-		}
-	return false;
+	return report_unclosed(name, text, len, open, line, errs);
+}
+
+/* libconfig takes the end of the file inside a block comment for the end
+ * of the comment, no error: outside any group the rest of the file would
+ * be dropped in silence (inside one, libconfig fails and
+ * syntax_error_at_end says why). True when that was the case (in ERRS). */
+static bool comment_open_at_end(const char *name, const char *text, size_t len,
+				struct halo_errors *errs)
+{
+	int line = 0;
+
+	/* Only a comment: anything else left open libconfig refuses itself. */
+	if (halo_config_unclosed(text, len, &line) != '*')
+		return false;
+	return report_unclosed(name, text, len, '*', line, errs);
 }
 
 int halo_config_load_text(const char *name, const char *text, size_t len, bool loose,
@@ -123,6 +147,10 @@ int halo_config_load_text(const char *name, const char *text, size_t len, bool l
 	}
 	if (r < 0)
 		return r;
+	if (comment_open_at_end(name, text, len, errs)) {
+		halo_ctree_free(tree);
+		return -EINVAL;
+	}
 	halo_parse_root(&p, halo_ctree_root(tree), c);
 	halo_ctree_free(tree);
 

@@ -55,6 +55,35 @@ static void unclosed_at_end(void **state)
 			     "halo.conf:3: syntax error");
 }
 
+/* libconfig ends a comment at the end of the file without a word: outside
+ * any group the rest of the file would be gone in silence. */
+static void comment_open_at_end(void **state)
+{
+	char deep[600] = "version = 1;\nx = ";
+
+	assert_config_errors("version = 1;\n/* a comment\nboot = {\n  iommu = \"pt\";\n};\n",
+			     "halo.conf:2: the comment's '/*' on this line is never closed (the file ends at line 5)");
+	/* Closed comments, and an opener in a string or a line comment, do
+	 * not count. */
+	assert_config_errors("version = 1; /* closed */\n"
+			     "boot = { loader = \"/* in a string\"; }; # /* \n"
+			     "// /* \n"
+			     "/* open */ /* here",
+			     "halo.conf:4: the comment's '/*' on this line is never closed (the file ends at line 4)");
+	assert_config_ok("version = 1; /* closed */\n# /* \n// /* \n", NULL);
+	/* Inside a group (libconfig's syntax error at the end). */
+	assert_config_errors("version = 1;\nboot = {\n  /* iommu = \"pt\";\n};\n",
+			     "halo.conf:3: the comment's '/*' on this line is never closed (the file ends at line 4)");
+	/* After brackets nested too deep to follow, still found. */
+	for (int i = 0; i < 130; i++)
+		strcat(deep, "(");
+	for (int i = 0; i < 130; i++)
+		strcat(deep, ")");
+	strcat(deep, ";\n/* open\n");
+	assert_config_errors(deep,
+			     "halo.conf:3: the comment's '/*' on this line is never closed (the file ends at line 3)");
+}
+
 static void duplicate_setting(void **state)
 {
 	assert_config_errors("interfaces = ( {\n  name = \"rdma0\";\n  mtu = 9000;\n  mtu = 1500;\n} );\n",
@@ -505,6 +534,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(syntax_error),
 		cmocka_unit_test(unclosed_at_end),
+		cmocka_unit_test(comment_open_at_end),
 		cmocka_unit_test(duplicate_setting),
 		cmocka_unit_test(unknown_key_suggested),
 		cmocka_unit_test(unknown_key_everywhere),
