@@ -307,6 +307,26 @@ static char *unknown_option_error(int argc, char *argv[])
 	return halo_strdup_printf("unknown option '%s'", arg);
 }
 
+/* getopt_long returned ':' for the element just consumed: named as the
+ * user wrote it, "--config" or "-c". An abbreviation is refused as
+ * anywhere else, with the option it stands for. */
+static char *missing_argument_error(int argc, char *argv[])
+{
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+
+	if (strncmp(arg, "--", 2) == 0) {
+		for (const struct option *o = long_options; o->name; o++)
+			if (o->val == optopt && o->has_arg == required_argument &&
+			    strcmp(o->name, arg + 2) != 0)
+				return halo_strdup_printf("unknown option '%s' (did you mean --%s?)",
+							  arg, o->name);
+		return halo_strdup_printf("option '%s' needs an argument", arg);
+	}
+	if (optopt > 0 && optopt < 256)
+		return halo_strdup_printf("option '-%c' needs an argument", optopt);
+	return halo_strdup_printf("option '%s' needs an argument", arg);
+}
+
 int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 		   char **ret_error)
 {
@@ -440,11 +460,7 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 			r = 0;
 			break;
 		case ':':
-			if (optopt && optopt < 256)
-				*ret_error = halo_strdup_printf("option '-%c' needs an argument", optopt);
-			else
-				*ret_error = halo_strdup_printf("option '%s' needs an argument",
-								argv[optind - 1]);
+			*ret_error = missing_argument_error(argc, argv);
 			r = -EINVAL;
 			break;
 		default:

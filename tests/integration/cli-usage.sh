@@ -31,6 +31,8 @@ usage_error "unknown command 'check' (did you mean --check?)" check
 usage_error "unknown command 'apply' (apply is the default: run without a command)" apply
 usage_error "unexpected argument 'extra'" --check extra
 usage_error "option '--only' needs an argument" --only
+usage_error "option '--config' needs an argument" --config
+usage_error "option '-c' needs an argument" -c
 usage_error "option '--json' takes no argument" --json=1 --check
 usage_error "-q and -v cannot be used together" -q -v
 

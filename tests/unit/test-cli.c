@@ -125,6 +125,13 @@ static void test_errors(void **state)
 	expect_error("option '--json' takes no argument", "--json=yes", NULL);
 	expect_error("option '--root' needs an argument", "--root", NULL);
 	expect_error("option '-c' needs an argument", "-c", NULL);
+	/* Named as given, not by the short letter it maps to. */
+	expect_error("option '--config' needs an argument", "--config", NULL);
+	expect_error("option '-c' needs an argument", "-q", "-c", NULL);
+	expect_error("option '-c' needs an argument", "-qc", NULL);
+	/* An abbreviation is refused as it is with an argument. */
+	expect_error("unknown option '--conf' (did you mean --config?)", "--conf", NULL);
+	expect_error("unknown option '--onl' (did you mean --only?)", "--onl", NULL);
 	expect_error("unknown command 'check' (did you mean --check?)", "check", NULL);
 	expect_error("unknown command 'dry-run' (did you mean --dry-run?)", "--json", "dry-run", NULL);
 	expect_error("unknown command 'apply' (apply is the default: run without a command)", "apply", NULL);
