@@ -206,6 +206,48 @@ static char *positional_error(const char *arg)
 	return halo_strdup_printf("unexpected argument '%s'", arg);
 }
 
+/* "unknown option '--NAME'", with the nearest long option when one is
+ * close enough (the same rule as the config file's keys: halo_suggest). */
+static char *unknown_long_option_error(const char *name, size_t len)
+{
+	const char *names[sizeof(long_options) / sizeof(long_options[0])];
+	_cleanup_free_ char *word = strndup(name, len);
+	const char *near;
+	size_t n = 0;
+
+	if (!word)
+		return NULL;
+	for (const struct option *o = long_options; o->name; o++)
+		names[n++] = o->name;
+	names[n] = NULL;
+	near = halo_suggest(word, names);
+	if (near)
+		return halo_strdup_printf("unknown option '--%s' (did you mean --%s?)", word, near);
+	return halo_strdup_printf("unknown option '--%s'", word);
+}
+
+/* The error for option A after the --cluster files: the words getopt
+ * would have said before them for a typo, an abbreviation or an argument
+ * to an option that takes none; else that --cluster does not take it. */
+static char *cluster_option_error(const char *a)
+{
+	if (strncmp(a, "--", 2) == 0) {
+		size_t len = strcspn(a + 2, "=");
+		const struct option *o;
+
+		for (o = long_options; o->name; o++)
+			if (strlen(o->name) == len && strncmp(o->name, a + 2, len) == 0)
+				break;
+		if (!o->name)
+			return unknown_long_option_error(a + 2, len);
+		if (a[2 + len] == '=' && o->has_arg == no_argument)
+			return halo_strdup_printf("option '--%s' takes no argument", o->name);
+		return halo_strdup_printf("--cluster takes no --%s (it only reads the state files given)",
+					  o->name);
+	}
+	return halo_strdup_printf("--cluster takes no %s (it only reads the state files given)", a);
+}
+
 /*
  * --cluster: the positional arguments are state files or --json reports.
  * getopt stops at the first one, so --json, --dot, -q and -v after them
@@ -244,8 +286,7 @@ static int parse_cluster(int argc, char *argv[], struct halo_cli *cli, bool *qui
 		else if (!dashdash && (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0))
 			*verbose = true;
 		else if (!dashdash && a[0] == '-' && a[1]) {
-			*ret_error = halo_strdup_printf("--cluster takes no %s (it only reads the state files given)",
-							a);
+			*ret_error = cluster_option_error(a);
 			return -EINVAL;
 		} else if (!a[0]) {
 			*ret_error = halo_strdup_printf("--cluster: an empty state file name");
@@ -265,26 +306,6 @@ static int parse_cluster(int argc, char *argv[], struct halo_cli *cli, bool *qui
 	cli->cluster_files = files;
 	cli->n_cluster_files = n;
 	return 0;
-}
-
-/* "unknown option '--NAME'", with the nearest long option when one is
- * close enough (the same rule as the config file's keys: halo_suggest). */
-static char *unknown_long_option_error(const char *name, size_t len)
-{
-	const char *names[sizeof(long_options) / sizeof(long_options[0])];
-	_cleanup_free_ char *word = strndup(name, len);
-	const char *near;
-	size_t n = 0;
-
-	if (!word)
-		return NULL;
-	for (const struct option *o = long_options; o->name; o++)
-		names[n++] = o->name;
-	names[n] = NULL;
-	near = halo_suggest(word, names);
-	if (near)
-		return halo_strdup_printf("unknown option '--%s' (did you mean --%s?)", word, near);
-	return halo_strdup_printf("unknown option '--%s'", word);
 }
 
 /* getopt_long returned '?' for the element just consumed. */

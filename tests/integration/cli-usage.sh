@@ -36,6 +36,12 @@ usage_error "option '-c' needs an argument" -c
 usage_error "option '--json' takes no argument" --json=1 --check
 usage_error "-q and -v cannot be used together" -q -v
 
+# A typo after the --cluster files: the option meant, as before them.
+run_halo --cluster "$TEST_TMP/a.json" "$TEST_TMP/b.json" --jsno
+is "$rc" 1 "--cluster FILES --jsno: exit 1"
+is "$err" "halo-provision: unknown option '--jsno' (did you mean --json?)" "--cluster FILES --jsno: one line"
+is "$out" "" "--cluster FILES --jsno: nothing on stdout"
+
 # A missing -c file: the loader's one line, naming the file.
 run_halo --root "$root" --check -c "$TEST_TMP/nonexistent.conf"
 is "$rc" 1 "missing -c file: exit 1"

@@ -211,6 +211,20 @@ static void test_cluster(void **state)
 		     "--revert", "--cluster", "a", "b", NULL);
 	expect_error("--cluster: an empty state file name", "--cluster", "a", "", NULL);
 	expect_error("unknown option '--clus' (did you mean --cluster?)", "--clus", "a", "b", NULL);
+	/* After the files, a typo or an abbreviation gets the words it gets
+	 * before them. */
+	expect_error("unknown option '--jsno' (did you mean --json?)", "--jsno", "--cluster", "a", "b",
+		     NULL);
+	expect_error("unknown option '--jsno' (did you mean --json?)", "--cluster", "a.json", "b.json",
+		     "--jsno", NULL);
+	expect_error("unknown option '--jso' (did you mean --json?)", "--cluster", "a", "b", "--jso",
+		     NULL);
+	expect_error("unknown option '--bogus'", "--cluster", "a", "b", "--bogus", NULL);
+	expect_error("option '--json' takes no argument", "--cluster", "a", "b", "--json=yes", NULL);
+	expect_error("--cluster takes no --root (it only reads the state files given)",
+		     "--cluster", "a", "b", "--root=/x", NULL);
+	expect_error("--cluster takes no -x (it only reads the state files given)",
+		     "--cluster", "a", "b", "-x", NULL);
 	/* Without --cluster a file is still no verb. */
 	expect_error("unexpected argument 'a.json'", "a.json", NULL);
 
