@@ -1,15 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rootfs-attr.c: writing sysfs, procfs and configfs attributes. */
+/*
+ * rootfs-attr.c: writing sysfs, procfs and configfs attributes.
+ *
+ * On a kernel file system a write changes a kernel value, and sysfs is
+ * made of symlinks (/sys/class/net/X), so they are followed inside the
+ * root. Anywhere else (a tree under --root) the "attribute" is an ordinary
+ * file that gets truncated and rewritten in place: there a symlink could
+ * aim the write at another file of the root, and a hard link at a file
+ * outside it, so both are refused before anything is opened for writing.
+ * Every check is made on an O_PATH descriptor, and the descriptor written
+ * is that same inode reopened: nothing that is no regular file (a FIFO, a
+ * watchdog device) is ever opened to write.
+ */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/magic.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 #include "util/rootfs-internal.h"
+#include "util/strv.h"
 
 #ifndef CONFIGFS_MAGIC
 #define CONFIGFS_MAGIC 0x62656570 /* not in <linux/magic.h> */
@@ -45,26 +61,133 @@ static bool under(const char *path, const char *top)
 	return true;
 }
 
-int halo_root_write_attr(const struct halo_ctx *ctx, const char *path,
-			 const char *buf, size_t len)
+/* The kernel's name of the open file FD ("/tmp/r/sys/devices/x"). */
+static int fd_path(int fd, char *buf, size_t size)
 {
-	_cleanup_close_ int fd = -1;
-	struct stat st;
+	char proc[64];
 	ssize_t n;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, buf, size - 1);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= size - 1)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Whether the file FD, reached by following symlinks, is still below /sys
+ * of the root: the only place a fixture's links may lead (the class and
+ * bus links of a sysfs tree point into /sys/devices). */
+static int stays_in_sys(const struct halo_ctx *ctx, int fd)
+{
+	char root[PATH_MAX], file[PATH_MAX];
+	size_t n;
+	int r;
+
+	r = fd_path(ctx->root_fd, root, sizeof(root));
+	if (r < 0)
+		return r;
+	r = fd_path(fd, file, sizeof(file));
+	if (r < 0)
+		return r;
+	n = strcmp(root, "/") == 0 ? 0 : strlen(root);
+	if (strncmp(file, root, n) != 0 || strncmp(file + n, "/sys/", 5) != 0)
+		return 0;
+	/* A file unlinked since it was opened is named "... (deleted)". */
+	return !strstr(file + n, " (deleted)");
+}
+
+/* Opens PATH as O_PATH and checks it may be written: *RET_KERNEL tells
+ * whether it is on a kernel file system (no truncation then). */
+static int attr_open(const struct halo_ctx *ctx, const char *path, int *ret_fd,
+		     bool *ret_kernel)
+{
+	_cleanup_close_ int fd = -1, plain = -1;
+	struct stat st, st_plain;
 	int r;
 
 	if (!path || (!under(path, "/sys") && !under(path, "/proc")))
 		return -EINVAL;
-	/* Symlinks followed inside the root (the read rule) on purpose, but
-	 * without O_CREAT or O_TRUNC: nothing new can appear. */
-	r = halo_rootfs_open(ctx, path, O_WRONLY, 0, false, &fd);
+	r = halo_rootfs_open(ctx, path, O_PATH, 0, false, &fd);
 	if (r < 0)
 		return r;
 	if (fstat(fd, &st) < 0)
 		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
 	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	if (!kernel_fs(fd) && ftruncate(fd, 0) < 0)
+		return -HALO_ENOTREG;
+	*ret_kernel = kernel_fs(fd);
+	if (*ret_kernel) {
+		*ret_fd = TAKE_FD(fd);
+		return 0;
+	}
+	if (st.st_nlink > 1)
+		return -EMLINK;
+	if (under(path, "/sys")) {
+		r = stays_in_sys(ctx, fd);
+		if (r <= 0)
+			return r < 0 ? r : -ELOOP;
+		*ret_fd = TAKE_FD(fd);
+		return 0;
+	}
+	/* /proc/sys has no symlinks: one in a fixture is refused outright.
+	 * The same inode both ways, or the tree changed in between. */
+	r = halo_rootfs_open(ctx, path, O_PATH, 0, true, &plain);
+	if (r < 0)
+		return r;
+	if (fstat(plain, &st_plain) < 0)
+		return -errno;
+	if (st_plain.st_dev != st.st_dev || st_plain.st_ino != st.st_ino)
+		return -ELOOP;
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+int halo_root_attr_check(const struct halo_ctx *ctx, const char *path)
+{
+	_cleanup_close_ int fd = -1;
+	bool kernel;
+
+	return attr_open(ctx, path, &fd, &kernel);
+}
+
+char *halo_root_attr_refusal(const struct halo_ctx *ctx, const char *path, int err)
+{
+	_cleanup_free_ char *shown = NULL;
+
+	if (err != -ELOOP && err != -EMLINK)
+		return NULL;
+	shown = halo_root_display_path(ctx, path);
+	if (!shown)
+		return NULL;
+	if (err == -ELOOP)
+		return halo_strdup_printf("refusing to write through a symlink: %s (not a kernel "
+					  "file system)", shown);
+	return halo_strdup_printf("refusing to write a file with other hard links: %s", shown);
+}
+
+int halo_root_write_attr(const struct halo_ctx *ctx, const char *path,
+			 const char *buf, size_t len)
+{
+	_cleanup_close_ int pfd = -1, fd = -1;
+	char proc[64];
+	bool kernel;
+	ssize_t n;
+	int r;
+
+	r = attr_open(ctx, path, &pfd, &kernel);
+	if (r < 0)
+		return r;
+	halo_rootcache_forget(ctx);
+	/* The inode checked, not the path again: it cannot be swapped. */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	fd = open(proc, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (!kernel && ftruncate(fd, 0) < 0)
 		return -errno;
 	do
 		n = write(fd, buf, len);

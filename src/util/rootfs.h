@@ -141,16 +141,28 @@ int halo_root_check_writable(const struct halo_ctx *ctx, const char *path);
 
 /*
  * Writes BUF to a kernel attribute (a file under /sys or /proc, configfs
- * included) in one write(2), as sysfs wants. Unlike every other write,
- * symlinks inside the root are followed (/sys/class/net/X is one), but
- * the path must start with /sys/ or /proc/ (-EINVAL otherwise) and the
- * file must exist: nothing is created. When the file is not on a kernel
- * filesystem (a --root fixture), it is truncated first so the result
- * reads back like an attribute. Not counted in ctx->files_written.
- * A short write is -EIO; the driver's refusal comes back as its -errno.
+ * included) in one write(2), as sysfs wants. The path must start with
+ * /sys/ or /proc/ (-EINVAL otherwise) and the file must exist: nothing is
+ * created. On a kernel file system symlinks inside the root are followed
+ * (/sys/class/net/X is one). Anywhere else (a --root fixture) the file is
+ * truncated first so the result reads back like an attribute, and so it
+ * must be a file of its own: -EMLINK when it has other hard links, -ELOOP
+ * when a symlink led to it (below /sys: one that leads out of the root's
+ * /sys). Only a regular file is opened to write (-EISDIR, -HALO_ENOTREG).
+ * Not counted in ctx->files_written. A short write is -EIO; the driver's
+ * refusal comes back as its -errno.
  */
 int halo_root_write_attr(const struct halo_ctx *ctx, const char *path,
 			 const char *buf, size_t len);
+
+/* What halo_root_write_attr would refuse before writing: 0, or its
+ * -errno (the file absent: -ENOENT). Nothing is opened to write. */
+int halo_root_attr_check(const struct halo_ctx *ctx, const char *path);
+
+/* The one line for a refusal of those two (-ELOOP, -EMLINK):
+ * "refusing to write through a symlink: PATH ..."; NULL for any other
+ * ERR (or ENOMEM). Caller frees. */
+char *halo_root_attr_refusal(const struct halo_ctx *ctx, const char *path, int err);
 
 /* Removes PATH; 0 if it did not exist, 1 if removed (counted as written).
  * A symlink is removed itself; its parents must not be symlinks. */

@@ -629,6 +629,72 @@ static void test_write_attr(void **state)
 	close(host.root_fd);
 }
 
+/* A fixture attribute is rewritten in place: one reached through a
+ * symlink (outside /sys's own links) or hard-linked to another file is
+ * refused before anything is opened to write, and so is anything that is
+ * no regular file (a FIFO would block an open for writing). */
+static void test_write_attr_fixture_refusals(void **state)
+{
+	struct fx *f = *state;
+	char p[256], q[256], *buf, *msg;
+
+	mkd(f, "root/etc");
+	mkd(f, "root/proc");
+	mkd(f, "root/proc/sys");
+	mkd(f, "root/proc/sys/vm");
+	mkd(f, "root/sys");
+	mkd(f, "root/sys/class");
+	put(f, "root/etc/hostname", "node7\n", 0644);
+	put(f, "decoy", "60\n", 0644);
+	/* A hard link from inside the root to a file outside it. */
+	snprintf(p, sizeof(p), "%s/decoy", f->outer);
+	snprintf(q, sizeof(q), "%s/root/proc/sys/vm/swappiness", f->outer);
+	assert_int_equal(link(p, q), 0);
+	lnk(f, "/etc", "root/proc/sys/kernel");
+	lnk(f, "../../etc", "root/sys/class/odd");
+	snprintf(p, sizeof(p), "%s/root/proc/sys/vm/fifo", f->outer);
+	assert_int_equal(mkfifo(p, 0644), 0);
+
+	assert_int_equal(halo_root_attr_check(&f->ctx, "/proc/sys/vm/swappiness"), -EMLINK);
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/proc/sys/vm/swappiness", "10\n", 3),
+			 -EMLINK);
+	assert_int_equal(halo_root_attr_check(&f->ctx, "/proc/sys/kernel/hostname"), -ELOOP);
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/proc/sys/kernel/hostname", "pwned\n", 6),
+			 -ELOOP);
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/sys/class/odd/hostname", "pwned\n", 6),
+			 -ELOOP);
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/proc/sys/vm/fifo", "1\n", 2),
+			 -HALO_ENOTREG);
+	buf = slurp(f, "decoy");
+	assert_string_equal(buf, "60\n");
+	free(buf);
+	buf = slurp(f, "root/etc/hostname");
+	assert_string_equal(buf, "node7\n");
+	free(buf);
+
+	msg = halo_root_attr_refusal(&f->ctx, "/proc/sys/kernel/hostname", -ELOOP);
+	snprintf(p, sizeof(p), "refusing to write through a symlink: %s/proc/sys/kernel/hostname "
+		 "(not a kernel file system)", f->root);
+	assert_string_equal(msg, p);
+	free(msg);
+	msg = halo_root_attr_refusal(&f->ctx, "/proc/sys/vm/swappiness", -EMLINK);
+	snprintf(p, sizeof(p), "refusing to write a file with other hard links: "
+		 "%s/proc/sys/vm/swappiness", f->root);
+	assert_string_equal(msg, p);
+	free(msg);
+	assert_null(halo_root_attr_refusal(&f->ctx, "/proc/sys/vm/fifo", -HALO_ENOTREG));
+
+	/* Once it is a file of its own, it is written. */
+	snprintf(q, sizeof(q), "%s/root/proc/sys/vm/swappiness", f->outer);
+	assert_int_equal(unlink(q), 0);
+	put(f, "root/proc/sys/vm/swappiness", "60\n", 0644);
+	assert_int_equal(halo_root_attr_check(&f->ctx, "/proc/sys/vm/swappiness"), 0);
+	assert_int_equal(halo_root_write_attr(&f->ctx, "/proc/sys/vm/swappiness", "10\n", 3), 0);
+	buf = slurp(f, "root/proc/sys/vm/swappiness");
+	assert_string_equal(buf, "10\n");
+	free(buf);
+}
+
 static void test_display_path(void **state)
 {
 	struct halo_ctx a = { .root = "/srv/img/" }, b = { .root = "/" };
@@ -760,6 +826,7 @@ int main(void)
 		T(test_mkdir_unlink_lstat_exists),
 		T(test_check_writable),
 		T(test_write_attr),
+		T(test_write_attr_fixture_refusals),
 		T(test_display_path),
 		T(test_read_not_regular),
 		T(test_map_file),
