@@ -50,9 +50,16 @@ static int read_value(struct halo_ctx *ctx, const struct runtime_data *d, char *
 static int runtime_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct runtime_data *d = item->data;
-	_cleanup_free_ char *v = NULL;
-	int r = read_value(ctx, d, &v);
+	_cleanup_free_ char *v = NULL, *refused = NULL;
+	int r = halo_root_attr_check(ctx, d->path);
 
+	/* A fixture key reached through a symlink or hard-linked elsewhere
+	 * would be rewritten in place: the host makes the config impossible,
+	 * as for a symlinked file item. */
+	refused = halo_root_attr_refusal(ctx, d->path, r);
+	if (refused)
+		return halo_item_set_message(item, "%s", refused) < 0 ? -ENOMEM : HALO_SYNC_INVALID;
+	r = read_value(ctx, d, &v);
 	if (r == -ENOENT && d->may_appear) {
 		(void)halo_item_set_observed(item, NULL);
 		(void)halo_item_set_message(item, "no %s yet (a module the modules phase loads may "
@@ -73,11 +80,15 @@ static int runtime_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct runtime_data *d = item->data;
 	_cleanup_free_ char *line = halo_strdup_printf("%s\n", d->value), *v = NULL;
+	_cleanup_free_ char *refused = NULL;
 	int r;
 
 	if (!line)
 		return -ENOMEM;
 	r = halo_root_write_attr(ctx, d->path, line, strlen(line));
+	refused = halo_root_attr_refusal(ctx, d->path, r);
+	if (refused)
+		return halo_item_refuse(item, r, "%s", refused);
 	if (r == -ENOENT)
 		return halo_item_fail(item, r, "no %s: this kernel has no such key", d->path);
 	if (r < 0)

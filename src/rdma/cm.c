@@ -197,11 +197,15 @@ static int wait_ports(struct halo_ctx *ctx, struct halo_item *item,
 static int write_value(struct halo_ctx *ctx, struct halo_item *item,
 		       const struct halo_rdma_dev *dev, const char *name, const char *value)
 {
+	_cleanup_free_ char *refused = NULL;
 	char path[300];
 	int err;
 
 	attr_path(path, sizeof(path), dev, name);
 	err = halo_root_write_attr(ctx, path, value, strlen(value));
+	refused = halo_root_attr_refusal(ctx, path, err);
+	if (refused)
+		return halo_item_refuse(item, err, "%s", refused);
 	if (err < 0)
 		return halo_item_fail(item, err, "writing \"%.*s\" to %s",
 				      (int)strcspn(value, "\n"), value, path);

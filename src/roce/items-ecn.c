@@ -127,6 +127,12 @@ static int ecn_apply(struct halo_ctx *ctx, struct halo_item *item)
 				continue;
 			attr_path(path, sizeof(path), w, points[k], p);
 			r = halo_root_write_attr(ctx, path, on ? "1\n" : "0\n", 2);
+			if (r == -ELOOP || r == -EMLINK) {
+				_cleanup_free_ char *refused = halo_root_attr_refusal(ctx, path, r);
+
+				if (refused)
+					return halo_item_refuse(item, r, "%s", refused);
+			}
 			if (r < 0)
 				return halo_item_fail(item, r, "writing %s", path);
 		}

@@ -238,6 +238,37 @@ like "$err" 'refusing to write through a symlink: .*/etc/sysctl\.d/90-halo-provi
 is "$(tree_snapshot "$ROOT"; proc_snapshot)" "$before" "... nothing changed (not even the values)"
 rm -f "$DROPIN"
 
+# A fixture key is rewritten in place, so it must be a file of its own:
+# one hard-linked to a file outside the root, or reached through a symlink
+# (here to another file of the root), is refused before anything changes,
+# by --check and apply alike, naming it; neither file is written.
+printf '0\n' >"$TEST_TMP/decoy"
+mv "$ROOT/proc/sys/net/ipv4/tcp_ecn" "$TEST_TMP/tcp_ecn.saved"
+ln "$TEST_TMP/decoy" "$ROOT/proc/sys/net/ipv4/tcp_ecn"
+conf "$TWO" '  settings = [ "net.ipv4.tcp_ecn=1" ];'
+before=$(tree_snapshot "$ROOT"; proc_snapshot)
+for mode in --check ""; do
+	halo $mode
+	is "$rc" 1 "a key hard-linked out of the root${mode:+ ($mode)}: exit 1"
+	like "$err" "refusing to write a file with other hard links: .*/proc/sys/net/ipv4/tcp_ecn" \
+		"... saying so"
+done
+is "$(cat "$TEST_TMP/decoy")" 0 "... the file outside the root keeps its value"
+is "$(tree_snapshot "$ROOT"; proc_snapshot)" "$before" "... nothing changed"
+rm "$ROOT/proc/sys/net/ipv4/tcp_ecn"
+mv "$TEST_TMP/tcp_ecn.saved" "$ROOT/proc/sys/net/ipv4/tcp_ecn"
+mkdir -p "$ROOT/etc/kept"
+printf '128\n' >"$ROOT/etc/kept/somaxconn"
+ln -s /etc/kept "$ROOT/proc/sys/net/core"
+conf "$TWO" '  settings = [ "net.ipv4.tcp_ecn=1", "net.core.somaxconn=4096" ];'
+before=$(tree_snapshot "$ROOT"; proc_snapshot)
+halo
+is "$rc" 1 "a key behind a symlink: exit 1"
+like "$err" "refusing to write through a symlink: .*/proc/sys/net/core/somaxconn" "... saying so"
+is "$(cat "$ROOT/etc/kept/somaxconn")" 128 "... the file it leads to is not written"
+is "$(tree_snapshot "$ROOT"; proc_snapshot)" "$before" "... nothing changed (not even the other key)"
+rm -r "$ROOT/proc/sys/net/core" "$ROOT/etc/kept"
+
 # The real kernel: the namespace's own /proc/sys/net bind-mounted into a
 # root, so the run writes and reads back the kernel's values (a private
 # mount namespace of `ip netns exec`: nothing outlives the command).
