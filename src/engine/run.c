@@ -95,6 +95,16 @@ static int take_lock(struct run *run)
 			halo_errors_add(run->errs, "another halo-provision run%s holds %s", by, lock);
 		return -EBUSY;
 	}
+	/* Something planted at the lock (a FIFO, a device, a directory) is
+	 * refused in every mode, as a symlink is: it is never opened. */
+	if (r == -HALO_ENOTREG || r == -EISDIR) {
+		_cleanup_free_ char *why = halo_root_read_error(ctx, HALO_LOCK_PATH, r);
+
+		if (!why)
+			return -ENOMEM;
+		halo_errors_add(run->errs, "refusing the run lock %s", why);
+		return -EINVAL;
+	}
 	if (r < 0 && ctx->mode != HALO_MODE_APPLY && r != -ELOOP)
 		return -1;
 	if (r < 0) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,6 +66,52 @@ int halo_lock_acquire(const struct halo_ctx *ctx, unsigned wait_seconds, bool cr
 	return halo_lock_acquire_notify(ctx, wait_seconds, create, 0, NULL, NULL, ret_fd);
 }
 
+/* Opens the lock file itself, never anything planted in its place: it is
+ * judged on an O_PATH descriptor (O_NOFOLLOW: a symlink must not make us
+ * create or lock a file elsewhere), and only a regular file is opened,
+ * reopened through that descriptor. A FIFO or a device (a tty, a
+ * watchdog) is -HALO_ENOTREG, a directory -EISDIR; none is ever opened.
+ * O_NOCTTY|O_NONBLOCK besides, so that even a file swapped in between
+ * could take no terminal and block no open. */
+static int lock_open(const struct halo_ctx *ctx, bool create, int *ret_fd)
+{
+	const int flags = O_RDWR | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC;
+
+	for (int tries = 0; tries < 2; tries++) {
+		_cleanup_close_ int pfd = -1;
+		char proc[64];
+		struct stat st;
+		int fd, r;
+
+		r = halo_root_openat(ctx, HALO_LOCK_PATH, O_PATH | O_NOFOLLOW, 0, &pfd);
+		if (r == -ENOENT && create) {
+			/* O_EXCL: what this creates is a new regular file. */
+			r = halo_root_openat(ctx, HALO_LOCK_PATH, flags | O_CREAT | O_EXCL, 0600,
+					     ret_fd);
+			if (r == -EEXIST)
+				continue; /* another run made it first */
+			return r;
+		}
+		if (r < 0)
+			return r;
+		if (fstat(pfd, &st) < 0)
+			return -errno;
+		if (S_ISLNK(st.st_mode))
+			return -ELOOP;
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (!S_ISREG(st.st_mode))
+			return -HALO_ENOTREG;
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+		fd = open(proc, flags & ~O_NOFOLLOW);
+		if (fd < 0)
+			return -errno;
+		*ret_fd = fd;
+		return 0;
+	}
+	return -EEXIST;
+}
+
 int halo_lock_acquire_notify(const struct halo_ctx *ctx, unsigned wait_seconds, bool create,
 			     long notify_ms, void (*notify)(void *userdata), void *userdata,
 			     int *ret_fd)
@@ -77,11 +124,7 @@ int halo_lock_acquire_notify(const struct halo_ctx *ctx, unsigned wait_seconds, 
 		if (r < 0)
 			return r;
 	}
-	/* O_NOFOLLOW: a planted symlink must not make us create or lock a
-	 * file elsewhere. */
-	r = halo_root_openat(ctx, HALO_LOCK_PATH,
-			     O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0),
-			     0600, &fd);
+	r = lock_open(ctx, create, &fd);
 	if (r < 0)
 		return r;
 	/* flock, not fcntl locks: it belongs to this open file, so a second

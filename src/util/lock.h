@@ -15,7 +15,9 @@
 #define HALO_LOCK_HOLDER_PATH "/run/halo-provision.lock.holder"
 
 /* Opens the lock file (CREATE: creating it and /run under the root if
- * needed, else -ENOENT when absent) and waits up to WAIT_SECONDS for
+ * needed, else -ENOENT when absent; -ELOOP for a symlink, -HALO_ENOTREG
+ * for a FIFO, device or socket and -EISDIR for a directory, none of them
+ * ever opened) and waits up to WAIT_SECONDS for
  * another run to release the lock: -ETIMEDOUT after waiting, -EWOULDBLOCK
  * when WAIT_SECONDS is 0 and the lock is held. *ret_fd stays open for the
  * whole run. */

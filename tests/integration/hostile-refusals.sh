@@ -133,4 +133,23 @@ refused "/var a symlink out of the root, --check with a textfile" \
 	"Prometheus textfile $root/var/lib/node_exporter/halo.prom: refusing to write through a symlink: $root/var
 $root/var: symlink to '$TEST_TMP/elsewhere' does not resolve inside the root" --check
 
+# Something planted at the run lock is never opened (a FIFO, or a device
+# such as a tty or a watchdog that an open alone would act on): every mode
+# refuses it, and it stays as it was.
+for kind in fifo chardev dir; do
+	fresh debian
+	lock=$root/run/halo-provision.lock
+	case $kind in
+	fifo) mkfifo "$lock"; what="a FIFO" ;;
+	chardev) mknod "$lock" c 1 3; what="a character device" ;;
+	dir) mkdir "$lock"; what="a directory" ;;
+	esac
+	for mode in "" --check --dry-run; do
+		refused "the run lock $what${mode:+ ($mode)}" \
+			"refusing the run lock $lock: $what, not a regular file" $mode
+	done
+	is "$(stat -c %F "$lock")" "$(case $kind in fifo) echo fifo ;; chardev) echo character special file ;; dir) echo directory ;; esac)" \
+		"the run lock $what: left as it was"
+done
+
 done_testing

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -160,6 +161,39 @@ static void test_lock_symlink_refused(void **state)
 	assert_int_equal(lstat(t, &st), -1);
 }
 
+/* Whatever is planted at the lock that is no regular file is refused, by
+ * a check (no CREATE) and an apply alike, and the lock is not taken on
+ * it: a FIFO, a character device (the numbers of /dev/null, harmless if
+ * this ever opened it), a directory. */
+static void test_lock_not_regular_refused(void **state)
+{
+	struct fx *f = *state;
+	char p[256];
+	int fd = -1;
+
+	snprintf(p, sizeof(p), "%s/run", f->root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/run/halo-provision.lock", f->root);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &fd), -HALO_ENOTREG);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, false, &fd), -HALO_ENOTREG);
+	assert_int_equal(fd, -1);
+	assert_int_equal(unlink(p), 0);
+	if (mknod(p, S_IFCHR | 0600, makedev(1, 3)) == 0) {
+		assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &fd), -HALO_ENOTREG);
+		assert_int_equal(fd, -1);
+		assert_int_equal(unlink(p), 0);
+	}
+	assert_int_equal(mkdir(p, 0700), 0);
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &fd), -EISDIR);
+	assert_int_equal(fd, -1);
+	assert_int_equal(rmdir(p), 0);
+	/* Gone: an apply makes a regular file of its own and locks it. */
+	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &fd), 0);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
 struct notified {
 	int calls;
 	int read_r;
@@ -301,6 +335,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lock_twice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_wait, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_symlink_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_not_regular_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_holder, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_holder_bad, setup, teardown),
 	};
