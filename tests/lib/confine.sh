@@ -126,6 +126,15 @@ confine_paths() {
 		else if ($0 !~ /O_PATH|O_DIRECTORY/) k = "r"
 		add(k, p); next
 	}
+	# A file judged on an O_PATH descriptor, then reopened through it to
+	# be written (the run lock, a kernel attribute): the write is of the
+	# file the new descriptor names.
+	/"\/proc\/self\/fd\/[0-9]+", O_(WRONLY|RDWR)/ {
+		if (!match($0, /= [0-9]+<[^>]*>$/)) next
+		d = substr($0, RSTART + 2); sub(/^[0-9]+/, "", d); d = dirof(d)
+		if (d != "-") add("w", d)
+		next
+	}
 	/ (renameat2?|unlinkat|mkdirat)\(/ {
 		line = $0
 		while (match(line, /[0-9]+<[^>]*>, "[^"]*"/)) {
