@@ -243,6 +243,8 @@ static int ansible_main(const char *args_path)
 	} else {
 		run.config.text = args.config_text;
 		run.config.data = args.config_data;
+		run.config.args_path = args_path;
+		run.config.args_st = &args.st;
 		rc = run_cli(&run, &cli);
 	}
 	run_free(&run);

@@ -330,7 +330,7 @@ int halo_ansible_args_load(const char *path, struct halo_ansible_args *ret, char
 	size_t len;
 
 	*ret_error = NULL;
-	if (fd < 0)
+	if (fd < 0 || fstat(fd, &ret->st) < 0)
 		return fail(ret_error, "cannot open the args file %s: %s", path, strerror(errno));
 	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
 		halo_buf_append(&b, chunk, (size_t)n);

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 /* json-c stays inside the files that include it. */
 struct json_object;
@@ -25,6 +26,8 @@ struct halo_ansible_args {
 	bool revert;              /* "revert" */
 	bool check_mode;          /* "_ansible_check_mode": dry-run */
 	bool diff;                /* "_ansible_diff": a "diff" member */
+	struct stat st;           /* the args file, as it was read: its owner and
+				   * mode are held to the config file's rule */
 };
 
 /* Whether a lone command-line argument is an args file: a regular file

@@ -326,7 +326,21 @@ struct halo_config_source {
 	bool in_root;      /* no -c: HALO_CONFIG_DEFAULT_PATH inside the root */
 	const char *text;  /* Ansible's config_text, or NULL */
 	const void *data;  /* Ansible's config_data (a struct json_object *), or NULL */
+	/* Ansible's args file, which brought the config (any of config,
+	 * config_text, config_data) and the run's other parameters: held to
+	 * the config file's rule (halo_config_file_check) before anything is
+	 * loaded. NULL: none. */
+	const char *args_path;
+	const struct stat *args_st;
 };
+
+/* The rule a file that brings a config must pass: a regular file, not
+ * writable by group or others, and with CHECK_OWNER (outside --root runs)
+ * owned by root. 0, or -EPERM with one line in ERRS: "PATH: refusing a
+ * WHAT writable by group or others (mode 0666)". ST: the file's fstat,
+ * of the descriptor that is (or was) read. */
+int halo_config_file_check(const struct stat *st, const char *path, const char *what,
+			   bool check_owner, struct halo_errors *errs);
 
 /* Loads SRC the way the functions below do (a file not owned by root is
  * refused outside --root runs). */

@@ -228,6 +228,29 @@ static int read_all(int fd, char **ret, size_t *ret_len)
 	return 0;
 }
 
+int halo_config_file_check(const struct stat *st, const char *path, const char *what,
+			   bool check_owner, struct halo_errors *errs)
+{
+	const char *a = strchr("aeiou", what[0]) ? "an" : "a";
+
+	if (!S_ISREG(st->st_mode)) {
+		halo_errors_add(errs, "%s: %s, not a regular file: refused as the %s", path,
+				halo_file_kind(st->st_mode), what);
+		return -EPERM;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		halo_errors_add(errs, "%s: refusing %s %s writable by group or others (mode %04o)",
+				path, a, what, (unsigned)(st->st_mode & 07777));
+		return -EPERM;
+	}
+	if (check_owner && st->st_uid != 0) {
+		halo_errors_add(errs, "%s: refusing %s %s not owned by root (uid %u)", path, a, what,
+				(unsigned)st->st_uid);
+		return -EPERM;
+	}
+	return 0;
+}
+
 int halo_config_load(const char *path, bool check_owner,
 		     struct halo_config **ret, struct halo_errors *errs)
 {
@@ -257,20 +280,7 @@ int halo_config_load_fd(int fd, const char *path, bool check_owner,
 		halo_errors_add(errs, "%s: cannot stat the config file: %s", path, strerror(-r));
 		return r;
 	}
-	r = 0;
-	if (!S_ISREG(st.st_mode)) {
-		halo_errors_add(errs, "%s: %s, not a regular file: refused as the config file", path,
-				halo_file_kind(st.st_mode));
-		r = -EPERM;
-	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		halo_errors_add(errs, "%s: refusing a config file writable by group or others (mode %04o)",
-				path, (unsigned)(st.st_mode & 07777));
-		r = -EPERM;
-	} else if (check_owner && st.st_uid != 0) {
-		halo_errors_add(errs, "%s: refusing a config file not owned by root (uid %u)",
-				path, (unsigned)st.st_uid);
-		r = -EPERM;
-	}
+	r = halo_config_file_check(&st, path, "config file", check_owner, errs);
 	if (r < 0) {
 		close(fd);
 		return r;

@@ -14,6 +14,12 @@ int halo_config_load_source(const struct halo_ctx *ctx, const struct halo_config
 {
 	int fd, r;
 
+	if (src->args_st) {
+		r = halo_config_file_check(src->args_st, src->args_path, "args file",
+					   !ctx->under_root, errs);
+		if (r < 0)
+			return r;
+	}
 	if (src->text)
 		return halo_config_load_string(src->name, src->text, ret, errs);
 	if (src->data)

@@ -151,6 +151,28 @@ is "$(field failed),$(field changed),$(field msg)" 'true,false,"the args file is
 	"broken args file: failed with the reason"
 is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap2,1500" "bad parameters: nothing changed"
 
+# An args file that others could have written (mode 0666, owned by nobody)
+# is refused as a config file is, in the same words, whatever config it
+# brings; the same parameters in a file of mode 0600 are taken (in check
+# mode, so that what follows finds the root as it was).
+for param in "\"config_text\": \"$TEXT\"" "\"config_data\": $DATA_NUM" "\"config\": \"$CONF\""; do
+	rm -f "$ARGS"
+	printf '%s\n' "{ $BASE, $param, \"only\": [\"links\"] }" >"$ARGS"
+	chown nobody "$ARGS" && chmod 0666 "$ARGS"
+	run_halo "$ARGS"
+	ok "$(one_object; echo $?)" "args file of mode 0666 (${param%%:*}): one JSON object"
+	is "$(field failed),$(field changed),$(field msg),$rc" \
+		"true,false,\"$ARGS: refusing an args file writable by group or others (mode 0666)\",1" \
+		"... failed, one line saying why"
+done
+is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap2,1500" "args files others could write: nothing changed"
+rm -f "$ARGS"
+(umask 077 && printf '%s\n' "{ $BASE, \"config_text\": \"$TEXT\", \"only\": [\"links\"], \"_ansible_check_mode\": true }" >"$ARGS")
+run_halo "$ARGS"
+is "$(field failed),$(field changed),$(jq -r '.items[] | select(.key == "link/rdma0/mtu") | .wanted' <<<"$out")" \
+	"false,true,4000" "the same args at mode 0600: taken"
+rm -f "$ARGS"
+
 # --- every option: an empty, a wrong-typed and an unknown value ---
 # args KEY JSON-VALUE: the base parameters with KEY set to the value.
 args() {
