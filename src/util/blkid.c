@@ -102,7 +102,6 @@ static void free_probep(blkid_probe *p)
 static int open_probe(struct halo_ctx *ctx, const char *dev, int *ret_fd)
 {
 	_cleanup_close_ int pfd = -1;
-	char proc[64];
 	struct stat st;
 	int r, fd;
 
@@ -117,10 +116,9 @@ static int open_probe(struct halo_ctx *ctx, const char *dev, int *ret_fd)
 		return -errno;
 	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		return -ENOTBLK;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
-	fd = open(proc, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = halo_fd_reopen(pfd, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	*ret_fd = fd;
 	return 0;
 }

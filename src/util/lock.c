@@ -79,7 +79,6 @@ static int lock_open(const struct halo_ctx *ctx, bool create, int *ret_fd)
 
 	for (int tries = 0; tries < 2; tries++) {
 		_cleanup_close_ int pfd = -1;
-		char proc[64];
 		struct stat st;
 		int fd, r;
 
@@ -102,10 +101,9 @@ static int lock_open(const struct halo_ctx *ctx, bool create, int *ret_fd)
 			return -EISDIR;
 		if (!S_ISREG(st.st_mode))
 			return -HALO_ENOTREG;
-		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
-		fd = open(proc, flags & ~O_NOFOLLOW);
+		fd = halo_fd_reopen(pfd, flags & ~O_NOFOLLOW);
 		if (fd < 0)
-			return -errno;
+			return fd;
 		*ret_fd = fd;
 		return 0;
 	}

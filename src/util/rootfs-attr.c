@@ -173,7 +173,6 @@ int halo_root_write_attr(const struct halo_ctx *ctx, const char *path,
 			 const char *buf, size_t len)
 {
 	_cleanup_close_ int pfd = -1, fd = -1;
-	char proc[64];
 	bool kernel;
 	ssize_t n;
 	int r;
@@ -182,11 +181,9 @@ int halo_root_write_attr(const struct halo_ctx *ctx, const char *path,
 	if (r < 0)
 		return r;
 	halo_rootcache_forget(ctx);
-	/* The inode checked, not the path again: it cannot be swapped. */
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
-	fd = open(proc, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	fd = halo_fd_reopen(pfd, O_WRONLY | O_NOCTTY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (!kernel && ftruncate(fd, 0) < 0)
 		return -errno;
 	do

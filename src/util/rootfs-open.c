@@ -399,6 +399,16 @@ int halo_root_openat(const struct halo_ctx *ctx, const char *path, int flags,
 	return 0;
 }
 
+int halo_fd_reopen(int path_fd, int flags)
+{
+	char proc[64];
+	int fd;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", path_fd);
+	fd = open(proc, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 int halo_rootfs_open_parent(const struct halo_ctx *ctx, const char *path,
 			    bool create, int *ret_dfd, const char **ret_base)
 {

@@ -31,6 +31,12 @@ int halo_root_open(const char *dir, int *ret_fd);
 int halo_root_openat(const struct halo_ctx *ctx, const char *path, int flags,
 		     mode_t mode, int *ret_fd);
 
+/* The file an O_PATH descriptor holds, opened with FLAGS (O_CLOEXEC
+ * added) through /proc/self/fd: the inode already checked, never its path
+ * again, so nothing can be swapped in between. A new descriptor, or
+ * -errno. */
+int halo_fd_reopen(int path_fd, int flags);
+
 /* A FIFO, device or socket where a file was to be read. EBADFD, because
  * no read of a real file on /proc, /sys or configfs returns it: EINVAL
  * (what this once was) is the kernel's own answer for an empty GID entry

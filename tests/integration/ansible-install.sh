@@ -28,32 +28,18 @@
 . "$top_srcdir/tests/lib/debian-root.sh"
 . "$top_srcdir/tests/lib/container.sh"
 
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 ansible_cluster_require
-reason=$(deb_skip_reason) && skip_all "$reason"
-for tool in debootstrap systemd-nspawn ssh ssh-keygen; do
-	command -v "$tool" >/dev/null ||
-		skip_all "$tool not installed (Debian packages debootstrap, systemd-container, openssh-client)"
-done
-case $(stat -f -c %T /sys/fs/cgroup 2>/dev/null) in
-cgroup2fs | tmpfs) ;;
-*) skip_all "no cgroup hierarchy at /sys/fs/cgroup: systemd-nspawn cannot boot a container here" ;;
-esac
+container_require ssh ssh-keygen
 t0=$SECONDS
 
-deb=$(deb_published)
-if [ -z "$deb" ]; then
-	deb=$(deb_build_into "$TEST_TMP/deb") ||
-		{ echo "Bail out! building the .deb failed"; exit 1; }
-fi
+deb_for_test
 ok 0 "the .deb: ${deb##*/}"
 pkg=$(dpkg-deb -f "$deb" Package) arch=$(dpkg-deb -f "$deb" Architecture)
 
 # The node: the package's dependencies are there (a node's own
 # repositories would provide them; the root has no package lists), the
 # package is not. sshd and what Ansible's apt module needs on a node.
-mapfile -t depends < <(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
-	sed -e 's/[(|].*//' -e 's/[[:space:]]//g' | grep .)
+mapfile -t depends < <(deb_depends "$deb")
 base=$(debian_root openssh-server python3 python3-apt "${depends[@]}")
 ok $? "a Debian 12 root with sshd, python3-apt and ${depends[*]}"
 [ -d "$base" ] || { done_testing; exit 1; }

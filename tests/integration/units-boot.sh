@@ -29,35 +29,18 @@
 . "$top_srcdir/tests/lib/debian-root.sh"
 . "$top_srcdir/tests/lib/container.sh"
 
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
-reason=$(deb_skip_reason) && skip_all "$reason"
-for tool in debootstrap systemd-nspawn; do
-	command -v "$tool" >/dev/null ||
-		skip_all "$tool not installed (Debian packages debootstrap, systemd-container)"
-done
-# systemd in the container needs a cgroup hierarchy to join: a chroot
-# with a bare /sys has none, and nspawn then stops with ENOMEDIUM.
-case $(stat -f -c %T /sys/fs/cgroup 2>/dev/null) in
-cgroup2fs | tmpfs) ;;
-*) skip_all "no cgroup hierarchy at /sys/fs/cgroup: systemd-nspawn cannot boot a container here" ;;
-esac
+container_require
 t0=$SECONDS
 
 # The .deb: the package test's when it is newer than the binary and the
 # units (the suite orders this test after it), else built here.
-deb=$(deb_published)
-if [ -z "$deb" ]; then
-	deb=$(deb_build_into "$TEST_TMP/deb") ||
-		{ echo "Bail out! building the .deb failed"; exit 1; }
-	diag ".deb built here in $((SECONDS - t0)) s"
-fi
+deb_for_test
 ok 0 "the .deb: ${deb##*/}"
 
 # The base root: systemd and the package's dependencies, as Depends names
 # them.
 t1=$SECONDS
-mapfile -t depends < <(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
-	sed -e 's/[(|].*//' -e 's/[[:space:]]//g' | grep .)
+mapfile -t depends < <(deb_depends "$deb")
 base=$(debian_root "${depends[@]}")
 ok $? "a Debian 12 root with systemd and ${depends[*]}"
 [ -d "$base" ] || { done_testing; exit 1; }

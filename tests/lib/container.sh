@@ -1,6 +1,7 @@
 # tests/lib/container.sh: run a root directory under systemd-nspawn without
-# registering it (sourced by tests/integration/units-boot.sh; needs
-# TEST_TMP from tests/lib/tap.sh).
+# registering it (sourced by tests/integration/units-boot.sh and
+# ansible-install.sh after tests/lib/debian-deb.sh; needs TEST_TMP from
+# tests/lib/tap.sh).
 #
 # --register=no: no systemd-machined, so no machinectl and no
 # `systemd-run -M` ("Failed to connect to bus: Host is down"). What works
@@ -17,6 +18,31 @@
 # the caller's, in every hierarchy systemd uses (the unified one and, on a
 # hybrid host, name=systemd), and removed afterwards: two containers never
 # share one, and the host's own cgroups are left as they were.
+
+# container_require TOOL...: a TAP skip (exit 0) unless the packaged
+# binary can be booted here: the plain build's suite (tests/lib/
+# debian-deb.sh says why), debootstrap, systemd-nspawn and each TOOL on
+# PATH, and a cgroup hierarchy (a chroot with a bare /sys has none, and
+# nspawn then stops with ENOMEDIUM).
+container_require() {
+	local reason tool
+	if reason=$(deb_skip_reason); then
+		echo "1..0 # SKIP $reason"
+		exit 0
+	fi
+	for tool in debootstrap systemd-nspawn "$@"; do
+		command -v "$tool" >/dev/null || {
+			echo "1..0 # SKIP $tool not installed (./quickstart installs it)"
+			exit 0
+		}
+	done
+	case $(stat -f -c %T /sys/fs/cgroup 2>/dev/null) in
+	cgroup2fs | tmpfs) ;;
+	*)
+		echo "1..0 # SKIP no cgroup hierarchy at /sys/fs/cgroup: systemd-nspawn cannot boot a container here"
+		exit 0 ;;
+	esac
+}
 
 # The cgroup directories of this process that systemd-nspawn works in:
 # the unified hierarchy's (mounted on /sys/fs/cgroup, or on

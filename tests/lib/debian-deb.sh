@@ -1,6 +1,6 @@
 # tests/lib/debian-deb.sh: the project's Debian package, built from the
 # release tree (sourced by tests/integration/debian-package.sh and
-# units-boot.sh; needs top_builddir and HALO).
+# units-boot.sh and ansible-install.sh; needs top_builddir and HALO).
 #
 # A build takes a minute or more: debian-package.sh builds it and leaves
 # a copy in $top_builddir/tests/deb/ (removed by make clean), which
@@ -82,4 +82,23 @@ deb_build_into() {
 		return 1
 	}
 	echo "$dir/halo-provision_$version-1_$(dpkg --print-architecture).deb"
+}
+
+# deb_for_test: sets $deb to the published .deb, or to one built under
+# $TEST_TMP/deb when there is none (a TAP bail-out if that fails).
+deb_for_test() {
+	local t=$SECONDS
+	deb=$(deb_published)
+	[ -n "$deb" ] && return 0
+	deb=$(deb_build_into "$TEST_TMP/deb") || {
+		echo "Bail out! building the .deb failed"
+		exit 1
+	}
+	echo "# .deb built here in $((SECONDS - t)) s"
+}
+
+# deb_depends DEB: the package names DEB's Depends lists, one a line
+# (versions and alternatives left out).
+deb_depends() {
+	dpkg-deb -f "$1" Depends | tr ',' '\n' | sed -e 's/[(|].*//' -e 's/[[:space:]]//g' | grep .
 }
