@@ -245,13 +245,22 @@ int halo_config_line_setting(const char *text, int line, char *buf, size_t len)
 
 /* Deeper nesting than any config has: which bracket is open is then left
  * to libconfig's own message (a comment or string still is not). */
-#define UNCLOSED_MAX_DEPTH 128
+#define BRACKETS_MAX_DEPTH 128
 
-char halo_config_unclosed(const char *text, size_t len, int *ret_line)
+/* What one pass over the brackets found: OPEN, on OPEN_LINE, is the
+ * innermost '{', '[' or '(' left open at the end ('"' for a string, '*'
+ * for a comment), or the one CLOSER, on CLOSE_LINE, closed wrongly (the
+ * pass stops there). OPEN 0: neither, or nothing it can follow. */
+struct bracket_scan {
+	char open, closer;
+	int open_line, close_line;
+};
+
+static struct bracket_scan scan_brackets(const char *text, size_t len)
 {
 	const char *s = text, *end = text + len;
-	char open[UNCLOSED_MAX_DEPTH];
-	int open_line[UNCLOSED_MAX_DEPTH];
+	char open[BRACKETS_MAX_DEPTH];
+	int open_line[BRACKETS_MAX_DEPTH];
 	size_t depth = 0;
 	bool too_deep = false;
 	int line = 1;
@@ -269,10 +278,8 @@ char halo_config_unclosed(const char *text, size_t len, int *ret_line)
 		} else if (c == '/' && s + 1 < end && s[1] == '*') {
 			for (s += 2; s < end && !(*s == '*' && s + 1 < end && s[1] == '/'); s++)
 				line += *s == '\n';
-			if (s >= end) {
-				*ret_line = start;
-				return '*';
-			}
+			if (s >= end)
+				return (struct bracket_scan){ .open = '*', .open_line = start };
 			s += 2;
 		} else if (c == '"') {
 			for (s++; s < end && *s != '"'; s++) {
@@ -280,15 +287,13 @@ char halo_config_unclosed(const char *text, size_t len, int *ret_line)
 					s++;
 				line += *s == '\n';
 			}
-			if (s >= end) {
-				*ret_line = start;
-				return '"';
-			}
+			if (s >= end)
+				return (struct bracket_scan){ .open = '"', .open_line = start };
 			s++;
 		} else if (too_deep) {
 			s++;
 		} else if (c == '{' || c == '[' || c == '(') {
-			if (depth == UNCLOSED_MAX_DEPTH) {
+			if (depth == BRACKETS_MAX_DEPTH) {
 				too_deep = true;
 				continue;
 			}
@@ -298,8 +303,13 @@ char halo_config_unclosed(const char *text, size_t len, int *ret_line)
 		} else if (c == '}' || c == ']' || c == ')') {
 			char want = c == '}' ? '{' : c == ']' ? '[' : '(';
 
-			if (depth == 0 || open[depth - 1] != want)
-				return 0;
+			/* A closer with nothing open: libconfig's to say. */
+			if (depth == 0)
+				return (struct bracket_scan){ 0 };
+			if (open[depth - 1] != want)
+				return (struct bracket_scan){ .open = open[depth - 1], .closer = c,
+							      .open_line = open_line[depth - 1],
+							      .close_line = line };
 			depth--;
 			s++;
 		} else {
@@ -307,7 +317,29 @@ char halo_config_unclosed(const char *text, size_t len, int *ret_line)
 		}
 	}
 	if (depth == 0 || too_deep)
+		return (struct bracket_scan){ 0 };
+	return (struct bracket_scan){ .open = open[depth - 1], .open_line = open_line[depth - 1] };
+}
+
+char halo_config_unclosed(const char *text, size_t len, int *ret_line)
+{
+	struct bracket_scan b = scan_brackets(text, len);
+
+	if (!b.open || b.closer)
 		return 0;
-	*ret_line = open_line[depth - 1];
-	return open[depth - 1];
+	*ret_line = b.open_line;
+	return b.open;
+}
+
+char halo_config_mismatched(const char *text, size_t len, int *ret_open_line, char *ret_closer,
+			    int *ret_close_line)
+{
+	struct bracket_scan b = scan_brackets(text, len);
+
+	if (!b.closer)
+		return 0;
+	*ret_open_line = b.open_line;
+	*ret_closer = b.closer;
+	*ret_close_line = b.close_line;
+	return b.open;
 }

@@ -25,3 +25,12 @@ int halo_config_line_setting(const char *text, int line, char *buf, size_t len);
  * follow (then that is libconfig's to say); a comment or string left open
  * is found at any depth (libconfig takes a comment's end as the file's). */
 char halo_config_unclosed(const char *text, size_t len, int *ret_line);
+/* The first '}', ']' or ')' that closes a different kind of bracket than
+ * the innermost one open (libconfig reports it where the closer is, not
+ * where the bracket left open began): returns that opener, with the line
+ * it opened on in *RET_OPEN_LINE, the closer in *RET_CLOSER and its line
+ * in *RET_CLOSE_LINE. 0 when every closer matches, or one closes nothing,
+ * or the brackets nest too deep to follow. Strings and comments are
+ * skipped as halo_config_unclosed skips them. */
+char halo_config_mismatched(const char *text, size_t len, int *ret_open_line, char *ret_closer,
+			    int *ret_close_line);

@@ -34,10 +34,9 @@ static int last_line(const char *text, size_t len)
 	return len == 0 || text[len - 1] != '\n' ? newlines + 1 : newlines;
 }
 
-/* "NAME:LINE: the group's '{' on this line is never closed ...": OPEN is
- * what halo_config_unclosed found. True when it names one (in ERRS). */
-static bool report_unclosed(const char *name, const char *text, size_t len, char open,
-			    int line, struct halo_errors *errs)
+/* "the group's '{'" and the like, for what lex.c found open (OPEN);
+ * NULL for none. */
+static const char *opener_name(char open)
 {
 	static const struct {
 		char open;
@@ -49,12 +48,50 @@ static bool report_unclosed(const char *name, const char *text, size_t len, char
 	};
 
 	for (size_t i = 0; open && i < ARRAY_SIZE(kinds); i++)
-		if (kinds[i].open == open) {
-			halo_errors_add(errs, "%s:%d: %s on this line is never closed (the file ends at line %d)",
-					name, line, kinds[i].what, last_line(text, len));
-			return true;
-		}
-	return false;
+		if (kinds[i].open == open)
+			return kinds[i].what;
+	return NULL;
+}
+
+/* "NAME:LINE: the group's '{' on this line is never closed ...": OPEN is
+ * what halo_config_unclosed found. True when it names one (in ERRS). */
+static bool report_unclosed(const char *name, const char *text, size_t len, char open,
+			    int line, struct halo_errors *errs)
+{
+	const char *what = opener_name(open);
+
+	if (!what)
+		return false;
+	halo_errors_add(errs, "%s:%d: %s on this line is never closed (the file ends at line %d)",
+			name, line, what, last_line(text, len));
+	return true;
+}
+
+/* libconfig reports a closer of the wrong kind (a '}' for a '[', a ']'
+ * for a '{') where the closer is: point at the line where the bracket it
+ * should have closed opened, and say what closed it where. True when that
+ * was the case (an error in ERRS). */
+static bool syntax_error_at_mismatch(const char *name, const char *text, size_t len,
+				     const struct halo_ctree_error *err, struct halo_errors *errs)
+{
+	int open_line = 0, close_line = 0;
+	char closer = 0, open, want;
+
+	if (strcmp(err->what, "syntax error") != 0)
+		return false;
+	open = halo_config_mismatched(text, len, &open_line, &closer, &close_line);
+	/* libconfig stops at its first error: one before the closer is
+	 * something else, and its own to say. */
+	if (!opener_name(open) || close_line != err->line)
+		return false;
+	want = open == '{' ? '}' : open == '[' ? ']' : ')';
+	if (close_line == open_line)
+		halo_errors_add(errs, "%s:%d: %s is closed by '%c' on this line, not by '%c'",
+				name, open_line, opener_name(open), closer, want);
+	else
+		halo_errors_add(errs, "%s:%d: %s on this line is closed by '%c' on line %d, not by '%c'",
+				name, open_line, opener_name(open), closer, close_line, want);
+	return true;
 }
 
 /* libconfig reports a group, array or list left open (or a string or
@@ -139,7 +176,8 @@ int halo_config_load_text(const char *name, const char *text, size_t len, bool l
 		    halo_config_line_setting(text, err.line, key, sizeof(key)) == 1)
 			halo_errors_add(errs, "%s:%d: \"%s\" is set twice in the same group",
 					name, err.line, key);
-		else if (syntax_error_at_end(name, text, len, &err, errs))
+		else if (syntax_error_at_mismatch(name, text, len, &err, errs) ||
+			 syntax_error_at_end(name, text, len, &err, errs))
 			;
 		else
 			halo_errors_add(errs, "%s:%d: %s", name, err.line, err.what);

@@ -34,25 +34,76 @@ static void unclosed_at_end(void **state)
 			     "    roce = { pfc = [ 3 ]; }\n"
 			     "\n",
 			     "halo.conf:4: the group's '{' on this line is never closed (the file ends at line 7)");
-	/* ... and the mismatched closer that a missing '}' makes is
-	 * libconfig's to report, where it is. */
-	assert_config_errors("version = 1;\n"
-			     "interfaces = (\n"
-			     "  { name = \"b\";\n"
-			     ");\n",
-			     "halo.conf:4: syntax error");
 	assert_config_errors("version = 1;\nboot = {\n  extra = [ \"a\",\n    \"b\"\n",
 			     "halo.conf:3: the array's '[' on this line is never closed (the file ends at line 4)");
 	assert_config_errors("version = 1;\nstorage = (\n  { what = \"LABEL=x\"; where = \"/m\"; }\n",
 			     "halo.conf:2: the list's '(' on this line is never closed (the file ends at line 3)");
 	assert_config_errors("version = 1;\nboot = {\n  loader = \"grub;\n};\n",
 			     "halo.conf:3: the string's opening '\"' on this line is never closed (the file ends at line 4)");
-	/* A closer that does not match: libconfig's own words. */
-	assert_config_errors("version = 1;\nboot = {\n  extra = [ \"a\" };\n",
-			     "halo.conf:3: syntax error");
 	/* An error before the end stays where libconfig found it. */
 	assert_config_errors("version = 1;\nboot = {\n  loader = ;\n",
 			     "halo.conf:3: syntax error");
+}
+
+/* libconfig reports a closer of the wrong kind where the closer is: the
+ * message points at the bracket left open, and says what closed it where. */
+static void mismatched_closer(void **state)
+{
+	char deep[600] = "version = 1;\nx = ";
+
+	/* An array closed by a group's '}'. */
+	assert_config_errors("version = 1;\n"
+			     "boot = {\n"
+			     "  extra = [ \"quiet\",\n"
+			     "    \"iommu=pt\"\n"
+			     "};\n",
+			     "halo.conf:3: the array's '[' on this line is closed by '}' on line 5, not by ']'");
+	/* A list closed by "};". */
+	assert_config_errors("version = 1;\n"
+			     "interfaces = (\n"
+			     "  { name = \"rdma0\"; mtu = 9000; }\n"
+			     "};\n",
+			     "halo.conf:2: the list's '(' on this line is closed by '}' on line 4, not by ')'");
+	/* A group closed by ']'. */
+	assert_config_errors("version = 1;\n"
+			     "firewall = {\n"
+			     "  allow_udp = [ 4791 ];\n"
+			     "];\n",
+			     "halo.conf:2: the group's '{' on this line is closed by ']' on line 4, not by '}'");
+	/* The innermost one: a group in a list that a missing '}' leaves
+	 * open. */
+	assert_config_errors("version = 1;\n"
+			     "interfaces = (\n"
+			     "  { name = \"a\"; },\n"
+			     "  { name = \"b\";\n"
+			     ");\n",
+			     "halo.conf:4: the group's '{' on this line is closed by ')' on line 5, not by '}'");
+	/* On one line. */
+	assert_config_errors("version = 1;\nboot = { extra = [ \"a\" }; };\n",
+			     "halo.conf:2: the array's '[' is closed by '}' on this line, not by ']'");
+	/* Brackets in strings (with escaped quotes) and in comments of every
+	 * kind do not count. */
+	assert_config_errors("version = 1;\n"
+			     "boot = {\n"
+			     "  # a ] in a comment\n"
+			     "  extra = [ \"a}\", // }\n"
+			     "    /* ] ) }\n"
+			     "       ] */ \"b\\\"]\", \"c\\\\\"\n"
+			     "  );\n"
+			     "};\n",
+			     "halo.conf:4: the array's '[' on this line is closed by ')' on line 7, not by ']'");
+	assert_config_errors("version = 1;\r\nboot = {\r\n  extra = [ \"a\"\r\n  };\r\n",
+			     "halo.conf:3: the array's '[' on this line is closed by '}' on line 4, not by ']'");
+	/* An error libconfig finds before the closer stays where it is. */
+	assert_config_errors("version = 1;\nboot = {\n  loader = ;\n  extra = [ \"a\" };\n",
+			     "halo.conf:3: syntax error");
+	/* A closer with nothing open is libconfig's to report. */
+	assert_config_errors("version = 1;\n};\n", "halo.conf:2: syntax error");
+	/* Brackets nested too deep to follow: libconfig's words. */
+	for (int i = 0; i < 130; i++)
+		strcat(deep, "(");
+	strcat(deep, "\n}");
+	assert_config_errors(deep, "halo.conf:3: syntax error");
 }
 
 /* libconfig ends a comment at the end of the file without a word: outside
@@ -535,6 +586,7 @@ int main(void)
 		cmocka_unit_test(syntax_error),
 		cmocka_unit_test(unclosed_at_end),
 		cmocka_unit_test(comment_open_at_end),
+		cmocka_unit_test(mismatched_closer),
 		cmocka_unit_test(duplicate_setting),
 		cmocka_unit_test(unknown_key_suggested),
 		cmocka_unit_test(unknown_key_everywhere),
