@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -226,26 +227,81 @@ static char *unknown_long_option_error(const char *name, size_t len)
 	return halo_strdup_printf("unknown option '--%s'", word);
 }
 
-/* The error for option A after the --cluster files: the words getopt
- * would have said before them for a typo, an abbreviation or an argument
- * to an option that takes none; else that --cluster does not take it. */
-static char *cluster_option_error(const char *a)
+/* The error for long option A after the --cluster files: the words
+ * getopt would have said before them for a typo, an abbreviation or an
+ * argument to an option that takes none; else that --cluster does not
+ * take it. */
+static char *cluster_long_option_error(const char *a)
 {
-	if (strncmp(a, "--", 2) == 0) {
-		size_t len = strcspn(a + 2, "=");
-		const struct option *o;
+	size_t len = strcspn(a + 2, "=");
+	const struct option *o;
 
-		for (o = long_options; o->name; o++)
-			if (strlen(o->name) == len && strncmp(o->name, a + 2, len) == 0)
-				break;
-		if (!o->name)
-			return unknown_long_option_error(a + 2, len);
-		if (a[2 + len] == '=' && o->has_arg == no_argument)
-			return halo_strdup_printf("option '--%s' takes no argument", o->name);
-		return halo_strdup_printf("--cluster takes no --%s (it only reads the state files given)",
-					  o->name);
+	for (o = long_options; o->name; o++)
+		if (strlen(o->name) == len && strncmp(o->name, a + 2, len) == 0)
+			break;
+	if (!o->name)
+		return unknown_long_option_error(a + 2, len);
+	if (a[2 + len] == '=' && o->has_arg == no_argument)
+		return halo_strdup_printf("option '--%s' takes no argument", o->name);
+	return halo_strdup_printf("--cluster takes no --%s (it only reads the state files given)",
+				  o->name);
+}
+
+/* The options parse_cluster takes after the files: a short one's letter
+ * (else 0) and the long name, whose first letter a mistyped short option
+ * is matched by (-Q, -j). */
+static const struct {
+	char letter;
+	const char *name;
+} cluster_options[] = {
+	{ 0, "json" }, { 0, "dot" }, { 'q', "quiet" }, { 'v', "verbose" },
+};
+
+/* Short options A after the --cluster files ("-q", "-qv", "-x"), letter
+ * by letter as getopt reads them before the files: -q and -v are taken;
+ * -c and -h, known but not taken, are refused as there. An unknown one is
+ * named with what it was probably meant to be: a long option --cluster
+ * takes written with one dash (-json), else the option --cluster takes
+ * whose name the letter starts (-Q: -q, -j: --json), else the list of
+ * them. */
+static int cluster_short_options(const char *a, bool *quiet, bool *verbose, char **ret_error)
+{
+	const char *names[ARRAY_SIZE(long_options)];
+	const char *word = a + 1, *letter = word + strspn(word, "qv"), *near;
+	size_t n = 0;
+
+	if (!*letter) {
+		*quiet |= strchr(word, 'q') != NULL;
+		*verbose |= strchr(word, 'v') != NULL;
+		return 0;
 	}
-	return halo_strdup_printf("--cluster takes no %s (it only reads the state files given)", a);
+	if (*letter == 'c' || *letter == 'h') {
+		*ret_error = halo_strdup_printf("--cluster takes no -%c (it only reads the state files given)",
+						*letter);
+		return *ret_error ? -EINVAL : -ENOMEM;
+	}
+	for (const struct option *o = long_options; o->name; o++)
+		names[n++] = o->name;
+	names[n] = NULL;
+	/* Nearest of all, so that -root is not taken for --dot. */
+	near = word[1] ? halo_suggest(word, names) : NULL;
+	for (size_t i = 0; near && i < ARRAY_SIZE(cluster_options); i++)
+		if (strcmp(near, cluster_options[i].name) == 0) {
+			*ret_error = halo_strdup_printf("unknown option '%s' (did you mean --%s?)", a, near);
+			return *ret_error ? -EINVAL : -ENOMEM;
+		}
+	for (size_t i = 0; i < ARRAY_SIZE(cluster_options); i++)
+		if (cluster_options[i].name[0] == tolower((unsigned char)*letter)) {
+			*ret_error = cluster_options[i].letter ?
+				halo_strdup_printf("unknown option '-%c' (did you mean -%c?)", *letter,
+						   cluster_options[i].letter) :
+				halo_strdup_printf("unknown option '-%c' (did you mean --%s?)", *letter,
+						   cluster_options[i].name);
+			return *ret_error ? -EINVAL : -ENOMEM;
+		}
+	*ret_error = halo_strdup_printf("unknown option '-%c' (--cluster takes only --json, --dot, -q and -v)",
+					*letter);
+	return *ret_error ? -EINVAL : -ENOMEM;
 }
 
 /*
@@ -285,9 +341,14 @@ static int parse_cluster(int argc, char *argv[], struct halo_cli *cli, bool *qui
 			*quiet = true;
 		else if (!dashdash && (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0))
 			*verbose = true;
-		else if (!dashdash && a[0] == '-' && a[1]) {
-			*ret_error = cluster_option_error(a);
+		else if (!dashdash && a[0] == '-' && a[1] == '-') {
+			*ret_error = cluster_long_option_error(a);
 			return -EINVAL;
+		} else if (!dashdash && a[0] == '-' && a[1]) {
+			int r = cluster_short_options(a, quiet, verbose, ret_error);
+
+			if (r < 0)
+				return r;
 		} else if (!a[0]) {
 			*ret_error = halo_strdup_printf("--cluster: an empty state file name");
 			return -EINVAL;

@@ -41,6 +41,15 @@ run_halo --cluster "$TEST_TMP/a.json" "$TEST_TMP/b.json" --jsno
 is "$rc" 1 "--cluster FILES --jsno: exit 1"
 is "$err" "halo-provision: unknown option '--jsno' (did you mean --json?)" "--cluster FILES --jsno: one line"
 is "$out" "" "--cluster FILES --jsno: nothing on stdout"
+# A short option after the files: the one --cluster takes that was meant,
+# or the ones it takes.
+run_halo --cluster "$TEST_TMP/a.json" "$TEST_TMP/b.json" -Q
+is "$rc:$err" "1:halo-provision: unknown option '-Q' (did you mean -q?)" "--cluster FILES -Q: exit 1, one line"
+is "$out" "" "--cluster FILES -Q: nothing on stdout"
+run_halo --cluster "$TEST_TMP/a.json" "$TEST_TMP/b.json" -x
+is "$rc:$err" "1:halo-provision: unknown option '-x' (--cluster takes only --json, --dot, -q and -v)" \
+	"--cluster FILES -x: exit 1, one line"
+is "$out" "" "--cluster FILES -x: nothing on stdout"
 
 # A missing -c file: the loader's one line, naming the file.
 run_halo --root "$root" --check -c "$TEST_TMP/nonexistent.conf"

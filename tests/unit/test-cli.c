@@ -223,8 +223,6 @@ static void test_cluster(void **state)
 	expect_error("option '--json' takes no argument", "--cluster", "a", "b", "--json=yes", NULL);
 	expect_error("--cluster takes no --root (it only reads the state files given)",
 		     "--cluster", "a", "b", "--root=/x", NULL);
-	expect_error("--cluster takes no -x (it only reads the state files given)",
-		     "--cluster", "a", "b", "-x", NULL);
 	/* Without --cluster a file is still no verb. */
 	expect_error("unexpected argument 'a.json'", "a.json", NULL);
 
@@ -244,6 +242,59 @@ static void test_cluster(void **state)
 	expect_error("--dot draws the cable map of --cluster: give --cluster and the nodes' files",
 		     "--check", "--dot", NULL);
 	expect_error("option '--dot' takes no argument", "--cluster", "--dot=svg", "a", "b", NULL);
+}
+
+/* A short option after the --cluster files: -q and -v (bundled too) are
+ * taken as before them; a mistyped one is named with the option meant, or
+ * the options --cluster takes. */
+static void test_cluster_short_options(void **state)
+{
+	char *argv[] = { (char *)"halo-provision", (char *)"--cluster", (char *)"a",
+			 (char *)"b", (char *)"--", (char *)"-Q", NULL };
+	struct halo_cli cli;
+	char *error = NULL;
+
+	(void)state;
+	assert_int_equal(parse(&cli, &error, "--cluster", "a", "b", "-vv", NULL), 0);
+	assert_int_equal(cli.verbosity, 1);
+	assert_int_equal(cli.n_cluster_files, 2);
+	assert_int_equal(parse(&cli, &error, "--cluster", "a", "-qq", "b", NULL), 0);
+	assert_int_equal(cli.verbosity, -1);
+	assert_int_equal(cli.n_cluster_files, 2);
+	expect_error("-q and -v cannot be used together", "-qv", "--cluster", "a", "b", NULL);
+	expect_error("-q and -v cannot be used together", "--cluster", "a", "b", "-qv", NULL);
+	/* After "--", a file (argv here: the files point into it). */
+	assert_int_equal(halo_cli_parse(6, argv, &cli, &error), 0);
+	assert_int_equal(cli.n_cluster_files, 3);
+	assert_string_equal(cli.cluster_files[2], "-Q");
+
+	/* The option --cluster takes whose name the letter starts. */
+	expect_error("unknown option '-Q' (did you mean -q?)", "--cluster", "a", "b", "-Q", NULL);
+	expect_error("unknown option '-V' (did you mean -v?)", "--cluster", "a", "b", "-V", NULL);
+	expect_error("unknown option '-j' (did you mean --json?)", "--cluster", "a", "b", "-j", NULL);
+	expect_error("unknown option '-D' (did you mean --dot?)", "--cluster", "a", "b", "-D", NULL);
+	/* A long option written with one dash. */
+	expect_error("unknown option '-json' (did you mean --json?)", "--cluster", "a", "b", "-json",
+		     NULL);
+	expect_error("unknown option '-dto' (did you mean --dot?)", "--cluster", "a", "b", "-dto",
+		     NULL);
+	expect_error("unknown option '-qiuet' (did you mean --quiet?)", "--cluster", "a", "b",
+		     "-qiuet", NULL);
+	/* Nothing near: what --cluster takes; in a bundle, the letter getopt
+	 * would name. */
+	expect_error("unknown option '-x' (--cluster takes only --json, --dot, -q and -v)",
+		     "--cluster", "a", "b", "-x", NULL);
+	expect_error("unknown option '-x' (--cluster takes only --json, --dot, -q and -v)",
+		     "--cluster", "a", "b", "-qx", NULL);
+	expect_error("unknown option '-r' (--cluster takes only --json, --dot, -q and -v)",
+		     "--cluster", "a", "b", "-root", NULL);
+	/* Known, but not for --cluster: refused as before the files. */
+	expect_error("--cluster takes no -c (it only reads the state files given)",
+		     "--cluster", "a", "b", "-c", "x.conf", NULL);
+	expect_error("--cluster takes no -c (it only reads the state files given)",
+		     "--cluster", "a", "b", "-qcx.conf", NULL);
+	expect_error("--cluster takes no -h (it only reads the state files given)",
+		     "--cluster", "a", "b", "-h", NULL);
 }
 
 /* --interface and --wait (the hotplug unit and the lock queue). */
@@ -294,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_revert),
 		cmocka_unit_test(test_cluster),
+		cmocka_unit_test(test_cluster_short_options),
 		cmocka_unit_test(test_interface_wait),
 		cmocka_unit_test(test_wants_json),
 	};
