@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli-words.h"
 #include "engine/report.h"
 #include "subsystems.h"
 #include "util/strv.h"
@@ -36,6 +37,8 @@ enum {
 	OPT_CLUSTER,
 	OPT_DOT,
 };
+
+#define SHORT_OPTIONS "c:qvh"
 
 static const struct option long_options[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
@@ -384,6 +387,9 @@ static char *unknown_option_error(int argc, char *argv[])
 							  o->name);
 		return unknown_long_option_error(arg + 2, len);
 	}
+	if (optopt && halo_cli_short_near(optopt, SHORT_OPTIONS))
+		return halo_strdup_printf("unknown option '-%c' (did you mean -%c?)", optopt,
+					  halo_cli_short_near(optopt, SHORT_OPTIONS));
 	if (optopt)
 		return halo_strdup_printf("unknown option '-%c'", optopt);
 	return halo_strdup_printf("unknown option '%s'", arg);
@@ -422,13 +428,15 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 	const char *other = NULL; /* an option --cluster does not take */
 	int c, r;
 
-	*ret_error = NULL;
+	r = halo_cli_one_dash_word(argc, argv, long_options, SHORT_OPTIONS, ret_error);
+	if (r < 0)
+		return r;
 	opterr = 0;
 	optind = 0; /* glibc: full re-initialisation, so tests can parse twice */
 	for (;;) {
 		int prev = optind ? optind : 1, index = -1;
 
-		c = getopt_long(argc, argv, "+:c:qvh", long_options, &index);
+		c = getopt_long(argc, argv, "+:" SHORT_OPTIONS, long_options, &index);
 		if (c == -1)
 			break;
 		if (index >= 0) {

@@ -22,6 +22,10 @@ usage_error "unknown option '--bogus'" --bogus
 usage_error "unknown option '-x'" -x
 usage_error "unknown option '--chec' (did you mean --check?)" --chec
 usage_error "unknown option '--chek' (did you mean --check?)" --chek
+# One dash where two were meant: not the config file "heck", not -j.
+usage_error "unknown option '-check' (did you mean --check?)" -check
+usage_error "unknown option '-json' (did you mean --json?)" --check -json
+usage_error "unknown option '-Q' (did you mean -q?)" -Q
 usage_error "--check and --dry-run cannot be used together" --check --dry-run
 usage_error "--dry-run and --validate cannot be used together" --dry-run --validate
 usage_error "--check and --status cannot be used together" --check --status

@@ -100,6 +100,13 @@ static void test_all_options(void **state)
 	assert_true(cli.help);
 	assert_int_equal(parse(&cli, &error, "--version", NULL), 0);
 	assert_true(cli.version);
+	/* A value that looks like a one-dash long option is still a value. */
+	assert_int_equal(parse(&cli, &error, "-c", "-check", NULL), 0);
+	assert_string_equal(cli.config, "-check");
+	assert_int_equal(parse(&cli, &error, "-qcheck.conf", NULL), 0);
+	assert_string_equal(cli.config, "heck.conf");
+	assert_int_equal(parse(&cli, &error, "--root", "-json", "--check", NULL), 0);
+	assert_string_equal(cli.root, "-json");
 }
 
 static void test_errors(void **state)
@@ -121,6 +128,17 @@ static void test_errors(void **state)
 	expect_error("unknown option '--CHECK' (did you mean --check?)", "--CHECK", NULL);
 	expect_error("unknown option '--interfaces' (did you mean --interface?)", "--interfaces", "x", NULL);
 	expect_error("unknown option '--zz'", "--zz", NULL);
+	/* One dash where two were meant: getopt would read -check as the
+	 * config file "heck", -json as an unknown -j. */
+	expect_error("unknown option '-check' (did you mean --check?)", "-check", NULL);
+	expect_error("unknown option '-config' (did you mean --config?)", "-config", "x", NULL);
+	expect_error("unknown option '-json' (did you mean --json?)", "--check", "-json", NULL);
+	expect_error("unknown option '-jsno' (did you mean --json?)", "-jsno", NULL);
+	expect_error("unknown option '-root' (did you mean --root?)", "-root=/x", NULL);
+	expect_error("unknown option '-dry-run' (did you mean --dry-run?)", "-c", "-q", "-dry-run", NULL);
+	expect_error("unknown option '-Q' (did you mean -q?)", "-Q", NULL);
+	expect_error("unknown option '-V' (did you mean -v?)", "--check", "-V", NULL);
+	expect_error("unknown option '-j'", "-j", NULL);
 	expect_error("unknown option '--'", "--=x", NULL);
 	expect_error("option '--json' takes no argument", "--json=yes", NULL);
 	expect_error("option '--root' needs an argument", "--root", NULL);

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli-words.h: options written with one dash where two were meant. */
+#pragma once
+
+#include <getopt.h>
+
+/* The first element of ARGV, among the options getopt_long will read
+ * ("+": up to the first non-option or "--", short options SHORTS), that
+ * is a long option written with one dash: "-check" (which getopt would
+ * take for -c heck, a config file named "heck"), "-json", "-jsno". 0 and
+ * *RET_ERROR NULL when there is none; -EINVAL with *RET_ERROR "unknown
+ * option '-check' (did you mean --check?)"; -ENOMEM. A word that is a
+ * valid run of short options and no long option's name ("-qv", "-cFILE")
+ * is left to getopt. */
+int halo_cli_one_dash_word(int argc, char *argv[], const struct option *opts,
+			   const char *shorts, char **ret_error);
+
+/* The nearest short option in SHORTS to the unknown LETTER: the same
+ * letter in the other case ('Q': 'q'), else 0. */
+int halo_cli_short_near(int letter, const char *shorts);
