@@ -10,7 +10,9 @@
  * outside it, so both are refused before anything is opened for writing.
  * Every check is made on an O_PATH descriptor, and the descriptor written
  * is that same inode reopened: nothing that is no regular file (a FIFO, a
- * watchdog device) is ever opened to write.
+ * watchdog device) is ever opened to write. The same judgement serves
+ * halo_root_read_attr (rootfs-read.c) on the descriptor it reads, so an
+ * item can refuse such a file when it observes, before anything changed.
  */
 #include "config.h"
 
@@ -99,13 +101,51 @@ static int stays_in_sys(const struct halo_ctx *ctx, int fd)
 	return !strstr(file + n, " (deleted)");
 }
 
+int halo_rootfs_attr_judge(const struct halo_ctx *ctx, const char *path, int fd,
+			   const struct stat *st, bool followed)
+{
+	_cleanup_close_ int plain = -1;
+	struct stat st_plain;
+	int r;
+
+	if (!path || (!under(path, "/sys") && !under(path, "/proc")))
+		return -EINVAL;
+	if (S_ISDIR(st->st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st->st_mode))
+		return -HALO_ENOTREG;
+	/* Never so on a kernel file system: asked only then. */
+	if (st->st_nlink > 1)
+		return kernel_fs(fd) ? 0 : -EMLINK;
+	if (!followed)
+		return 0;
+	if (under(path, "/sys")) {
+		r = stays_in_sys(ctx, fd);
+		if (r != 0)
+			return r < 0 ? r : 0;
+		return kernel_fs(fd) ? 0 : -ELOOP;
+	}
+	if (kernel_fs(fd))
+		return 0;
+	/* /proc/sys has no symlinks: one in a fixture is refused outright.
+	 * The same inode both ways, or the tree changed in between. */
+	r = halo_rootfs_open(ctx, path, O_PATH, 0, true, &plain);
+	if (r < 0)
+		return r;
+	if (fstat(plain, &st_plain) < 0)
+		return -errno;
+	if (st_plain.st_dev != st->st_dev || st_plain.st_ino != st->st_ino)
+		return -ELOOP;
+	return 0;
+}
+
 /* Opens PATH as O_PATH and checks it may be written: *RET_KERNEL tells
  * whether it is on a kernel file system (no truncation then). */
 static int attr_open(const struct halo_ctx *ctx, const char *path, int *ret_fd,
 		     bool *ret_kernel)
 {
-	_cleanup_close_ int fd = -1, plain = -1;
-	struct stat st, st_plain;
+	_cleanup_close_ int fd = -1;
+	struct stat st;
 	int r;
 
 	if (!path || (!under(path, "/sys") && !under(path, "/proc")))
@@ -120,28 +160,11 @@ static int attr_open(const struct halo_ctx *ctx, const char *path, int *ret_fd,
 	if (!S_ISREG(st.st_mode))
 		return -HALO_ENOTREG;
 	*ret_kernel = kernel_fs(fd);
-	if (*ret_kernel) {
-		*ret_fd = TAKE_FD(fd);
-		return 0;
+	if (!*ret_kernel) {
+		r = halo_rootfs_attr_judge(ctx, path, fd, &st, true);
+		if (r < 0)
+			return r;
 	}
-	if (st.st_nlink > 1)
-		return -EMLINK;
-	if (under(path, "/sys")) {
-		r = stays_in_sys(ctx, fd);
-		if (r <= 0)
-			return r < 0 ? r : -ELOOP;
-		*ret_fd = TAKE_FD(fd);
-		return 0;
-	}
-	/* /proc/sys has no symlinks: one in a fixture is refused outright.
-	 * The same inode both ways, or the tree changed in between. */
-	r = halo_rootfs_open(ctx, path, O_PATH, 0, true, &plain);
-	if (r < 0)
-		return r;
-	if (fstat(plain, &st_plain) < 0)
-		return -errno;
-	if (st_plain.st_dev != st.st_dev || st_plain.st_ino != st.st_ino)
-		return -ELOOP;
 	*ret_fd = TAKE_FD(fd);
 	return 0;
 }

@@ -27,6 +27,17 @@ int halo_rootfs_open_parent(const struct halo_ctx *ctx, const char *path,
 int halo_rootfs_open(const struct halo_ctx *ctx, const char *path, int flags,
 		     mode_t mode, bool nofollow, int *ret_fd);
 
+/* --- rootfs-attr.c ------------------------------------------------------ */
+
+/* What halo_root_write_attr would answer for the kernel attribute PATH,
+ * judged on FD, the regular file (ST its status) already opened there:
+ * 0, -EMLINK, -ELOOP (see rootfs.h), -EINVAL (no attribute path),
+ * -EISDIR, -HALO_ENOTREG. FOLLOWED: symlinks may have been followed to
+ * FD; false when it was opened with none on the way (RESOLVE_NO_SYMLINKS
+ * or O_NOFOLLOW all along), which then asks nothing more than ST. */
+int halo_rootfs_attr_judge(const struct halo_ctx *ctx, const char *path, int fd,
+			   const struct stat *st, bool followed);
+
 /* Test hook: force the component walk even where openat2 exists. */
 void halo_rootfs_force_walk(bool on);
 

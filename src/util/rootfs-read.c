@@ -145,13 +145,26 @@ static int stat_regular(int fd, struct stat *ret_st)
 	return S_ISREG(ret_st->st_mode) ? 0 : -HALO_ENOTREG;
 }
 
+/* For ATTR (halo_root_read_attr): what halo_root_write_attr would say
+ * of FD, opened at PATH, ST its status when KNOWN (else fstat'ed here). */
+static int judge_attr(const struct halo_ctx *ctx, const char *path, int fd, struct stat *st,
+		      bool known, bool followed)
+{
+	if (!known && fstat(fd, st) < 0)
+		return -errno;
+	return halo_rootfs_attr_judge(ctx, path, fd, st, followed);
+}
+
 /* PATH, named BASE in DIR (its directory's entry, or NULL), through the
  * listing of DIR made this run: 1 when there is none, or the name is a
- * symlink (the long way follows it inside the root). */
-static int read_listed(const struct halo_rcentry *dir, const char *base, const char *path,
-		       char **ret_buf, size_t *ret_len)
+ * symlink (the long way follows it inside the root). The directory may
+ * lie behind symlinks (a class link): an ATTR is judged as followed. */
+static int read_listed(const struct halo_ctx *ctx, const struct halo_rcentry *dir,
+		       const char *base, const char *path, bool attr, char **ret_buf,
+		       size_t *ret_len)
 {
-	int fd, r;
+	struct stat st;
+	int fd, r = 0;
 
 	if (!dir || !(dir->have & HALO_RC_LIST) || dir->dfd < 0)
 		return 1;
@@ -173,18 +186,27 @@ static int read_listed(const struct halo_rcentry *dir, const char *base, const c
 	fd = openat(dir->dfd, base, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ELOOP || errno == ENXIO ? 1 : -errno;
-	r = read_rest(fd, path, false, 0, ret_buf, ret_len);
+	if (attr)
+		r = judge_attr(ctx, path, fd, &st, false, true);
+	/* An attribute's size is known now: see at_end. */
+	if (r == 0)
+		r = read_rest(fd, path, attr, attr && st.st_size > 0 ? (size_t)st.st_size : 0,
+			      ret_buf, ret_len);
 	close(fd);
 	return r;
 }
 
 /* PATH opened from the root, or from DIR (as for read_listed) when that
- * directory was opened this run. */
+ * directory was opened this run. An ATTR opened from the root is first
+ * looked for with no symlink on the way: found so, nothing more than the
+ * fstat below is asked to judge it. */
 static int read_walked(const struct halo_ctx *ctx, const struct halo_rcentry *dir,
-		       const char *base, const char *path, char **ret_buf, size_t *ret_len)
+		       const char *base, const char *path, bool attr, char **ret_buf,
+		       size_t *ret_len)
 {
 	const int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
 	_cleanup_close_ int fd = -1;
+	bool followed = true;
 	struct stat st;
 	int r = -ELOOP;
 
@@ -194,12 +216,17 @@ static int read_walked(const struct halo_ctx *ctx, const struct halo_rcentry *di
 	if (dir && dir->dfd >= 0) {
 		fd = openat(dir->dfd, base, flags | O_NOFOLLOW | O_CLOEXEC);
 		r = fd < 0 ? -errno : 0;
+	} else if (attr) {
+		r = halo_rootfs_open(ctx, path, flags, 0, true, &fd);
+		followed = r != 0;
 	}
 	/* A symlink (ELOOP) is followed inside the root, the long way. */
 	if (r == -ELOOP || r == -ENXIO)
 		r = halo_root_openat(ctx, path, flags, 0, &fd);
 	if (r == 0)
 		r = stat_regular(fd, &st);
+	if (r == 0 && attr)
+		r = judge_attr(ctx, path, fd, &st, true, followed);
 	if (r < 0)
 		return r;
 	/* st_size is exact on disk filesystems; /proc says 0, /sys 4096. */
@@ -207,8 +234,10 @@ static int read_walked(const struct halo_ctx *ctx, const struct halo_rcentry *di
 			 ret_buf, ret_len);
 }
 
-int halo_read_file(const struct halo_ctx *ctx, const char *path,
-		   char **ret_buf, size_t *ret_len)
+/* halo_read_file, or halo_root_read_attr for ATTR: that one never takes
+ * an answer from the cache, which holds no judgement, only gives one. */
+static int read_file(const struct halo_ctx *ctx, const char *path, bool attr,
+		     char **ret_buf, size_t *ret_len)
 {
 	_cleanup_free_ char *buf = NULL;
 	const struct halo_rcentry *dir;
@@ -219,17 +248,20 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 	r = halo_rootfs_check_path(path);
 	if (r < 0)
 		return r;
-	r = halo_rootcache_get_file(ctx, path, ret_buf, ret_len);
-	if (r <= 0)
-		return r;
+	if (!attr) {
+		r = halo_rootcache_get_file(ctx, path, ret_buf, ret_len);
+		if (r <= 0)
+			return r;
+	}
 	dir = halo_rootcache_parent(ctx, path, &base);
-	r = read_listed(dir, base, path, &buf, &len);
+	r = read_listed(ctx, dir, base, path, attr, &buf, &len);
 	if (r > 0)
-		r = read_walked(ctx, dir, base, path, &buf, &len);
+		r = read_walked(ctx, dir, base, path, attr, &buf, &len);
 	/* Refused, not absent: the run names what is there. */
 	if (r == -EISDIR || r == -HALO_ENOTREG)
 		(void)halo_root_refused(ctx, path, r);
-	if (halo_rootcache_put_file(ctx, path, r, buf, len) < 0)
+	/* An attribute's refusal is no answer for a plain read. */
+	if ((!attr || r == 0) && halo_rootcache_put_file(ctx, path, r, buf, len) < 0)
 		return -ENOMEM;
 	if (r < 0)
 		return r;
@@ -237,6 +269,18 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 	if (ret_len)
 		*ret_len = len;
 	return 0;
+}
+
+int halo_read_file(const struct halo_ctx *ctx, const char *path,
+		   char **ret_buf, size_t *ret_len)
+{
+	return read_file(ctx, path, false, ret_buf, ret_len);
+}
+
+int halo_root_read_attr(const struct halo_ctx *ctx, const char *path,
+			char **ret_buf, size_t *ret_len)
+{
+	return read_file(ctx, path, true, ret_buf, ret_len);
 }
 
 int halo_root_map_file(const struct halo_ctx *ctx, const char *path,

@@ -165,7 +165,15 @@ int halo_root_write_attr(const struct halo_ctx *ctx, const char *path,
  * -errno (the file absent: -ENOENT). Nothing is opened to write. */
 int halo_root_attr_check(const struct halo_ctx *ctx, const char *path);
 
-/* The one line for a refusal of those two (-ELOOP, -EMLINK):
+/* halo_read_file of a kernel attribute that is to be written later, with
+ * halo_root_attr_check's answer judged on the descriptor read (no second
+ * walk of PATH): -EMLINK or -ELOOP, nothing read, when
+ * halo_root_write_attr would refuse the file; -EINVAL for a PATH not
+ * below /sys or /proc. */
+int halo_root_read_attr(const struct halo_ctx *ctx, const char *path,
+			char **ret_buf, size_t *ret_len);
+
+/* The one line for a refusal of those (-ELOOP, -EMLINK):
  * "refusing to write through a symlink: PATH ..."; NULL for any other
  * ERR (or ENOMEM). Caller frees. */
 char *halo_root_attr_refusal(const struct halo_ctx *ctx, const char *path, int err);

@@ -695,6 +695,94 @@ static void test_write_attr_fixture_refusals(void **state)
 	free(buf);
 }
 
+/* halo_root_read_attr: a read that answers, on the descriptor it reads,
+ * what halo_root_write_attr would refuse; through the long way and, in a
+ * run that changes nothing, through a directory listed before. */
+static void test_read_attr(void **state)
+{
+	struct fx *f = *state;
+	char p[256], q[256], *buf = NULL;
+	size_t len;
+
+	mkd(f, "root/etc");
+	mkd(f, "root/proc");
+	mkd(f, "root/proc/sys");
+	mkd(f, "root/proc/sys/vm");
+	mkd(f, "root/sys");
+	mkd(f, "root/sys/devices");
+	mkd(f, "root/sys/devices/x");
+	mkd(f, "root/sys/class");
+	mkd(f, "root/sys/class/net");
+	put(f, "root/etc/hostname", "node7\n", 0644);
+	put(f, "root/sys/devices/x/mtu", "1500\n", 0644);
+	put(f, "root/proc/sys/vm/dirty_ratio", "20\n", 0644);
+	put(f, "decoy", "60\n", 0644);
+	lnk(f, "../../devices/x", "root/sys/class/net/eth0");
+	lnk(f, "../../etc", "root/sys/class/odd");
+	lnk(f, "/etc/hostname", "root/sys/devices/x/alias");
+	lnk(f, "/etc", "root/proc/sys/kernel");
+	snprintf(p, sizeof(p), "%s/decoy", f->outer);
+	snprintf(q, sizeof(q), "%s/root/sys/devices/x/speed", f->outer);
+	assert_int_equal(link(p, q), 0);
+	snprintf(q, sizeof(q), "%s/root/proc/sys/vm/swappiness", f->outer);
+	assert_int_equal(link(p, q), 0);
+	snprintf(p, sizeof(p), "%s/root/sys/devices/x/fifo", f->outer);
+	assert_int_equal(mkfifo(p, 0644), 0);
+
+	for (int listed = 0; listed < 2; listed++) {
+		char **names = NULL;
+
+		if (listed) {
+			/* The reads of eth0's files go through its listing. */
+			assert_int_equal(halo_root_snapshot_start(&f->ctx), 0);
+			assert_int_equal(halo_root_list_dir(&f->ctx, "/sys/class/net/eth0",
+							    &names), 0);
+			halo_strv_free(names);
+			/* A plain read answered first is no judgement. */
+			assert_int_equal(halo_read_file(&f->ctx, "/sys/class/net/eth0/speed",
+							&buf, &len), 0);
+			free(buf);
+		}
+		/* Through the class link, within /sys; plainly, in /proc/sys. */
+		assert_int_equal(halo_root_read_attr(&f->ctx, "/sys/class/net/eth0/mtu", &buf,
+						     &len), 0);
+		assert_string_equal(buf, "1500\n");
+		assert_int_equal(len, 5);
+		free(buf);
+		assert_int_equal(halo_root_read_attr(&f->ctx, "/proc/sys/vm/dirty_ratio", &buf,
+						     NULL), 0);
+		assert_string_equal(buf, "20\n");
+		free(buf);
+		buf = NULL;
+		/* Refused as the write refuses them, and nothing read. */
+		assert_int_equal(halo_root_read_attr(&f->ctx, "/sys/class/net/eth0/speed", &buf,
+						     &len), -EMLINK);
+		assert_int_equal(halo_root_read_attr(&f->ctx, "/sys/class/net/eth0/alias", &buf,
+						     &len), -ELOOP);
+		assert_int_equal(halo_root_read_attr(&f->ctx, "/sys/class/odd/hostname", &buf,
+						     &len), -ELOOP);
+		assert_int_equal(halo_root_read_attr(&f->ctx, "/proc/sys/vm/swappiness", &buf,
+						     &len), -EMLINK);
+		assert_int_equal(halo_root_read_attr(&f->ctx, "/proc/sys/kernel/hostname", &buf,
+						     &len), -ELOOP);
+		assert_int_equal(halo_root_read_attr(&f->ctx, "/sys/class/net/eth0/fifo", &buf,
+						     &len), -HALO_ENOTREG);
+		assert_int_equal(halo_root_read_attr(&f->ctx, "/sys/class/net/eth0/none", &buf,
+						     &len), -ENOENT);
+		assert_int_equal(halo_root_read_attr(&f->ctx, "/etc/hostname", &buf, &len),
+				 -EINVAL);
+		assert_null(buf);
+		/* The refusal is the attribute's: a plain read still reads. */
+		assert_int_equal(halo_read_file(&f->ctx, "/sys/class/net/eth0/speed", &buf,
+						&len), 0);
+		assert_string_equal(buf, "60\n");
+		free(buf);
+		buf = NULL;
+		if (listed)
+			halo_root_snapshot_stop(&f->ctx);
+	}
+}
+
 static void test_display_path(void **state)
 {
 	struct halo_ctx a = { .root = "/srv/img/" }, b = { .root = "/" };
@@ -827,6 +915,7 @@ int main(void)
 		T(test_check_writable),
 		T(test_write_attr),
 		T(test_write_attr_fixture_refusals),
+		T(test_read_attr),
 		T(test_display_path),
 		T(test_read_not_regular),
 		T(test_map_file),
