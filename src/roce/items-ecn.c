@@ -38,7 +38,16 @@ static int unsupported(struct halo_item *item, const struct halo_roce_want *w,
 	return HALO_SYNC_UNSUPPORTED;
 }
 
-/* The masks of priorities with ECN on, per point. */
+/* Whether the apply may write the switch of priority P (either point):
+ * those are read as attributes to be written, and refused (symlinked or
+ * hard-linked in a fixture) before anything changed. */
+static bool may_write(const struct halo_roce_want *w, int p)
+{
+	return w->ecn_exclusive || (w->ecn_mask & (1u << p));
+}
+
+/* The masks of priorities with ECN on, per point; HALO_SYNC_INVALID with
+ * the line when a switch the apply may write would be refused. */
 static int read_masks(struct halo_ctx *ctx, struct halo_item *item,
 		      const struct halo_roce_want *w, uint8_t masks[2])
 {
@@ -64,7 +73,17 @@ static int read_masks(struct halo_ctx *ctx, struct halo_item *item,
 			size_t len;
 
 			attr_path(path, sizeof(path), w, points[k], p);
-			err = halo_read_file(ctx, path, &text, &len);
+			if (may_write(w, p)) {
+				_cleanup_free_ char *refused = NULL;
+
+				err = halo_root_read_attr(ctx, path, &text, &len);
+				refused = halo_root_attr_refusal(ctx, path, err);
+				if (refused)
+					return halo_item_set_message(item, "%s", refused) < 0 ?
+					       -ENOMEM : HALO_SYNC_INVALID;
+			} else {
+				err = halo_read_file(ctx, path, &text, &len);
+			}
 			if (err == -ENOENT)
 				return unsupported(item, w, path);
 			if (err < 0)
@@ -117,8 +136,9 @@ static int ecn_apply(struct halo_ctx *ctx, struct halo_item *item)
 	char path[256];
 	int r = read_masks(ctx, item, w, m);
 
+	/* Refused now (the file changed since the observation): -EPERM. */
 	if (r != 0)
-		return r < 0 ? r : -EOPNOTSUPP;
+		return r < 0 ? r : r == HALO_SYNC_INVALID ? -EPERM : -EOPNOTSUPP;
 	for (int k = 0; k < 2; k++)
 		for (int p = 0; p < 8; p++) {
 			bool on = w->ecn_mask & (1u << p);

@@ -100,4 +100,54 @@ is "$(item roce/cx/ecn .wanted)" "[ 3 ]" "the wanted value says exactly [ 3 ]"
 run --check
 is "$rc" 0 "check: clean"
 
+# A switch the apply may write is rewritten in place in a fixture, so it
+# must be a file of its own: one hard-linked to a file outside the root,
+# or a symlink to another file of the root, is refused when observed, by
+# --check and apply alike: exit 1, one line naming it, and nothing changed
+# (not the DSCP map the run would have repaired first, not the switches,
+# not the file behind the link).
+jq '.app = [{"selector":"dscp","protocol":26,"priority":5}]' \
+	"$NICSIM_STATE/cx0.json" >"$TEST_TMP/s" && mv "$TEST_TMP/s" "$NICSIM_STATE/cx0.json"
+mkdir -p "$ROOT/etc/kept"
+echo 0 >"$ROOT/etc/kept/rp3"
+echo 0 >"$TEST_TMP/decoy"
+host_now() {
+	state cx0 '[.app, .pfc_enabled, .trust, .requests.dcbnl.set]'
+	(cd "$ECN" && find . -printf '%p %i %n %s %T@\n' | sort)
+	tree_snapshot "$ROOT"
+	cat "$TEST_TMP/decoy"
+}
+for p in roce_np roce_rp; do
+	f=$ECN/$p/enable/3
+	mv "$f" "$TEST_TMP/saved"
+	if [ $p = roce_np ]; then
+		ln "$TEST_TMP/decoy" "$f"
+		what="hard-linked out of the root"
+		why="refusing to write a file with other hard links: $ROOT/sys/class/net/cx0/ecn/$p/enable/3"
+	else
+		ln -s /etc/kept/rp3 "$f"
+		what="a symlink to another file of the root"
+		why="refusing to write through a symlink: $ROOT/sys/class/net/cx0/ecn/$p/enable/3 (not a kernel file system)"
+	fi
+	before=$(host_now)
+	for mode in --check ""; do
+		run $mode
+		is "$rc" 1 "ECN switch $p/3 $what${mode:+ ($mode)}: exit 1"
+		is "$err" "halo-provision: roce/cx/ecn: $why" "... one line naming it"
+	done
+	is "$(host_now)" "$before" "... nothing changed"
+	rm "$f"
+	mv "$TEST_TMP/saved" "$f"
+done
+run
+is "$rc" 2 "each switch a file of its own again: apply exit 2"
+is "$(state cx0 '[.app[] | "\(.protocol):\(.priority)"]')" '["26:3"]' "... the DSCP map repaired"
+# A switch the apply never writes (ECN off elsewhere is left as found
+# without ecn_exclusive) is only read: a hard link there is no refusal.
+sed -i 's/ ecn_exclusive = true;//' "$CONF"
+mv "$ECN/roce_np/enable/6" "$TEST_TMP/saved"
+ln "$TEST_TMP/decoy" "$ECN/roce_np/enable/6"
+run --check
+is "$rc" 0 "a hard link at a switch never written (priority 6): check exit 0"
+
 done_testing
