@@ -93,24 +93,48 @@ struct cm_values {
 	int tos;
 };
 
-/* Both values; on failure the item fails naming the attribute (a FIFO,
- * a symlink out of the root, the driver's errno). */
+/* The attribute NAME into *RET, read as one to be written when WRITTEN
+ * (the apply may write it): HALO_SYNC_INVALID with the line when
+ * halo_root_write_attr would refuse it (a fixture's symlink or hard link),
+ * so the run stops before anything changed. */
+static int read_attr(struct halo_ctx *ctx, struct halo_item *item,
+		     const struct halo_rdma_dev *dev, const char *name, bool written, char **ret)
+{
+	_cleanup_free_ char *refused = NULL;
+	char path[300];
+	size_t len;
+	int err;
+
+	attr_path(path, sizeof(path), dev, name);
+	if (!written) {
+		err = halo_rdma_read_root(ctx, path, ret);
+		return err < 0 ? read_failed(ctx, item, path, err) : 0;
+	}
+	err = halo_root_read_attr(ctx, path, ret, &len);
+	refused = halo_root_attr_refusal(ctx, path, err);
+	if (refused)
+		return halo_item_set_message(item, "%s", refused) < 0 ? -ENOMEM : HALO_SYNC_INVALID;
+	return err < 0 ? read_failed(ctx, item, path, err) : 0;
+}
+
+/* Both values (the ToS read as written when L sets one); on failure the
+ * item fails naming the attribute (a FIFO, a symlink out of the root, the
+ * driver's errno), or is HALO_SYNC_INVALID (read_attr). */
 static int read_values(struct halo_ctx *ctx, struct halo_item *item,
-		       const struct halo_rdma_dev *dev, struct cm_values *ret)
+		       const struct halo_rdma_link *l, const struct halo_rdma_dev *dev,
+		       struct cm_values *ret)
 {
 	_cleanup_free_ char *mode = NULL, *tos = NULL;
-	char path[300], *end;
+	char *end;
 	unsigned long v;
 	int err;
 
-	attr_path(path, sizeof(path), dev, "default_roce_mode");
-	err = halo_rdma_read_root(ctx, path, &mode);
-	if (err < 0)
-		return read_failed(ctx, item, path, err);
-	attr_path(path, sizeof(path), dev, "default_roce_tos");
-	err = halo_rdma_read_root(ctx, path, &tos);
-	if (err < 0)
-		return read_failed(ctx, item, path, err);
+	err = read_attr(ctx, item, dev, "default_roce_mode", true, &mode);
+	if (err != 0)
+		return err;
+	err = read_attr(ctx, item, dev, "default_roce_tos", l->tos >= 0, &tos);
+	if (err != 0)
+		return err;
 	mode[strcspn(mode, "\n")] = '\0';
 	snprintf(ret->mode, sizeof(ret->mode), "%s", mode);
 	v = strtoul(tos, &end, 0);
@@ -157,8 +181,8 @@ static int cm_observe(struct halo_ctx *ctx, struct halo_item *item)
 					    "removed it)", path);
 		return HALO_SYNC_DIFFERS;
 	}
-	r = read_values(ctx, item, &dev, &v);
-	if (r < 0)
+	r = read_values(ctx, item, &w->link, &dev, &v);
+	if (r != 0)
 		return r;
 	if (v.tos < 0)
 		r = halo_item_set_observed(item, "%s, ToS unreadable", v.mode);
@@ -238,9 +262,10 @@ static int cm_apply(struct halo_ctx *ctx, struct halo_item *item)
 	r = wait_ports(ctx, item, &dev);
 	if (r < 0)
 		return r;
-	r = read_values(ctx, item, &dev, &v);
-	if (r < 0)
-		return r;
+	/* Refused now (the file changed since the observation): -EPERM. */
+	r = read_values(ctx, item, &w->link, &dev, &v);
+	if (r != 0)
+		return r < 0 ? r : -EPERM;
 	/* The mode first: the ToS belongs to the RoCE v2 connections. */
 	if (strcmp(v.mode, ROCE_V2) != 0) {
 		r = write_value(ctx, item, &dev, "default_roce_mode", ROCE_V2 "\n");

@@ -115,6 +115,51 @@ for p in /sys/kernel/config/rdma_cm /sys/kernel/config/rdma_cm/irdma0 \
 	mv "$TEST_TMP/config.saved" "$ROOT/sys/kernel/config"
 done
 
+# An attribute the apply may write is rewritten in place in a fixture, so
+# it must be a file of its own: one hard-linked to a file outside the
+# root, or a symlink to another file of the root, is refused when
+# observed, by --check and apply alike: exit 1, one line naming it, and
+# nothing changed (not rdma0's ToS, which the run would have set first,
+# not the file behind the link).
+cm_dev irdma0 0 "RoCE v2"
+cm_dev rocep194s0f0 106 "RoCE v2"
+P=/sys/kernel/config/rdma_cm/rocep194s0f0/ports/1
+mkdir -p "$ROOT/etc/kept"
+cm_now() {
+	(cd "$CM" && find . -printf '%p %i %n %s %T@\n' | sort && cat ./*/ports/1/*)
+	tree_snapshot "$ROOT"
+	cat "$TEST_TMP/decoy"
+}
+for attr in default_roce_mode default_roce_tos; do
+	old=$([ $attr = default_roce_tos ] && echo 0 || echo "IB/RoCE v1")
+	for link in hard symbolic; do
+		f=$ROOT$P/$attr
+		mv "$f" "$TEST_TMP/saved"
+		echo "$old" >"$TEST_TMP/decoy"
+		echo "$old" >"$ROOT/etc/kept/$attr"
+		if [ $link = hard ]; then
+			ln "$TEST_TMP/decoy" "$f"
+			why="refusing to write a file with other hard links: $f"
+		else
+			ln -s "/etc/kept/$attr" "$f"
+			why="refusing to write through a symlink: $f (not a kernel file system)"
+		fi
+		before=$(cm_now)
+		for mode in --check ""; do
+			halo $mode
+			is "$rc" 1 "$attr a $link link${mode:+ ($mode)}: exit 1"
+			is "$err" "halo-provision: rdma/cx0/rdma-cm: $why" "... one line naming it"
+		done
+		is "$(cm_now)" "$before" "... nothing changed"
+		rm "$f"
+		mv "$TEST_TMP/saved" "$f"
+	done
+done
+rm -r "$ROOT/etc/kept"
+halo --json
+is "$rc/$(item rdma/rdma0/rdma-cm .outcome)" 2/changed \
+	"each attribute a file of its own again: apply sets rdma0's ToS"
+
 # configfs not mounted (or rdma_cm not loaded): one clear failure per item.
 rm -rf "$ROOT/sys/kernel/config"
 mkdir -p "$ROOT/sys/kernel/config"
