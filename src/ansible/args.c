@@ -22,6 +22,7 @@
 
 #include "ansible/args.h"
 #include "subsystems.h"
+#include "util/rootfs.h"
 #include "util/strv.h"
 
 /* An args file is small; a bigger one is not Ansible's. */
@@ -34,15 +35,24 @@ static const char *const params[] = {
 
 bool halo_ansible_is_args_file(const char *path)
 {
-	_cleanup_close_ int fd = -1;
+	_cleanup_close_ int pfd = -1, fd = -1;
 	struct stat st;
 	char buf[256];
 	ssize_t n;
 
 	if (!path[0] || path[0] == '-')
 		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+	/* O_PATH: judged on the inode, never opened as what it is (a FIFO
+	 * would block an open, a device may act on one). */
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0 || fstat(pfd, &st) < 0 || S_ISDIR(st.st_mode))
+		return false;
+	/* A FIFO, device or socket named alone is meant as the args file:
+	 * the mode refuses it in its answer (halo_ansible_args_load). */
+	if (!S_ISREG(st.st_mode))
+		return true;
+	fd = halo_fd_reopen(pfd, O_RDONLY | O_NOCTTY);
+	if (fd < 0)
 		return false;
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		for (ssize_t i = 0; i < n; i++) {
@@ -322,7 +332,11 @@ int halo_ansible_args_parse(const char *text, size_t len, struct halo_ansible_ar
 
 int halo_ansible_args_load(const char *path, struct halo_ansible_args *ret, char **ret_error)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	/* O_PATH first: what the path names is judged before it is opened
+	 * to be read (a FIFO would block that open or the read, a device
+	 * may act on an open), then the same inode is read, never the path
+	 * again. */
+	_cleanup_close_ int pfd = open(path, O_PATH | O_CLOEXEC), fd = -1;
 	struct halo_buf b = { 0 };
 	_cleanup_free_ char *text = NULL;
 	char chunk[8192];
@@ -330,8 +344,16 @@ int halo_ansible_args_load(const char *path, struct halo_ansible_args *ret, char
 	size_t len;
 
 	*ret_error = NULL;
-	if (fd < 0 || fstat(fd, &ret->st) < 0)
+	if (pfd < 0 || fstat(pfd, &ret->st) < 0)
 		return fail(ret_error, "cannot open the args file %s: %s", path, strerror(errno));
+	/* The words of the config file's rule (halo_config_file_check),
+	 * which holds the args file to the rest of it after the load. */
+	if (!S_ISREG(ret->st.st_mode))
+		return fail(ret_error, "%s: %s, not a regular file: refused as the args file", path,
+			    halo_file_kind(ret->st.st_mode));
+	fd = halo_fd_reopen(pfd, O_RDONLY | O_NOCTTY);
+	if (fd < 0)
+		return fail(ret_error, "cannot open the args file %s: %s", path, strerror(-fd));
 	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
 		halo_buf_append(&b, chunk, (size_t)n);
 		if (b.len > ARGS_MAX_BYTES) {

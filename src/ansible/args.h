@@ -31,11 +31,16 @@ struct halo_ansible_args {
 };
 
 /* Whether a lone command-line argument is an args file: a regular file
- * (not a symlink's target check: stat) whose first non-blank byte is '{'.
- * Anything else keeps the command line's own usage error. */
+ * (a symlink followed) whose first non-blank byte is '{', or a FIFO,
+ * device or socket (never opened here), which halo_ansible_args_load
+ * then refuses in the module's answer. Anything else (a directory, a
+ * path that is not there, another regular file) keeps the command line's
+ * own usage error. */
 bool halo_ansible_is_args_file(const char *path);
 
-/* Reads and parses the args file at PATH. 0 with *RET filled, -EINVAL with
+/* Reads and parses the args file at PATH: one that is not a regular file
+ * is refused before it is opened to be read ("PATH: a FIFO, not a regular
+ * file: refused as the args file"). 0 with *RET filled, -EINVAL with
  * *RET_ERROR one line (caller frees; NULL on ENOMEM), or -errno. Whatever
  * it returns, *RET holds what was parsed so far (check mode and diff are
  * read first, so even a failed run answers in the right mode): free it

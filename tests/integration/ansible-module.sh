@@ -173,6 +173,29 @@ is "$(field failed),$(field changed),$(jq -r '.items[] | select(.key == "link/rd
 	"false,true,4000" "the same args at mode 0600: taken"
 rm -f "$ARGS"
 
+# An args file that is a FIFO or a device is refused as those are, before
+# it is ever opened: at once (opening a FIFO nobody writes waits forever;
+# timeout turns that into a failure), failed, one line, rc 1, nothing
+# read or changed. The FIFO's writer still waits: its args, which would
+# apply, were never taken.
+mkfifo "$TEST_TMP/args-fifo"
+(umask 077 && printf '%s\n' "{ $BASE, \"config_text\": \"$TEXT\", \"only\": [\"links\"] }" >"$TEST_TMP/args-fifo") &
+writer=$!
+for f in "$TEST_TMP/args-fifo:a FIFO" "/dev/null:a character device"; do
+	path=${f%%:*} kind=${f#*:}
+	out=$(timeout -k 2 10 "$HALO" "$path" 2>"$TEST_TMP/stderr")
+	rc=$?
+	ok "$(one_object; echo $?)" "args file $kind: one JSON object"
+	is "$(field failed),$(field changed),$(field msg),$rc" \
+		"true,false,\"$path: $kind, not a regular file: refused as the args file\",1" \
+		"... at once, failed, one line saying why"
+done
+ok "$(kill -0 "$writer"; echo $?)" "the FIFO was never opened: its writer still waits"
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
+ok "$([ -p "$TEST_TMP/args-fifo" ] && [ -c /dev/null ]; echo $?)" "... and both are as they were"
+is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap2,1500" "args files that are no regular file: nothing changed"
+
 # --- every option: an empty, a wrong-typed and an unknown value ---
 # args KEY JSON-VALUE: the base parameters with KEY set to the value.
 args() {
@@ -253,6 +276,9 @@ is "$rc,$err" "1,halo-provision: unexpected argument '$TEST_TMP/notjson'" \
 	"a lone argument that is not a JSON object: the usage error"
 run_halo "$ARGS" --check
 like "$err" "unexpected argument" "an args file with other options: the usage error"
+run_halo "$TEST_TMP"
+is "$rc,$err" "1,halo-provision: unexpected argument '$TEST_TMP'" \
+	"a lone argument that is a directory: the usage error"
 
 # _ansible_check_mode "" is unset too: an apply (of nothing here).
 module "$(args _ansible_check_mode '""' | jq -c '. + {only: ["storage"]}')"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -302,7 +303,7 @@ static void every_option(void **state)
 
 static void args_file_detection(void **state)
 {
-	char dir[] = "/tmp/test-ansible-args.XXXXXX", path[128];
+	char dir[] = "/tmp/test-ansible-args.XXXXXX", path[128], fifo[128], want[256];
 	FILE *f;
 
 	(void)state;
@@ -324,6 +325,28 @@ static void args_file_detection(void **state)
 	assert_false(halo_ansible_is_args_file("/nonexistent/args"));
 	assert_false(halo_ansible_is_args_file("--check"));
 	assert_false(halo_ansible_is_args_file(""));
+	/* A FIFO or a device is taken for the args file, never opened (a
+	 * FIFO nobody writes would block the open), and loading it refuses
+	 * it before anything is read. */
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_true(halo_ansible_is_args_file(fifo));
+	assert_true(halo_ansible_is_args_file("/dev/null"));
+	{
+		struct halo_ansible_args a = { 0 };
+		char *err = NULL;
+
+		assert_int_equal(halo_ansible_args_load(fifo, &a, &err), -EINVAL);
+		assert_true(S_ISFIFO(a.st.st_mode));
+		snprintf(want, sizeof(want), "%s: a FIFO, not a regular file: refused as the args file", fifo);
+		assert_string_equal(err, want);
+		free(err);
+		assert_int_equal(halo_ansible_args_load("/dev/null", &a, &err), -EINVAL);
+		assert_string_equal(err, "/dev/null: a character device, not a regular file: refused as the args file");
+		free(err);
+		halo_ansible_args_free(&a);
+	}
+	unlink(fifo);
 	/* Loading a file that vanished is an error with its name. */
 	{
 		struct halo_ansible_args a = { 0 };
