@@ -60,8 +60,11 @@ static int add_record(struct halo_ctx *ctx, struct halo_plan *plan,
 	*ret_item = NULL;
 	if (r < 0 || !content)
 		return r;
-	return halo_plan_add_file(plan, HALO_SUB_BOOT, HALO_PHASE_BOOT, BOOT_RECORD_PATH,
-				  content, 0644, ret_item);
+	r = halo_plan_add_file(plan, HALO_SUB_BOOT, HALO_PHASE_BOOT, BOOT_RECORD_PATH,
+			       content, 0644, ret_item);
+	if (r >= 0)
+		(*ret_item)->what = BOOT_RECORD_WHAT;
+	return r;
 }
 
 static int add_files(struct halo_plan *plan, const struct boot_edits *edits,

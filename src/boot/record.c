@@ -197,8 +197,10 @@ int boot_record_load(struct halo_ctx *ctx, struct boot_record *rec, struct halo_
 	 * taken for "no edits" in silence. */
 	if (r == -ENOENT)
 		r = halo_root_absent(ctx, BOOT_RECORD_PATH);
-	if (r < 0)
+	if (r < 0) {
+		halo_root_refusal_name(ctx, BOOT_RECORD_PATH, BOOT_RECORD_WHAT);
 		return r == -ENOMEM ? r : 0;
+	}
 	r = boot_record_parse(text, rec, &line);
 	if (r != -EBADMSG)
 		return r;

@@ -20,6 +20,8 @@
 #include "util/errors.h"
 
 #define BOOT_RECORD_PATH "/var/lib/halo-provision/cmdline-edits"
+/* The record as lines about it name it (engine/item.h: what). */
+#define BOOT_RECORD_WHAT "the record of the command-line edits (boot)"
 
 struct boot_rec_orig {
 	char *path, *var;

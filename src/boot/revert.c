@@ -245,6 +245,7 @@ int boot_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     struct halo_errors *errs)
 {
 	struct boot_record rec = { 0 };
+	struct halo_item *record;
 	struct boot_run *run = calloc(1, sizeof(*run));
 	size_t n_errs = errs->n, first;
 	int r;
@@ -269,9 +270,12 @@ int boot_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (r >= 0 && errs->n == n_errs)
 		r = halo_plan_add_file(plan, HALO_SUB_BOOT, HALO_PHASE_BOOT, BOOT_DROPIN_PATH,
 				       NULL, 0644, NULL);
-	if (r >= 0 && errs->n == n_errs)
+	if (r >= 0 && errs->n == n_errs) {
 		r = halo_plan_add_file(plan, HALO_SUB_BOOT, HALO_PHASE_BOOT, BOOT_RECORD_PATH,
-				       NULL, 0644, NULL);
+				       NULL, 0644, &record);
+		if (r >= 0)
+			record->what = BOOT_RECORD_WHAT;
+	}
 	first = plan->n;
 	/* Parameters to take out or put back: their items, and the
 	 * regeneration when the loader is known. */

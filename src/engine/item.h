@@ -108,6 +108,11 @@ struct halo_item {
 	 * mount unit), absolute inside the root; NULL for the rest. Proven
 	 * writable before the first change, like PATH. */
 	char *creates;
+	/* What the file at PATH is to the operator, with the config key that
+	 * makes the run write it, when the path alone would not say ("the
+	 * record of the command-line edits (boot)"): lines about the file
+	 * that are not the item's own name it so. Static; NULL for the rest. */
+	const char *what;
 	/* One kernel command-line parameter (wanted is "key=value" as the
 	 * command line holds it): the boot facts --cluster compares. */
 	bool cmdline_param;

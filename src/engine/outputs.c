@@ -13,6 +13,10 @@
 
 #define REBOOT_FLAG "/run/reboot-required"
 #define REBOOT_PKGS "/run/reboot-required.pkgs"
+/* What each output is, for the lines about it, with the key that sets
+ * it (the reboot flag's path is the one Debian's tools read: no key). */
+#define REBOOT_WHAT "the reboot flag"
+#define TEXTFILE_WHAT "the Prometheus textfile (state.prometheus)"
 
 static const char *state_path(const struct halo_config *cfg)
 {
@@ -60,32 +64,33 @@ int halo_outputs_check_items(const struct halo_config *cfg, const struct halo_pl
 	return errs->n > before ? -EINVAL : 0;
 }
 
-/* PATH failed the writability check with ERR: one line naming it. */
-static void unwritable(struct halo_ctx *ctx, struct halo_errors *errs, const char *path, int err)
+/* PATH (the file WHAT, NULL for a file the path alone names) failed the
+ * writability check with ERR: one line naming it. */
+static void unwritable(struct halo_ctx *ctx, struct halo_errors *errs, const char *what,
+		       const char *path, int err)
 {
 	_cleanup_free_ char *shown = halo_root_display_path(ctx, path);
 	_cleanup_free_ char *why = halo_file_unwritable_why(ctx, path, err);
 
-	halo_errors_add(errs, "%s cannot be written: %s; nothing was changed",
-			shown ? shown : path, why ? why : strerror(-err));
+	halo_errors_add(errs, "%s%s%s cannot be written: %s; nothing was changed",
+			what ? what : "", what ? " " : "", shown ? shown : path,
+			why ? why : strerror(-err));
 }
 
-/* Output PATH (its role WHAT) cannot be written the way file items
- * write, for WHY: one line naming the output, its path and why. The read
- * of the same file the run noted as refused (the last state file, behind
- * the same symlink) is named by this line, so it is not said again. */
+/* Output PATH (WHAT: what it is and the key that sets it) cannot be
+ * written the way file items write, for WHY: one line naming the output,
+ * its path and why. The read of the same file the run noted as refused
+ * (the last state file, behind the same symlink) is named by this line,
+ * so it is not said again. */
 static void refused_output(struct halo_ctx *ctx, struct halo_errors *errs, const char *what,
 			   const char *path, const char *why)
 {
-	_cleanup_free_ char *shown = halo_root_display_path(ctx, path);
-	const char *p = shown ? shown : path;
-	size_t n = strlen(p);
+	_cleanup_free_ char *line = halo_root_named_line(ctx, what, path, why);
 
-	/* "<path>: a FIFO, not a regular file" names the path already. */
-	if (strncmp(why, p, n) == 0 && why[n] == ':')
-		halo_errors_add(errs, "%s %s", what, why);
+	if (line)
+		halo_errors_add(errs, "%s", line);
 	else
-		halo_errors_add(errs, "%s %s: %s", what, p, why);
+		errs->oom = true;
 	halo_refusals_forget(ctx->refusals, path);
 }
 
@@ -96,15 +101,15 @@ int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 	size_t n = 0, before = errs->n;
 
 	if (ctx->mode == HALO_MODE_APPLY) {
-		what[n] = "state file";
+		what[n] = HALO_STATE_WHAT;
 		paths[n++] = state_path(cfg);
-		what[n] = "reboot flag";
+		what[n] = REBOOT_WHAT;
 		paths[n++] = REBOOT_FLAG;
-		what[n] = "reboot flag";
+		what[n] = REBOOT_WHAT;
 		paths[n++] = REBOOT_PKGS;
 	}
 	if (halo_outputs_textfile(ctx, cfg)) {
-		what[n] = "Prometheus textfile";
+		what[n] = TEXTFILE_WHAT;
 		paths[n++] = cfg->state.prometheus;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -124,7 +129,7 @@ int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 		int r = halo_root_check_writable(ctx, paths[i]);
 
 		if (r < 0)
-			unwritable(ctx, errs, paths[i], r);
+			unwritable(ctx, errs, what[i], paths[i], r);
 	}
 	return errs->n > before ? -EROFS : 0;
 }
@@ -147,7 +152,7 @@ int halo_outputs_check_files_writable(struct halo_ctx *ctx, const struct halo_pl
 			continue;
 		r = halo_root_check_writable(ctx, path);
 		if (r < 0)
-			unwritable(ctx, errs, path, r);
+			unwritable(ctx, errs, item->what, path, r);
 	}
 	return errs->n > before ? -EROFS : 0;
 }
@@ -176,18 +181,17 @@ int halo_outputs_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		/* A revert removes the state file as an item (revert.c). */
 		r = ctx->revert ? 0 : halo_state_write(ctx, cfg, plan, bits);
 		if (r < 0)
-			extra |= write_failed(ctx, plan, errs, "the state file", state_path(cfg), r);
+			extra |= write_failed(ctx, plan, errs, HALO_STATE_WHAT, state_path(cfg), r);
 		if (bits & HALO_EXIT_REBOOT) {
 			r = halo_reboot_required_write(ctx);
 			if (r < 0)
-				extra |= write_failed(ctx, plan, errs, "the reboot flag", REBOOT_FLAG, r);
+				extra |= write_failed(ctx, plan, errs, REBOOT_WHAT, REBOOT_FLAG, r);
 		}
 	}
 	if (halo_outputs_textfile(ctx, cfg)) {
 		r = halo_prometheus_write(ctx, cfg, plan, bits);
 		if (r < 0)
-			extra |= write_failed(ctx, plan, errs, "the Prometheus textfile",
-					      cfg->state.prometheus, r);
+			extra |= write_failed(ctx, plan, errs, TEXTFILE_WHAT, cfg->state.prometheus, r);
 	}
 	return extra;
 }

@@ -89,8 +89,10 @@ static struct json_object *read_prev(struct halo_ctx *ctx, const char *path,
 	 * out of the root is not "no state file". */
 	if (r == -ENOENT)
 		(void)halo_root_absent(ctx, path);
-	if (r < 0)
+	if (r < 0) {
+		halo_root_refusal_name(ctx, path, HALO_STATE_WHAT);
 		return NULL;
+	}
 	prev = json_tokener_parse(old);
 	if (!prev)
 		return NULL;

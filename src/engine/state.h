@@ -10,6 +10,9 @@
 #include "halo.h"
 
 #define HALO_STATE_DEFAULT_PATH "/var/lib/halo-provision/state.json"
+/* The state file as lines about it name it: what it is and the key
+ * that sets its path. */
+#define HALO_STATE_WHAT "the state file (state.path)"
 
 /* Writes the state JSON (items with wanted/observed/outcome, config digest,
  * tool version, reboot flag, and the `node` facts --cluster compares:

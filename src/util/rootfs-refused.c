@@ -71,6 +71,42 @@ int halo_root_absent(const struct halo_ctx *ctx, const char *path)
 	return -ENOENT;
 }
 
+char *halo_root_named_line(const struct halo_ctx *ctx, const char *what, const char *path,
+			   const char *why)
+{
+	_cleanup_free_ char *shown = halo_root_display_path(ctx, path);
+	const char *p = shown ? shown : path;
+	size_t n = strlen(p);
+
+	/* "<path>: a FIFO, not a regular file" names the path already. */
+	if (strncmp(why, p, n) == 0 && why[n] == ':')
+		return halo_strdup_printf("%s %s", what, why);
+	return halo_strdup_printf("%s %s: %s", what, p, why);
+}
+
+void halo_root_refusal_name(const struct halo_ctx *ctx, const char *path, const char *what)
+{
+	struct halo_refusals *r = ctx->refusals;
+	size_t n = strlen(what);
+	char *line;
+
+	for (size_t i = 0; r && i < r->n; i++) {
+		if (strcmp(r->paths[i], path) != 0)
+			continue;
+		/* Named once: the file may be read again in the run. */
+		if (strncmp(r->lines[i], what, n) == 0 && r->lines[i][n] == ' ')
+			return;
+		line = halo_root_named_line(ctx, what, path, r->lines[i]);
+		if (!line) {
+			r->oom = true;
+			return;
+		}
+		free(r->lines[i]);
+		r->lines[i] = line;
+		return;
+	}
+}
+
 long halo_refusals_find(const struct halo_refusals *r, const char *line)
 {
 	if (!r || r->n == 0 || !line)

@@ -95,6 +95,16 @@ int halo_root_refused(const struct halo_ctx *ctx, const char *path, int err);
  * way does not resolve inside the root (halo_root_explain_missing);
  * -ENOMEM. */
 int halo_root_absent(const struct halo_ctx *ctx, const char *path);
+/* "WHAT SHOWN: WHY", the line about a file the operator knows by what it
+ * is (WHAT: "the state file (state.path)", naming the config key that
+ * sets it) at PATH inside the root, shown as found; "WHAT WHY" when WHY
+ * begins with "SHOWN:" already. Caller frees; NULL on ENOMEM. */
+char *halo_root_named_line(const struct halo_ctx *ctx, const char *what, const char *path,
+			   const char *why);
+/* The refusal of PATH noted in this run, if any, is said as
+ * halo_root_named_line says it: a record read behind a symlink out of the
+ * root names the record, not only the symlink. */
+void halo_root_refusal_name(const struct halo_ctx *ctx, const char *path, const char *what);
 /* Which of R's refusals LINE is about: the one whose path it names
  * (inside the root or as shown), else, when it carries only the bare
  * errno text of HALO_ENOTREG, the last one noted; -1 for none. */

@@ -192,7 +192,7 @@ mkdir -p "$root/srv" && echo plain >"$root/srv/plain"
 before=$(tree_snapshot "$root")
 run_halo --root "$root" -c "$conf3" --json
 is "$rc" 4 "state file under a plain file: exit 4 before any change"
-like "$err" "^halo-provision: $root/srv/plain/state.json cannot be written: $root/srv/plain is not a directory; nothing was changed$" "... one line why"
+like "$err" "^halo-provision: the state file \\(state\\.path\\) $root/srv/plain/state.json cannot be written: $root/srv/plain is not a directory; nothing was changed$" "... one line why"
 is "$(jq -r '.failed, .exit_code' <<<"$out" | tr '\n' ' ')" "true 4 " "... --json: failed, exit 4"
 is "$(tree_snapshot "$root")" "$before" "... nothing written"
 
@@ -202,7 +202,7 @@ ln -s /tmp "$root/srv/link"
 before=$(tree_snapshot "$root")
 run_halo --root "$root" -c "$conf3"
 is "$rc" 1 "state file behind a symlink: exit 1"
-like "$err" "^halo-provision: state file $root/srv/link/state.json: refusing to write through a symlink: $root/srv/link$" \
+like "$err" "^halo-provision: the state file \\(state\\.path\\) $root/srv/link/state.json: refusing to write through a symlink: $root/srv/link$" \
 	"... one line naming the output and why"
 is "$(tree_snapshot "$root")" "$before" "... nothing written"
 

@@ -75,14 +75,14 @@ ok $? "fedora: the apply recorded its command-line edits"
 mv "$root/var/lib/halo-provision/state.json" "$TEST_TMP/state.json"
 mkfifo "$root/var/lib/halo-provision/state.json"
 refused "state file a FIFO, --check" \
-	"$root/var/lib/halo-provision/state.json: a FIFO, not a regular file" --check
+	"the state file (state.path) $root/var/lib/halo-provision/state.json: a FIFO, not a regular file" --check
 out=$(timeout 20 "$HALO" --root "$root" --status 2>&1)
 is "$?/$out" "1/halo-provision: cannot read state file: $root/var/lib/halo-provision/state.json: a FIFO, not a regular file" \
 	"state file a FIFO, --status: exit 1, named"
 rm "$root/var/lib/halo-provision/state.json"
 ln -s "$TEST_TMP/state.json" "$root/var/lib/halo-provision/state.json"
 refused "state file a symlink out of the root, --check" \
-	"$root/var/lib/halo-provision/state.json: symlink to '$TEST_TMP/state.json' does not resolve inside the root" --check
+	"the state file (state.path) $root/var/lib/halo-provision/state.json: symlink to '$TEST_TMP/state.json' does not resolve inside the root" --check
 out=$(timeout 20 "$HALO" --root "$root" --status 2>&1)
 is "$?/$out" "1/halo-provision: cannot read state file: $root/var/lib/halo-provision/state.json: symlink to '$TEST_TMP/state.json' does not resolve inside the root" \
 	"state file a symlink out of the root, --status: exit 1, named"
@@ -90,13 +90,13 @@ rm "$root/var/lib/halo-provision/state.json"
 mv "$TEST_TMP/state.json" "$root/var/lib/halo-provision/state.json"
 mv "$root/var/lib/halo-provision/cmdline-edits" "$TEST_TMP/cmdline-edits"
 mkfifo "$root/var/lib/halo-provision/cmdline-edits"
-# The revert's own item for the record says it, under its key.
+# The line names the record as what it is, and the key that makes it.
 refused "cmdline-edits a FIFO, --revert" \
-	"file/var/lib/halo-provision/cmdline-edits: $root/var/lib/halo-provision/cmdline-edits: a FIFO, not a regular file" --revert
+	"the record of the command-line edits (boot) $root/var/lib/halo-provision/cmdline-edits: a FIFO, not a regular file" --revert
 rm "$root/var/lib/halo-provision/cmdline-edits"
 mkdir "$root/var/lib/halo-provision/cmdline-edits"
 refused "cmdline-edits a directory, --revert" \
-	"file/var/lib/halo-provision/cmdline-edits: $root/var/lib/halo-provision/cmdline-edits: a directory, not a regular file" --revert
+	"the record of the command-line edits (boot) $root/var/lib/halo-provision/cmdline-edits: a directory, not a regular file" --revert
 
 # A refused run changes nothing, not even the temp files a killed run left
 # beside the files it owns: those go only once every check before the
@@ -113,25 +113,27 @@ ok "$([ ! -e "$root/etc/udev/rules.d/.#70-halo-access.rules.Ab12Cd" ]; echo $?)"
 	"... the apply that passes its checks removes the temp file"
 
 # The outputs behind a symlink out of the root: one line per output,
-# naming it and its path; the read of the last state file behind the same
-# symlink, and the other records read there, are not said again.
+# naming what it is, the config key that sets it, its path and why; the
+# read of the last state file behind the same symlink is not said again.
+# The record of the boot edits, read there too, is named as the record.
 fresh debian
 rm -rf "$root/var" && ln -s "$TEST_TMP/elsewhere" "$root/var"
 refused "/var a symlink out of the root, apply" \
-	"state file $root/var/lib/halo-provision/state.json: refusing to write through a symlink: $root/var
-$root/var: symlink to '$TEST_TMP/elsewhere' does not resolve inside the root"
+	"the state file (state.path) $root/var/lib/halo-provision/state.json: refusing to write through a symlink: $root/var
+the record of the command-line edits (boot) $root/var/lib/halo-provision/cmdline-edits: $root/var: symlink to '$TEST_TMP/elsewhere' does not resolve inside the root"
 refused "/var a symlink out of the root, --check" \
-	"$root/var: symlink to '$TEST_TMP/elsewhere' does not resolve inside the root" --check
+	"the state file (state.path) $root/var/lib/halo-provision/state.json: $root/var: symlink to '$TEST_TMP/elsewhere' does not resolve inside the root
+the record of the command-line edits (boot) $root/var/lib/halo-provision/cmdline-edits: $root/var: symlink to '$TEST_TMP/elsewhere' does not resolve inside the root" --check
 echo 'state = { prometheus = "/var/lib/node_exporter/halo.prom"; };' >>"$root/etc/halo-provision/halo.conf"
 sed -i '/^boot = /d' "$root/etc/halo-provision/halo.conf"
 refused "/var a symlink out of the root, apply with a textfile" \
-	"state file $root/var/lib/halo-provision/state.json: refusing to write through a symlink: $root/var
-Prometheus textfile $root/var/lib/node_exporter/halo.prom: refusing to write through a symlink: $root/var"
+	"the state file (state.path) $root/var/lib/halo-provision/state.json: refusing to write through a symlink: $root/var
+the Prometheus textfile (state.prometheus) $root/var/lib/node_exporter/halo.prom: refusing to write through a symlink: $root/var"
 out=$(timeout 20 "$HALO" --root "$root" --json 2>/dev/null)
 is "$(jq -r '.errors[]' <<<"$out")" "$err" "... --json: the same lines in errors"
 refused "/var a symlink out of the root, --check with a textfile" \
-	"Prometheus textfile $root/var/lib/node_exporter/halo.prom: refusing to write through a symlink: $root/var
-$root/var: symlink to '$TEST_TMP/elsewhere' does not resolve inside the root" --check
+	"the Prometheus textfile (state.prometheus) $root/var/lib/node_exporter/halo.prom: refusing to write through a symlink: $root/var
+the state file (state.path) $root/var/lib/halo-provision/state.json: $root/var: symlink to '$TEST_TMP/elsewhere' does not resolve inside the root" --check
 
 # Something planted at the run lock is never opened (a FIFO, or a device
 # such as a tty or a watchdog that an open alone would act on): every mode

@@ -3,8 +3,9 @@
 # the textfile, the reboot flag, each owned file) is proven writable
 # before the first change. A read-only directory (a read-only bind mount
 # in a private mount namespace), a missing parent that cannot be made,
-# a parent that is a file: exit 4, one line naming the path, and nothing
-# under the root changed.
+# a parent that is a file: exit 4, one line naming the path (and, for the
+# run's own outputs and records, what the file is and the config key
+# that sets it), and nothing under the root changed.
 source "$top_srcdir/tests/lib/tap.sh"
 
 if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
@@ -24,10 +25,10 @@ state = {
 };
 CONF
 
-# fresh: a Debian sandbox root with what the run reads.
+# fresh [KIND]: a sandbox root (Debian unless KIND) with what the run reads.
 fresh() {
 	rm -rf "$TEST_TMP/root"
-	"$top_srcdir/sandbox/mkroot.sh" debian "$TEST_TMP/root"
+	"$top_srcdir/sandbox/mkroot.sh" "${1:-debian}" "$TEST_TMP/root"
 	mkdir -p "$TEST_TMP/root/proc/sys/net/core" "$TEST_TMP/root/var/lib/node_exporter/textfile_collector"
 	echo 212992 >"$TEST_TMP/root/proc/sys/net/core/rmem_max"
 	root=$TEST_TMP/root
@@ -61,6 +62,16 @@ refused() {	# refused WHAT PATH-REGEX
 	is "$(snapshot)" "$before" "$1: nothing under the root changed"
 }
 
+# named DIR: how the line about the file in DIR names it before its path
+# (a regex): the outputs and the boot edits' record say what they are and
+# which config key sets them; an owned file's path says it.
+named() {
+	case $1 in
+	var/lib/halo-provision) echo 'the state file \(state\.path\) ' ;;
+	var/lib/node_exporter/textfile_collector) echo 'the Prometheus textfile \(state\.prometheus\) ' ;;
+	esac
+}
+
 # Each directory an owned file or output goes to, read-only.
 for dir in etc/default/grub.d etc/udev/rules.d etc/security/limits.d \
 	etc/systemd/system.conf.d etc/systemd/user.conf.d etc/sysctl.d \
@@ -69,8 +80,20 @@ for dir in etc/default/grub.d etc/udev/rules.d etc/security/limits.d \
 	mkdir -p "$root/$dir"
 	before=$(snapshot)
 	in_ns "$(ro_bind "$dir")"
-	refused "read-only $dir" "${root//./\\.}/$dir/[^ ]* cannot be written: Read-only file system; nothing was changed$"
+	refused "read-only $dir" "$(named "$dir")${root//./\\.}/$dir/[^ ]* cannot be written: Read-only file system; nothing was changed$"
 done
+
+# The record of the boot edits (Fedora's command line is edited, so the
+# apply keeps one), with the state file elsewhere: the same line names
+# the record and the key that makes the run keep it.
+conf_record=$TEST_TMP/record.conf
+sed 's|path = "/var/lib/halo-provision/state.json"|path = "/srv/halo/state.json"|' "$conf" >"$conf_record"
+fresh fedora
+mkdir -p "$root/var/lib/halo-provision"
+before=$(snapshot)
+conf=$conf_record in_ns "$(ro_bind var/lib/halo-provision)"
+refused "read-only var/lib/halo-provision, the state file elsewhere" \
+	"the record of the command-line edits \\(boot\\) ${root//./\\.}/var/lib/halo-provision/cmdline-edits cannot be written: Read-only file system; nothing was changed$"
 
 # run/ read-only: the run lock cannot be taken, which says so first.
 fresh
@@ -98,7 +121,7 @@ for dir in etc/sysctl.d var/lib/halo-provision var/lib/node_exporter/textfile_co
 	before=$(snapshot)
 	in_ns true
 	refused "$dir is a file" \
-		"${root//./\\.}/$dir/[^ ]* cannot be written: ${root//./\\.}/$dir is not a directory; nothing was changed$"
+		"$(named "$dir")${root//./\\.}/$dir/[^ ]* cannot be written: ${root//./\\.}/$dir is not a directory; nothing was changed$"
 done
 
 # A check writes only its textfile, after the audit: the audit's drift
@@ -111,7 +134,7 @@ before=$(snapshot)
 rc=$?
 err=$(sed -e 's/^halo-provision: //' "$TEST_TMP/stderr")
 is "$rc" 14 "check, the textfile's directory a file: drift, reboot pending and the failed write"
-like "$err" "^writing the Prometheus textfile ${root//./\\.}/var/lib/node_exporter/textfile_collector/halo\\.prom: ${root//./\\.}/var/lib/node_exporter/textfile_collector is not a directory$" \
+like "$err" "^writing the Prometheus textfile \\(state\\.prometheus\\) ${root//./\\.}/var/lib/node_exporter/textfile_collector/halo\\.prom: ${root//./\\.}/var/lib/node_exporter/textfile_collector is not a directory$" \
 	"check: one line naming the file in the way"
 is "$(snapshot)" "$before" "check: nothing under the root changed"
 

@@ -63,8 +63,8 @@ unshare -m bash -c 'mount -t tmpfs -o ro tmpfs "$1/var/lib/halo-provision" && "$
 rc=$?
 err=$(cat "$TEST_TMP/err")
 is "$rc" 4 "read-only state directory: exit 4"
-is "$err" "halo-provision: $R/var/lib/halo-provision/state.json cannot be written: Read-only file system; nothing was changed" \
-	"read-only state directory: one line naming the file"
+is "$err" "halo-provision: the state file (state.path) $R/var/lib/halo-provision/state.json cannot be written: Read-only file system; nothing was changed" \
+	"read-only state directory: one line naming the output, its key and its path"
 is "$(full_snapshot "$R")" "$before" "read-only state directory: /etc/kernel/cmdline untouched"
 
 # 3. a read-only root: apply cannot take the lock (exit 4, not 1); a check

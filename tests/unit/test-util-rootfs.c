@@ -893,6 +893,41 @@ static void test_explain_missing(void **state)
 	free(why);
 }
 
+/* A refusal the run noted is said as the file it is about, once, whether
+ * its line names that file (a FIFO there) or only the symlink on the way;
+ * a path nothing refused is left alone. */
+static void test_refusal_named(void **state)
+{
+	struct fx *f = *state;
+	struct halo_refusals rf = { 0 };
+	char p[256], want[512], *buf = NULL;
+	size_t len;
+
+	f->ctx.refusals = &rf;
+	mkd(f, "root/var");
+	mkd(f, "root/var/rec");
+	mkd(f, "outside");
+	snprintf(p, sizeof(p), "%s/root/var/rec/fifo", f->outer);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	lnk(f, "../../outside", "root/var/away");
+	assert_int_equal(halo_read_file(&f->ctx, "/var/rec/fifo", &buf, &len), -HALO_ENOTREG);
+	assert_int_equal(halo_root_absent(&f->ctx, "/var/away/record"), -ELOOP);
+	assert_int_equal(rf.n, 2);
+	halo_root_refusal_name(&f->ctx, "/var/rec/fifo", "the record (boot)");
+	halo_root_refusal_name(&f->ctx, "/var/rec/fifo", "the record (boot)");
+	halo_root_refusal_name(&f->ctx, "/var/away/record", "the other record (state.path)");
+	halo_root_refusal_name(&f->ctx, "/var/never", "nothing");
+	snprintf(want, sizeof(want), "the record (boot) %s/var/rec/fifo: a FIFO, not a regular file",
+		 f->root);
+	assert_string_equal(rf.lines[0], want);
+	snprintf(want, sizeof(want), "the other record (state.path) %s/var/away/record: %s/var/away: "
+		 "symlink to '../../outside' does not resolve inside the root", f->root, f->root);
+	assert_string_equal(rf.lines[1], want);
+	assert_int_equal(rf.n, 2);
+	f->ctx.refusals = NULL;
+	halo_refusals_free(&rf);
+}
+
 /* Each test twice, named for the resolver it ran with. */
 #define T(fn)                                                                  \
 	{ #fn "/openat2", fn, setup, teardown, &fx_openat2 },                  \
@@ -920,6 +955,7 @@ int main(void)
 		T(test_read_not_regular),
 		T(test_map_file),
 		T(test_explain_missing),
+		T(test_refusal_named),
 	};
 
 	return cmocka_run_group_tests_name("util-rootfs", tests, NULL, NULL);
