@@ -69,9 +69,11 @@ int halo_cli_one_dash_word(int argc, char *argv[], const struct option *opts,
 				i++;
 			continue;
 		}
+		const struct option *exact = len > 1 ? long_named(opts, word, len) : NULL;
+
 		valid = short_run(word, shorts, &takes_next);
-		if (len > 1 && long_named(opts, word, len)) {
-			near = long_named(opts, word, len)->name;
+		if (exact) {
+			near = exact->name;
 		} else if (len > 1 && !valid) {
 			_cleanup_free_ char *name = strndup(word, len);
 
@@ -94,7 +96,11 @@ int halo_cli_one_dash_word(int argc, char *argv[], const struct option *opts,
 
 int halo_cli_short_near(int letter, const char *shorts)
 {
-	int other = isupper(letter) ? tolower(letter) : toupper(letter);
+	int other;
 
+	/* getopt hands a byte past ASCII over as a negative char. */
+	if (letter <= 0 || letter > 127)
+		return 0;
+	other = isupper(letter) ? tolower(letter) : toupper(letter);
 	return other != letter && other != ':' && strchr(shorts, other) ? other : 0;
 }

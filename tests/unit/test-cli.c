@@ -139,6 +139,7 @@ static void test_errors(void **state)
 	expect_error("unknown option '-Q' (did you mean -q?)", "-Q", NULL);
 	expect_error("unknown option '-V' (did you mean -v?)", "--check", "-V", NULL);
 	expect_error("unknown option '-j'", "-j", NULL);
+	expect_error("unknown option '-\xc3'", "-\xc3", NULL);
 	expect_error("unknown option '--'", "--=x", NULL);
 	expect_error("option '--json' takes no argument", "--json=yes", NULL);
 	expect_error("option '--root' needs an argument", "--root", NULL);
