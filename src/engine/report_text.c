@@ -102,7 +102,8 @@ static void put_value(struct halo_buf *b, const char *value, size_t cap, bool *c
 /* How much of each part of an item's text is shown (0: whole). */
 struct caps {
 	size_t wanted, seen, tail;
-	bool no_seen; /* the host's value left to -v */
+	bool no_seen; /* the host's value left to -v, when long */
+	bool no_tail; /* the message and note left to -v */
 };
 
 /* " (LABEL: VALUE)", VALUE cut to CAPS.seen; left out when CAPS.no_seen
@@ -146,7 +147,10 @@ static char *value_text(const struct halo_item *item, struct caps caps)
 	if (item->note)
 		halo_buf_printf(&tail, "; %s", item->note);
 	if (tail.len) {
-		put_cut(&b, tail.data, caps.tail, true, &cut);
+		if (caps.no_tail)
+			cut = true;
+		else
+			put_cut(&b, tail.data, caps.tail, true, &cut);
 		free(halo_buf_steal(&tail));
 	}
 	if (cut)
@@ -175,13 +179,27 @@ static bool leave_seen(struct caps *caps, bool failed)
 	return true;
 }
 
+/* Leaves the message and note to -v, once, when cutting them to their
+ * floor was not enough (a long key leaves little room), for an item that
+ * did not fail. */
+static bool leave_tail(struct caps *caps, bool has_tail, bool failed)
+{
+	if (caps->no_tail || !has_tail || failed)
+		return false;
+	caps->no_tail = true;
+	return true;
+}
+
 /* An item's text after its outcome and key, which take INDENT columns:
  * one line (the report's contract), kept within WIDTH by cutting what the
  * host has (a boot entry's whole command line), then leaving it to -v,
  * then cutting the wanted value (a command to paste at a blank, -v
  * giving it whole), then the
  * message and note (at a blank), each no further than its floor: the
- * start of a message says what it is about. A failed item's host value is
+ * start of a message says what it is about. Where a long key leaves too
+ * little room even then, the message and note are left to -v: a line
+ * goes past WIDTH only by its outcome, key and short values, which say
+ * what differs. A failed item's host value is
  * cut, never left out, and its message stays whole: they explain the
  * failure. -v: everything whole.
  * Caller frees; NULL on ENOMEM. */
@@ -202,7 +220,8 @@ static char *item_text(const struct halo_ctx *ctx, const struct halo_item *item,
 		if (!cut_more(&caps.seen, VALUE_MAX_START, VALUE_MIN) &&
 		    !leave_seen(&caps, failed) &&
 		    !cut_more(&caps.wanted, VALUE_MAX_START, VALUE_MIN) &&
-		    (!tail || failed || !cut_more(&caps.tail, tail, TAIL_MIN)))
+		    (!tail || failed || !cut_more(&caps.tail, tail, TAIL_MIN)) &&
+		    !leave_tail(&caps, tail > 0, failed))
 			break;
 		shorter = value_text(item, caps);
 		if (!shorter)

@@ -272,6 +272,34 @@ static void test_text_width(void **state)
 	assert_non_null(strstr(out, "\ndrift           boot/param/iommu              iommu=pt (observed: absent)\n"));
 	free(out);
 	halo_plan_free(&plan);
+
+	/* A long key leaves a note too little room even at its floor: the
+	 * note goes to -v, the short values stay (they say what differs),
+	 * and only they and the key take a line past 120 columns. */
+	halo_plan_init(&plan);
+	it = add(&plan, "file/etc/security/limits.d/90-halo-provision.conf",
+		 HALO_OUTCOME_DRIFT, "mode 0644, 381 bytes", NULL);
+	assert_int_equal(halo_item_set_note(it, "pam_limits reads it at the next login of each user"), 0);
+	it = add(&plan, "file/etc/systemd/system.conf.d/90-halo-provision.conf",
+		 HALO_OUTCOME_DRIFT, "mode 0644, 350 bytes", NULL);
+	assert_int_equal(halo_item_set_note(it, "the system manager reads it when it starts"), 0);
+	out = text_of(&ctx, &plan, HALO_EXIT_CHANGED);
+	assert_string_equal(out,
+		"drift           file/etc/security/limits.d/90-halo-provision.conf  "
+		"mode 0644, 381 bytes (observed: absent) (-v: in full)\n"
+		"drift           file/etc/systemd/system.conf.d/90-halo-provision.conf  "
+		"mode 0644, 350 bytes (observed: absent) (-v: in full)\n"
+		"check: 2 items, 2 drift\n");
+	assert_true(strcspn(out, "\n") <= 120);
+	free(out);
+
+	/* Failed, the same item keeps its host value and its note whole. */
+	it->outcome = HALO_OUTCOME_FAILED;
+	out = text_of(&ctx, &plan, HALO_EXIT_FAILED);
+	assert_non_null(strstr(out, "90-halo-provision.conf  mode 0644, 350 bytes (observed: absent); "
+				    "the system manager reads it when it starts\n"));
+	free(out);
+	halo_plan_free(&plan);
 }
 
 /* One item in both documents, field order and all: the report and the
