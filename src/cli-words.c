@@ -94,6 +94,17 @@ int halo_cli_one_dash_word(int argc, char *argv[], const struct option *opts,
 	return 0;
 }
 
+const char *halo_cli_glued_near(const char *word, const struct option *opts)
+{
+	const char *names[64];
+	size_t n = 0;
+
+	for (const struct option *o = opts; o->name && n + 1 < ARRAY_SIZE(names); o++)
+		names[n++] = o->name;
+	names[n] = NULL;
+	return word[0] == '-' && word[1] != '-' ? halo_suggest(word + 1, names) : NULL;
+}
+
 int halo_cli_short_near(int letter, const char *shorts)
 {
 	int other;

@@ -15,6 +15,12 @@
 int halo_cli_one_dash_word(int argc, char *argv[], const struct option *opts,
 			   const char *shorts, char **ret_error);
 
+/* The long option of OPTS that WORD, read by getopt as -c with its value
+ * glued on ("-chek": -c hek), was probably meant to be ("check"), or
+ * NULL. Named only when no such config file exists: a file may have any
+ * name. */
+const char *halo_cli_glued_near(const char *word, const struct option *opts);
+
 /* The nearest short option in SHORTS to the unknown LETTER: the same
  * letter in the other case ('Q': 'q'), else 0. */
 int halo_cli_short_near(int letter, const char *shorts);

@@ -482,6 +482,8 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 				r = -EINVAL;
 			}
 			cli.config = optarg;
+			if (optarg == argv[optind - 1] + 2) /* "-cFILE" */
+				cli.config_meant = halo_cli_glued_near(argv[optind - 1], long_options);
 			break;
 		case OPT_ROOT:
 			r = 0;

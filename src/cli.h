@@ -18,6 +18,7 @@
 struct halo_cli {
 	enum halo_mode mode;        /* HALO_MODE_APPLY unless a mode option */
 	const char *config;         /* -c, or NULL: the default inside the root */
+	const char *config_meant;   /* see halo_cli_glued_near, or NULL */
 	const char *root;           /* --root, default "/" */
 	const char *netns;          /* NULL unless --netns */
 	const char *kernel_release; /* NULL unless --kernel-release */

@@ -170,6 +170,7 @@ static int run_cli(struct run *run, const struct halo_cli *cli)
 		return fail(run);
 	}
 	run->config.name = cli->config;
+	run->config.meant = cli->config_meant;
 	if (run->config.text || run->config.data) {
 		/* Ansible's inline config: named by its parameter. */
 		run->config.name = run->config.text ? "config_text" : "config_data";

@@ -332,6 +332,10 @@ struct halo_config_source {
 	 * loaded. NULL: none. */
 	const char *args_path;
 	const struct stat *args_st;
+	/* The long option that "-c" with NAME glued on was probably meant to
+	 * be ("-chek", which getopt reads as -c hek: "check"), named when no
+	 * file NAME exists. NULL: none. */
+	const char *meant;
 };
 
 /* The rule a file that brings a config must pass: a regular file, not

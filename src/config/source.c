@@ -24,8 +24,12 @@ int halo_config_load_source(const struct halo_ctx *ctx, const struct halo_config
 		return halo_config_load_string(src->name, src->text, ret, errs);
 	if (src->data)
 		return halo_config_load_json(src->name, src->data, ret, errs);
-	if (!src->in_root)
-		return halo_config_load(src->name, !ctx->under_root, ret, errs);
+	if (!src->in_root) {
+		r = halo_config_load(src->name, !ctx->under_root, ret, errs);
+		if (r == -ENOENT && src->meant)
+			halo_errors_append(errs, " (-c%s: did you mean --%s?)", src->name, src->meant);
+		return r;
+	}
 	/* Resolved inside the root like every other file: an image's
 	 * absolute symlink stays in the image. */
 	r = halo_root_openat(ctx, HALO_CONFIG_DEFAULT_PATH, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0, &fd);

@@ -39,6 +39,32 @@ void halo_errors_add(struct halo_errors *e, const char *fmt, ...)
 	e->msgs[e->n++] = msg;
 }
 
+void halo_errors_append(struct halo_errors *e, const char *fmt, ...)
+{
+	va_list ap;
+	char *more, *line;
+	int r;
+
+	if (e->oom)
+		return;
+	va_start(ap, fmt);
+	r = vasprintf(&more, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		e->oom = true;
+		return;
+	}
+	if (e->n == 0) {
+		halo_errors_add(e, "%s", more);
+	} else if (asprintf(&line, "%s%s", e->msgs[e->n - 1], more) < 0) {
+		e->oom = true;
+	} else {
+		free(e->msgs[e->n - 1]);
+		e->msgs[e->n - 1] = line;
+	}
+	free(more);
+}
+
 void halo_errors_free(struct halo_errors *e)
 {
 	for (size_t i = 0; i < e->n; i++)

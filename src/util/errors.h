@@ -16,6 +16,9 @@ struct halo_errors {
 };
 
 void halo_errors_add(struct halo_errors *e, const char *fmt, ...) _printf_(2, 3);
+/* Adds to the end of the last line of E (a new line when there is none):
+ * what one line says, a hint says in the same line. */
+void halo_errors_append(struct halo_errors *e, const char *fmt, ...) _printf_(2, 3);
 void halo_errors_free(struct halo_errors *e);
 
 /* Prints every line of E to OUT as "PROG: line", each on one line whatever

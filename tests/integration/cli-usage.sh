@@ -55,6 +55,20 @@ is "$rc:$err" "1:halo-provision: unknown option '-x' (--cluster takes only --jso
 	"--cluster FILES -x: exit 1, one line"
 is "$out" "" "--cluster FILES -x: nothing on stdout"
 
+# "-chek" is -c hek to getopt: with no file "hek" the line says which
+# option was probably meant; a file of that name is a config like any.
+mkdir -p "$TEST_TMP/cwd"
+pushd "$TEST_TMP/cwd" >/dev/null || exit 1
+run_halo --root "$root" -chek
+is "$rc:$err" "1:halo-provision: hek: cannot open the config file: No such file or directory (-chek: did you mean --check?)" \
+	"-chek, no file hek: exit 1, one line naming --check"
+is "$out" "" "-chek, no file hek: nothing on stdout"
+echo 'version = 1;' | write_conf "$TEST_TMP/cwd/hek"
+run_halo --root "$root" --dry-run -chek
+is "$rc" 0 "-chek with a file hek: the file is the config"
+is "$err" "" "-chek with a file hek: no hint"
+popd >/dev/null || exit 1
+
 # A missing -c file: the loader's one line, naming the file.
 run_halo --root "$root" --check -c "$TEST_TMP/nonexistent.conf"
 is "$rc" 1 "missing -c file: exit 1"

@@ -109,6 +109,32 @@ static void test_all_options(void **state)
 	assert_string_equal(cli.root, "-json");
 }
 
+/* "-chek" is -c with "hek" glued on: taken as the config file (a file may
+ * have any name), with the option probably meant kept for the line that
+ * says no such file exists. A separate or long-form value means what it
+ * says. */
+static void test_config_glued(void **state)
+{
+	struct halo_cli cli;
+	char *error;
+
+	assert_int_equal(parse(&cli, &error, "-chek", NULL), 0);
+	assert_string_equal(cli.config, "hek");
+	assert_non_null(cli.config_meant);
+	assert_string_equal(cli.config_meant, "check");
+	assert_int_equal(parse(&cli, &error, "-cdryrun", NULL), 0);
+	assert_string_equal(cli.config_meant, "dry-run");
+	assert_int_equal(parse(&cli, &error, "-cnode1.conf", NULL), 0);
+	assert_string_equal(cli.config, "node1.conf");
+	assert_null(cli.config_meant);
+	assert_int_equal(parse(&cli, &error, "-c", "hek", NULL), 0);
+	assert_null(cli.config_meant);
+	assert_int_equal(parse(&cli, &error, "--config=chek", NULL), 0);
+	assert_null(cli.config_meant);
+	assert_int_equal(parse(&cli, &error, "-qchek", NULL), 0);
+	assert_null(cli.config_meant);
+}
+
 static void test_errors(void **state)
 {
 	expect_error("--check and --dry-run cannot be used together", "--check", "--dry-run", NULL);
@@ -361,6 +387,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_options),
+		cmocka_unit_test(test_config_glued),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_revert),
 		cmocka_unit_test(test_cluster),

@@ -144,6 +144,15 @@ static void test_errors(void **state)
 	assert_false(e.oom);
 	assert_string_equal(e.msgs[0], "halo.conf:1: bad");
 	assert_string_equal(e.msgs[19], "halo.conf:20: bad");
+	/* A hint goes on the end of the last line, not on a line of its own. */
+	halo_errors_append(&e, " (did you mean %s?)", "x");
+	assert_int_equal(e.n, 20);
+	assert_string_equal(e.msgs[19], "halo.conf:20: bad (did you mean x?)");
+	assert_string_equal(e.msgs[18], "halo.conf:19: bad");
+	halo_errors_free(&e);
+	halo_errors_append(&e, "alone");
+	assert_int_equal(e.n, 1);
+	assert_string_equal(e.msgs[0], "alone");
 	halo_errors_free(&e);
 	assert_int_equal(e.n, 0);
 	assert_null(e.msgs);
