@@ -181,7 +181,7 @@ static bool leave_seen(struct caps *caps, bool failed)
 
 /* Leaves the message and note to -v, once, when cutting them to their
  * floor was not enough (a long key leaves little room), for an item that
- * did not fail. */
+ * did not fail; item_text takes it only when the line then fits. */
 static bool leave_tail(struct caps *caps, bool has_tail, bool failed)
 {
 	if (caps->no_tail || !has_tail || failed)
@@ -197,9 +197,9 @@ static bool leave_tail(struct caps *caps, bool has_tail, bool failed)
  * giving it whole), then the
  * message and note (at a blank), each no further than its floor: the
  * start of a message says what it is about. Where a long key leaves too
- * little room even then, the message and note are left to -v: a line
- * goes past WIDTH only by its outcome, key and short values, which say
- * what differs. A failed item's host value is
+ * little room even then, the message and note are left to -v if the line
+ * then fits; if it would not, they stay (at their floor): a line that
+ * wraps anyway is better whole. A failed item's host value is
  * cut, never left out, and its message stays whole: they explain the
  * failure. -v: everything whole.
  * Caller frees; NULL on ENOMEM. */
@@ -215,17 +215,25 @@ static char *item_text(const struct halo_ctx *ctx, const struct halo_item *item,
 	if (!text || ctx->verbosity > 0)
 		return text;
 	while (indent + strlen(text) > width) {
+		bool last = false;
 		char *shorter;
 
 		if (!cut_more(&caps.seen, VALUE_MAX_START, VALUE_MIN) &&
 		    !leave_seen(&caps, failed) &&
 		    !cut_more(&caps.wanted, VALUE_MAX_START, VALUE_MIN) &&
-		    (!tail || failed || !cut_more(&caps.tail, tail, TAIL_MIN)) &&
-		    !leave_tail(&caps, tail > 0, failed))
-			break;
+		    (!tail || failed || !cut_more(&caps.tail, tail, TAIL_MIN))) {
+			if (!leave_tail(&caps, tail > 0, failed))
+				break;
+			last = true;
+		}
 		shorter = value_text(item, caps);
 		if (!shorter)
 			break;
+		/* A line that runs past the width anyway keeps its note. */
+		if (last && indent + strlen(shorter) > width) {
+			free(shorter);
+			break;
+		}
 		free(text);
 		text = shorter;
 	}
