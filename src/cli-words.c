@@ -44,17 +44,10 @@ static bool short_run(const char *word, const char *shorts, bool *takes_next)
 int halo_cli_one_dash_word(int argc, char *argv[], const struct option *opts,
 			   const char *shorts, char **ret_error)
 {
-	_cleanup_free_ const char **names = NULL;
-	size_t n = 0;
+	const char *names[HALO_CLI_MAX_OPTIONS + 1];
 
 	*ret_error = NULL;
-	for (const struct option *o = opts; o->name; o++)
-		n++;
-	names = calloc(n + 1, sizeof(*names));
-	if (!names)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		names[i] = opts[i].name;
+	halo_cli_option_names(opts, names);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *word = a + 1, *near = NULL;
 		size_t len = strcspn(word, "=");
@@ -94,14 +87,36 @@ int halo_cli_one_dash_word(int argc, char *argv[], const struct option *opts,
 	return 0;
 }
 
-const char *halo_cli_glued_near(const char *word, const struct option *opts)
+size_t halo_cli_option_names(const struct option *opts, const char **names)
 {
-	const char *names[64];
 	size_t n = 0;
 
-	for (const struct option *o = opts; o->name && n + 1 < ARRAY_SIZE(names); o++)
+	for (const struct option *o = opts; o->name && n < HALO_CLI_MAX_OPTIONS; o++)
 		names[n++] = o->name;
 	names[n] = NULL;
+	return n;
+}
+
+char *halo_cli_unknown_long(const struct option *opts, const char *name, size_t len)
+{
+	const char *names[HALO_CLI_MAX_OPTIONS + 1];
+	_cleanup_free_ char *word = strndup(name, len);
+	const char *near;
+
+	if (!word)
+		return NULL;
+	halo_cli_option_names(opts, names);
+	near = halo_suggest(word, names);
+	if (near)
+		return halo_strdup_printf("unknown option '--%s' (did you mean --%s?)", word, near);
+	return halo_strdup_printf("unknown option '--%s'", word);
+}
+
+const char *halo_cli_glued_near(const char *word, const struct option *opts)
+{
+	const char *names[HALO_CLI_MAX_OPTIONS + 1];
+
+	halo_cli_option_names(opts, names);
 	return word[0] == '-' && word[1] != '-' ? halo_suggest(word + 1, names) : NULL;
 }
 

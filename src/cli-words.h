@@ -3,6 +3,20 @@
 #pragma once
 
 #include <getopt.h>
+#include <stddef.h>
+
+/* The most long options a command line has (the name lists below are
+ * kept on the stack). */
+#define HALO_CLI_MAX_OPTIONS 32
+
+/* The names of OPTS (at most HALO_CLI_MAX_OPTIONS) into NAMES,
+ * NULL-terminated, for halo_suggest; their number. */
+size_t halo_cli_option_names(const struct option *opts, const char **names);
+
+/* "unknown option '--NAME'" (NAME: the LEN bytes at NAME), with the
+ * nearest of OPTS when one is close enough (the same rule as the config
+ * file's keys: halo_suggest). Caller frees; NULL on ENOMEM. */
+char *halo_cli_unknown_long(const struct option *opts, const char *name, size_t len);
 
 /* The first element of ARGV, among the options getopt_long will read
  * ("+": up to the first non-option or "--", short options SHORTS), that

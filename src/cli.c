@@ -7,13 +7,13 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli-cluster.h"
 #include "cli-words.h"
 #include "engine/report.h"
 #include "subsystems.h"
@@ -63,6 +63,7 @@ static const struct option long_options[] = {
 	{ "dot", no_argument, NULL, OPT_DOT },
 	{ 0 },
 };
+_Static_assert(ARRAY_SIZE(long_options) - 1 <= HALO_CLI_MAX_OPTIONS, "raise HALO_CLI_MAX_OPTIONS");
 
 /* "boot,modules,...": the --only names, SEP between them. Caller frees. */
 static char *subsystem_list(const char *sep)
@@ -210,168 +211,6 @@ static char *positional_error(const char *arg)
 	return halo_strdup_printf("unexpected argument '%s'", arg);
 }
 
-/* "unknown option '--NAME'", with the nearest long option when one is
- * close enough (the same rule as the config file's keys: halo_suggest). */
-static char *unknown_long_option_error(const char *name, size_t len)
-{
-	const char *names[sizeof(long_options) / sizeof(long_options[0])];
-	_cleanup_free_ char *word = strndup(name, len);
-	const char *near;
-	size_t n = 0;
-
-	if (!word)
-		return NULL;
-	for (const struct option *o = long_options; o->name; o++)
-		names[n++] = o->name;
-	names[n] = NULL;
-	near = halo_suggest(word, names);
-	if (near)
-		return halo_strdup_printf("unknown option '--%s' (did you mean --%s?)", word, near);
-	return halo_strdup_printf("unknown option '--%s'", word);
-}
-
-/* The error for long option A after the --cluster files: the words
- * getopt would have said before them for a typo, an abbreviation or an
- * argument to an option that takes none; else that --cluster does not
- * take it. */
-static char *cluster_long_option_error(const char *a)
-{
-	size_t len = strcspn(a + 2, "=");
-	const struct option *o;
-
-	for (o = long_options; o->name; o++)
-		if (strlen(o->name) == len && strncmp(o->name, a + 2, len) == 0)
-			break;
-	if (!o->name)
-		return unknown_long_option_error(a + 2, len);
-	if (a[2 + len] == '=' && o->has_arg == no_argument)
-		return halo_strdup_printf("option '--%s' takes no argument", o->name);
-	return halo_strdup_printf("--cluster takes no --%s (it only reads the state files given)",
-				  o->name);
-}
-
-/* The options parse_cluster takes after the files: a short one's letter
- * (else 0) and the long name, whose first letter a mistyped short option
- * is matched by (-Q, -j). */
-static const struct {
-	char letter;
-	const char *name;
-} cluster_options[] = {
-	{ 0, "json" }, { 0, "dot" }, { 'q', "quiet" }, { 'v', "verbose" },
-};
-
-/* Short options A after the --cluster files ("-q", "-qv", "-x"), letter
- * by letter as getopt reads them before the files: -q and -v are taken;
- * -c and -h, known but not taken, are refused as there. An unknown one is
- * named with what it was probably meant to be: a long option --cluster
- * takes written with one dash (-json), else the option --cluster takes
- * whose name the letter starts (-Q: -q, -j: --json), else the list of
- * them. */
-static int cluster_short_options(const char *a, bool *quiet, bool *verbose, char **ret_error)
-{
-	const char *names[ARRAY_SIZE(long_options)];
-	const char *word = a + 1, *letter = word + strspn(word, "qv"), *near;
-	size_t n = 0;
-
-	if (!*letter) {
-		*quiet |= strchr(word, 'q') != NULL;
-		*verbose |= strchr(word, 'v') != NULL;
-		return 0;
-	}
-	if (*letter == 'c' || *letter == 'h') {
-		*ret_error = halo_strdup_printf("--cluster takes no -%c (it only reads the state files given)",
-						*letter);
-		return *ret_error ? -EINVAL : -ENOMEM;
-	}
-	for (const struct option *o = long_options; o->name; o++)
-		names[n++] = o->name;
-	names[n] = NULL;
-	/* Nearest of all, so that -root is not taken for --dot. */
-	near = word[1] ? halo_suggest(word, names) : NULL;
-	for (size_t i = 0; near && i < ARRAY_SIZE(cluster_options); i++)
-		if (strcmp(near, cluster_options[i].name) == 0) {
-			*ret_error = halo_strdup_printf("unknown option '%s' (did you mean --%s?)", a, near);
-			return *ret_error ? -EINVAL : -ENOMEM;
-		}
-	for (size_t i = 0; i < ARRAY_SIZE(cluster_options); i++)
-		if (cluster_options[i].name[0] == tolower((unsigned char)*letter)) {
-			*ret_error = cluster_options[i].letter ?
-				halo_strdup_printf("unknown option '-%c' (did you mean -%c?)", *letter,
-						   cluster_options[i].letter) :
-				halo_strdup_printf("unknown option '-%c' (did you mean --%s?)", *letter,
-						   cluster_options[i].name);
-			return *ret_error ? -EINVAL : -ENOMEM;
-		}
-	*ret_error = halo_strdup_printf("unknown option '-%c' (--cluster takes only --json, --dot, -q and -v)",
-					*letter);
-	return *ret_error ? -EINVAL : -ENOMEM;
-}
-
-/*
- * --cluster: the positional arguments are state files or --json reports.
- * getopt stops at the first one, so --json, --dot, -q and -v after them
- * are taken here; "--" ends the options. Another option, or fewer than
- * two files: an error.
- */
-static int parse_cluster(int argc, char *argv[], struct halo_cli *cli, bool *quiet,
-			 bool *verbose, const char *other, char **ret_error)
-{
-	char **files = argv + optind;
-	size_t n = 0;
-	bool dashdash = false;
-
-	if (cli->mode != HALO_MODE_APPLY || cli->revert) {
-		*ret_error = halo_strdup_printf("--cluster and --%s cannot be used together",
-						cli->revert ? "revert" : halo_mode_name(cli->mode));
-		return -EINVAL;
-	}
-	if (other) {
-		*ret_error = halo_strdup_printf("--cluster takes no %s%s (it only reads the state files given)",
-						other[1] ? "--" : "-", other);
-		return -EINVAL;
-	}
-	/* The files are moved to the front of argv's tail, in order. */
-	for (int i = optind; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!dashdash && strcmp(a, "--") == 0)
-			dashdash = true;
-		else if (!dashdash && strcmp(a, "--json") == 0)
-			cli->json = true;
-		else if (!dashdash && strcmp(a, "--dot") == 0)
-			cli->dot = true;
-		else if (!dashdash && (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0))
-			*quiet = true;
-		else if (!dashdash && (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0))
-			*verbose = true;
-		else if (!dashdash && a[0] == '-' && a[1] == '-') {
-			*ret_error = cluster_long_option_error(a);
-			return -EINVAL;
-		} else if (!dashdash && a[0] == '-' && a[1]) {
-			int r = cluster_short_options(a, quiet, verbose, ret_error);
-
-			if (r < 0)
-				return r;
-		} else if (!a[0]) {
-			*ret_error = halo_strdup_printf("--cluster: an empty state file name");
-			return -EINVAL;
-		} else
-			files[n++] = argv[i];
-	}
-	if (cli->json && cli->dot) {
-		*ret_error = halo_strdup_printf("--json and --dot cannot be used together");
-		return -EINVAL;
-	}
-	if (n < 2) {
-		*ret_error = halo_strdup_printf("--cluster needs at least two state files (one per node), not %zu",
-						n);
-		return -EINVAL;
-	}
-	cli->cluster_files = files;
-	cli->n_cluster_files = n;
-	return 0;
-}
-
 /* getopt_long returned '?' for the element just consumed. */
 static char *unknown_option_error(int argc, char *argv[])
 {
@@ -385,7 +224,7 @@ static char *unknown_option_error(int argc, char *argv[])
 			    strncmp(o->name, arg + 2, len) == 0)
 				return halo_strdup_printf("option '--%s' takes no argument",
 							  o->name);
-		return unknown_long_option_error(arg + 2, len);
+		return halo_cli_unknown_long(long_options, arg + 2, len);
 	}
 	if (optopt && halo_cli_short_near(optopt, SHORT_OPTIONS))
 		return halo_strdup_printf("unknown option '-%c' (did you mean -%c?)", optopt,
@@ -564,7 +403,8 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 			return r == -EINVAL ? r : -ENOMEM;
 	}
 	if (cli.cluster) {
-		r = parse_cluster(argc, argv, &cli, &quiet, &verbose, other, ret_error);
+		r = halo_cli_parse_cluster(argc, argv, optind, long_options, &cli, &quiet,
+					  &verbose, other, ret_error);
 		if (r < 0)
 			return r;
 	} else if (optind < argc) {
