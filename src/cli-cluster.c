@@ -38,30 +38,30 @@ static const struct {
 	char letter;
 	const char *name;
 } cluster_options[] = {
-	{ 0, "json" }, { 0, "dot" }, { 'q', "quiet" }, { 'v', "verbose" },
+	{ 0, "json" }, { 0, "dot" }, { 'q', "quiet" }, { 'v', "verbose" }, { 'h', "help" },
 };
 
 /* Short options A after the --cluster files ("-q", "-qv", "-x"), letter
- * by letter as getopt reads them before the files: -q and -v are taken;
- * -c and -h, known but not taken, are refused as there. An unknown one is
+ * by letter as getopt reads them before the files: -q, -v and -h are
+ * taken; -c, known but not taken, is refused as there. An unknown one is
  * named with what it was probably meant to be: a long option --cluster
  * takes written with one dash (-json), else the option --cluster takes
  * whose name the letter starts (-Q: -q, -j: --json), else the list of
  * them. */
-static int cluster_short_options(const struct option *opts, const char *a, bool *quiet, bool *verbose,
-				 char **ret_error)
+static int cluster_short_options(const struct option *opts, const char *a, struct halo_cli *cli,
+				 bool *quiet, bool *verbose, char **ret_error)
 {
 	const char *names[HALO_CLI_MAX_OPTIONS + 1];
-	const char *word = a + 1, *letter = word + strspn(word, "qv"), *near;
+	const char *word = a + 1, *letter = word + strspn(word, "qvh"), *near;
 
 	if (!*letter) {
 		*quiet |= strchr(word, 'q') != NULL;
 		*verbose |= strchr(word, 'v') != NULL;
+		cli->help |= strchr(word, 'h') != NULL;
 		return 0;
 	}
-	if (*letter == 'c' || *letter == 'h') {
-		*ret_error = halo_strdup_printf("--cluster takes no -%c (it only reads the state files given)",
-						*letter);
+	if (*letter == 'c') {
+		*ret_error = halo_strdup_printf("--cluster takes no -c (it only reads the state files given)");
 		return *ret_error ? -EINVAL : -ENOMEM;
 	}
 	halo_cli_option_names(opts, names);
@@ -118,11 +118,13 @@ int halo_cli_parse_cluster(int argc, char *argv[], int first, const struct optio
 			*quiet = true;
 		else if (!dashdash && (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0))
 			*verbose = true;
+		else if (!dashdash && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0))
+			cli->help = true;
 		else if (!dashdash && a[0] == '-' && a[1] == '-') {
 			*ret_error = cluster_long_option_error(opts, a);
 			return -EINVAL;
 		} else if (!dashdash && a[0] == '-' && a[1]) {
-			int r = cluster_short_options(opts, a, quiet, verbose, ret_error);
+			int r = cluster_short_options(opts, a, cli, quiet, verbose, ret_error);
 
 			if (r < 0)
 				return r;

@@ -29,7 +29,7 @@ struct halo_cli {
 	bool revert;                /* --revert: undo (with --dry-run: show) */
 	bool json, diff, help, version;
 	/* --cluster FILE...: the files (argv's, not copied), at least two;
-	 * no other option but --json or --dot, -q, -v (cluster/cluster.h). */
+	 * no other option but --json or --dot, -q, -v, -h (cluster/cluster.h). */
 	bool cluster;
 	bool dot;
 	char *const *cluster_files;

@@ -82,6 +82,10 @@ is "$(printf '%s\n' "$err" | wc -l)" 1 "missing --root: one line"
 like "$err" "^halo-provision: --root .*nowhere: No such file or directory$" "missing --root: says so"
 
 # --help and --version.
+run_halo --cluster "$TEST_TMP/a.json" "$TEST_TMP/b.json" --help
+is "$rc" 0 "--cluster FILES --help: exit 0"
+like "$out" "^Usage: halo-provision" "--cluster FILES --help: the usage, as before the files"
+is "$err" "" "--cluster FILES --help: nothing on stderr"
 run_halo --help
 is "$rc" 0 "--help: exit 0"
 like "$out" "^Usage: halo-provision" "--help: usage on stdout"

@@ -338,8 +338,14 @@ static void test_cluster_short_options(void **state)
 		     "--cluster", "a", "b", "-c", "x.conf", NULL);
 	expect_error("--cluster takes no -c (it only reads the state files given)",
 		     "--cluster", "a", "b", "-qcx.conf", NULL);
-	expect_error("--cluster takes no -h (it only reads the state files given)",
-		     "--cluster", "a", "b", "-h", NULL);
+	/* Help is help wherever it is written, as before the files. */
+	assert_int_equal(parse(&cli, &error, "--cluster", "a", "b", "-h", NULL), 0);
+	assert_true(cli.help);
+	assert_int_equal(parse(&cli, &error, "--cluster", "a", "b", "--help", NULL), 0);
+	assert_true(cli.help);
+	assert_int_equal(parse(&cli, &error, "--cluster", "a", "b", "-qh", NULL), 0);
+	assert_true(cli.help);
+	assert_int_equal(cli.verbosity, -1);
 }
 
 /* --interface and --wait (the hotplug unit and the lock queue). */
