@@ -50,8 +50,10 @@ static int read_value(struct halo_ctx *ctx, const struct runtime_data *d, char *
 static int runtime_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct runtime_data *d = item->data;
-	_cleanup_free_ char *v = NULL, *refused = NULL;
-	int r = halo_root_attr_check(ctx, d->path);
+	_cleanup_free_ char *raw = NULL, *v = NULL, *refused = NULL;
+	size_t len;
+	/* Read and judged on one descriptor: one walk of the path. */
+	int r = halo_root_read_attr(ctx, d->path, &raw, &len);
 
 	/* A fixture key reached through a symlink or hard-linked elsewhere
 	 * would be rewritten in place: the host makes the config impossible,
@@ -59,7 +61,8 @@ static int runtime_observe(struct halo_ctx *ctx, struct halo_item *item)
 	refused = halo_root_attr_refusal(ctx, d->path, r);
 	if (refused)
 		return halo_item_set_message(item, "%s", refused) < 0 ? -ENOMEM : HALO_SYNC_INVALID;
-	r = read_value(ctx, d, &v);
+	if (r == 0 && !(v = halo_sysctl_value_normalize(raw)))
+		r = -ENOMEM;
 	if (r == -ENOENT && d->may_appear) {
 		(void)halo_item_set_observed(item, NULL);
 		(void)halo_item_set_message(item, "no %s yet (a module the modules phase loads may "
