@@ -169,14 +169,6 @@ static int attr_open(const struct halo_ctx *ctx, const char *path, int *ret_fd,
 	return 0;
 }
 
-int halo_root_attr_check(const struct halo_ctx *ctx, const char *path)
-{
-	_cleanup_close_ int fd = -1;
-	bool kernel;
-
-	return attr_open(ctx, path, &fd, &kernel);
-}
-
 char *halo_root_attr_refusal(const struct halo_ctx *ctx, const char *path, int err)
 {
 	_cleanup_free_ char *shown = NULL;
@@ -196,7 +188,7 @@ int halo_root_write_attr(const struct halo_ctx *ctx, const char *path,
 			 const char *buf, size_t len)
 {
 	_cleanup_close_ int pfd = -1, fd = -1;
-	bool kernel;
+	bool kernel = false;
 	ssize_t n;
 	int r;
 

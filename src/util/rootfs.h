@@ -171,13 +171,9 @@ int halo_root_check_writable(const struct halo_ctx *ctx, const char *path);
 int halo_root_write_attr(const struct halo_ctx *ctx, const char *path,
 			 const char *buf, size_t len);
 
-/* What halo_root_write_attr would refuse before writing: 0, or its
- * -errno (the file absent: -ENOENT). Nothing is opened to write. */
-int halo_root_attr_check(const struct halo_ctx *ctx, const char *path);
-
 /* halo_read_file of a kernel attribute that is to be written later, with
- * halo_root_attr_check's answer judged on the descriptor read (no second
- * walk of PATH): -EMLINK or -ELOOP, nothing read, when
+ * what halo_root_write_attr would refuse judged on the descriptor read
+ * (no second walk of PATH): -EMLINK or -ELOOP, nothing read, when
  * halo_root_write_attr would refuse the file; -EINVAL for a PATH not
  * below /sys or /proc. */
 int halo_root_read_attr(const struct halo_ctx *ctx, const char *path,
