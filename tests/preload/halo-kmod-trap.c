@@ -5,7 +5,8 @@
  * machines' kernel has no module support, and tests must never touch the
  * host's modules anyway). Same idea as kmod's own testsuite.
  *
- * Environment (read at every call, so one process can change it):
+ * Environment (read once per process, at the first call: a test that
+ * changes it runs another process; the tool never sets these itself):
  *   HALO_TRAP_ROOT  fixture root (required). /sys/module, /proc/modules and
  *                   /proc/cmdline are redirected into it.
  *   HALO_TRAP_LOG   file to append one line per call to:
@@ -57,25 +58,59 @@
 static const char *const redirected[] = { "/sys/module", "/proc/modules",
 					  "/proc/cmdline" };
 
+/* The HALO_TRAP_* variables as the process started with them. Read once:
+ * the path wrappers run on every open and stat of the process (hundreds
+ * per run) and getenv walks the whole environment each time. Nothing in
+ * the process sets them (tests change them between runs, each one a new
+ * process), and getenv's strings stay valid while no one sets them. */
+static struct {
+	bool read;
+	const char *root, *log, *cmdline, *fail, *netdev;
+	bool keep_cmdline;
+} env;
+
+static void env_read(void)
+{
+	if (env.read)
+		return;
+	env.root = getenv("HALO_TRAP_ROOT");
+	env.log = getenv("HALO_TRAP_LOG");
+	env.cmdline = getenv("HALO_TRAP_CMDLINE");
+	env.keep_cmdline = getenv("HALO_TRAP_KEEP_CMDLINE") != NULL;
+	env.fail = getenv("HALO_TRAP_FAIL");
+	env.netdev = getenv("HALO_TRAP_NETDEV");
+	env.read = true;
+}
+
+/* Read before the program starts its threads; the calls above cover a
+ * library constructor that opens a file before this one runs. */
+__attribute__((constructor)) static void env_init(void)
+{
+	env_read();
+}
+
 /* PATH inside the fixture when it is one of the redirected trees. */
 static const char *trap_path(const char *path, char *buf, size_t size)
 {
-	const char *root = getenv("HALO_TRAP_ROOT");
-
-	if (!root || !path || path[0] != '/')
+	/* Relative paths (most of the tool's, opened under a directory fd)
+	 * are never redirected: decided before anything else. */
+	if (!path || path[0] != '/')
+		return path;
+	env_read();
+	if (!env.root)
 		return path;
 	/* HALO_TRAP_CMDLINE: the running kernel's command line, when a test
 	 * needs it to differ from the root's. */
-	if (strcmp(path, "/proc/cmdline") == 0 && getenv("HALO_TRAP_KEEP_CMDLINE"))
+	if (strcmp(path, "/proc/cmdline") == 0 && env.keep_cmdline)
 		return path;
-	if (strcmp(path, "/proc/cmdline") == 0 && getenv("HALO_TRAP_CMDLINE"))
-		return getenv("HALO_TRAP_CMDLINE");
+	if (strcmp(path, "/proc/cmdline") == 0 && env.cmdline)
+		return env.cmdline;
 	for (size_t i = 0; i < sizeof(redirected) / sizeof(redirected[0]); i++) {
 		size_t n = strlen(redirected[i]);
 
 		if (strncmp(path, redirected[i], n) == 0 &&
 		    (path[n] == '\0' || path[n] == '/')) {
-			int r = snprintf(buf, size, "%s%s", root, path);
+			int r = snprintf(buf, size, "%s%s", env.root, path);
 
 			return r > 0 && (size_t)r < size ? buf : path;
 		}
@@ -194,12 +229,14 @@ EXPORT int access(const char *path, int how)
 static void trap_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void trap_log(const char *fmt, ...)
 {
-	const char *root = getenv("HALO_TRAP_ROOT");
-	const char *log = getenv("HALO_TRAP_LOG");
+	const char *root, *log;
 	char def[PATH_MAX];
 	va_list ap;
 	FILE *f;
 
+	env_read();
+	root = env.root;
+	log = env.log;
 	if (!log || !*log) {
 		snprintf(def, sizeof(def), "%s/trap.log", root ? root : ".");
 		log = def;
@@ -235,9 +272,11 @@ static int errno_from_name(const char *s, size_t n)
 /* The errno HALO_TRAP_FAIL asks for NAME, or 0. */
 static int wanted_failure(const char *name)
 {
-	const char *spec = getenv("HALO_TRAP_FAIL");
+	const char *spec;
 	size_t len = strlen(name);
 
+	env_read();
+	spec = env.fail;
 	while (spec && *spec) {
 		const char *end = strchr(spec, ',');
 		const char *colon = strchr(spec, ':');
@@ -418,9 +457,11 @@ static int rename_link(const char *old, const char *new)
 /* HALO_TRAP_NETDEV entries of module NAME. */
 static void bring_netdevs(const char *name)
 {
-	const char *spec = getenv("HALO_TRAP_NETDEV");
+	const char *spec;
 	char buf[1024], *save = NULL;
 
+	env_read();
+	spec = env.netdev;
 	if (!spec || strlen(spec) >= sizeof(buf))
 		return;
 	strcpy(buf, spec);
@@ -443,7 +484,7 @@ static void bring_netdevs(const char *name)
 static int trap_load(const char *img, size_t len, const char *options,
 		     const char *fallback_name)
 {
-	const char *root = getenv("HALO_TRAP_ROOT");
+	const char *root;
 	char name[256] = "", path[PATH_MAX], line[512];
 	const char *mi;
 	size_t misize = 0;
@@ -451,6 +492,8 @@ static int trap_load(const char *img, size_t len, const char *options,
 	FILE *f;
 	int err;
 
+	env_read();
+	root = env.root;
 	if (!root) {
 		errno = ENOSYS;
 		return -1;
@@ -530,11 +573,13 @@ static int trap_finit(int fd, const char *options)
 
 static int trap_delete(const char *name_in)
 {
-	const char *root = getenv("HALO_TRAP_ROOT");
+	const char *root;
 	char name[256], path[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 
+	env_read();
+	root = env.root;
 	if (!root) {
 		errno = ENOSYS;
 		return -1;
