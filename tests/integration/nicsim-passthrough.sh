@@ -49,6 +49,23 @@ else
 	like "$out" 'id 32752' "devlink family: the simulator's id above the kernel's range"
 fi
 
+# A process that renames a simulated link itself sees it at the next
+# request: the name it had looked up no longer exists, so the kernel
+# answers (ENODEV); named again, the link is simulated again.
+printf 'sim0 e810 fw_lldp_agent=off\nghost0 connectx\nren0 connectx\n' >"$NICSIM_CONFIG"
+ip -n "$NS" link add ren0 type veth peer name ren0-p
+before() { sed -n '/^renamed /q;p' <<<"$out"; }
+after() { sed -n '/^renamed /,$p' <<<"$out"; }
+probe "$NS" renamed ren0 ren9 dcb-get ren0
+is "$rc" 1 "renamed by the process: an error ACK after the rename"
+like "$(before)" 'pfc_en' "... the simulated answer before it"
+is "$(after)" "renamed ren0 ren9: 0
+error -19 No such device" "... the rename taken, then the kernel's ENODEV for the old name"
+probe "$NS" renamed ren9 ren0 dcb-get ren0
+is "$rc" 0 "named again by the process: the simulated answer"
+is "$(before)" "error -19 No such device" "... the kernel's ENODEV before the rename"
+like "$(after)" 'pfc_en' "... the simulated answer after it"
+
 # Without NICSIM_CONFIG the library answers nothing.
 out=$(NICSIM_CONFIG= nicsim "$NS" "$NICSIM_PROBE" dcb-get sim0)
 like "$out" 'error -95' "no NICSIM_CONFIG: the kernel answers (EOPNOTSUPP)"

@@ -23,7 +23,7 @@
 
 static bool listed(const char *name, size_t len)
 {
-	const char *list = getenv("NICSIM_BONDS");
+	const char *list = nicsim_env()->bonds;
 
 	for (const char *p = list; p && *p;) {
 		size_t n = strcspn(p, " ,");
@@ -81,7 +81,7 @@ void nicsim_bond_rewrite(void *buf, size_t len)
 {
 	size_t off = 0;
 
-	if (!getenv("NICSIM_BONDS"))
+	if (!nicsim_env()->bonds)
 		return;
 	while (len - off >= NLMSG_HDRLEN) {
 		struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)buf + off);

@@ -53,7 +53,7 @@ const char *nicsim_str_attr(const struct nlattr *a)
 
 bool nicsim_present(const struct nicsim_if *nic)
 {
-	return if_nametoindex(nic->name) != 0;
+	return nicsim_ifindex(nic->name) != 0;
 }
 
 bool nicsim_is_dump(const struct nlmsghdr *req)
@@ -120,7 +120,7 @@ static int ethtool_idx(const struct nicsim_if *ifs, size_t n, const struct eth_h
 	if (h->bad || (!h->index && !h->name))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		unsigned idx = if_nametoindex(ifs[i].name);
+		unsigned idx = nicsim_ifindex(ifs[i].name);
 
 		if (!idx)
 			continue;
@@ -393,7 +393,7 @@ static int ethtool(struct nicsim_if *nic, const struct nlmsghdr *req,
 		if (!nlh)
 			return -ENOMEM;
 		hdr = mnl_attr_nest_start(nlh, ETHTOOL_A_PRIVFLAGS_HEADER);
-		mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_DEV_INDEX, if_nametoindex(nic->name));
+		mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_DEV_INDEX, nicsim_ifindex(nic->name));
 		mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, nic->name);
 		mnl_attr_nest_end(nlh, hdr);
 		put_bitset(nlh, nic, h.flags & ETHTOOL_FLAG_COMPACT_BITSETS);

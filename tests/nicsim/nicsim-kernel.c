@@ -124,21 +124,63 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-uint16_t nicsim_kernel_family(const char *name)
+/* All the lookups on one socket, in one datagram: the kernel answers each
+ * GETFAMILY with exactly one message (the family, or the error of an
+ * unknown one: no ACK is asked for), matched by sequence number. */
+void nicsim_kernel_families(const char *const *names, uint16_t *ids, size_t n)
 {
-	char buf[256] __attribute__((aligned(4))) = { 0 };
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *gh;
-	uint16_t id = 0;
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	char buf[8192] __attribute__((aligned(4))) = { 0 };
+	uint32_t seq = (uint32_t)time(NULL);
+	size_t off = 0, answered = 0;
+	int fd;
 
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
-	gh->cmd = CTRL_CMD_GETFAMILY;
-	gh->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
-	if (nicsim_kernel_request(NETLINK_GENERIC, nlh, family_cb, &id) < 0)
-		return 0;
-	return id;
+	memset(ids, 0, n * sizeof(*ids));
+	resolve();
+	for (size_t i = 0; i < n; i++) {
+		struct nlmsghdr *nlh;
+		struct genlmsghdr *gh;
+
+		if (off + MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(*gh)) +
+		    MNL_ATTR_HDRLEN + MNL_ALIGN(strlen(names[i]) + 1) > sizeof(buf))
+			return;
+		nlh = mnl_nlmsg_put_header(buf + off);
+		nlh->nlmsg_type = GENL_ID_CTRL;
+		nlh->nlmsg_flags = NLM_F_REQUEST;
+		nlh->nlmsg_seq = seq + (uint32_t)i;
+		gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
+		gh->cmd = CTRL_CMD_GETFAMILY;
+		gh->version = 1;
+		mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, names[i]);
+		off += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	fd = libc.socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0)
+		return;
+	if (libc.sendto(fd, buf, off, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
+		libc.close(fd);
+		return;
+	}
+	while (answered < n) {
+		ssize_t r = libc.recv(fd, buf, sizeof(buf), 0);
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+		int len = (int)r;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+			uint32_t i = nlh->nlmsg_seq - seq;
+
+			if (i >= n)
+				continue;
+			answered++;
+			if (nlh->nlmsg_type == GENL_ID_CTRL)
+				family_cb(nlh, &ids[i]);
+		}
+	}
+	libc.close(fd);
 }
 
 /* A link: its index, and the namespace id it is reached by (-1: ours). */

@@ -16,6 +16,10 @@
  *   devlink-get pci/ADDR PARAM | devlink-dump | devlink-info pci/ADDR
  *   devlink-set pci/ADDR PARAM true|false [runtime|driverinit]
  *   privflags-get IF|@INDEX [compact] | privflags-set IF FLAG on|off [compact]
+ *   renamed OLD NEW COMMAND ARGS...   COMMAND, then the (down) link OLD
+ *                                    renamed NEW by RTM_NEWLINK, then COMMAND
+ *                                    again: one process, as a tool renaming
+ *                                    a link between two requests
  *
  * Exit: 0 ACK 0, 1 an error ACK ("error -N NAME: message" printed), 2 usage,
  * 3 a reply that does not look like the kernel's.
@@ -680,17 +684,12 @@ static int cmd_ethtool(struct ctx *c, int argc, char **argv)
 	return 2;
 }
 
-int main(int argc, char **argv)
+/* One COMMAND ARGS... on a socket of its own (closed after). */
+static int run(int argc, char **argv)
 {
 	struct ctx c = { 0 };
 	int r;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: nicsim-probe COMMAND ARGS... (see the source's header)\n");
-		return 2;
-	}
-	argv++;
-	argc--;
 	if (strncmp(argv[0], "dcb-", 4) == 0 && argc >= 2)
 		r = cmd_dcb(&c, argc, argv);
 	else if (strcmp(argv[0], "family") == 0 && argc == 2)
@@ -701,9 +700,52 @@ int main(int argc, char **argv)
 		r = cmd_ethtool(&c, argc, argv);
 	else
 		r = 2;
-	if (r == 2)
-		fprintf(stderr, "nicsim-probe: bad arguments (see the source's header)\n");
 	if (c.nl)
 		mnl_socket_close(c.nl);
+	return r;
+}
+
+/* RTM_NEWLINK naming link OLD (by its index) NEW. */
+static int rename_link(const char *old, const char *new)
+{
+	char buf[256] __attribute__((aligned(4))) = { 0 };
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifinfomsg *ifi;
+	struct ctx c = { 0 };
+	int r;
+
+	nlh->nlmsg_type = RTM_NEWLINK;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = (int)if_nametoindex(old);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, new);
+	r = open_sock(&c, NETLINK_ROUTE) < 0 ? 3 : transact(&c, nlh, NULL);
+	if (c.nl)
+		mnl_socket_close(c.nl);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	int r;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: nicsim-probe COMMAND ARGS... (see the source's header)\n");
+		return 2;
+	}
+	argv++;
+	argc--;
+	if (strcmp(argv[0], "renamed") == 0 && argc >= 4) {
+		r = run(argc - 3, argv + 3);
+		if (r != 2) {
+			r = rename_link(argv[1], argv[2]);
+			printf("renamed %s %s: %d\n", argv[1], argv[2], r);
+			r = run(argc - 3, argv + 3);
+		}
+	} else {
+		r = run(argc, argv);
+	}
+	if (r == 2)
+		fprintf(stderr, "nicsim-probe: bad arguments (see the source's header)\n");
 	return r;
 }

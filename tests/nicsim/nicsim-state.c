@@ -104,7 +104,7 @@ static int traffic_classes(const struct nicsim_if *nic)
 static int state_path(const struct nicsim_if *nic, const char *suffix,
 		      char *buf, size_t len)
 {
-	const char *dir = getenv("NICSIM_STATE");
+	const char *dir = nicsim_env()->state;
 
 	if (!dir || !*dir)
 		return 0;
@@ -514,17 +514,79 @@ int nicsim_state_stat(const struct nicsim_if *nic, struct stat *st)
 	return stat(path, st) < 0 ? -errno : 0;
 }
 
-int nicsim_state_load(struct nicsim_if *nic)
+/* The whole file FD into a NUL-terminated buffer (*RET_LEN bytes) to
+ * free, NULL with errno. SIZE: its size as fstat gave it, -1 unknown.
+ * Asked for one byte more than that, a shorter read of a regular file is
+ * its end (Linux returns less than asked only there), so the read that
+ * returns 0 is not made; a file grown meanwhile is read on to its end. */
+static char *read_whole(int fd, off_t size, size_t *ret_len)
 {
-	char path[PATH_MAX];
-	json_object *o;
-	int r = state_path(nic, "", path, sizeof(path));
+	size_t cap = size >= 0 ? (size_t)size + 1 : 4096, len = 0;
+	char *buf = malloc(cap + 1), *grown;
+
+	while (buf) {
+		ssize_t n = read(fd, buf + len, cap - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		len += (size_t)n;
+		if (n == 0 || (size >= 0 && len < cap)) {
+			buf[len] = '\0';
+			*ret_len = len;
+			return buf;
+		}
+		if (len == cap) {
+			cap *= 2;
+			grown = realloc(buf, cap + 1);
+			if (!grown)
+				break;
+			buf = grown;
+		}
+	}
+	free(buf);
+	return NULL;
+}
+
+/* One open, one fstat, one read, one close: an access() and
+ * json_object_from_file's own read loop, then a stat() by path, made
+ * three calls more for the same bytes (and the stat could see a file
+ * renamed in after the read). The text is parsed as json_object_from_fd
+ * parses it, one json_tokener_parse_ex over all of it, so what is taken
+ * or refused is unchanged. */
+int nicsim_state_load(struct nicsim_if *nic, struct stat *ret_st)
+{
+	char path[PATH_MAX], *text;
+	struct json_tokener *tok;
+	struct stat st;
+	json_object *o = NULL;
+	size_t len = 0;
+	int fd, r = state_path(nic, "", path, sizeof(path));
 
 	if (r <= 0)
 		return r;
-	if (access(path, F_OK) < 0)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
-	o = json_object_from_file(path);
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	text = read_whole(fd, S_ISREG(st.st_mode) ? st.st_size : -1, &len);
+	r = text ? 0 : -errno;
+	close(fd);
+	if (!text)
+		return r;
+	if (ret_st)
+		*ret_st = st;
+	tok = json_tokener_new();
+	if (tok && len <= INT_MAX)
+		o = json_tokener_parse_ex(tok, text, (int)len);
+	if (tok)
+		json_tokener_free(tok);
+	free(text);
 	if (!o || !json_object_is_type(o, json_type_object)) {
 		json_object_put(o);
 		return -EBADMSG;

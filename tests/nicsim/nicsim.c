@@ -19,6 +19,7 @@
 #include <net/if.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +42,17 @@
 #endif
 
 struct fdstate {
-	int proto;                 /* -1: not a netlink socket we watch */
+	/* A NETLINK_ROUTE or NETLINK_GENERIC socket of the program's (false,
+	 * as the zeroed table starts: nothing to set for 4096 fds at load). */
+	bool watched;
+	int proto;                 /* its protocol, while watched */
 	uint32_t port;             /* its netlink port id; 0: not asked yet */
+	/* NICSIM_CAP_ACK, NICSIM_EXT_ACK as the kernel holds them for the
+	 * socket: none when socket() made it (netlink_create sets no flag),
+	 * then as the program's setsockopt calls, seen by the wrapper below,
+	 * set them (netlink_setsockopt). Kept here, they need no getsockopt
+	 * pair before every ACK. */
+	unsigned sockflags;
 	struct nicsim_dgram *head, *tail;
 };
 
@@ -75,6 +85,9 @@ static ssize_t (*real_recvfrom)(int, void *, size_t, int, struct sockaddr *,
 				socklen_t *);
 static ssize_t (*real_recvmsg)(int, struct msghdr *, int);
 static int (*real_poll)(struct pollfd *, nfds_t, int);
+static int (*real_setsockopt)(int, int, int, const void *, socklen_t);
+static int (*real_setns)(int, int);
+static int (*real_unshare)(int);
 
 static void resolve_real(void)
 {
@@ -91,20 +104,94 @@ static void resolve_real(void)
 	real_recvfrom = dlsym(RTLD_NEXT, "recvfrom");
 	real_recvmsg = dlsym(RTLD_NEXT, "recvmsg");
 	real_poll = dlsym(RTLD_NEXT, "poll");
+	real_setsockopt = dlsym(RTLD_NEXT, "setsockopt");
+	real_setns = dlsym(RTLD_NEXT, "setns");
+	real_unshare = dlsym(RTLD_NEXT, "unshare");
 	done = true;
+}
+
+/* The environment, read once (nicsim.h): getenv walks all of it, and it
+ * was asked several times for every request. */
+static struct nicsim_env env;
+static bool env_read;
+
+const struct nicsim_env *nicsim_env(void)
+{
+	const char *defer;
+
+	if (env_read)
+		return &env;
+	env.config = getenv("NICSIM_CONFIG");
+	env.state = getenv("NICSIM_STATE");
+	env.log = getenv("NICSIM_LOG");
+	env.bonds = getenv("NICSIM_BONDS");
+	defer = getenv("NICSIM_DEFER_GETS");
+	env.drop_gets = defer && strcmp(defer, "drop") == 0;
+	env.defer_gets = env.drop_gets || (defer && strcmp(defer, "1") == 0);
+	env_read = true;
+	return &env;
 }
 
 __attribute__((constructor)) static void nicsim_init(void)
 {
-	for (int i = 0; i < MAX_FDS; i++)
-		g.fds[i].proto = -1;
 	resolve_real();
+	nicsim_env();
+}
+
+/*
+ * Interface indexes, looked up (if_nametoindex: a socket, an ioctl and a
+ * close) once per process and name rather than for every request. Only a
+ * link that exists is remembered: one that appears later is seen at once.
+ * What could make a remembered index wrong is a link renamed, deleted or
+ * recreated, or another namespace: the process's own link changes
+ * (RTM_NEWLINK, RTM_SETLINK, RTM_DELLINK on its rtnetlink sockets, the
+ * module trap's renames included) and namespace switches (setns, unshare)
+ * pass through this library and forget them all. A test changes the
+ * simulated links only between processes, never behind a running one.
+ */
+static struct {
+	char name[IFNAMSIZ];
+	unsigned index;
+} known_ifs[NICSIM_MAX_IFS];
+static size_t n_known_ifs;
+/* Set without the lock: the setns wrapper also runs in a child forked
+ * while the lock is held (nicsim-kernel.c enters a peer's namespace). */
+static bool known_ifs_stale;
+
+static void ifindex_forget(void)
+{
+	__atomic_store_n(&known_ifs_stale, true, __ATOMIC_RELEASE);
+}
+
+unsigned nicsim_ifindex(const char *name)
+{
+	unsigned index;
+
+	if (__atomic_exchange_n(&known_ifs_stale, false, __ATOMIC_ACQUIRE))
+		n_known_ifs = 0;
+	for (size_t i = 0; i < n_known_ifs; i++)
+		if (strcmp(known_ifs[i].name, name) == 0)
+			return known_ifs[i].index;
+	index = if_nametoindex(name);
+	if (index && n_known_ifs < NICSIM_MAX_IFS && strlen(name) < IFNAMSIZ) {
+		strcpy(known_ifs[n_known_ifs].name, name);
+		known_ifs[n_known_ifs++].index = index;
+	}
+	return index;
+}
+
+/* Whether NLH may rename, delete or recreate a link. */
+static bool changes_links(int proto, const struct nlmsghdr *nlh)
+{
+	return proto == NETLINK_ROUTE &&
+	       (nlh->nlmsg_type == RTM_NEWLINK || nlh->nlmsg_type == RTM_SETLINK ||
+		nlh->nlmsg_type == RTM_DELLINK);
 }
 
 __attribute__((format(printf, 1, 2)))
 static void logf_(const char *fmt, ...)
 {
-	const char *path = getenv("NICSIM_LOG");
+	const char *path = nicsim_env()->log;
 	va_list ap;
 	FILE *f;
 
@@ -120,7 +207,7 @@ static void logf_(const char *fmt, ...)
  * automake's hard error) rather than answer like a real kernel. */
 static void load_config(void)
 {
-	const char *path = getenv("NICSIM_CONFIG");
+	const char *path = nicsim_env()->config;
 	char err[512];
 
 	if (g.loaded)
@@ -137,13 +224,17 @@ static void load_config(void)
 
 static void resolve_families(void)
 {
+	static const char *const names[] = { "devlink", "ethtool" };
+	uint16_t ids[ARRAY_LEN(names)];
+
 	if (g.fam_resolved)
 		return;
-	g.fam.devlink = nicsim_kernel_family("devlink");
+	nicsim_kernel_families(names, ids, ARRAY_LEN(names));
+	g.fam.devlink = ids[0];
 	g.fam.devlink_ours = g.fam.devlink == 0;
 	if (g.fam.devlink_ours)
 		g.fam.devlink = PRIVATE_DEVLINK_ID;
-	g.fam.ethtool = nicsim_kernel_family("ethtool");
+	g.fam.ethtool = ids[1];
 	g.fam.ethtool_ours = g.fam.ethtool == 0;
 	if (g.fam.ethtool_ours)
 		g.fam.ethtool = PRIVATE_ETHTOOL_ID;
@@ -155,7 +246,7 @@ static void resolve_families(void)
 static int find_if(const char *name)
 {
 	for (size_t i = 0; name && i < g.n; i++)
-		if (strcmp(g.ifs[i].name, name) == 0 && if_nametoindex(name))
+		if (strcmp(g.ifs[i].name, name) == 0 && nicsim_ifindex(name))
 			return (int)i;
 	return -1;
 }
@@ -202,32 +293,18 @@ static uint32_t sock_port(int fd)
 
 static unsigned sock_flags(int fd)
 {
-	int v = 0;
-	socklen_t len = sizeof(v);
-	unsigned flags = 0;
-
-	if (getsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &v, &len) == 0 && v)
-		flags |= NICSIM_CAP_ACK;
-	len = sizeof(v);
-	v = 0;
-	if (getsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &v, &len) == 0 && v)
-		flags |= NICSIM_EXT_ACK;
-	return flags;
+	return g.fds[fd].sockflags;
 }
 
 static bool defer_gets(void)
 {
-	const char *defer = getenv("NICSIM_DEFER_GETS");
-
-	return defer && (strcmp(defer, "1") == 0 || strcmp(defer, "drop") == 0);
+	return nicsim_env()->defer_gets;
 }
 
 /* NICSIM_DEFER_GETS=drop: reads are not counted at all. */
 static bool drop_gets(void)
 {
-	const char *defer = getenv("NICSIM_DEFER_GETS");
-
-	return defer && strcmp(defer, "drop") == 0;
+	return nicsim_env()->drop_gets;
 }
 
 static bool same_file(const struct stat *a, const struct stat *b)
@@ -237,33 +314,54 @@ static bool same_file(const struct stat *a, const struct stat *b)
 	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
-/* Remembers the state file of NIC I as it is now (after a load or save). */
+/* Remembers the state file of NIC I as it is now (after a save). */
 static void note_seen(size_t i)
 {
 	g.seen_valid[i] = defer_gets() && nicsim_state_stat(&g.ifs[i], &g.seen[i]) == 0;
 }
 
+static void load_state(size_t i)
+{
+	struct stat st;
+	int err;
+
+	if (g.seen_valid[i] && nicsim_state_stat(&g.ifs[i], &st) == 0 &&
+	    same_file(&st, &g.seen[i]))
+		return;
+	/* The file as it was read (its fstat), not a stat() after. */
+	err = nicsim_state_load(&g.ifs[i], &st);
+	if (err > 0)
+		g.seen_valid[i] = defer_gets();
+	if (err > 0 && defer_gets())
+		g.seen[i] = st;
+	if (err < 0)
+		fprintf(stderr, "nicsim: %s/%s.json: unreadable state (%s), kept the last one\n",
+			nicsim_env()->state, g.ifs[i].name, strerror(-err));
+	/* The file lacks the reads not written yet; what is kept in memory
+	 * (no file, a bad one) has them. */
+	for (int p = 0; err > 0 && p < NICSIM_PROTO_N; p++)
+		g.ifs[i].get[p] += g.pending_get[i][p];
+}
+
 static void load_states(void)
 {
-	for (size_t i = 0; i < g.n; i++) {
-		struct stat st;
-		int err;
+	for (size_t i = 0; i < g.n; i++)
+		load_state(i);
+}
 
-		if (g.seen_valid[i] && nicsim_state_stat(&g.ifs[i], &st) == 0 &&
-		    same_file(&st, &g.seen[i]))
-			continue;
-		err = nicsim_state_load(&g.ifs[i]);
-		if (err > 0)
-			note_seen(i);
-
-		if (err < 0)
-			fprintf(stderr, "nicsim: %s/%s.json: unreadable state (%s), kept the last one\n",
-				getenv("NICSIM_STATE"), g.ifs[i].name, strerror(-err));
-		/* The file lacks the reads not written yet; what is kept in
-		 * memory (no file, a bad one) has them. */
-		for (int p = 0; err > 0 && p < NICSIM_PROTO_N; p++)
-			g.ifs[i].get[p] += g.pending_get[i][p];
-	}
+/* Loads the state of what REQ (on a PROTO socket, about interface IDX)
+ * reads or changes, and only that: a dcbnl request or one about a device
+ * touches that device's NIC alone (each file is a stat, and maybe a
+ * parse); a generic netlink control message (GETFAMILY) none; anything
+ * else, a dump above all, may walk every NIC. */
+static void load_states_for(int proto, const struct nlmsghdr *req, int idx)
+{
+	if (proto == NETLINK_GENERIC && req->nlmsg_type == GENL_ID_CTRL)
+		return;
+	if (idx >= 0 && (proto == NETLINK_ROUTE || !nicsim_is_dump(req)))
+		load_state((size_t)idx);
+	else
+		load_states();
 }
 
 static void save_state(size_t i)
@@ -332,7 +430,7 @@ static void handle(int fd, int proto, const struct nlmsghdr *req, int idx)
 	const char *msg = NULL;
 	int err;
 
-	load_states();
+	load_states_for(proto, req, idx);
 	memcpy(before, g.ifs, sizeof(g.ifs[0]) * g.n);
 	if (proto == NETLINK_ROUTE)
 		err = nicsim_dcb_handle(&g.ifs[idx], req, port, &out, &msg);
@@ -395,9 +493,9 @@ static void planted_faults(int proto, const struct nlmsghdr *nlh)
 		return;
 	for (size_t i = 0; i < g.n; i++) {
 		if (!g.ifs[i].planted_addr_clears_pfc ||
-		    (int)if_nametoindex(g.ifs[i].name) != ifindex)
+		    (int)nicsim_ifindex(g.ifs[i].name) != ifindex)
 			continue;
-		load_states();
+		load_state(i);
 		if (g.ifs[i].pfc_en == 0)
 			continue;
 		g.ifs[i].pfc_en = 0;
@@ -414,13 +512,13 @@ static ssize_t try_send(int fd, const void *buf, size_t len, const struct sockad
 	const struct nlmsghdr *nlh;
 	unsigned char *rest = NULL;
 	size_t rest_len = 0, n_msg;
-	bool any = false;
+	bool any = false, links_changed = false;
 	/* Each message's interface (NOT_OURS: the kernel's), found once: a
 	 * simulated one is looked up in the namespace by name. */
 	int left, idx, ours[64];
 	ssize_t r = (ssize_t)len;
 
-	if (fd < 0 || fd >= MAX_FDS || g.fds[fd].proto < 0 || len > INT32_MAX)
+	if (fd < 0 || fd >= MAX_FDS || !g.fds[fd].watched || len > INT32_MAX)
 		return NOT_OURS;
 	if (to && ((const struct sockaddr_nl *)to)->nl_pid != 0)
 		return NOT_OURS; /* to another process, not the kernel */
@@ -433,8 +531,13 @@ static ssize_t try_send(int fd, const void *buf, size_t len, const struct sockad
 	left = (int)len;
 	n_msg = 0;
 	for (nlh = buf; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left), n_msg++) {
-		bool mine = is_ours(g.fds[fd].proto, nlh, &idx);
+		bool mine;
 
+		if (changes_links(g.fds[fd].proto, nlh)) {
+			links_changed = true;
+			ifindex_forget();
+		}
+		mine = is_ours(g.fds[fd].proto, nlh, &idx);
 		if (n_msg < ARRAY_LEN(ours))
 			ours[n_msg] = mine ? idx : NOT_OURS;
 		if (mine)
@@ -443,6 +546,10 @@ static ssize_t try_send(int fd, const void *buf, size_t len, const struct sockad
 			planted_faults(g.fds[fd].proto, nlh);
 	}
 	if (!any) {
+		/* Forgotten again: the loop may have looked a name up before
+		 * the kernel (the caller's send, next) changes the link. */
+		if (links_changed)
+			ifindex_forget();
 		pthread_mutex_unlock(&g.lock);
 		return NOT_OURS;
 	}
@@ -477,6 +584,8 @@ static ssize_t try_send(int fd, const void *buf, size_t len, const struct sockad
 				sizeof(kernel)) < 0)
 			r = -1;
 	}
+	if (links_changed)
+		ifindex_forget();
 	free(rest);
 	return r;
 }
@@ -489,7 +598,7 @@ static ssize_t try_recv(int fd, const struct iovec *iov, size_t iovlen, int flag
 	struct nicsim_dgram *d;
 	size_t off = 0;
 
-	if (fd < 0 || fd >= MAX_FDS || g.fds[fd].proto < 0)
+	if (fd < 0 || fd >= MAX_FDS || !g.fds[fd].watched)
 		return NOT_OURS;
 	pthread_mutex_lock(&g.lock);
 	d = g.fds[fd].head;
@@ -537,10 +646,11 @@ EXPORT int socket(int domain, int type, int protocol)
 	fd = real_socket(domain, type, protocol);
 	if (fd >= 0 && fd < MAX_FDS) {
 		pthread_mutex_lock(&g.lock);
-		g.fds[fd].proto = (domain == AF_NETLINK &&
-				   (protocol == NETLINK_ROUTE || protocol == NETLINK_GENERIC))
-				  ? protocol : -1;
+		g.fds[fd].watched = domain == AF_NETLINK &&
+				    (protocol == NETLINK_ROUTE || protocol == NETLINK_GENERIC);
+		g.fds[fd].proto = protocol;
 		g.fds[fd].port = 0;
+		g.fds[fd].sockflags = 0;
 		pthread_mutex_unlock(&g.lock);
 	}
 	return fd;
@@ -549,18 +659,65 @@ EXPORT int socket(int domain, int type, int protocol)
 EXPORT int close(int fd)
 {
 	resolve_real();
-	if (fd >= 0 && fd < MAX_FDS && g.fds[fd].proto >= 0) {
+	if (fd >= 0 && fd < MAX_FDS && g.fds[fd].watched) {
 		struct nicsim_out q;
 
 		pthread_mutex_lock(&g.lock);
 		q.head = g.fds[fd].head;
 		nicsim_out_free(&q);
 		g.fds[fd].head = g.fds[fd].tail = NULL;
-		g.fds[fd].proto = -1;
+		g.fds[fd].watched = false;
 		g.fds[fd].port = 0;
+		g.fds[fd].sockflags = 0;
 		pthread_mutex_unlock(&g.lock);
 	}
 	return real_close(fd);
+}
+
+/* NETLINK_CAP_ACK and NETLINK_EXT_ACK followed as netlink_setsockopt sets
+ * them: an int, any value but 0 sets the flag, a shorter option clears it;
+ * only a call the kernel took counts. */
+EXPORT int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+{
+	unsigned flag = name == NETLINK_CAP_ACK ? NICSIM_CAP_ACK :
+			name == NETLINK_EXT_ACK ? NICSIM_EXT_ACK : 0;
+	int r, v = 0;
+
+	resolve_real();
+	r = real_setsockopt(fd, level, name, val, len);
+	if (r < 0 || level != SOL_NETLINK || !flag || fd < 0 || fd >= MAX_FDS)
+		return r;
+	if (len >= sizeof(int))
+		memcpy(&v, val, sizeof(v));
+	pthread_mutex_lock(&g.lock);
+	if (g.fds[fd].watched)
+		g.fds[fd].sockflags = v ? g.fds[fd].sockflags | flag
+					: g.fds[fd].sockflags & ~flag;
+	pthread_mutex_unlock(&g.lock);
+	return r;
+}
+
+/* Another network namespace: other links, other indexes. */
+EXPORT int setns(int fd, int nstype)
+{
+	int r;
+
+	resolve_real();
+	r = real_setns(fd, nstype);
+	if (r == 0 && (nstype == 0 || (nstype & CLONE_NEWNET)))
+		ifindex_forget();
+	return r;
+}
+
+EXPORT int unshare(int flags)
+{
+	int r;
+
+	resolve_real();
+	r = real_unshare(flags);
+	if (r == 0 && (flags & CLONE_NEWNET))
+		ifindex_forget();
+	return r;
 }
 
 EXPORT ssize_t sendto(int fd, const void *buf, size_t len, int flags,
@@ -589,7 +746,7 @@ EXPORT ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
 	ssize_t r;
 
 	resolve_real();
-	if (fd < 0 || fd >= MAX_FDS || g.fds[fd].proto < 0 || !getenv("NICSIM_CONFIG"))
+	if (fd < 0 || fd >= MAX_FDS || !g.fds[fd].watched || !nicsim_env()->config)
 		return real_sendmsg(fd, m, flags);
 	for (size_t i = 0; i < m->msg_iovlen; i++)
 		len += m->msg_iov[i].iov_len;
@@ -610,7 +767,8 @@ EXPORT ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
  * links named in NICSIM_BONDS shown as bonds (nicsim-bond.c). */
 static ssize_t from_kernel(int fd, void *buf, size_t len, ssize_t n)
 {
-	if (n > 0 && fd >= 0 && fd < MAX_FDS && g.fds[fd].proto == NETLINK_ROUTE)
+	if (n > 0 && fd >= 0 && fd < MAX_FDS && g.fds[fd].watched &&
+	    g.fds[fd].proto == NETLINK_ROUTE)
 		nicsim_bond_rewrite(buf, (size_t)n < len ? (size_t)n : len);
 	return n;
 }

@@ -92,6 +92,20 @@ struct nicsim_out {
 	struct nicsim_dgram *head, **tail;
 };
 
+/* ---- nicsim.c ---- */
+/* The NICSIM_* variables as the process started with them, read once:
+ * nothing a simulated process runs sets them (a test changes them
+ * between processes). */
+struct nicsim_env {
+	const char *config, *state, *log, *bonds;
+	bool defer_gets; /* NICSIM_DEFER_GETS=1 or drop */
+	bool drop_gets;  /* NICSIM_DEFER_GETS=drop */
+};
+const struct nicsim_env *nicsim_env(void);
+/* NAME's index in the caller's namespace, 0 when it has no such link
+ * (if_nametoindex, remembered while that is sound: see nicsim.c). */
+unsigned nicsim_ifindex(const char *name);
+
 /* ---- nicsim-config.c ---- */
 int nicsim_config_load(const char *path, struct nicsim_if *ifs, size_t max,
 		       size_t *ret_n, char *err, size_t errlen);
@@ -102,7 +116,9 @@ bool nicsim_fw_valid(enum nicsim_profile p, const char *s);
 #define NICSIM_E810_FW_LLDP 1 /* index of fw-lldp-agent in e810's list */
 
 /* ---- nicsim-state.c ---- */
-int nicsim_state_load(struct nicsim_if *nic);
+/* 1 loaded (*RET_ST, when not NULL, the stat of the file read), 0 no
+ * file (or no NICSIM_STATE), -errno. */
+int nicsim_state_load(struct nicsim_if *nic, struct stat *ret_st);
 /* stat() of NIC's state file; -ENOENT without NICSIM_STATE. */
 int nicsim_state_stat(const struct nicsim_if *nic, struct stat *st);
 int nicsim_state_save(const struct nicsim_if *nic);
@@ -207,8 +223,9 @@ void nicsim_out_free(struct nicsim_out *out);
 /* REQ to the kernel, each reply message to CB; the ACK's errno. */
 int nicsim_kernel_request(int proto, struct nlmsghdr *req,
 			  int (*cb)(const struct nlmsghdr *, void *), void *data);
-/* A generic netlink family's id in the kernel, 0 when it has none. */
-uint16_t nicsim_kernel_family(const char *name);
+/* The ids of N generic netlink families in the kernel, asked at once;
+ * IDS[i] 0 when the kernel has no family NAMES[i] (or cannot say). */
+void nicsim_kernel_families(const char *const *names, uint16_t *ids, size_t n);
 /* ice_dcbnl_devreset: dev_close then dev_open of the netdev. */
 int nicsim_port_reset(struct nicsim_if *nic);
 /* mlx5_toggle_port_link: carrier lost and regained, admin state kept. */
