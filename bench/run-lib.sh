@@ -354,14 +354,15 @@ halo_traced() {
 # the stack of each call (strace -k): the first frame outside libc, the
 # loader and the module trap (which passes calls through) is the
 # simulator's, and not one of the calls it intercepts and passes on for
-# the tool (socket, close, send*, recv*, poll).
+# the tool (socket, close, send*, recv*, poll; setsockopt, setns and
+# unshare, which it only follows).
 syscall_counts() {
 	local log=$1 all
 	halo_traced "$log.c" -c -- --check -q
 	all=$(awk '$NF == "total" { print $4 }' "$log.c")
 	halo_traced "$log" -k -- --check -q
 	awk -v all="$all" '
-	function decide() { if (call) sim += (first ~ /nicsim/ && fn !~ /^(socket|close|send|sendto|sendmsg|recv|recvfrom|recvmsg|poll)$/) }
+	function decide() { if (call) sim += (first ~ /nicsim/ && fn !~ /^(socket|close|send|sendto|sendmsg|recv|recvfrom|recvmsg|poll|setsockopt|setns|unshare)$/) }
 	/^[0-9]+ / { decide(); call = 1; first = ""; fn = ""; next }
 	/^ > / {
 		if (first != "") next
