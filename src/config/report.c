@@ -66,11 +66,45 @@ const char *halo_pquote(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* Appends N bytes of S at *O in BUF (LEN bytes), as snprintf would: what
+ * does not fit is dropped, and BUF stays NUL-terminated. */
+static void put(char *buf, size_t len, size_t *o, const char *s, size_t n)
+{
+	if (*o + 1 >= len)
+		return;
+	if (n > len - 1 - *o)
+		n = len - 1 - *o;
+	memcpy(buf + *o, s, n);
+	*o += n;
+	buf[*o] = '\0';
+}
+
+/* Built for every key the walk reads, before any error: by hand, as
+ * snprintf's formatting machinery costs more than the rest of the walk. */
 const char *halo_pkey(char *buf, size_t len, const char *path, const char *key, long idx)
 {
-	if (key)
-		snprintf(buf, len, "%s%s%s", path, *path ? "." : "", key);
-	else
-		snprintf(buf, len, "%s[%ld]", path, idx);
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	put(buf, len, &o, path, strlen(path));
+	if (key) {
+		if (*path)
+			put(buf, len, &o, ".", 1);
+		put(buf, len, &o, key, strlen(key));
+	} else {
+		char digits[24], *d = digits + sizeof(digits);
+		unsigned long v = idx < 0 ? 0UL - (unsigned long)idx : (unsigned long)idx;
+
+		*--d = ']';
+		do
+			*--d = (char)('0' + v % 10);
+		while (v /= 10);
+		if (idx < 0)
+			*--d = '-';
+		*--d = '[';
+		put(buf, len, &o, d, (size_t)(digits + sizeof(digits) - d));
+	}
 	return buf;
 }
