@@ -5,6 +5,7 @@
 #include <libconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config/cset.h"
 #include "config/loose.h"
@@ -88,9 +89,28 @@ const struct halo_cset *halo_cset_elem(const struct halo_cset *s, size_t i)
 	return (const struct halo_cset *)config_setting_get_elem(CS(s), (unsigned)i);
 }
 
+/* What config_setting_get_member finds, without its cost: libconfig
+ * compares names a character at a time, each looked up in its path
+ * separators (":./") with strchr, for every member before the one
+ * wanted. A member's name never holds a separator (libconfig's scanner
+ * and config_setting_add refuse one), and NAME counts up to its first
+ * one: the same member is found. */
 const struct halo_cset *halo_cset_member(const struct halo_cset *s, const char *name)
 {
-	return (const struct halo_cset *)config_setting_get_member(CS(s), name);
+	size_t n = strcspn(name, ":./");
+	int len;
+
+	if (config_setting_type(CS(s)) != CONFIG_TYPE_GROUP)
+		return NULL;
+	len = config_setting_length(CS(s));
+	for (int i = 0; i < len; i++) {
+		const config_setting_t *m = config_setting_get_elem(CS(s), (unsigned)i);
+		const char *mname = config_setting_name(m);
+
+		if (mname && strncmp(mname, name, n) == 0 && mname[n] == '\0')
+			return (const struct halo_cset *)m;
+	}
+	return NULL;
 }
 
 int64_t halo_cset_int(const struct halo_cset *s)

@@ -60,6 +60,7 @@ config_unit_tests = \
 	tests/unit/test-config-cidr \
 	tests/unit/test-config-digest \
 	tests/unit/test-config-report \
+	tests/unit/test-config-cset \
 	tests/unit/test-config-hwaddr \
 	tests/unit/test-config-pci \
 	tests/unit/test-config-typed \
