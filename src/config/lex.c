@@ -132,12 +132,13 @@ static size_t scan_includes(struct halo_pctx *p, const char *text, size_t len)
 }
 
 size_t halo_config_prescan(struct halo_pctx *p, const char *text, size_t len,
-			   int **ret_bad_lines, size_t *ret_n)
+			   int **ret_bad_lines, size_t *ret_n, bool *ret_comment_open)
 {
 	const char *s = text, *end = text + len;
 	int line = 1;
 	int *bad = NULL;
 	size_t nbad = 0;
+	bool comment_open = false;
 
 	size_t includes = scan_includes(p, text, len);
 
@@ -161,6 +162,7 @@ size_t halo_config_prescan(struct halo_pctx *p, const char *text, size_t len,
 					line++;
 				s++;
 			}
+			comment_open = s >= end;
 			s = s < end ? s + 2 : end;
 			continue;
 		}
@@ -191,6 +193,7 @@ size_t halo_config_prescan(struct halo_pctx *p, const char *text, size_t len,
 	}
 	*ret_bad_lines = bad;
 	*ret_n = nbad;
+	*ret_comment_open = comment_open;
 	return includes;
 }
 

@@ -2,16 +2,20 @@
 /* lex.h: the text pass before libconfig parses a config (lex.c). */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "config/report.h"
 
 /* @include lines and integer literals libconfig 1.5 would silently wrap:
  * reported through P; the lines of the wrapped literals in
- * *RET_BAD_LINES (caller frees), *RET_N of them. Returns the number of
- * @include lines (the text must then not be parsed). */
+ * *RET_BAD_LINES (caller frees), *RET_N of them. *RET_COMMENT_OPEN:
+ * whether the text ends inside a block comment, strings and comments
+ * skipped as halo_config_unclosed skips them (which, when this is false,
+ * cannot find a comment open). Returns the number of @include lines (the
+ * text must then not be parsed). */
 size_t halo_config_prescan(struct halo_pctx *p, const char *text, size_t len,
-			   int **ret_bad_lines, size_t *ret_n);
+			   int **ret_bad_lines, size_t *ret_n, bool *ret_comment_open);
 /* The setting name assigned on LINE of TEXT into BUF; returns how many
  * names that line assigns (a message can only name it when exactly 1). */
 int halo_config_line_setting(const char *text, int line, char *buf, size_t len);

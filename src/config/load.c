@@ -117,14 +117,16 @@ static bool syntax_error_at_end(const char *name, const char *text, size_t len,
 /* libconfig takes the end of the file inside a block comment for the end
  * of the comment, no error: outside any group the rest of the file would
  * be dropped in silence (inside one, libconfig fails and
- * syntax_error_at_end says why). True when that was the case (in ERRS). */
+ * syntax_error_at_end says why). PRESCAN_OPEN: what the prescan saw; the
+ * bracket scan runs only then (a good config never pays for it). True
+ * when that was the case (in ERRS). */
 static bool comment_open_at_end(const char *name, const char *text, size_t len,
-				struct halo_errors *errs)
+				bool prescan_open, struct halo_errors *errs)
 {
 	int line = 0;
 
 	/* Only a comment: anything else left open libconfig refuses itself. */
-	if (halo_config_unclosed(text, len, &line) != '*')
+	if (!prescan_open || halo_config_unclosed(text, len, &line) != '*')
 		return false;
 	return report_unclosed(name, text, len, '*', line, errs);
 }
@@ -142,6 +144,7 @@ int halo_config_load_text(const char *name, const char *text, size_t len, bool l
 	const char *nul = memchr(text, '\0', len);
 	struct halo_ctree *tree = NULL;
 	struct halo_ctree_error err;
+	bool comment_open = false;
 	size_t includes;
 	int r;
 
@@ -158,7 +161,8 @@ int halo_config_load_text(const char *name, const char *text, size_t len, bool l
 		return -ENOMEM;
 	halo_sha256_hex(text, len, c->digest);
 
-	includes = halo_config_prescan(&p, text, len, &bad_lines, &p.n_bad_int_lines);
+	includes = halo_config_prescan(&p, text, len, &bad_lines, &p.n_bad_int_lines,
+				       &comment_open);
 	p.bad_int_lines = bad_lines;
 	if (p.oom || errs->oom)
 		return -ENOMEM;
@@ -185,7 +189,7 @@ int halo_config_load_text(const char *name, const char *text, size_t len, bool l
 	}
 	if (r < 0)
 		return r;
-	if (comment_open_at_end(name, text, len, errs)) {
+	if (comment_open_at_end(name, text, len, comment_open, errs)) {
 		halo_ctree_free(tree);
 		return -EINVAL;
 	}
