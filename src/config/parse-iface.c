@@ -213,10 +213,14 @@ static void parse_dscp_prio(struct halo_pctx *p, const struct halo_cset *g, cons
 		}
 		for (size_t j = 0; j < 2; j++) {
 			pair[j] = halo_cset_elem(e, j);
-			snprintf(pk, sizeof(pk), "%s %s", ek, j ? "priority" : "DSCP");
-			if (!halo_pwant(p, pair[j], pk, HALO_CSET_INT)) {
-				bad = true;
-				continue;
+			/* An integer is what halo_pwant lets through as it is:
+			 * the name it would report is made only for the rest. */
+			if (halo_cset_kind(pair[j]) != HALO_CSET_INT) {
+				snprintf(pk, sizeof(pk), "%s %s", ek, j ? "priority" : "DSCP");
+				if (!halo_pwant(p, pair[j], pk, HALO_CSET_INT)) {
+					bad = true;
+					continue;
+				}
 			}
 			v[j] = halo_cset_int(pair[j]);
 			if (v[j] < 0 || v[j] > (j ? 7 : 63)) {

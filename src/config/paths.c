@@ -129,14 +129,15 @@ void halo_validate_outputs(struct halo_pctx *p, const struct halo_config *c)
 
 			if (j == i || !b->path)
 				continue;
-			say_where(other, sizeof(other), b);
 			/* One message per output is enough to act on. */
 			if (j < i && strcmp(a->path, b->path) == 0) {
+				say_where(other, sizeof(other), b);
 				halo_perr(p, line, "%s: %s is also %s; each output needs a file "
 					  "of its own", a->key, a->path, other);
 				break;
 			}
 			if (strcmp(a->path, b->path) != 0 && under(a->path, b->path)) {
+				say_where(other, sizeof(other), b);
 				halo_perr(p, line, "%s: %s is inside %s, which is a file", a->key,
 					  a->path, other);
 				break;

@@ -60,7 +60,6 @@ static void check_tos_pfc(struct halo_pctx *p, size_t idx, const struct halo_roc
 
 	if (!rc->present || rc->tos < 0 || !rc->pfc_set)
 		return;
-	mask_text(rc->pfc_mask, pfc, sizeof(pfc));
 	/* Without DSCP entries the port stays in L2 (PCP) mode. */
 	if (rc->trust == HALO_TRUST_PCP || (rc->trust == HALO_TRUST_UNSET && !rc->n_dscp_prio))
 		l2_note(note, sizeof(note), rc);
@@ -75,10 +74,12 @@ static void check_tos_pfc(struct halo_pctx *p, size_t idx, const struct halo_roc
 
 		if (d->dscp != dscp)
 			continue;
-		if (!(rc->pfc_mask & (1u << d->prio)))
+		if (!(rc->pfc_mask & (1u << d->prio))) {
+			mask_text(rc->pfc_mask, pfc, sizeof(pfc));
 			halo_perr(p, rc->tos_line, "interfaces[%zu].roce.tos: %d (DSCP %d) maps "
 				  "to priority %u (dscp_prio, line %d), which has no PFC "
 				  "(pfc = %s)", idx, rc->tos, dscp, d->prio, d->line, pfc);
+		}
 		return;
 	}
 	if (want >= 0)
@@ -206,12 +207,13 @@ static void check_match(struct halo_pctx *p, size_t i, size_t j, const struct ha
 {
 	char ta[HALO_MAC_STRLEN], tb[HALO_MAC_STRLEN], pa[32], pb[32];
 
-	if (a->match.has_mac && b->match.has_mac) {
+	/* Compared as values; the text only for the message. */
+	if (a->match.has_mac && b->match.has_mac && halo_mac_equal(&a->match.mac, &b->match.mac)) {
 		halo_mac_format(&a->match.mac, ta, sizeof(ta));
 		halo_mac_format(&b->match.mac, tb, sizeof(tb));
 		check_same(p, i, j, "match.mac", ta, tb, a->mac_line, b->mac_line);
 	}
-	if (a->match.has_pci && b->match.has_pci) {
+	if (a->match.has_pci && b->match.has_pci && halo_pci_equal(&a->match.pci, &b->match.pci)) {
 		halo_pci_format(&a->match.pci, pa, sizeof(pa));
 		halo_pci_format(&b->match.pci, pb, sizeof(pb));
 		check_same(p, i, j, "match.pci", pa, pb, a->pci_line, b->pci_line);
