@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -42,6 +43,34 @@ static void format_wide_domain(void **state)
 
 	halo_pci_format(&a, buf, sizeof(buf));
 	assert_string_equal(buf, "10000:e1:00.0");
+}
+
+/* Byte for byte what snprintf makes of the format, at every buffer size:
+ * wide domains, a function or device the parser would refuse. */
+static void format_as_snprintf(void **state)
+{
+	static const struct halo_pci_addr in[] = {
+		{ 0, 0, 0, 0 },
+		{ 0xffff, 0xff, 0x1f, 7 },
+		{ 0x10000, 0xe1, 0, 0 },
+		{ 0xffffffff, 0x01, 0xff, 0xff },
+		{ 0x1234, 0x5a, 0x0b, 0x10 },
+		{ 0xabc, 0x0, 0x3, 0x9 },
+	};
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		char want[40], got[40], ref[40];
+
+		snprintf(want, sizeof(want), "%04x:%02x:%02x.%x", in[i].domain, in[i].bus,
+			 in[i].device, in[i].function);
+		for (size_t len = 0; len <= strlen(want) + 2; len++) {
+			memset(got, 'X', sizeof(got));
+			memset(ref, 'X', sizeof(ref));
+			snprintf(ref, len, "%s", want);
+			halo_pci_format(&in[i], got, len);
+			assert_memory_equal(got, ref, sizeof(got));
+		}
+	}
 }
 
 static const char *const bad_in[] = {
@@ -97,6 +126,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(roundtrip),
 		cmocka_unit_test(format_wide_domain),
+		cmocka_unit_test(format_as_snprintf),
 		cmocka_unit_test(bad),
 		cmocka_unit_test(agrees_with_check),
 		cmocka_unit_test(equal),
