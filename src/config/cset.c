@@ -107,7 +107,9 @@ const struct halo_cset *halo_cset_member(const struct halo_cset *s, const char *
 		const config_setting_t *m = config_setting_get_elem(CS(s), (unsigned)i);
 		const char *mname = config_setting_name(m);
 
-		if (mname && strncmp(mname, name, n) == 0 && mname[n] == '\0')
+		/* The first character rules out most members without a call. */
+		if (mname && mname[0] == name[0] && strncmp(mname, name, n) == 0 &&
+		    mname[n] == '\0')
 			return (const struct halo_cset *)m;
 	}
 	return NULL;
