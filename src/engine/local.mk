@@ -31,6 +31,8 @@ libhalo_la_SOURCES += \
 	src/engine/report_ansible.c \
 	src/engine/state.h \
 	src/engine/state.c \
+	src/engine/state-scan.h \
+	src/engine/state-scan.c \
 	src/engine/reboot.c \
 	src/engine/prometheus.c
 
@@ -42,13 +44,16 @@ engine_unit_tests = \
 	tests/unit/test-engine-engine \
 	tests/unit/test-engine-file-item \
 	tests/unit/test-engine-report \
-	tests/unit/test-engine-state
+	tests/unit/test-engine-state \
+	tests/unit/test-engine-state-scan
 check_PROGRAMS += $(engine_unit_tests)
 TESTS += $(engine_unit_tests)
 tests_unit_test_engine_file_item_SOURCES = tests/unit/test-engine-file-item.c tests/unit/engine-test.h \
 	tests/unit/root-test.h
 tests_unit_test_engine_state_SOURCES = tests/unit/test-engine-state.c tests/unit/engine-test.h \
 	tests/unit/root-test.h
+tests_unit_test_engine_state_scan_SOURCES = tests/unit/test-engine-state-scan.c \
+	tests/unit/state-records-test.h
 
 # Integration tests of the reports, the outputs and --revert.
 engine_integration_tests = \

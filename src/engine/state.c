@@ -19,6 +19,7 @@
 
 #include "engine/report.h"
 #include "engine/state.h"
+#include "engine/state-scan.h"
 #include "engine/subsystem.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
@@ -73,27 +74,31 @@ static bool untouched_by_run(const struct halo_ctx *ctx, const struct halo_plan 
 	return !iface || !plan_has_interface(plan, iface);
 }
 
-/* The last state file at PATH when it is one of ours (this schema
- * version, an items array): its items in *RET_ITEMS, the document to put
- * in *RET. Absent, unreadable or foreign: NULL (the file is replaced). */
-static struct json_object *read_prev(struct halo_ctx *ctx, const char *path,
-				     struct json_object **ret_items)
+/* The text of the last state file at PATH, or NULL: absent, unreadable
+ * or refused (a refused file is named by the run, util/rootfs.h; a
+ * symlink out of the root is not "no state file"). */
+static char *read_prev_text(struct halo_ctx *ctx, const char *path, size_t *ret_len)
 {
-	_cleanup_free_ char *old = NULL;
-	struct json_object *prev, *v, *list;
-	size_t len;
+	char *old = NULL;
+	int r = halo_read_file(ctx, path, &old, ret_len);
 
-	int r = halo_read_file(ctx, path, &old, &len);
-
-	/* A refused file is named by the run (util/rootfs.h); a symlink
-	 * out of the root is not "no state file". */
 	if (r == -ENOENT)
 		(void)halo_root_absent(ctx, path);
 	if (r < 0) {
 		halo_root_refusal_name(ctx, path, HALO_STATE_WHAT);
 		return NULL;
 	}
-	prev = json_tokener_parse(old);
+	return old;
+}
+
+/* The state file TEXT when it is one of ours (this schema version, an
+ * items array): its items in *RET_ITEMS, the document to put in *RET.
+ * Unparsable or foreign: NULL (the file is replaced). */
+static struct json_object *parse_prev(const char *text, struct json_object **ret_items)
+{
+	struct json_object *prev, *v, *list;
+
+	prev = text ? json_tokener_parse(text) : NULL;
 	if (!prev)
 		return NULL;
 	if (json_object_object_get_ex(prev, "schema_version", &v) &&
@@ -105,6 +110,16 @@ static struct json_object *read_prev(struct halo_ctx *ctx, const char *path,
 	}
 	json_object_put(prev);
 	return NULL;
+}
+
+/* The last state file at PATH as parse_prev takes it. */
+static struct json_object *read_prev(struct halo_ctx *ctx, const char *path,
+				     struct json_object **ret_items)
+{
+	size_t len;
+	_cleanup_free_ char *old = read_prev_text(ctx, path, &len);
+
+	return parse_prev(old, ret_items);
 }
 
 /* With --only or --interface, the items the run did not look at stay as
@@ -352,15 +367,13 @@ int halo_state_recorded_items(struct halo_ctx *ctx, const struct halo_config *cf
 	return r;
 }
 
-int halo_state_records_read(struct halo_ctx *ctx, const struct halo_config *cfg,
-			    struct halo_records *ret)
+int halo_state_records_parse(const char *text, struct halo_records *ret)
 {
-	const char *path = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
 	struct json_object *prev, *list = NULL, *v, *owned;
 	int err = 0;
 
 	*ret = (struct halo_records){ 0 };
-	prev = read_prev(ctx, path, &list);
+	prev = parse_prev(text, &list);
 	if (!prev)
 		return 0;
 	for (size_t i = 0; i < json_object_array_length(list) && err == 0; i++) {
@@ -387,6 +400,25 @@ int halo_state_records_read(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (err < 0)
 		halo_records_free(ret);
 	return err;
+}
+
+int halo_state_records_read(struct halo_ctx *ctx, const struct halo_config *cfg,
+			    struct halo_records *ret)
+{
+	const char *path = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
+	size_t len = 0;
+	_cleanup_free_ char *text = read_prev_text(ctx, path, &len);
+	int r;
+
+	*ret = (struct halo_records){ 0 };
+	if (!text)
+		return 0;
+	/* Plain JSON, as this tool writes it, is read in one pass; anything
+	 * else is the parser's to judge. */
+	r = halo_state_scan_records(text, len, STATE_SCHEMA_VERSION, ret);
+	if (r != 0)
+		return r < 0 ? r : 0;
+	return halo_state_records_parse(text, ret);
 }
 
 static int owned_cmp(const void *a, const void *b)

@@ -81,6 +81,11 @@ int halo_state_recorded_items(struct halo_ctx *ctx, const struct halo_config *cf
 int halo_state_records_read(struct halo_ctx *ctx, const struct halo_config *cfg,
 			    struct halo_records *ret);
 
+/* The records of the state file TEXT as the parsed document has them
+ * (halo_state_records_read's reading of any text state-scan.h leaves to
+ * the parser). 0 or -ENOMEM. */
+int halo_state_records_parse(const char *text, struct halo_records *ret);
+
 /* The node_exporter textfile for PLAN at Unix time NOW (caller frees). */
 char *halo_prometheus_render(const struct halo_ctx *ctx,
 			     const struct halo_plan *plan, int exit_bits,

@@ -1,7 +1,8 @@
 # tests/fuzz: libFuzzer targets (config loader, cmdline
 # tokenizer and merge, grub file editor, netlink reply parsers (rtnetlink,
 # dcbnl, devlink and ethtool), the module index, ELF and compressed-module
-# readers, and the other parsers of host-provided text).
+# readers, the other parsers of host-provided text, and the one-pass
+# reading of the state file's records against json-c's).
 #
 # Always: each target is linked with replay.c and runs its seed corpus and
 # regression inputs as a TAP test in `make check` (gcc, ASan, valgrind:
@@ -11,7 +12,7 @@
 # FUZZ_SECONDS through tests/fuzz/run.sh.
 
 fuzz_targets = config cmdline grubfile netlink modopts modinfo hosttext depindex elfsection \
-	unpack dcbnl genl
+	unpack dcbnl genl staterecords
 
 # Seeds of each target: its own corpus directory (regression inputs
 # included) and the fixtures it reads. Directories or files.
@@ -32,6 +33,7 @@ fuzz_seeds_elfsection = $(fuzz_src)/elfsection
 fuzz_seeds_unpack = $(fuzz_src)/unpack
 fuzz_seeds_dcbnl = $(fuzz_src)/dcbnl
 fuzz_seeds_genl = $(fuzz_src)/genl
+fuzz_seeds_staterecords = $(fuzz_src)/staterecords
 fuzz_seeds_hosttext = $(fuzz_src)/hosttext \
 	$(fuzz_fix)/boot/debian/proc/meminfo \
 	$(fuzz_fix)/boot/debian/etc/os-release \
@@ -56,7 +58,8 @@ fuzz_replay = \
 	tests/fuzz/replay-elfsection \
 	tests/fuzz/replay-unpack \
 	tests/fuzz/replay-dcbnl \
-	tests/fuzz/replay-genl
+	tests/fuzz/replay-genl \
+	tests/fuzz/replay-staterecords
 check_PROGRAMS += $(fuzz_replay)
 TESTS += $(fuzz_replay)
 
@@ -96,6 +99,10 @@ tests_fuzz_replay_dcbnl_LDADD = libhalo.la
 tests_fuzz_replay_genl_SOURCES = tests/fuzz/fuzz-genl.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_replay_genl_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_genl)"'
 tests_fuzz_replay_genl_LDADD = libhalo.la
+tests_fuzz_replay_staterecords_SOURCES = tests/fuzz/fuzz-staterecords.c tests/fuzz/replay.c \
+	tests/fuzz/fuzz.h tests/unit/state-records-test.h
+tests_fuzz_replay_staterecords_CFLAGS = $(fuzz_cflags) -DFUZZ_CORPUS='"$(fuzz_seeds_staterecords)"'
+tests_fuzz_replay_staterecords_LDADD = libhalo.la
 
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/config.dict tests/fuzz/corpus
 
@@ -121,7 +128,8 @@ fuzz_bin = \
 	tests/fuzz/fuzz-elfsection \
 	tests/fuzz/fuzz-unpack \
 	tests/fuzz/fuzz-dcbnl \
-	tests/fuzz/fuzz-genl
+	tests/fuzz/fuzz-genl \
+	tests/fuzz/fuzz-staterecords
 check_PROGRAMS += $(fuzz_bin)
 fuzz_ldflags = $(AM_LDFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz-config.c tests/fuzz/fuzz.h
@@ -172,6 +180,11 @@ tests_fuzz_fuzz_genl_SOURCES = tests/fuzz/fuzz-genl.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_genl_CFLAGS = $(fuzz_cflags)
 tests_fuzz_fuzz_genl_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_genl_LDADD = libhalo.la
+tests_fuzz_fuzz_staterecords_SOURCES = tests/fuzz/fuzz-staterecords.c tests/fuzz/fuzz.h \
+	tests/unit/state-records-test.h
+tests_fuzz_fuzz_staterecords_CFLAGS = $(fuzz_cflags)
+tests_fuzz_fuzz_staterecords_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_staterecords_LDADD = libhalo.la
 
 # Every target for FUZZ_SECONDS, FUZZ_PARALLEL at a time (default: the
 # CPUs); new corpus and crashes under tests/fuzz/work, a total at the end.
@@ -190,6 +203,7 @@ fuzz: $(fuzz_bin)
 		unpack) seeds="$(fuzz_seeds_unpack)";; \
 		dcbnl) seeds="$(fuzz_seeds_dcbnl)";; \
 		genl) seeds="$(fuzz_seeds_genl)";; \
+		staterecords) seeds="$(fuzz_seeds_staterecords)";; \
 		esac; \
 		echo "tests/fuzz/fuzz-$$t $$seeds"; \
 	done | LSAN_SUPP="$(fuzz_lsan_supp)" bash $(top_srcdir)/tests/fuzz/run.sh \
