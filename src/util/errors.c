@@ -7,23 +7,26 @@
 
 #include "util/errors.h"
 
-void halo_errors_add(struct halo_errors *e, const char *fmt, ...)
+/* FMT's text, or NULL with E marked incomplete. Once a message is lost
+ * the list is incomplete: the flag stays, so that the caller still
+ * refuses to proceed (n may be 0). */
+_printf_(2, 0)
+static char *format(struct halo_errors *e, const char *fmt, va_list ap)
 {
-	va_list ap;
 	char *msg;
-	int r;
 
-	/* Once a message is lost the list is incomplete; keep the flag so
-	 * the caller still refuses to proceed (n may be 0). */
 	if (e->oom)
-		return;
-	va_start(ap, fmt);
-	r = vasprintf(&msg, fmt, ap);
-	va_end(ap);
-	if (r < 0) {
+		return NULL;
+	if (vasprintf(&msg, fmt, ap) < 0) {
 		e->oom = true;
-		return;
+		return NULL;
 	}
+	return msg;
+}
+
+/* Takes MSG as E's next line. */
+static void push(struct halo_errors *e, char *msg)
+{
 	if (e->n == e->cap) {
 		size_t cap = e->cap ? e->cap * 2 : 8;
 		char **m = realloc(e->msgs, cap * sizeof(*m));
@@ -39,24 +42,33 @@ void halo_errors_add(struct halo_errors *e, const char *fmt, ...)
 	e->msgs[e->n++] = msg;
 }
 
+void halo_errors_add(struct halo_errors *e, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = format(e, fmt, ap);
+	va_end(ap);
+	if (msg)
+		push(e, msg);
+}
+
 void halo_errors_append(struct halo_errors *e, const char *fmt, ...)
 {
 	va_list ap;
 	char *more, *line;
-	int r;
 
-	if (e->oom)
-		return;
 	va_start(ap, fmt);
-	r = vasprintf(&more, fmt, ap);
+	more = format(e, fmt, ap);
 	va_end(ap);
-	if (r < 0) {
-		e->oom = true;
+	if (!more)
+		return;
+	if (e->n == 0) {
+		push(e, more);
 		return;
 	}
-	if (e->n == 0) {
-		halo_errors_add(e, "%s", more);
-	} else if (asprintf(&line, "%s%s", e->msgs[e->n - 1], more) < 0) {
+	if (asprintf(&line, "%s%s", e->msgs[e->n - 1], more) < 0) {
 		e->oom = true;
 	} else {
 		free(e->msgs[e->n - 1]);
