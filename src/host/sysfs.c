@@ -19,6 +19,7 @@
 
 #include "config/pci.h"
 #include "host/sysfs.h"
+#include "util/dir.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 
@@ -175,103 +176,88 @@ static int push_unique(char ***names, const char *name)
 	return halo_strv_contains(*names, name) ? 0 : halo_strv_push(names, name);
 }
 
-/* Entries of the "net" directory NAME in DIRFD: one per netdev. */
-static int list_net(int dirfd, const char *name, size_t *budget, char ***names)
+struct walk {
+	unsigned depth;
+	size_t budget;
+	char ***names;
+};
+
+static int net_entry(int dirfd, const char *name, unsigned char type, void *userdata)
 {
-	struct dirent *de;
-	DIR *d;
-	int fd, err = 0;
+	struct walk *w = userdata;
+
+	if (w->budget-- == 0)
+		return -E2BIG;
+	return push_unique(w->names, name);
+}
+
+/* Entries of the "net" directory NAME in DIRFD: one per netdev. */
+static int list_net(int dirfd, const char *name, struct walk *w)
+{
+	int fd, err;
 
 	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		err = -errno;
-		close(fd);
-		return err;
+	err = halo_dir_each(fd, net_entry, w);
+	close(fd);
+	return err;
+}
+
+static int walk(int fd, struct walk *w);
+
+static int walk_entry(int dirfd, const char *name, unsigned char type, void *userdata)
+{
+	struct walk *w = userdata;
+	int sub, err;
+
+	if (w->budget-- == 0)
+		return -E2BIG;
+	if (type == DT_UNKNOWN) {
+		struct stat st;
+
+		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return -errno;
+		type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
 	}
-	while (err == 0 && (errno = 0, de = readdir(d))) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if ((*budget)-- == 0)
-			err = -E2BIG;
-		else
-			err = push_unique(names, de->d_name);
-	}
-	if (err == 0 && errno)
-		err = -errno;
-	closedir(d);
+	if (type != DT_DIR)
+		return 0;
+	if (strcmp(name, "net") == 0)
+		return list_net(dirfd, name, w);
+	/* A function below this one (behind a bridge): its links have its
+	 * address, not this one's. */
+	if (pci_address(name, strlen(name), NULL))
+		return 0;
+	if (w->depth >= WALK_DEPTH)
+		return 0;
+	sub = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sub < 0)
+		return -errno;
+	w->depth++;
+	err = walk(sub, w);
+	w->depth--;
 	return err;
 }
 
 /* Walks the real directories below FD (owned), never a symlink: sysfs
  * links back up (driver, subsystem, physfn) would loop or leave the
  * device. */
-static int walk(int fd, unsigned depth, size_t *budget, char ***names)
+static int walk(int fd, struct walk *w)
 {
-	struct dirent *de;
-	DIR *d = fdopendir(fd);
-	int err = 0;
+	int err = halo_dir_each(fd, walk_entry, w);
 
-	if (!d) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	while (err == 0 && (errno = 0, de = readdir(d))) {
-		unsigned char type = de->d_type;
-		int sub;
-
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if ((*budget)-- == 0) {
-			err = -E2BIG;
-			break;
-		}
-		if (type == DT_UNKNOWN) {
-			struct stat st;
-
-			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-				err = -errno;
-				break;
-			}
-			type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
-		}
-		if (type != DT_DIR)
-			continue;
-		if (strcmp(de->d_name, "net") == 0) {
-			err = list_net(dirfd(d), de->d_name, budget, names);
-			continue;
-		}
-		/* A function below this one (behind a bridge): its links
-		 * have its address, not this one's. */
-		if (pci_address(de->d_name, strlen(de->d_name), NULL))
-			continue;
-		if (depth >= WALK_DEPTH)
-			continue;
-		sub = openat(dirfd(d), de->d_name,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub < 0) {
-			err = -errno;
-			break;
-		}
-		err = walk(sub, depth + 1, budget, names);
-	}
-	if (err == 0 && errno)
-		err = -errno;
-	closedir(d);
+	close(fd);
 	return err;
 }
 
 int halo_link_sysfs_device_links(const struct halo_ctx *ctx, const char *path,
 				 char ***names)
 {
-	size_t budget = WALK_ENTRIES;
+	struct walk w = { .budget = WALK_ENTRIES, .names = names };
 	int fd, err;
 
 	err = halo_root_openat(ctx, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, &fd);
 	if (err < 0)
 		return err;
-	return walk(fd, 0, &budget, names);
+	return walk(fd, &w);
 }

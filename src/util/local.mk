@@ -9,6 +9,8 @@ libhalo_la_SOURCES += \
 	src/util/rootfs-write.c \
 	src/util/rootfs-attr.c \
 	src/util/rootfs-refused.c \
+	src/util/dir.h \
+	src/util/dir.c \
 	src/util/strv.h \
 	src/util/strv.c \
 	src/util/spawn.h \

@@ -9,9 +9,8 @@
  * listing gave (rootfs-cache.c): that one is opened relative to the
  * directory with O_NOFOLLOW, so it is the very entry listed. The end of
  * the file is seen without a last read returning 0 where the kernel
- * allows it (at_end below). A directory is read with getdents64 on the
- * descriptor its open returned: O_DIRECTORY already guarantees what
- * fdopendir would check again with fstat and two fcntl calls.
+ * allows it (at_end below). A directory is read on the descriptor its
+ * open returned (util/dir.h).
  */
 #include "config.h"
 
@@ -23,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include "util/dir.h"
 #include "util/rootfs-internal.h"
 #include "util/strv.h"
 
@@ -374,31 +374,15 @@ static void listing_sort(struct listing *l)
 	}
 }
 
+static int listing_entry(int dirfd, const char *name, unsigned char type, void *userdata)
+{
+	return listing_add(userdata, name, type);
+}
+
 /* Every entry of the directory FD but "." and "..", with its d_type. */
 static int read_dir(int fd, struct listing *l)
 {
-	char buf[16384];
-
-	for (;;) {
-		ssize_t n = getdents64(fd, buf, sizeof(buf));
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return 0;
-		for (ssize_t off = 0; off < n;) {
-			const struct dirent64 *de = (const void *)(buf + off);
-
-			off += de->d_reclen;
-			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-				continue;
-			if (listing_add(l, de->d_name, de->d_type) < 0)
-				return -ENOMEM;
-		}
-	}
+	return halo_dir_each(fd, listing_entry, l);
 }
 
 static int names_copy(char *const *names, size_t n, char ***ret)
