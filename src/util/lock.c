@@ -135,13 +135,13 @@ int halo_lock_acquire_notify(const struct halo_ctx *ctx, unsigned wait_seconds, 
 	return 0;
 }
 
-/* The name of the record inside /run and of its temp file. */
+/* The name of the record inside /run. */
 #define HOLDER_NAME "halo-provision.lock.holder"
 
 int halo_lock_holder_write(const struct halo_ctx *ctx, const char *mode)
 {
 	_cleanup_close_ int dir = -1, fd = -1;
-	char tmp[64], text[96];
+	char text[96];
 	int n, r;
 
 	n = snprintf(text, sizeof(text), "pid %ld\nmode %s\nsince %lld\n", (long)getpid(), mode,
@@ -151,23 +151,25 @@ int halo_lock_holder_write(const struct halo_ctx *ctx, const char *mode)
 	r = halo_root_openat(ctx, "/run", O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, &dir);
 	if (r < 0)
 		return r;
-	/* Written under a name of its own, then linked: a waiter reads the
-	 * whole record or none (no rename: the record is no managed file). */
-	snprintf(tmp, sizeof(tmp), HOLDER_NAME ".%ld", (long)getpid());
-	(void)unlinkat(dir, tmp, 0);
-	fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* Written nameless, then linked: a waiter reads the whole record or
+	 * none (no rename: the record is no managed file), and nothing is
+	 * left to clean up when the write fails. Linking a descriptor
+	 * (AT_EMPTY_PATH) takes CAP_DAC_READ_SEARCH, or since Linux 6.10
+	 * being the process that opened it (fs/namei.c, do_linkat). */
+	fd = openat(dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	if (write(fd, text, (size_t)n) != n) {
-		r = errno ? -errno : -EIO;
-		(void)unlinkat(dir, tmp, 0);
-		return r;
+	if (write(fd, text, (size_t)n) != n)
+		return errno ? -errno : -EIO;
+	for (int tries = 0; tries < 2; tries++) {
+		if (linkat(fd, "", dir, HOLDER_NAME, AT_EMPTY_PATH) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+		/* A killed run's record is stale: this run holds the lock. */
+		(void)unlinkat(dir, HOLDER_NAME, 0);
 	}
-	/* A killed run's record is stale: this run holds the lock now. */
-	(void)unlinkat(dir, HOLDER_NAME, 0);
-	r = linkat(dir, tmp, dir, HOLDER_NAME, 0) < 0 ? -errno : 0;
-	(void)unlinkat(dir, tmp, 0);
-	return r;
+	return -EEXIST;
 }
 
 int halo_lock_holder_read(const struct halo_ctx *ctx, struct halo_lock_holder *ret)
