@@ -54,6 +54,14 @@ int halo_file_check_path(struct halo_ctx *ctx, struct halo_item *item,
 
 	if (!prefix)
 		return -ENOMEM;
+	/* The common case in one step; the walk below explains the rest. */
+	r = halo_root_lstat_plain(ctx, path, &st);
+	if (r == -ENOENT)
+		return 0;
+	if (r == 0 && S_ISREG(st.st_mode)) {
+		*ret_st = st;
+		return 1;
+	}
 	for (char *p = prefix + 1;; p = slash + 1) {
 		slash = strchr(p, '/');
 		if (slash)

@@ -77,6 +77,20 @@ int halo_root_lstat(const struct halo_ctx *ctx, const char *path,
 	return r;
 }
 
+int halo_root_lstat_plain(const struct halo_ctx *ctx, const char *path,
+			  struct stat *ret_st)
+{
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	/* O_PATH opens nothing but the name: no FIFO waits, no device
+	 * wakes. */
+	r = halo_rootfs_open(ctx, path, O_PATH | O_NOFOLLOW, 0, true, &fd);
+	if (r < 0)
+		return r;
+	return fstat(fd, ret_st) < 0 ? -errno : 0;
+}
+
 int halo_root_exists(const struct halo_ctx *ctx, const char *path)
 {
 	_cleanup_close_ int fd = -1;

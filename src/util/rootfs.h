@@ -127,6 +127,13 @@ int halo_read_fd(int fd, size_t size_hint, char **ret_buf, size_t *ret_len);
 int halo_root_lstat(const struct halo_ctx *ctx, const char *path,
 		    struct stat *ret_st);
 
+/* PATH's status in one step when no directory on the way to it is a
+ * symlink: 0 (the last component not followed, as by lstat); -ENOENT
+ * when a component is missing, -ELOOP when a directory on the way is a
+ * symlink, -ENOTDIR when one is not a directory. */
+int halo_root_lstat_plain(const struct halo_ctx *ctx, const char *path,
+			  struct stat *ret_st);
+
 /* 1 if PATH exists inside the root (symlinks followed inside), 0 if not. */
 int halo_root_exists(const struct halo_ctx *ctx, const char *path);
 

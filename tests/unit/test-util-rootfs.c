@@ -552,6 +552,41 @@ static void test_mkdir_unlink_lstat_exists(void **state)
 	assert_int_equal(halo_root_unlink(&f->ctx, "/varlink/lib"), -ELOOP);
 }
 
+/* A status in one step when no component is a symlink; anything else is
+ * told apart for the walk that explains it. */
+static void test_lstat_plain(void **state)
+{
+	struct fx *f = *state;
+	struct stat st;
+
+	mkd(f, "root/etc");
+	mkd(f, "root/etc/udev");
+	put(f, "root/etc/udev/x.rules", "x", 0644);
+	put(f, "root/etc/file", "", 0644);
+	lnk(f, "udev", "root/etc/udevlink");
+	lnk(f, "x.rules", "root/etc/udev/y.rules");
+	assert_int_equal(halo_root_lstat_plain(&f->ctx, "/etc/udev/x.rules", &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_size, 1);
+	assert_int_equal(halo_root_lstat_plain(&f->ctx, "/etc/udev", &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(halo_root_lstat_plain(&f->ctx, "/etc/udev/none", &st), -ENOENT);
+	assert_int_equal(halo_root_lstat_plain(&f->ctx, "/etc/nodir/none", &st), -ENOENT);
+	/* A symlink on the way, even to a missing name; the last component
+	 * is not followed, as by lstat. */
+	assert_int_equal(halo_root_lstat_plain(&f->ctx, "/etc/udevlink/x.rules", &st), -ELOOP);
+	assert_int_equal(halo_root_lstat_plain(&f->ctx, "/etc/udevlink/none", &st), -ELOOP);
+	assert_int_equal(halo_root_lstat_plain(&f->ctx, "/etc/udev/y.rules", &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(halo_root_lstat_plain(&f->ctx, "/etc/file/x", &st), -ENOTDIR);
+	/* A FIFO's status, never opened. */
+	char p[256];
+	snprintf(p, sizeof(p), "%s/etc/fifo", f->root);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_int_equal(halo_root_lstat_plain(&f->ctx, "/etc/fifo", &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+}
+
 /* What the writability check judges: the file, else the deepest
  * directory there is; a symlink at the path (replaced by a rename) by its
  * directory; a file in a parent's place is an error. Without writing
@@ -958,6 +993,7 @@ int main(void)
 		T(test_read_proc),
 		T(test_list_dir_sorted),
 		T(test_mkdir_unlink_lstat_exists),
+		T(test_lstat_plain),
 		T(test_check_writable),
 		T(test_write_attr),
 		T(test_write_attr_fixture_refusals),
