@@ -69,12 +69,24 @@ static int planted_link(struct halo_ctx *ctx, struct halo_item *item, const char
 
 static void dev_dir(char *buf, size_t len, const struct halo_rdma_dev *dev)
 {
-	snprintf(buf, len, RDMA_CM "/%s", dev->ibdev);
+	struct halo_rdma_path p;
+
+	halo_rdma_path_set(&p, RDMA_CM "/");
+	halo_rdma_path_add(&p, dev->ibdev);
+	halo_rdma_copy(buf, len, p.s);
 }
 
 static void attr_path(char *buf, size_t len, const struct halo_rdma_dev *dev, const char *name)
 {
-	snprintf(buf, len, RDMA_CM "/%s/ports/%u/%s", dev->ibdev, dev->port, name);
+	struct halo_rdma_path p;
+
+	halo_rdma_path_set(&p, RDMA_CM "/");
+	halo_rdma_path_add(&p, dev->ibdev);
+	halo_rdma_path_add(&p, "/ports/");
+	halo_rdma_path_uint(&p, dev->port);
+	halo_rdma_path_add(&p, "/");
+	halo_rdma_path_add(&p, name);
+	halo_rdma_copy(buf, len, p.s);
 }
 
 static int read_failed(struct halo_ctx *ctx, struct halo_item *item, const char *path,
@@ -136,7 +148,7 @@ static int read_values(struct halo_ctx *ctx, struct halo_item *item,
 	if (err != 0)
 		return err;
 	mode[strcspn(mode, "\n")] = '\0';
-	snprintf(ret->mode, sizeof(ret->mode), "%s", mode);
+	halo_rdma_copy(ret->mode, sizeof(ret->mode), mode);
 	v = strtoul(tos, &end, 0);
 	ret->tos = end != tos && (*end == '\n' || !*end) && v <= 255 ? (int)v : -1;
 	return 0;

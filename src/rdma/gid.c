@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,16 +80,21 @@ int halo_rdma_gid_scan(halo_rdma_reader rd, void *userdata, const char *dir,
 		       const uint8_t addr[4], struct halo_rdma_gid *ret)
 {
 	struct halo_rdma_gid res = { .index = -1, .first_v4 = -1 };
-	char path[512];
+	struct halo_rdma_path p;
+	size_t base;
 	int err;
 
+	halo_rdma_path_set(&p, dir);
+	base = p.len;
 	for (size_t k = 0; k < n; k++) {
 		_cleanup_free_ char *text = NULL, *type = NULL, *ndev = NULL;
 		unsigned i = indices[k];
 		uint8_t gid[16];
 
-		snprintf(path, sizeof(path), "%s/gids/%u", dir, i);
-		err = rd(userdata, path, &text);
+		halo_rdma_path_cut(&p, base);
+		halo_rdma_path_add(&p, "/gids/");
+		halo_rdma_path_uint(&p, i);
+		err = rd(userdata, p.s, &text);
 		if (err == -EINVAL || err == -ENODATA) {
 			res.n_empty++;
 			continue;
@@ -100,8 +104,10 @@ int halo_rdma_gid_scan(halo_rdma_reader rd, void *userdata, const char *dir,
 		/* A GID we cannot read as one is no IPv4 GID of ours. */
 		if (halo_rdma_gid_parse(text, gid) < 0 || is_zero(gid))
 			continue;
-		snprintf(path, sizeof(path), "%s/gid_attrs/types/%u", dir, i);
-		err = read_entry(rd, userdata, path, &type);
+		halo_rdma_path_cut(&p, base);
+		halo_rdma_path_add(&p, "/gid_attrs/types/");
+		halo_rdma_path_uint(&p, i);
+		err = read_entry(rd, userdata, p.s, &type);
 		if (err < 0)
 			return err;
 		if (err == 0) {
@@ -110,8 +116,10 @@ int halo_rdma_gid_scan(halo_rdma_reader rd, void *userdata, const char *dir,
 		}
 		if (strcmp(type, "RoCE v2") != 0 || !is_v4_mapped(gid))
 			continue;
-		snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/%u", dir, i);
-		err = read_entry(rd, userdata, path, &ndev);
+		halo_rdma_path_cut(&p, base);
+		halo_rdma_path_add(&p, "/gid_attrs/ndevs/");
+		halo_rdma_path_uint(&p, i);
+		err = read_entry(rd, userdata, p.s, &ndev);
 		if (err < 0)
 			return err;
 		if (err == 0) {
@@ -148,7 +156,7 @@ static int read_recording(void *userdata, const char *path, char **ret)
 {
 	struct last_read *lr = userdata;
 
-	snprintf(lr->path, sizeof(lr->path), "%s", path);
+	halo_rdma_copy(lr->path, sizeof(lr->path), path);
 	return halo_rdma_read_root(lr->ctx, path, ret);
 }
 
@@ -168,15 +176,19 @@ int halo_rdma_gid_find(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 	_cleanup_strv_free_ char **names = NULL, **types = NULL;
 	_cleanup_free_ unsigned *idx = NULL;
 	struct last_read lr = { .ctx = ctx };
-	char dir[256], path[300];
-	size_t n = 0;
+	struct halo_rdma_path p;
+	size_t n = 0, dir;
 	int err;
 
-	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%u", dev->ibdev, dev->port);
-	snprintf(path, sizeof(path), "%s/gids", dir);
-	err = halo_root_list_dir(ctx, path, &names);
+	halo_rdma_path_set(&p, "/sys/class/infiniband/");
+	halo_rdma_path_add(&p, dev->ibdev);
+	halo_rdma_path_add(&p, "/ports/");
+	halo_rdma_path_uint(&p, dev->port);
+	dir = p.len;
+	halo_rdma_path_add(&p, "/gids");
+	err = halo_root_list_dir(ctx, p.s, &names);
 	if (err < 0)
-		return find_failed(ctx, path, err, ret_why);
+		return find_failed(ctx, p.s, err, ret_why);
 	idx = calloc(halo_strv_len(names) + 1, sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
@@ -192,9 +204,11 @@ int halo_rdma_gid_find(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 	/* Listed only to keep the directory open for the run: each entry's
 	 * type is then one openat in it. What the listing finds wrong, the
 	 * reads find too, and name the entry. */
-	snprintf(path, sizeof(path), "%s/gid_attrs/types", dir);
-	if (halo_root_list_dir(ctx, path, &types) == -ENOMEM)
+	halo_rdma_path_cut(&p, dir);
+	halo_rdma_path_add(&p, "/gid_attrs/types");
+	if (halo_root_list_dir(ctx, p.s, &types) == -ENOMEM)
 		return -ENOMEM;
-	err = halo_rdma_gid_scan(read_recording, &lr, dir, idx, n, ifname, addr, ret);
+	halo_rdma_path_cut(&p, dir);
+	err = halo_rdma_gid_scan(read_recording, &lr, p.s, idx, n, ifname, addr, ret);
 	return err < 0 ? find_failed(ctx, lr.path, err, ret_why) : 0;
 }

@@ -25,6 +25,7 @@
 #include <net/if.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "config/halo-config.h"
 #include "engine/plan.h"
@@ -42,6 +43,59 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 /* ---- private: sysfs lookups (sysfs.c, gid.c) ---- */
 
 #define HALO_IBDEV_MAX 64
+
+/* A sysfs path built in place: appending a part is a copy where snprintf
+ * would parse a format, and a lookup builds dozens of paths. What does
+ * not fit is cut off, as snprintf cuts it. */
+struct halo_rdma_path {
+	size_t len;
+	char s[512];
+};
+
+static inline void halo_rdma_path_add(struct halo_rdma_path *p, const char *part)
+{
+	size_t n = strlen(part), room = sizeof(p->s) - 1 - p->len;
+
+	if (n > room)
+		n = room;
+	memcpy(p->s + p->len, part, n);
+	p->len += n;
+	p->s[p->len] = '\0';
+}
+
+/* Back to the first LEN characters (a length it had before). */
+static inline void halo_rdma_path_cut(struct halo_rdma_path *p, size_t len)
+{
+	p->len = len;
+	p->s[len] = '\0';
+}
+
+static inline void halo_rdma_path_set(struct halo_rdma_path *p, const char *s)
+{
+	halo_rdma_path_cut(p, 0);
+	halo_rdma_path_add(p, s);
+}
+
+/* S into BUF of LEN (> 0) bytes, cut off where it does not fit. */
+static inline void halo_rdma_copy(char *buf, size_t len, const char *s)
+{
+	size_t n = strnlen(s, len - 1);
+
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
+static inline void halo_rdma_path_uint(struct halo_rdma_path *p, unsigned v)
+{
+	char d[16];
+	size_t i = sizeof(d) - 1;
+
+	d[i] = '\0';
+	do
+		d[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	halo_rdma_path_add(p, d + i);
+}
 
 /* Reads the attribute PATH into *RET (NUL-terminated, caller frees):
  * 0 or -errno. A seam so the scans can be tested with a reader that fails

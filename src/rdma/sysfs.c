@@ -57,29 +57,33 @@ static bool plain_name(const char *s)
 	return s[0] && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
 }
 
-/* Whether some GID of port DIR names IFNAME (an empty entry reads EINVAL). */
-static int port_has_ndev(struct halo_ctx *ctx, const char *dir, const char *ifname,
+/* Whether some GID of the port at P names IFNAME (an empty entry reads
+ * EINVAL). P is extended in place, and left longer. */
+static int port_has_ndev(struct halo_ctx *ctx, struct halo_rdma_path *p, const char *ifname,
 			 char **ret_why)
 {
 	_cleanup_strv_free_ char **names = NULL;
-	char path[512];
+	size_t dir;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/gid_attrs/ndevs", dir);
-	err = halo_root_list_dir(ctx, path, &names);
+	halo_rdma_path_add(p, "/gid_attrs/ndevs");
+	err = halo_root_list_dir(ctx, p->s, &names);
 	if (err == -ENOENT)
 		return 0;
 	if (err < 0)
-		return read_failed(ctx, path, err, ret_why);
+		return read_failed(ctx, p->s, err, ret_why);
+	halo_rdma_path_add(p, "/");
+	dir = p->len;
 	for (size_t i = 0; names[i]; i++) {
 		_cleanup_free_ char *text = NULL;
 
-		snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/%s", dir, names[i]);
-		err = halo_rdma_read_root(ctx, path, &text);
+		halo_rdma_path_cut(p, dir);
+		halo_rdma_path_add(p, names[i]);
+		err = halo_rdma_read_root(ctx, p->s, &text);
 		if (err == -EINVAL || err == -ENODATA || err == -ENOENT)
 			continue;
 		if (err < 0)
-			return read_failed(ctx, path, err, ret_why);
+			return read_failed(ctx, p->s, err, ret_why);
 		chomp(text);
 		if (strcmp(text, ifname) == 0)
 			return 1;
@@ -93,35 +97,42 @@ static int find_port(struct halo_ctx *ctx, const char *ibdev, const char *ifname
 		     unsigned *ret, char **ret_why)
 {
 	_cleanup_strv_free_ char **ports = NULL;
+	struct halo_rdma_path p;
 	unsigned only = 0, n = 0;
-	char dir[256];
+	size_t dir;
 	int err;
 
-	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports", ibdev);
-	err = halo_root_list_dir(ctx, dir, &ports);
+	halo_rdma_path_set(&p, "/sys/class/infiniband/");
+	halo_rdma_path_add(&p, ibdev);
+	halo_rdma_path_add(&p, "/ports");
+	err = halo_root_list_dir(ctx, p.s, &ports);
 	if (err == -ENOENT) {
-		_cleanup_free_ char *shown = halo_root_display_path(ctx, dir);
+		_cleanup_free_ char *shown = halo_root_display_path(ctx, p.s);
 
 		*ret_why = shown ? halo_strdup_printf("%s has no ports directory %s", ibdev, shown) :
 				   NULL;
 		return *ret_why ? -ENODEV : -ENOMEM;
 	}
 	if (err < 0)
-		return read_failed(ctx, dir, err, ret_why);
+		return read_failed(ctx, p.s, err, ret_why);
+	halo_rdma_path_add(&p, "/");
+	dir = p.len;
 	for (size_t i = 0; ports[i]; i++) {
 		char *end;
-		unsigned long p = strtoul(ports[i], &end, 10);
+		unsigned long port = strtoul(ports[i], &end, 10);
 
-		if (*end || p == 0 || p > 255)
+		if (*end || port == 0 || port > 255)
 			continue;
 		n++;
-		only = (unsigned)p;
-		snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%lu", ibdev, p);
-		err = port_has_ndev(ctx, dir, ifname, ret_why);
+		only = (unsigned)port;
+		/* The number as parsed: "01" is port 1. */
+		halo_rdma_path_cut(&p, dir);
+		halo_rdma_path_uint(&p, (unsigned)port);
+		err = port_has_ndev(ctx, &p, ifname, ret_why);
 		if (err < 0)
 			return err;
 		if (err > 0) {
-			*ret = (unsigned)p;
+			*ret = (unsigned)port;
 			return 0;
 		}
 	}
@@ -140,18 +151,20 @@ int halo_rdma_find_dev(struct halo_ctx *ctx, const char *ifname,
 	_cleanup_strv_free_ char **devs = NULL;
 	_cleanup_free_ char *type = NULL;
 	struct halo_rdma_dev dev = { 0 };
-	char path[256];
+	struct halo_rdma_path p;
 	int err;
 
 	*ret_why = NULL;
 	if (!plain_name(ifname))
 		return -EINVAL;
-	snprintf(path, sizeof(path), "/sys/class/net/%s/device/infiniband", ifname);
-	err = halo_root_list_dir(ctx, path, &devs);
+	halo_rdma_path_set(&p, "/sys/class/net/");
+	halo_rdma_path_add(&p, ifname);
+	halo_rdma_path_add(&p, "/device/infiniband");
+	err = halo_root_list_dir(ctx, p.s, &devs);
 	if (err == -ENOENT || err == -ENOTDIR || (err == 0 && !devs[0]))
 		return -ENODEV;
 	if (err < 0)
-		return read_failed(ctx, path, err, ret_why);
+		return read_failed(ctx, p.s, err, ret_why);
 	if (devs[1]) {
 		*ret_why = halo_strdup_printf("%s has several RDMA devices (%s, %s)", ifname,
 					      devs[0], devs[1]);
@@ -159,12 +172,14 @@ int halo_rdma_find_dev(struct halo_ctx *ctx, const char *ifname,
 	}
 	if (!plain_name(devs[0]) || strlen(devs[0]) >= sizeof(dev.ibdev))
 		return -EINVAL;
-	snprintf(dev.ibdev, sizeof(dev.ibdev), "%s", devs[0]);
+	halo_rdma_copy(dev.ibdev, sizeof(dev.ibdev), devs[0]);
 	/* "4: RNIC" is iWARP (E810 with enable_iwarp), "1: CA" RoCE. */
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/node_type", dev.ibdev);
-	err = halo_rdma_read_root(ctx, path, &type);
+	halo_rdma_path_set(&p, "/sys/class/infiniband/");
+	halo_rdma_path_add(&p, dev.ibdev);
+	halo_rdma_path_add(&p, "/node_type");
+	err = halo_rdma_read_root(ctx, p.s, &type);
 	if (err < 0 && err != -ENOENT)
-		return read_failed(ctx, path, err, ret_why);
+		return read_failed(ctx, p.s, err, ret_why);
 	dev.iwarp = type && strstr(type, "RNIC");
 	err = find_port(ctx, dev.ibdev, ifname, &dev.port, ret_why);
 	if (err < 0)
@@ -220,7 +235,7 @@ static int read_attr(struct halo_ctx *ctx, const char *path, char *buf, size_t l
 	if (err < 0)
 		return err;
 	chomp(text);
-	snprintf(buf, len, "%s", text);
+	halo_rdma_copy(buf, len, text);
 	return 0;
 }
 
@@ -228,16 +243,22 @@ int halo_rdma_port_state(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 			 char *state, size_t state_len, char *phys, size_t phys_len,
 			 char **ret_why)
 {
-	char path[256];
+	struct halo_rdma_path p;
+	size_t dir;
 	int err;
 
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/state", dev->ibdev,
-		 dev->port);
-	err = read_attr(ctx, path, state, state_len);
+	halo_rdma_path_set(&p, "/sys/class/infiniband/");
+	halo_rdma_path_add(&p, dev->ibdev);
+	halo_rdma_path_add(&p, "/ports/");
+	halo_rdma_path_uint(&p, dev->port);
+	halo_rdma_path_add(&p, "/");
+	dir = p.len;
+	halo_rdma_path_add(&p, "state");
+	err = read_attr(ctx, p.s, state, state_len);
 	if (err < 0)
-		return read_failed(ctx, path, err, ret_why);
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/phys_state",
-		 dev->ibdev, dev->port);
-	err = read_attr(ctx, path, phys, phys_len);
-	return err < 0 ? read_failed(ctx, path, err, ret_why) : 0;
+		return read_failed(ctx, p.s, err, ret_why);
+	halo_rdma_path_cut(&p, dir);
+	halo_rdma_path_add(&p, "phys_state");
+	err = read_attr(ctx, p.s, phys, phys_len);
+	return err < 0 ? read_failed(ctx, p.s, err, ret_why) : 0;
 }
