@@ -165,7 +165,7 @@ static int cm_observe(struct halo_ctx *ctx, struct halo_item *item)
 	struct halo_rdma_dev dev;
 	struct cm_values v;
 	char path[300];
-	int r = halo_rdma_item_dev(ctx, item, &w->link, 0, &dev);
+	int r = halo_rdma_item_dev(ctx, item, &w->link, true, 0, &dev);
 
 	if (r != 0)
 		return r;
@@ -254,7 +254,7 @@ static int cm_apply(struct halo_ctx *ctx, struct halo_item *item)
 	struct halo_rdma_dev dev;
 	struct cm_values v = { .tos = -1 };
 	char path[300], buf[16];
-	int r = halo_rdma_item_dev(ctx, item, &w->link, 0, &dev);
+	int r = halo_rdma_item_dev(ctx, item, &w->link, false, 0, &dev);
 
 	if (r != 0)
 		return r < 0 ? r : -ENODEV;
@@ -294,4 +294,5 @@ static int cm_apply(struct halo_ctx *ctx, struct halo_item *item)
 const struct halo_item_ops halo_rdma_cm_ops = {
 	.observe = cm_observe,
 	.apply = cm_apply,
+	.free_data = halo_rdma_want_free,
 };

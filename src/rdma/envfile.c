@@ -107,14 +107,17 @@ static void env_data_free(void *p)
 {
 	struct env_data *d = p;
 
+	for (size_t i = 0; i < d->n; i++)
+		halo_rdma_seen_unref(d->links[i].seen);
 	free(d->path);
 	free(d->links);
 	halo_plan_free(&d->inner);
 	free(d);
 }
 
-/* The content from sysfs now: 0, or -errno with *RET_WHY. */
-static int compute(struct halo_ctx *ctx, const struct env_data *d, char **ret,
+/* The content from sysfs now (OBSERVING: halo_rdma_link_dev): 0, or
+ * -errno with *RET_WHY. */
+static int compute(struct halo_ctx *ctx, const struct env_data *d, bool observing, char **ret,
 		   char **ret_why)
 {
 	struct halo_rdma_env_entry e[16];
@@ -130,7 +133,7 @@ static int compute(struct halo_ctx *ctx, const struct env_data *d, char **ret,
 		const struct halo_rdma_link *l = &d->links[i];
 		struct halo_rdma_gid g;
 		char *why = NULL;
-		int err = halo_rdma_find_dev(ctx, l->ifname, &dev[i], &why);
+		int err = halo_rdma_link_dev(ctx, l, observing, &dev[i], &why);
 
 		if (err == -ENODEV && !why)
 			why = halo_rdma_why_no_dev(ctx, l->ifname, l->driver);
@@ -150,8 +153,7 @@ static int compute(struct halo_ctx *ctx, const struct env_data *d, char **ret,
 			*ret_why = why ? why : halo_strdup_printf("%s: %s", l->ifname, strerror(-err));
 			return err;
 		}
-		err = halo_rdma_gid_find(ctx, &dev[i], l->ifname, l->has_addr ? l->addr : NULL, &g,
-					 &why);
+		err = halo_rdma_link_gid(ctx, l, &dev[i], observing, &g, &why);
 		if (err < 0) {
 			*ret_why = halo_strdup_printf("reading the GID table of %s: %s", dev[i].ibdev,
 						      why ? why : strerror(-err));
@@ -204,7 +206,7 @@ static int env_observe(struct halo_ctx *ctx, struct halo_item *item)
 	struct env_data *d = item->data;
 	_cleanup_free_ char *content = NULL, *why = NULL;
 	struct halo_item *f;
-	int r = compute(ctx, d, &content, &why);
+	int r = compute(ctx, d, true, &content, &why);
 
 	if (r == -ENOMEM)
 		return r;
@@ -232,7 +234,7 @@ static int env_apply(struct halo_ctx *ctx, struct halo_item *item)
 	struct env_data *d = item->data;
 	_cleanup_free_ char *content = NULL, *why = NULL;
 	struct halo_item *f;
-	int r = compute(ctx, d, &content, &why);
+	int r = compute(ctx, d, false, &content, &why);
 
 	if (r < 0) {
 		if (r != -ENOMEM)
@@ -276,6 +278,8 @@ int halo_rdma_env_add(struct halo_plan *plan, const char *path,
 		return -ENOMEM;
 	memcpy(d->links, links, n * sizeof(*links));
 	d->n = n;
+	for (size_t i = 0; i < n; i++)
+		halo_rdma_seen_ref(d->links[i].seen);
 	return halo_item_set_wanted(item, "computed from the GID tables of %zu interface%s", n,
 				    n == 1 ? "" : "s");
 }

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rdma/rdma.h"
@@ -30,6 +31,7 @@ int halo_rdma_item_add(struct halo_plan *plan, const char *key,
 	if (err < 0)
 		return err;
 	memcpy(item->data, w, sizeof(*w));
+	halo_rdma_seen_ref(w->link.seen);
 	if (ret_item)
 		*ret_item = item;
 	return 0;
@@ -44,7 +46,7 @@ static bool may_come(const struct halo_ctx *ctx, const struct halo_rdma_link *l)
 }
 
 int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
-		       const struct halo_rdma_link *l, unsigned wait_ms,
+		       const struct halo_rdma_link *l, bool observing, unsigned wait_ms,
 		       struct halo_rdma_dev *ret)
 {
 	_cleanup_free_ char *why = NULL;
@@ -54,7 +56,7 @@ int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
 	for (;;) {
 		free(why);
 		why = NULL;
-		err = halo_rdma_find_dev(ctx, l->ifname, ret, &why);
+		err = halo_rdma_link_dev(ctx, l, observing, ret, &why);
 		if (err == 0 && !ret->iwarp)
 			return 0;
 		if (err == -ENOTUNIQ && why) {
@@ -130,12 +132,11 @@ static int port_read(struct halo_ctx *ctx, struct halo_item *item,
 
 static int gid_read(struct halo_ctx *ctx, struct halo_item *item,
 		    const struct halo_rdma_link *l, const struct halo_rdma_dev *dev,
-		    bool *ret_found)
+		    bool observing, bool *ret_found)
 {
 	_cleanup_free_ char *why = NULL;
 	struct halo_rdma_gid g;
-	int err = halo_rdma_gid_find(ctx, dev, l->ifname, l->has_addr ? l->addr : NULL, &g,
-				     &why);
+	int err = halo_rdma_link_gid(ctx, l, dev, observing, &g, &why);
 
 	*ret_found = false;
 	if (err < 0)
@@ -176,7 +177,7 @@ static int dev_observe(struct halo_ctx *ctx, struct halo_item *item)
 	const struct halo_rdma_want *w = item->data;
 	struct halo_rdma_dev dev;
 	bool ok = false;
-	int r = halo_rdma_item_dev(ctx, item, &w->link, 0, &dev);
+	int r = halo_rdma_item_dev(ctx, item, &w->link, true, 0, &dev);
 
 	if (r != 0)
 		return r;
@@ -188,7 +189,7 @@ static int dev_observe(struct halo_ctx *ctx, struct halo_item *item)
 		r = port_read(ctx, item, &dev, &ok);
 		break;
 	case HALO_RDMA_GID_INDEX:
-		r = gid_read(ctx, item, &w->link, &dev, &ok);
+		r = gid_read(ctx, item, &w->link, &dev, true, &ok);
 		break;
 	default:
 		return -EINVAL;
@@ -210,7 +211,7 @@ static int dev_apply(struct halo_ctx *ctx, struct halo_item *item)
 
 	/* The device item waits for the device; the others come after it
 	 * in the same phase and only look. */
-	r = halo_rdma_item_dev(ctx, item, &w->link,
+	r = halo_rdma_item_dev(ctx, item, &w->link, false,
 			       w->kind == HALO_RDMA_DEVICE ? HALO_RDMA_WAIT_DEV_MS : 0, &dev);
 	if (r != 0)
 		return r < 0 ? r : -ENODEV;
@@ -218,7 +219,7 @@ static int dev_apply(struct halo_ctx *ctx, struct halo_item *item)
 		return 0;
 	for (unsigned waited = 0;; waited += HALO_RDMA_POLL_MS) {
 		r = w->kind == HALO_RDMA_PORT_STATE ? port_read(ctx, item, &dev, &ok) :
-						      gid_read(ctx, item, &w->link, &dev, &ok);
+						      gid_read(ctx, item, &w->link, &dev, false, &ok);
 		if (r < 0 || ok)
 			return r;
 		if (waited >= budget)
@@ -229,7 +230,17 @@ static int dev_apply(struct halo_ctx *ctx, struct halo_item *item)
 	return w->kind == HALO_RDMA_PORT_STATE ? -ENOLINK : -ENOENT;
 }
 
+void halo_rdma_want_free(void *data)
+{
+	struct halo_rdma_want *w = data;
+
+	if (w)
+		halo_rdma_seen_unref(w->link.seen);
+	free(w);
+}
+
 const struct halo_item_ops halo_rdma_dev_ops = {
 	.observe = dev_observe,
 	.apply = dev_apply,
+	.free_data = halo_rdma_want_free,
 };

@@ -5,6 +5,7 @@ libhalo_la_SOURCES += \
 	src/rdma/plan.c \
 	src/rdma/sysfs.c \
 	src/rdma/gid.c \
+	src/rdma/seen.c \
 	src/rdma/items.c \
 	src/rdma/cm.c \
 	src/rdma/envfile.c
@@ -13,8 +14,10 @@ libhalo_la_SOURCES += \
 halo_templates += templates/rccl.env
 
 # Unit tests (cmocka, TAP)
-rdma_unit_tests = tests/unit/test-rdma-gid tests/unit/test-rdma-env
+rdma_unit_tests = tests/unit/test-rdma-gid tests/unit/test-rdma-env tests/unit/test-rdma-seen
 tests_unit_test_rdma_env_SOURCES = tests/unit/test-rdma-env.c tests/unit/render-test.h
+tests_unit_test_rdma_seen_SOURCES = tests/unit/test-rdma-seen.c tests/unit/engine-test.h \
+	tests/unit/root-test.h
 check_PROGRAMS += $(rdma_unit_tests)
 TESTS += $(rdma_unit_tests)
 

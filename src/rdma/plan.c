@@ -53,12 +53,16 @@ static bool check_tos(const struct halo_config *cfg, struct halo_errors *errs)
 	return true;
 }
 
-static void fill_link(const struct halo_ctx *ctx, const struct halo_host_link *h,
-		      struct halo_rdma_link *l)
+/* 0, or -ENOMEM for the link's halo_rdma_seen. */
+static int fill_link(const struct halo_ctx *ctx, const struct halo_host_link *h,
+		     struct halo_rdma_link *l)
 {
 	const struct halo_interface *f = h->entry;
 
 	memset(l, 0, sizeof(*l));
+	l->seen = halo_rdma_seen_new();
+	if (!l->seen)
+		return -ENOMEM;
 	snprintf(l->entry, sizeof(l->entry), "%s", f->name);
 	snprintf(l->ifname, sizeof(l->ifname), "%s", h->link.name);
 	snprintf(l->driver, sizeof(l->driver), "%s", h->driver ? h->driver : "");
@@ -73,6 +77,20 @@ static void fill_link(const struct halo_ctx *ctx, const struct halo_host_link *h
 			inet_ntop(AF_INET, l->addr, l->addr_text, sizeof(l->addr_text));
 			break;
 		}
+	return 0;
+}
+
+/* The planner's own references; the items hold theirs. */
+struct links {
+	struct halo_rdma_link *v;
+	size_t n;
+};
+
+static void links_free(struct links *ls)
+{
+	for (size_t i = 0; i < ls->n; i++)
+		halo_rdma_seen_unref(ls->v[i].seen);
+	free(ls->v);
 }
 
 static int add(struct halo_plan *plan, struct halo_errors *errs, const struct halo_config *cfg,
@@ -130,9 +148,9 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 {
 	const struct halo_host *host = ctx->host;
 	const char *env = cfg->state.env_file;
-	_cleanup_free_ struct halo_rdma_link *links = NULL;
+	_cleanup_(links_free) struct links ls = { 0 };
 	bool want_env = env && env[0] && !ctx->interface, missing = false;
-	size_t n = 0, n_cfg = 0;
+	size_t n_cfg = 0;
 	int err;
 
 	if (!(ctx->only & HALO_SUB_RDMA) || !host)
@@ -145,11 +163,12 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (want_env && n_cfg == 0)
 		return halo_plan_warn(plan, "state.env_file is configured but no interface has a "
 					    "roce group: %s is not written or checked", env);
-	links = calloc(host->n + 1, sizeof(*links));
-	if (!links)
+	ls.v = calloc(host->n + 1, sizeof(*ls.v));
+	if (!ls.v)
 		return -ENOMEM;
 	for (size_t i = 0; i < host->n; i++) {
 		const struct halo_host_link *h = &host->links[i];
+		struct halo_rdma_link *l;
 
 		if (!h->selected || !is_rdma(h->entry))
 			continue;
@@ -163,18 +182,21 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 				return err;
 			continue;
 		}
-		fill_link(ctx, h, &links[n]);
-		err = plan_link(plan, errs, cfg, h->entry, &links[n]);
+		l = &ls.v[ls.n];
+		err = fill_link(ctx, h, l);
 		if (err < 0)
 			return err;
-		n++;
+		ls.n++;
+		err = plan_link(plan, errs, cfg, h->entry, l);
+		if (err < 0)
+			return err;
 	}
-	if (!want_env || n == 0)
+	if (!want_env || ls.n == 0)
 		return 0;
 	if (missing)
 		return halo_plan_warn(plan, "state.env_file: an RDMA interface has no link yet: "
 					    "%s is not written or checked", env);
-	err = halo_rdma_env_add(plan, env, links, n);
+	err = halo_rdma_env_add(plan, env, ls.v, ls.n);
 	if (err == -EEXIST)
 		halo_errors_add(errs, "%s: state.env_file %s is also written by another part",
 				halo_config_name(cfg), env);

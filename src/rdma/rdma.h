@@ -171,6 +171,38 @@ int halo_rdma_gid_find(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 		       const char *ifname, const uint8_t addr[4],
 		       struct halo_rdma_gid *ret, char **ret_why);
 
+/* ---- private: what one observation pass found of a link (seen.c) ---- */
+
+struct halo_rdma_link;
+
+/* The device of a link and its GID table scan, kept for the rest of the
+ * observation pass (ctx->generation) they were read in; shared by the
+ * items of the link, counted. */
+struct halo_rdma_seen {
+	unsigned refs;
+	unsigned long generation; /* ctx->generation of what is kept */
+	bool have_dev, have_gid;
+	struct halo_rdma_dev dev;
+	struct halo_rdma_gid gid; /* of dev's port */
+};
+
+/* A new one (one reference), or NULL. */
+struct halo_rdma_seen *halo_rdma_seen_new(void);
+struct halo_rdma_seen *halo_rdma_seen_ref(struct halo_rdma_seen *s);
+void halo_rdma_seen_unref(struct halo_rdma_seen *s);
+
+/*
+ * halo_rdma_find_dev and halo_rdma_gid_find on link L (its address),
+ * answered from l->seen when OBSERVING and it was read in this
+ * generation. Not OBSERVING (an apply, which runs while the phases change
+ * the host): read anew, and what l->seen kept is dropped.
+ */
+int halo_rdma_link_dev(struct halo_ctx *ctx, const struct halo_rdma_link *l, bool observing,
+		       struct halo_rdma_dev *ret, char **ret_why);
+int halo_rdma_link_gid(struct halo_ctx *ctx, const struct halo_rdma_link *l,
+		       const struct halo_rdma_dev *dev, bool observing,
+		       struct halo_rdma_gid *ret, char **ret_why);
+
 /* Sleeps MS milliseconds (the polls of apply). */
 void halo_rdma_sleep_ms(unsigned ms);
 
@@ -194,6 +226,8 @@ struct halo_rdma_link {
 	int tos;                   /* roce.tos, -1 unset */
 	/* The modules phase still has work (the device may come with it). */
 	bool modules_pending;
+	/* Shared by the link's items (each holds a reference); NULL: none. */
+	struct halo_rdma_seen *seen;
 };
 
 struct halo_rdma_want {
@@ -212,11 +246,16 @@ struct halo_rdma_want {
  * The device of L for an item. 0 with *RET; or the observe result for a
  * missing device: HALO_SYNC_DIFFERS when the run may still bring it (an
  * apply, or the modules phase pending), else -ENODEV; item->message and
- * observed set either way. WAIT_MS: how long to poll for it (apply).
+ * observed set either way. OBSERVING: called by ops->observe (what the
+ * pass found may answer: halo_rdma_link_dev); WAIT_MS: how long to poll
+ * for it (apply).
  */
 int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
-		       const struct halo_rdma_link *l, unsigned wait_ms,
+		       const struct halo_rdma_link *l, bool observing, unsigned wait_ms,
 		       struct halo_rdma_dev *ret);
+
+/* Frees a halo_rdma_want (ops->free_data). */
+void halo_rdma_want_free(void *data);
 
 /* Adds item KEY (W copied). */
 int halo_rdma_item_add(struct halo_plan *plan, const char *key,
