@@ -52,15 +52,25 @@ int halo_rdma_env_render(const struct halo_rdma_env_entry *e, size_t n, int tos,
 	if (n == 0)
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
+		char port[16], index[16];
+
 		if (!plain_value(e[i].ifname) || !plain_value(e[i].ibdev)) {
 			*ret_why = halo_strdup_printf("interface %s or RDMA device %s has a character "
 						      "an env file would need to quote",
 						      e[i].ifname, e[i].ibdev);
 			return -EINVAL;
 		}
-		halo_buf_printf(&hca, "%s%s:%u", i ? "," : "", e[i].ibdev, e[i].port);
-		halo_buf_printf(&ifs, "%s%s", i ? "," : "", e[i].ifname);
-		halo_buf_printf(&diff, "%s%s %d", i ? ", " : "", e[i].ifname, e[i].gid_index);
+		/* Appended: a format parsed for each part costs more than the parts. */
+		snprintf(port, sizeof(port), ":%u", e[i].port);
+		snprintf(index, sizeof(index), " %d", e[i].gid_index);
+		halo_buf_puts(&hca, i ? "," : "");
+		halo_buf_puts(&hca, e[i].ibdev);
+		halo_buf_puts(&hca, port);
+		halo_buf_puts(&ifs, i ? "," : "");
+		halo_buf_puts(&ifs, e[i].ifname);
+		halo_buf_puts(&diff, i ? ", " : "");
+		halo_buf_puts(&diff, e[i].ifname);
+		halo_buf_puts(&diff, index);
 		if (e[i].gid_index != e[0].gid_index)
 			same = false;
 	}

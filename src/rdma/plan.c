@@ -63,9 +63,9 @@ static int fill_link(const struct halo_ctx *ctx, const struct halo_host_link *h,
 	l->seen = halo_rdma_seen_new();
 	if (!l->seen)
 		return -ENOMEM;
-	snprintf(l->entry, sizeof(l->entry), "%s", f->name);
-	snprintf(l->ifname, sizeof(l->ifname), "%s", h->link.name);
-	snprintf(l->driver, sizeof(l->driver), "%s", h->driver ? h->driver : "");
+	halo_rdma_copy(l->entry, sizeof(l->entry), f->name);
+	halo_rdma_copy(l->ifname, sizeof(l->ifname), h->link.name);
+	halo_rdma_copy(l->driver, sizeof(l->driver), h->driver ? h->driver : "");
 	l->tos = f->roce.tos;
 	l->modules_pending = ctx->host->stage == HALO_HOST_BEFORE_MODULES;
 	/* The first IPv4 address listed is the one NCCL uses: a second one
@@ -99,15 +99,18 @@ static int add(struct halo_plan *plan, struct halo_errors *errs, const struct ha
 {
 	struct halo_rdma_want w = { .kind = kind, .link = *l };
 	struct halo_item *item;
-	char key[300];
+	struct halo_rdma_path key; /* "rdma/<entry>/<what>", built like a path */
 	int err;
 
-	snprintf(key, sizeof(key), "rdma/%s/%s", l->entry, what);
-	err = halo_rdma_item_add(plan, key, &w, &item);
+	halo_rdma_path_set(&key, "rdma/");
+	halo_rdma_path_add(&key, l->entry);
+	halo_rdma_path_add(&key, "/");
+	halo_rdma_path_add(&key, what);
+	err = halo_rdma_item_add(plan, key.s, &w, &item);
 	if (err == -EEXIST)
-		halo_errors_add(errs, "%s: %s is configured twice", halo_config_name(cfg), key);
+		halo_errors_add(errs, "%s: %s is configured twice", halo_config_name(cfg), key.s);
 	else if (err < 0)
-		halo_errors_add(errs, "%s: %s", key, strerror(-err));
+		halo_errors_add(errs, "%s: %s", key.s, strerror(-err));
 	if (err < 0)
 		return err;
 	item->iface = f;
