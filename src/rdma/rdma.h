@@ -85,6 +85,7 @@ static inline void halo_rdma_copy(char *buf, size_t len, const char *s)
 	buf[n] = '\0';
 }
 
+/* V in decimal, as "%u" prints it. */
 static inline void halo_rdma_path_uint(struct halo_rdma_path *p, unsigned v)
 {
 	char d[16];
