@@ -9,6 +9,7 @@
 
 #include "engine/item.h"
 #include "util/rootfs.h"
+#include "util/strv.h"
 
 static const char *const outcome_names[] = {
 	[HALO_OUTCOME_OK] = "ok",
@@ -24,7 +25,7 @@ _printf_(2, 0) static int set_field(char **field, const char *fmt, va_list ap)
 {
 	char *s = NULL;
 
-	if (fmt && vasprintf(&s, fmt, ap) < 0)
+	if (fmt && !(s = halo_strdup_vprintf(fmt, ap)))
 		return -ENOMEM;
 	free(*field);
 	*field = s;

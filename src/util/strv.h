@@ -33,6 +33,7 @@ void halo_buf_free(struct halo_buf *b);
 
 /* asprintf that returns NULL on failure. */
 char *halo_strdup_printf(const char *fmt, ...) _printf_(1, 2);
+char *halo_strdup_vprintf(const char *fmt, va_list ap) _printf_(1, 0);
 
 /* The kernel's rule for module and parameter names (parameq()): '-' and
  * '_' are the same character. */

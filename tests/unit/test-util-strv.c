@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -159,12 +160,72 @@ static void test_errors(void **state)
 	halo_errors_free(&e); /* idempotent */
 }
 
+/* halo_buf_printf appends exactly what snprintf would write, through the
+ * copy of text-and-"%s" formats and through vsnprintf alike; halo_strdup_printf
+ * gives the same text on its own. */
+#define ASSERT_AS_SNPRINTF(prefix, ...)                                        \
+	do {                                                                   \
+		struct halo_buf b_ = { 0 };                                    \
+		char want_[1024], *s_;                                         \
+		size_t pl_ = strlen(prefix);                                   \
+									       \
+		memcpy(want_, prefix, pl_ + 1);                                \
+		snprintf(want_ + pl_, sizeof(want_) - pl_, __VA_ARGS__);      \
+		halo_buf_puts(&b_, prefix);                                    \
+		halo_buf_printf(&b_, __VA_ARGS__);                             \
+		assert_false(b_.oom);                                          \
+		assert_int_equal(b_.len, strlen(want_));                       \
+		assert_string_equal(b_.data, want_);                           \
+		halo_buf_free(&b_);                                            \
+		s_ = halo_strdup_printf(__VA_ARGS__);                          \
+		assert_string_equal(s_, want_ + pl_);                          \
+		free(s_);                                                      \
+	} while (0)
+
+static void test_buf_printf_as_snprintf(void **state)
+{
+	char long_s[300];
+	const char *volatile none = NULL; /* hidden from -Wformat */
+	struct halo_buf b = { 0 };
+
+	ASSERT_AS_SNPRINTF("", "plain text");
+	ASSERT_AS_SNPRINTF("x=", "%s", "");
+	ASSERT_AS_SNPRINTF("", "%s/%s", "/etc", "modprobe.d");
+	ASSERT_AS_SNPRINTF("key ", "/sys/module/%s/initstate", "irdma");
+	ASSERT_AS_SNPRINTF("", "%s%s%s%s%s%s%s%s", "1", "22", "", "4", "5", "6", "7", "8");
+	/* More strings than are copied directly: vsnprintf's turn. */
+	ASSERT_AS_SNPRINTF("", "%s%s%s%s%s%s%s%s%s", "1", "2", "3", "4", "5", "6", "7", "8", "9");
+	ASSERT_AS_SNPRINTF("", "100%% %s", "sure");
+	ASSERT_AS_SNPRINTF("", "[%5s|%-3s|%.2s]", "ab", "c", "xyz");
+	ASSERT_AS_SNPRINTF("mode ", "%04o, %zu bytes, %d, %u", 0644u, (size_t)9, -1, 7u);
+
+	/* Every length across the first buffer's size and its growth, on an
+	 * empty buffer and after a prefix. */
+	memset(long_s, 'a', sizeof(long_s));
+	for (int n = 0; n < 260; n++) {
+		long_s[n] = '\0';
+		ASSERT_AS_SNPRINTF("", "%s", long_s);
+		ASSERT_AS_SNPRINTF("", "<%s>%s", long_s, "z");
+		ASSERT_AS_SNPRINTF("", "%c%s", 'c', long_s);
+		ASSERT_AS_SNPRINTF("prefix-of-some-length:", "%s", long_s);
+		ASSERT_AS_SNPRINTF("prefix-of-some-length:", "%d%s", 42, long_s);
+		long_s[n] = 'a';
+	}
+
+	/* printf's "(null)" for a NULL string. */
+	halo_buf_printf(&b, "[%s]", none);
+	assert_string_equal(b.data, "[(null)]");
+	assert_int_equal(b.len, 8);
+	halo_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strv_push_len_contains),
 		cmocka_unit_test(test_buf),
 		cmocka_unit_test(test_strdup_printf),
+		cmocka_unit_test(test_buf_printf_as_snprintf),
 		cmocka_unit_test(test_keyword_index),
 		cmocka_unit_test(test_hex_digit),
 		cmocka_unit_test(test_suggest),
