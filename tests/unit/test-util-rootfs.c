@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -974,6 +975,59 @@ static void test_refusal_named(void **state)
 	halo_refusals_free(&rf);
 }
 
+/* The lexical rule alone: ".." may not climb above the root, "." and
+ * names that merely start with a dot count as they should. */
+static void test_check_path_lexical(void **state)
+{
+	static const struct {
+		const char *path;
+		int r;
+	} cases[] = {
+		{ "/", 0 },
+		{ "/etc/modprobe.d/x.conf", 0 },
+		{ "/.hidden", 0 },
+		{ "/...", 0 },
+		{ "/..a/b..", 0 },
+		{ "/a/..", 0 },
+		{ "/a/./..", 0 },
+		{ "/a/.b/../..", 0 },
+		{ "//a//..//", 0 },
+		{ "/..", -EXDEV },
+		{ "/./..", -EXDEV },
+		{ "//..//", -EXDEV },
+		{ "/a/../..", -EXDEV },
+		{ "/a/./../..", -EXDEV },
+		{ "/.hidden/../../x", -EXDEV },
+		{ "/../a/b/c", -EXDEV },
+		{ "a/b", -EINVAL },
+		{ "", -EINVAL },
+	};
+	char *longp = malloc(PATH_MAX + 1);
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		int r = halo_rootfs_check_path(cases[i].path);
+
+		if (r != cases[i].r)
+			print_message("\"%s\"\n", cases[i].path);
+		assert_int_equal(r, cases[i].r);
+	}
+	assert_int_equal(halo_rootfs_check_path(NULL), -EINVAL);
+	/* PATH_MAX counts the NUL, as the kernel's getname() does. */
+	assert_non_null(longp);
+	memset(longp, 'a', PATH_MAX);
+	longp[0] = '/';
+	longp[PATH_MAX - 1] = '\0';
+	assert_int_equal(halo_rootfs_check_path(longp), 0);
+	longp[PATH_MAX - 1] = 'a';
+	longp[PATH_MAX] = '\0';
+	assert_int_equal(halo_rootfs_check_path(longp), -ENAMETOOLONG);
+	/* Too long wins over climbing out, as before. */
+	memcpy(longp, "/..", 3);
+	assert_int_equal(halo_rootfs_check_path(longp), -ENAMETOOLONG);
+	free(longp);
+}
+
 /* Each test twice, named for the resolver it ran with. */
 #define T(fn)                                                                  \
 	{ #fn "/openat2", fn, setup, teardown, &fx_openat2 },                  \
@@ -982,6 +1036,7 @@ static void test_refusal_named(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check_path_lexical),
 		T(test_path_rules),
 		T(test_read_symlink_cannot_escape),
 		T(test_write_symlink_refused),
