@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/plan.h"
+#include "util/strv.h"
 
 void halo_plan_init(struct halo_plan *plan)
 {
@@ -109,14 +110,17 @@ int halo_plan_add_for_file(struct halo_plan *plan, const char *path,
 			   const struct halo_item_ops *ops, size_t data_size,
 			   struct halo_item **ret_item)
 {
+	size_t size = strlen("file") + strlen(path) + 1;
 	char *key;
 	int r;
 
 	*ret_item = NULL;
 	if (path[0] != '/')
 		return -EINVAL;
-	if (asprintf(&key, "file%s", path) < 0)
+	key = malloc(size);
+	if (!key)
 		return -ENOMEM;
+	halo_strjoin(key, size, "file", path, NULL);
 	r = halo_plan_add_new(plan, key, subsys, phase, ops, data_size, ret_item);
 	free(key);
 	if (r < 0)

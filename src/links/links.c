@@ -107,29 +107,29 @@ static int plan_interface(struct halo_plan *plan, const struct halo_config *cfg,
 	char key[512], buf[64];
 	int err;
 
-	snprintf(base.link, sizeof(base.link), "%s", l->name);
-	snprintf(base.cause, sizeof(base.cause), "%s", cause ? cause : "");
-	snprintf(base.label, sizeof(base.label), "%s", f->name);
+	halo_strjoin(base.link, sizeof(base.link), l->name, NULL);
+	halo_strjoin(base.cause, sizeof(base.cause), cause ? cause : "", NULL);
+	halo_strjoin(base.label, sizeof(base.label), f->name, NULL);
 	halo_link_match_describe(f, base.how, sizeof(base.how));
 
 #define ADD(kind_, ...)                                                        \
 	do {                                                                   \
 		w.kind = (kind_);                                              \
-		snprintf(key, sizeof(key), __VA_ARGS__);                       \
+		halo_strjoin(key, sizeof(key), __VA_ARGS__, NULL);             \
 		err = add_item(plan, errs, cfg, f, key, &w);                   \
 		if (err < 0)                                                   \
 			return err;                                            \
 	} while (0)
 
 	w = base;
-	ADD(HALO_LINK_PRESENT, "link/%s/present", f->name);
+	ADD(HALO_LINK_PRESENT, "link/", f->name, "/present");
 	if (f->mtu) {
 		w = base;
 		w.mtu = f->mtu;
-		ADD(HALO_LINK_MTU, "link/%s/mtu", f->name);
+		ADD(HALO_LINK_MTU, "link/", f->name, "/mtu");
 	}
 	w = base;
-	ADD(HALO_LINK_UP, "link/%s/up", f->name);
+	ADD(HALO_LINK_UP, "link/", f->name, "/up");
 	/* Unlisted addresses go first: removing an IPv4 primary address
 	 * would take a just-added secondary of the same subnet with it. */
 	if (f->exclusive_addresses) {
@@ -140,13 +140,13 @@ static int plan_interface(struct halo_plan *plan, const struct halo_config *cfg,
 		for (size_t a = 0; a < f->addresses.n; a++)
 			w.keep[a] = f->addresses.v[a].cidr;
 		w.n_keep = f->addresses.n;
-		ADD(HALO_LINK_ADDR_EXTRA, "link/%s/addr-extra", f->name);
+		ADD(HALO_LINK_ADDR_EXTRA, "link/", f->name, "/addr-extra");
 	}
 	for (size_t a = 0; a < f->addresses.n; a++) {
 		w = base;
 		w.addr = f->addresses.v[a].cidr;
 		halo_cidr_format(&w.addr, buf, sizeof(buf));
-		ADD(HALO_LINK_ADDR, "link/%s/addr/%s", f->name, buf);
+		ADD(HALO_LINK_ADDR, "link/", f->name, "/addr/", buf);
 	}
 	for (size_t r = 0; r < f->n_routes; r++) {
 		const struct halo_route *route = &f->routes[r];
@@ -157,7 +157,7 @@ static int plan_interface(struct halo_plan *plan, const struct halo_config *cfg,
 		w.gateway = route->gateway;
 		w.metric = route->metric;
 		halo_route_dst_format(&w.dst, buf, sizeof(buf));
-		ADD(HALO_LINK_ROUTE, "link/%s/route/%s", f->name, buf);
+		ADD(HALO_LINK_ROUTE, "link/", f->name, "/route/", buf);
 	}
 #undef ADD
 	return 0;
@@ -178,10 +178,10 @@ static int plan_awaited(struct halo_plan *plan, const struct halo_host *host,
 	struct halo_link_want w = { .kind = HALO_LINK_AWAITED };
 	char key[512];
 
-	snprintf(w.label, sizeof(w.label), "%s", f->name);
+	halo_strjoin(w.label, sizeof(w.label), f->name, NULL);
 	halo_link_match_describe(f, w.how, sizeof(w.how));
 	w.after_modules = host->stage == HALO_HOST_AFTER_MODULES;
-	snprintf(key, sizeof(key), "link/%s/present", f->name);
+	halo_strjoin(key, sizeof(key), "link/", f->name, "/present", NULL);
 	return add_item(plan, errs, cfg, f, key, &w);
 }
 

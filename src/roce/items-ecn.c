@@ -25,7 +25,10 @@ static const char *const points[] = { "roce_np", "roce_rp" };
 static void attr_path(char *buf, size_t len, const struct halo_roce_want *w,
 		      const char *point, int prio)
 {
-	snprintf(buf, len, "/sys/class/net/%s/ecn/%s/enable/%d", w->ifname, point, prio);
+	const char digit[2] = { (char)('0' + prio), '\0' }; /* a priority, 0..7 */
+
+	halo_strjoin(buf, len, "/sys/class/net/", w->ifname, "/ecn/", point, "/enable/",
+		     digit, NULL);
 }
 
 static int unsupported(struct halo_item *item, const struct halo_roce_want *w,
@@ -59,8 +62,8 @@ static int read_masks(struct halo_ctx *ctx, struct halo_item *item,
 
 		/* Listed first: its eight switches are then opened in the
 		 * directory the listing keeps, not each from the root. */
-		snprintf(path, sizeof(path), "/sys/class/net/%s/ecn/%s/enable", w->ifname,
-			 points[k]);
+		halo_strjoin(path, sizeof(path), "/sys/class/net/", w->ifname, "/ecn/",
+			     points[k], "/enable", NULL);
 		err = halo_root_list_dir(ctx, path, &names);
 		halo_strv_free(names);
 		if (err == -ENOENT)

@@ -19,6 +19,7 @@
 #include "netlink/rtnl.h"
 #include "netlink/transport.h"
 #include "roce/roce.h"
+#include "util/strv.h"
 
 /* mlx5 toggles the port after a PFC change; how long we wait for the
  * carrier before verifying. */
@@ -117,16 +118,18 @@ int halo_roce_fail(struct halo_ctx *ctx, struct halo_item *item, int err,
 
 void halo_roce_mask_text(uint8_t mask, char *buf, size_t len)
 {
-	size_t o = (size_t)snprintf(buf, len, "[");
+	size_t o = halo_strjoin(buf, len, "[", NULL);
 	bool first = true;
 
 	for (int p = 0; p < 8 && o < len; p++)
 		if (mask & (1u << p)) {
-			o += (size_t)snprintf(buf + o, len - o, "%s%d", first ? " " : ", ", p);
+			const char digit[2] = { (char)('0' + p), '\0' };
+
+			o += halo_strjoin(buf + o, len - o, first ? " " : ", ", digit, NULL);
 			first = false;
 		}
 	if (o < len)
-		snprintf(buf + o, len - o, " ]");
+		halo_strjoin(buf + o, len - o, " ]", NULL);
 }
 
 int halo_roce_ieee_get(struct halo_ctx *ctx, struct halo_item *item,

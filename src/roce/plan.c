@@ -16,6 +16,7 @@
 
 #include "host/host.h"
 #include "roce/roce.h"
+#include "util/strv.h"
 
 /* Ethernet drivers with a RoCE RDMA device (irdma on ice, mlx5_ib on
  * mlx5_core, bnxt_re, qedr, hns_roce, mlx4_ib). */
@@ -116,7 +117,7 @@ static int add(struct halo_plan *plan, struct halo_errors *errs,
 	int err;
 
 	w->kind = kind;
-	snprintf(key, sizeof(key), "roce/%s/%s", f->name, what);
+	halo_strjoin(key, sizeof(key), "roce/", f->name, "/", what, NULL);
 	err = halo_roce_item_add(plan, key, w, f->roce.required, &item);
 	if (err == 0) {
 		const char *memo = halo_plan_recorded_memo(plan, key);
@@ -147,8 +148,8 @@ static int recorded(const struct halo_plan *plan, const struct halo_interface *f
 	char prio_key[300], trust_key[300];
 	const char *const keys[] = { prio_key, trust_key, NULL };
 
-	snprintf(prio_key, sizeof(prio_key), "roce/%s/dscp-prio", f->name);
-	snprintf(trust_key, sizeof(trust_key), "roce/%s/trust", f->name);
+	halo_strjoin(prio_key, sizeof(prio_key), "roce/", f->name, "/dscp-prio", NULL);
+	halo_strjoin(trust_key, sizeof(trust_key), "roce/", f->name, "/trust", NULL);
 	return halo_plan_recorded(plan, keys, ret);
 }
 
@@ -170,7 +171,7 @@ static int plan_entry(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_
 	w.exclusive = rc->exclusive;
 	w.nic = nic_of(h->driver);
 	w.ifindex = h->link.ifindex;
-	snprintf(w.ifname, sizeof(w.ifname), "%s", h->link.name);
+	halo_strjoin(w.ifname, sizeof(w.ifname), h->link.name, NULL);
 	if (h->has_pci)
 		halo_pci_format(&h->pci, w.pci, sizeof(w.pci));
 	w.pfc_mask = rc->pfc_mask;

@@ -24,6 +24,7 @@
 #endif
 
 #include "util/rootfs-internal.h"
+#include "util/strv.h"
 
 #define MAX_SYMLINKS 40 /* the kernel's own limit */
 
@@ -274,6 +275,7 @@ expand:
 		 * absolute targets restart at the root, never at "/". */
 		{
 			char target[PATH_MAX];
+			size_t size;
 			ssize_t n;
 			char *nbuf;
 
@@ -291,10 +293,13 @@ expand:
 				goto out;
 			}
 			target[n] = '\0';
-			if (asprintf(&nbuf, "%s%s", target, rest) < 0) {
+			size = (size_t)n + strlen(rest) + 1;
+			nbuf = malloc(size);
+			if (!nbuf) {
 				r = -ENOMEM;
 				goto out;
 			}
+			halo_strjoin(nbuf, size, target, rest, NULL);
 			free(buf);
 			buf = nbuf;
 			rest = buf;

@@ -221,6 +221,26 @@ char *halo_strdup_printf(const char *fmt, ...)
 	return s;
 }
 
+size_t halo_strjoin(char *buf, size_t size, ...)
+{
+	size_t total = 0;
+	const char *s;
+	va_list ap;
+
+	va_start(ap, size);
+	while ((s = va_arg(ap, const char *))) {
+		size_t n = strlen(s);
+
+		if (total < size)
+			memcpy(buf + total, s, n < size - 1 - total ? n : size - 1 - total);
+		total += n;
+	}
+	va_end(ap);
+	if (size)
+		buf[total < size ? total : size - 1] = '\0';
+	return total;
+}
+
 void halo_name_normalize(char *s)
 {
 	for (; *s; s++)

@@ -35,6 +35,11 @@ void halo_buf_free(struct halo_buf *b);
 char *halo_strdup_printf(const char *fmt, ...) _printf_(1, 2);
 char *halo_strdup_vprintf(const char *fmt, va_list ap) _printf_(1, 0);
 
+/* snprintf(BUF, SIZE, "%s%s...") of the strings up to NULL, without the
+ * printf machinery: at most SIZE - 1 bytes and a NUL when SIZE > 0.
+ * Returns the length untruncated, as snprintf does. */
+size_t halo_strjoin(char *buf, size_t size, ...) __attribute__((sentinel));
+
 /* The kernel's rule for module and parameter names (parameq()): '-' and
  * '_' are the same character. */
 void halo_name_normalize(char *s);

@@ -219,6 +219,40 @@ static void test_buf_printf_as_snprintf(void **state)
 	halo_buf_free(&b);
 }
 
+/* halo_strjoin writes what snprintf(buf, size, "%s%s%s") writes, for every
+ * size from none to more than enough, and not a byte past SIZE. */
+static void test_strjoin_as_snprintf(void **state)
+{
+	static const char *const parts[][3] = {
+		{ "roce/", "e810", "/pfc" },
+		{ "", "", "" },
+		{ "/sys/class/net/", "", "/ecn" },
+		{ "x", "yz", "" },
+	};
+
+	for (size_t k = 0; k < ARRAY_SIZE(parts); k++) {
+		const char *a = parts[k][0], *b = parts[k][1], *c = parts[k][2];
+
+		for (size_t size = 0; size < 24; size++) {
+			char want[32], got[32];
+			int n;
+
+			memset(want, '#', sizeof(want));
+			memset(got, '#', sizeof(got));
+			n = snprintf(want, size, "%s%s%s", a, b, c);
+			assert_int_equal(halo_strjoin(got, size, a, b, c, NULL), n);
+			assert_memory_equal(got, want, sizeof(want));
+		}
+	}
+	/* No string at all: "", length 0. */
+	{
+		char one[2] = "z";
+
+		assert_int_equal(halo_strjoin(one, sizeof(one), NULL), 0);
+		assert_string_equal(one, "");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_buf),
 		cmocka_unit_test(test_strdup_printf),
 		cmocka_unit_test(test_buf_printf_as_snprintf),
+		cmocka_unit_test(test_strjoin_as_snprintf),
 		cmocka_unit_test(test_keyword_index),
 		cmocka_unit_test(test_hex_digit),
 		cmocka_unit_test(test_suggest),
