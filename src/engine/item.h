@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "engine/owned.h"
@@ -82,6 +83,7 @@ struct halo_item_ops {
 
 struct halo_item {
 	char *key;      /* stable: "boot/param/iommu", "module/irdma", ... */
+	uint32_t key_hash; /* of KEY (halo_plan_add): what halo_plan_find tests first */
 	char *wanted;   /* display form of the wanted value */
 	char *observed; /* display form of what the host has; NULL: absent */
 	/* One line about the last observation or the failure: why it

@@ -37,12 +37,30 @@ void halo_plan_truncate(struct halo_plan *plan, size_t n_items, size_t n_warning
 	}
 }
 
-struct halo_item *halo_plan_find(const struct halo_plan *plan, const char *key)
+/* FNV-1a. The keys of a plan share their first bytes ("roce/e810/"):
+ * comparing hashes first spares a strcmp per item of every lookup, and
+ * every add looks its key up. */
+static uint32_t key_hash(const char *key)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *key; key++)
+		h = (h ^ (unsigned char)*key) * 16777619u;
+	return h;
+}
+
+static struct halo_item *find_hashed(const struct halo_plan *plan, const char *key,
+				     uint32_t h)
 {
 	for (size_t i = 0; i < plan->n; i++)
-		if (strcmp(plan->items[i]->key, key) == 0)
+		if (plan->items[i]->key_hash == h && strcmp(plan->items[i]->key, key) == 0)
 			return plan->items[i];
 	return NULL;
+}
+
+struct halo_item *halo_plan_find(const struct halo_plan *plan, const char *key)
+{
+	return find_hashed(plan, key, key_hash(key));
 }
 
 int halo_plan_add(struct halo_plan *plan, const char *key,
@@ -70,7 +88,8 @@ int halo_plan_add(struct halo_plan *plan, const char *key,
 		halo_item_free(item);
 		return -ENOMEM;
 	}
-	if (halo_plan_find(plan, key)) {
+	item->key_hash = key_hash(key);
+	if (find_hashed(plan, key, item->key_hash)) {
 		halo_item_free(item);
 		return -EEXIST;
 	}

@@ -115,6 +115,41 @@ static void test_many_items_keep_order(void **state)
 	halo_plan_free(&plan);
 }
 
+/* Lookups test a hash of the key first: two keys of the same hash are
+ * still two items, each found by its own key. */
+static void test_find_same_hash(void **state)
+{
+	/* Both FNV-1a 0x1a105014. */
+	static const char k1[] = "roce/e810/k730654", k2[] = "roce/e810/k1306740";
+	struct halo_plan plan;
+	struct halo_item *a = NULL, *b = NULL;
+	char key[32];
+
+	halo_plan_init(&plan);
+	for (int i = 0; i < 40; i++) {
+		snprintf(key, sizeof(key), "roce/e810/%d", i);
+		assert_int_equal(halo_plan_add(&plan, key, HALO_SUB_ROCE, HALO_PHASE_ROCE,
+					       &ops, NULL, NULL), 0);
+	}
+	assert_int_equal(halo_plan_add(&plan, k1, HALO_SUB_ROCE, HALO_PHASE_ROCE, &ops,
+				       NULL, &a), 0);
+	assert_null(halo_plan_find(&plan, k2));
+	assert_int_equal(halo_plan_add(&plan, k2, HALO_SUB_ROCE, HALO_PHASE_ROCE, &ops,
+				       NULL, &b), 0);
+	assert_ptr_equal(halo_plan_find(&plan, k1), a);
+	assert_ptr_equal(halo_plan_find(&plan, k2), b);
+	assert_int_equal(halo_plan_add(&plan, k2, HALO_SUB_ROCE, HALO_PHASE_ROCE, &ops,
+				       NULL, NULL), -EEXIST);
+	for (int i = 0; i < 40; i++) {
+		snprintf(key, sizeof(key), "roce/e810/%d", i);
+		assert_ptr_equal(halo_plan_find(&plan, key), plan.items[i]);
+	}
+	assert_null(halo_plan_find(&plan, "roce/e810/"));
+	assert_null(halo_plan_find(&plan, "roce/e810/400"));
+	assert_int_equal(plan.n, 42);
+	halo_plan_free(&plan);
+}
+
 static void test_warnings(void **state)
 {
 	struct halo_plan plan;
@@ -143,6 +178,13 @@ static void test_item_setters(void **state)
 	assert_string_equal(it->observed, "1500");
 	assert_int_equal(halo_item_set_observed(it, NULL), 0);
 	assert_null(it->observed);
+	/* A literal, text with "%s", "%%": the same text as printf's. */
+	assert_int_equal(halo_item_set_wanted(it, "absent"), 0);
+	assert_string_equal(it->wanted, "absent");
+	assert_int_equal(halo_item_set_note(it, "%s (%s)", "up", "carrier"), 0);
+	assert_string_equal(it->note, "up (carrier)");
+	assert_int_equal(halo_item_set_note(it, "100%% of %s", "it"), 0);
+	assert_string_equal(it->note, "100% of it");
 	assert_int_equal(halo_item_fail(it, -ENOENT, "reading %s", "/etc/x"), -ENOENT);
 	assert_string_equal(it->message, "reading /etc/x: No such file or directory");
 	/* halo_read_file's "not a regular file" (a FIFO, a device) says so. */
@@ -166,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_add_find_duplicate),
 		cmocka_unit_test(test_add_new_zeroed_owned_data),
 		cmocka_unit_test(test_many_items_keep_order),
+		cmocka_unit_test(test_find_same_hash),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_item_setters),
 		cmocka_unit_test(test_names),
