@@ -2,11 +2,14 @@
 /* Unit tests for util/strv.c and util/errors.c. */
 #include "config.h"
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <cmocka.h>
 
@@ -198,6 +201,23 @@ static void test_buf_printf_as_snprintf(void **state)
 	ASSERT_AS_SNPRINTF("", "100%% %s", "sure");
 	ASSERT_AS_SNPRINTF("", "[%5s|%-3s|%.2s]", "ab", "c", "xyz");
 	ASSERT_AS_SNPRINTF("mode ", "%04o, %zu bytes, %d, %u", 0644u, (size_t)9, -1, 7u);
+	/* Numbers: every kind made without printf, at its limits. */
+	ASSERT_AS_SNPRINTF("", "%d|%d|%d|%d", 0, -1, INT_MAX, INT_MIN);
+	ASSERT_AS_SNPRINTF("", "%u|%u|%lu|%zu|%zu", 0u, UINT_MAX, ULONG_MAX, (size_t)0, SIZE_MAX);
+	ASSERT_AS_SNPRINTF("", "%ld|%ld|%ld", 0L, LONG_MIN, LONG_MAX);
+	ASSERT_AS_SNPRINTF("", "%x|%x|%lx|%zx|%02x", 0u, 0xdeadbeefu, ULONG_MAX, SIZE_MAX, 10u);
+	ASSERT_AS_SNPRINTF("", "%o|%lo|%04o|%04o|%zo", 0u, ULONG_MAX, 0644u, 012345u, SIZE_MAX);
+	ASSERT_AS_SNPRINTF("", "%05d|%05d|%5d|%5d|%2d|%0d", -42, 42, -42, 42, 12345, 7);
+	ASSERT_AS_SNPRINTF("", "%020lu|%20ld|%020ld|%20lo", ULONG_MAX, LONG_MIN, LONG_MIN, 8UL);
+	ASSERT_AS_SNPRINTF("", "%s=%lu MiB (%u%%) on %s", "gtt", 126976UL, 50u, "card0");
+	ASSERT_AS_SNPRINTF("", "%d%d%d%d%d%d%d%d", 1, 2, 3, 4, 5, 6, 7, -8);
+	/* What printf alone makes: wider than 20, other flags, precision,
+	 * other lengths and conversions, a ninth conversion. */
+	ASSERT_AS_SNPRINTF("", "[%021d|%25u]", -5, 5u);
+	ASSERT_AS_SNPRINTF("", "[%-5d|%+d|% d|%#x|%.3d|%i|%hu|%lld|%zd|%X|%c]", 4, 4, 4, 255u,
+			   4, 4, (unsigned short)65535, -5LL, (ssize_t)-3, 255u, 'q');
+	ASSERT_AS_SNPRINTF("", "%d%d%d%d%d%d%d%d%d", 1, 2, 3, 4, 5, 6, 7, 8, 9);
+	ASSERT_AS_SNPRINTF("", "%s%s%s%s%s%s%s%s%u", "1", "2", "3", "4", "5", "6", "7", "8", 9u);
 
 	/* Every length across the first buffer's size and its growth, on an
 	 * empty buffer and after a prefix. */
