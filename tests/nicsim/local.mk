@@ -13,6 +13,7 @@ tests_nicsim_nicsim_la_SOURCES = \
 	tests/nicsim/nicsim-reply.c \
 	tests/nicsim/nicsim-config.c \
 	tests/nicsim/nicsim-state.c \
+	tests/nicsim/nicsim-json.c \
 	tests/nicsim/nicsim-kernel.c \
 	tests/nicsim/nicsim-dcb.c \
 	tests/nicsim/nicsim-ice.c \
@@ -43,3 +44,21 @@ nicsim_integration_tests = \
 	tests/integration/nicsim-devlink-reload.sh
 TESTS += $(nicsim_integration_tests)
 EXTRA_DIST += $(nicsim_integration_tests)
+
+# The state file's reader against json-c (nicsim-json.c), on the model's
+# own files: the library's model without its socket side.
+check_PROGRAMS += tests/nicsim/nicsim-json-test
+TESTS += tests/nicsim/nicsim-json-test
+tests_nicsim_nicsim_json_test_SOURCES = \
+	tests/nicsim/nicsim-json-test.c \
+	tests/nicsim/nicsim.h \
+	tests/nicsim/nicsim-json.c \
+	tests/nicsim/nicsim-state.c \
+	tests/nicsim/nicsim-config.c \
+	tests/nicsim/nicsim-ice.c \
+	tests/nicsim/nicsim-mlx5.c \
+	tests/nicsim/nicsim-dcb.c \
+	tests/nicsim/nicsim-reply.c
+tests_nicsim_nicsim_json_test_CFLAGS = -std=gnu11 $(WARN_CFLAGS) $(SANITIZER_CFLAGS) $(MNL_CFLAGS) $(JSONC_CFLAGS) \
+	$(CMOCKA_CFLAGS)
+tests_nicsim_nicsim_json_test_LDADD = $(MNL_LIBS) $(JSONC_LIBS) $(CMOCKA_LIBS)

@@ -220,78 +220,84 @@ out:
 	return r;
 }
 
-static bool get_bool(json_object *o, const char *key, bool *ret)
+/* json_object_is_type: a JSON null is a NULL json_object there. */
+static bool is_type(const struct nicsim_json *v, enum json_type type)
 {
-	json_object *v;
+	return v ? v->type == type : type == json_type_null;
+}
 
-	if (!json_object_object_get_ex(o, key, &v))
+static bool get_bool(const struct nicsim_json *o, const char *key, bool *ret)
+{
+	const struct nicsim_json *v;
+
+	if (!nicsim_json_get(o, key, &v))
 		return true; /* absent: keep */
-	if (!json_object_is_type(v, json_type_boolean))
+	if (!is_type(v, json_type_boolean))
 		return false;
-	*ret = json_object_get_boolean(v);
+	*ret = v->b;
 	return true;
 }
 
-static bool get_uint(json_object *o, const char *key, unsigned long max,
+static bool get_uint(const struct nicsim_json *o, const char *key, unsigned long max,
 		     unsigned long *ret)
 {
-	json_object *v;
+	const struct nicsim_json *v;
 	int64_t n;
 
-	if (!json_object_object_get_ex(o, key, &v))
+	if (!nicsim_json_get(o, key, &v))
 		return true;
-	if (!json_object_is_type(v, json_type_int))
+	if (!is_type(v, json_type_int))
 		return false;
-	n = json_object_get_int64(v);
+	n = v->i64;
 	if (n < 0 || (uint64_t)n > max)
 		return false;
 	*ret = (unsigned long)n;
 	return true;
 }
 
-static int selector_of(json_object *v)
+static int selector_of(const struct nicsim_json *v)
 {
-	if (json_object_is_type(v, json_type_int)) {
-		int64_t n = json_object_get_int64(v);
+	if (is_type(v, json_type_int)) {
+		int64_t n = v->i64;
 
 		return n >= 0 && n <= 255 ? (int)n : -1;
 	}
-	if (!json_object_is_type(v, json_type_string))
+	if (!is_type(v, json_type_string))
 		return -1;
 	for (size_t i = 0; i < sizeof(selectors) / sizeof(selectors[0]); i++)
-		if (selectors[i] && strcmp(selectors[i], json_object_get_string(v)) == 0)
+		if (selectors[i] && strcmp(selectors[i], v->s) == 0)
 			return (int)i;
 	return -1;
 }
 
-static int tsa_of(json_object *v)
+static int tsa_of(const struct nicsim_json *v)
 {
-	if (json_object_is_type(v, json_type_int)) {
-		int64_t n = json_object_get_int64(v);
+	if (is_type(v, json_type_int)) {
+		int64_t n = v->i64;
 
 		return n >= 0 && n <= 255 ? (int)n : -1;
 	}
-	for (size_t i = 0; json_object_is_type(v, json_type_string) &&
+	for (size_t i = 0; is_type(v, json_type_string) &&
 			   i < sizeof(tsa_names) / sizeof(tsa_names[0]); i++)
-		if (strcmp(tsa_names[i].name, json_object_get_string(v)) == 0)
+		if (strcmp(tsa_names[i].name, v->s) == 0)
 			return tsa_names[i].tsa;
 	return -1;
 }
 
 /* An array of eight small numbers (or TSA names with TSA). */
-static int u8_array_from(json_object *o, const char *key, unsigned max, bool tsa, uint8_t *out)
+static int u8_array_from(const struct nicsim_json *o, const char *key, unsigned max, bool tsa, uint8_t *out)
 {
-	json_object *a;
+	const struct nicsim_json *a;
 
-	if (!json_object_object_get_ex(o, key, &a))
+	if (!nicsim_json_get(o, key, &a))
 		return 0;
-	if (!json_object_is_type(a, json_type_array) ||
-	    json_object_array_length(a) != IEEE_8021QAZ_MAX_TCS)
+	if (!is_type(a, json_type_array) ||
+	    a->n != IEEE_8021QAZ_MAX_TCS)
 		return -EINVAL;
 	for (size_t i = 0; i < IEEE_8021QAZ_MAX_TCS; i++) {
-		json_object *e = json_object_array_get_idx(a, i);
-		int64_t n = tsa ? tsa_of(e) : json_object_is_type(e, json_type_int) ?
-					      json_object_get_int64(e) : -1;
+		const struct nicsim_json *e = nicsim_json_idx(a, i);
+		int64_t n = tsa ? tsa_of(e) : is_type(e, json_type_int) ?
+					      e->i64 : -1;
 
 		if (n < 0 || n > max)
 			return -EINVAL;
@@ -300,11 +306,11 @@ static int u8_array_from(json_object *o, const char *key, unsigned max, bool tsa
 	return 0;
 }
 
-static int ets_from_json(struct nicsim_ets *ets, json_object *v)
+static int ets_from_json(struct nicsim_ets *ets, const struct nicsim_json *v)
 {
 	unsigned long willing = ets->willing;
 
-	if (!json_object_is_type(v, json_type_object) || !get_uint(v, "willing", 1, &willing))
+	if (!is_type(v, json_type_object) || !get_uint(v, "willing", 1, &willing))
 		return -EINVAL;
 	ets->willing = (uint8_t)willing;
 	if (u8_array_from(v, "tc_bw", 100, false, ets->tc_bw) < 0 ||
@@ -315,49 +321,49 @@ static int ets_from_json(struct nicsim_ets *ets, json_object *v)
 }
 
 /* KEY of O, a list of priorities, into *MASK; absent: unchanged. */
-static int pfc_from_json(json_object *o, const char *key, uint8_t *mask)
+static int pfc_from_json(const struct nicsim_json *o, const char *key, uint8_t *mask)
 {
-	json_object *v, *e;
+	const struct nicsim_json *v, *e;
 
-	if (!json_object_object_get_ex(o, key, &v))
+	if (!nicsim_json_get(o, key, &v))
 		return 0;
-	if (!json_object_is_type(v, json_type_array))
+	if (!is_type(v, json_type_array))
 		return -EINVAL;
 	*mask = 0;
-	for (size_t i = 0; i < json_object_array_length(v); i++) {
-		e = json_object_array_get_idx(v, i);
-		if (!json_object_is_type(e, json_type_int) ||
-		    json_object_get_int(e) < 0 || json_object_get_int(e) > 7)
+	for (size_t i = 0; i < v->n; i++) {
+		e = nicsim_json_idx(v, i);
+		if (!is_type(e, json_type_int) ||
+		    e->i32 < 0 || e->i32 > 7)
 			return -EINVAL;
-		*mask |= (uint8_t)(1u << json_object_get_int(e));
+		*mask |= (uint8_t)(1u << e->i32);
 	}
 	return 0;
 }
 
 /* "desired" of an e810; a file without it (written by hand) holds a port
  * whose desired copy is what it holds. */
-static int desired_from_json(struct nicsim_if *nic, json_object *o)
+static int desired_from_json(struct nicsim_if *nic, const struct nicsim_json *o)
 {
 	struct nicsim_ice_desired *d = &nic->desired;
-	json_object *v, *x;
+	const struct nicsim_json *v, *x;
 	unsigned long n;
 
-	if (!json_object_object_get_ex(o, "desired", &v)) {
+	if (!nicsim_json_get(o, "desired", &v)) {
 		nicsim_ice_desired_sync(nic);
 		return 0;
 	}
-	if (!json_object_is_type(v, json_type_object) ||
-	    (json_object_object_get_ex(v, "ets", &x) && ets_from_json(&d->ets, x) < 0) ||
+	if (!is_type(v, json_type_object) ||
+	    (nicsim_json_get(v, "ets", &x) && ets_from_json(&d->ets, x) < 0) ||
 	    pfc_from_json(v, "pfc_enabled", &d->pfc_en) < 0)
 		return -EINVAL;
 	n = d->pfc_cap;
 	if (!get_uint(v, "pfc_cap", 8, &n))
 		return -EINVAL;
 	d->pfc_cap = (uint8_t)n;
-	if (json_object_object_get_ex(v, "trust", &x)) {
-		const char *s = json_object_get_string(x);
+	if (nicsim_json_get(v, "trust", &x)) {
+		const char *s = x->s;
 
-		if (!json_object_is_type(x, json_type_string) ||
+		if (!is_type(x, json_type_string) ||
 		    (strcmp(s, "dscp") && strcmp(s, "pcp")))
 			return -EINVAL;
 		d->trust_dscp = strcmp(s, "dscp") == 0;
@@ -367,19 +373,21 @@ static int desired_from_json(struct nicsim_if *nic, json_object *o)
 
 /* Members a test edited are taken as the NIC's new truth; members left
  * out keep their value. A malformed file is an error the caller reports. */
-static int from_json(struct nicsim_if *nic, json_object *o)
+static int from_json(struct nicsim_if *nic, const struct nicsim_json *o)
 {
-	json_object *v, *e, *x;
+	const struct nicsim_json *v, *e, *x;
 	unsigned long n;
 	bool b;
 
-	if (json_object_object_get_ex(o, "dcbx", &v)) {
-		const char *s = json_object_get_string(v);
+	if (nicsim_json_get(o, "dcbx", &v)) {
+		/* Only a string can be "host" or "firmware" (json-c would
+		 * give any other value's JSON text: never either word). */
+		const char *s = v->s;
 
 		if (!s || (strcmp(s, "host") && strcmp(s, "firmware")))
 			return -EINVAL;
-		if (!json_object_object_get_ex(o, "dcbx_mode", &x) ||
-		    ((json_object_get_int(x) & DCB_CAP_DCBX_HOST) != 0) !=
+		if (!nicsim_json_get(o, "dcbx_mode", &x) ||
+		    ((x->i32 & DCB_CAP_DCBX_HOST) != 0) !=
 		    (strcmp(s, "host") == 0)) {
 			/* "dcbx" edited without "dcbx_mode": the profile's
 			 * usual bits for that mode. */
@@ -388,7 +396,7 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 			nic->dcbx = nic->profile == NICSIM_E810 ? nicsim_ice_dcbx_mode(!host)
 								 : nicsim_mlx5_dcbx_mode(host);
 		} else {
-			nic->dcbx = (uint8_t)json_object_get_int(x);
+			nic->dcbx = (uint8_t)x->i32;
 		}
 	}
 	if (pfc_from_json(o, "pfc_enabled", &nic->pfc_en) < 0)
@@ -405,18 +413,18 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 	if (!get_uint(o, "pfc_delay", 65535, &n))
 		return -EINVAL;
 	nic->pfc_delay = (uint16_t)n;
-	if (json_object_object_get_ex(o, "app", &v)) {
-		if (!json_object_is_type(v, json_type_array) ||
-		    json_object_array_length(v) > NICSIM_MAX_APPS)
+	if (nicsim_json_get(o, "app", &v)) {
+		if (!is_type(v, json_type_array) ||
+		    v->n > NICSIM_MAX_APPS)
 			return -EINVAL;
 		nic->n_app = 0;
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
+		for (size_t i = 0; i < v->n; i++) {
 			unsigned long prot = 0, prio = 0;
 			int sel;
 
-			e = json_object_array_get_idx(v, i);
-			if (!json_object_is_type(e, json_type_object) ||
-			    !json_object_object_get_ex(e, "selector", &x) ||
+			e = nicsim_json_idx(v, i);
+			if (!is_type(e, json_type_object) ||
+			    !nicsim_json_get(e, "selector", &x) ||
 			    (sel = selector_of(x)) < 0 ||
 			    !get_uint(e, "protocol", 65535, &prot) ||
 			    !get_uint(e, "priority", 7, &prio))
@@ -432,16 +440,16 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 	for (size_t i = 0; i < nic->n_app; i++)
 		if (nic->app[i].selector == IEEE_8021QAZ_APP_SEL_DSCP)
 			nic->trust_dscp = true;
-	if (json_object_object_get_ex(o, "ets", &v) && ets_from_json(&nic->ets, v) < 0)
+	if (nicsim_json_get(o, "ets", &v) && ets_from_json(&nic->ets, v) < 0)
 		return -EINVAL;
 	if (nic->profile == NICSIM_E810 && desired_from_json(nic, o) < 0)
 		return -EINVAL;
-	if (json_object_object_get_ex(o, "devlink", &v)) {
+	if (nicsim_json_get(o, "devlink", &v)) {
 		if (!get_bool(v, "enable_roce", &nic->enable_roce) ||
 		    !get_bool(v, "enable_iwarp", &nic->enable_iwarp))
 			return -EINVAL;
 	}
-	if (json_object_object_get_ex(o, "devlink_active", &v)) {
+	if (nicsim_json_get(o, "devlink_active", &v)) {
 		if (!get_bool(v, "enable_roce", &nic->active_roce) ||
 		    !get_bool(v, "enable_iwarp", &nic->active_iwarp))
 			return -EINVAL;
@@ -456,7 +464,7 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 	if (!get_uint(o, "devlink_reloads", LONG_MAX, &n))
 		return -EINVAL;
 	nic->reloads = n;
-	if (json_object_object_get_ex(o, "priv_flags", &v)) {
+	if (nicsim_json_get(o, "priv_flags", &v)) {
 		size_t nflags;
 		const char *const *flags = nicsim_priv_flag_names(nic->profile, &nflags);
 
@@ -476,10 +484,10 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 	}
 	if (!get_bool(o, "bonded", &nic->bonded))
 		return -EINVAL;
-	if (json_object_object_get_ex(o, "firmware", &v)) {
-		const char *s = json_object_get_string(v);
+	if (nicsim_json_get(o, "firmware", &v)) {
+		const char *s = v->s;
 
-		if (!json_object_is_type(v, json_type_string) || !nicsim_fw_valid(nic->profile, s))
+		if (!is_type(v, json_type_string) || !nicsim_fw_valid(nic->profile, s))
 			return -EINVAL;
 		snprintf(nic->fw, sizeof(nic->fw), "%s", s);
 	}
@@ -491,9 +499,9 @@ static int from_json(struct nicsim_if *nic, json_object *o)
 	if (!get_uint(o, "port_resets", LONG_MAX, &n))
 		return -EINVAL;
 	nic->port_resets = n;
-	if (json_object_object_get_ex(o, "requests", &v)) {
+	if (nicsim_json_get(o, "requests", &v)) {
 		for (int p = 0; p < NICSIM_PROTO_N; p++) {
-			if (!json_object_object_get_ex(v, proto_names[p], &x))
+			if (!nicsim_json_get(v, proto_names[p], &x))
 				continue;
 			if (!get_uint(x, "get", LONG_MAX, &nic->get[p]) ||
 			    !get_uint(x, "set", LONG_MAX, &nic->set[p]))
@@ -552,15 +560,14 @@ static char *read_whole(int fd, off_t size, size_t *ret_len)
 /* One open, one fstat, one read, one close: an access() and
  * json_object_from_file's own read loop, then a stat() by path, made
  * three calls more for the same bytes (and the stat could see a file
- * renamed in after the read). The text is parsed as json_object_from_fd
- * parses it, one json_tokener_parse_ex over all of it, so what is taken
- * or refused is unchanged. */
+ * renamed in after the read). The text is the simulator's own plain JSON
+ * (nicsim-json.c), or else parsed as json_object_from_fd parses it, one
+ * json_tokener_parse_ex over all of it, so what is taken or refused is
+ * unchanged. */
 int nicsim_state_load(struct nicsim_if *nic, struct stat *ret_st)
 {
 	char path[PATH_MAX], *text;
-	struct json_tokener *tok;
 	struct stat st;
-	json_object *o = NULL;
 	size_t len = 0;
 	int fd, r = state_path(nic, "", path, sizeof(path));
 
@@ -581,17 +588,56 @@ int nicsim_state_load(struct nicsim_if *nic, struct stat *ret_st)
 		return r;
 	if (ret_st)
 		*ret_st = st;
-	tok = json_tokener_new();
+	r = nicsim_state_parse(nic, text, len, true);
+	free(text);
+	return r < 0 ? r : 1;
+}
+
+/* json_tokener_parse_ex over all of TEXT, as before the reader of
+ * nicsim-json.c; NULL when it is no JSON object. */
+static json_object *parse_jsonc(const char *text, size_t len)
+{
+	struct json_tokener *tok = json_tokener_new();
+	json_object *o = NULL;
+
 	if (tok && len <= INT_MAX)
 		o = json_tokener_parse_ex(tok, text, (int)len);
 	if (tok)
 		json_tokener_free(tok);
-	free(text);
-	if (!o || !json_object_is_type(o, json_type_object)) {
+	if (o && !json_object_is_type(o, json_type_object)) {
 		json_object_put(o);
-		return -EBADMSG;
+		o = NULL;
 	}
-	r = from_json(nic, o);
+	return o;
+}
+
+int nicsim_state_parse(struct nicsim_if *nic, const char *text, size_t len, bool fast)
+{
+	struct nicsim_json_doc doc;
+	const struct nicsim_json *root = NULL, *v;
+	json_object *o = NULL;
+	int r;
+
+	if (fast)
+		root = nicsim_json_read(&doc, text, len);
+	/* json_object_get_int of a string parses its text: left to json-c
+	 * for the one member read as a number whatever its type. */
+	if (root && nicsim_json_get(root, "dcbx_mode", &v) && v->type == json_type_string) {
+		nicsim_json_free(&doc);
+		root = NULL;
+	}
+	if (!root) {
+		o = parse_jsonc(text, len);
+		if (!o)
+			return -EBADMSG;
+		root = nicsim_json_from_jsonc(&doc, o);
+		if (!root) {
+			json_object_put(o);
+			return -ENOMEM;
+		}
+	}
+	r = from_json(nic, root);
+	nicsim_json_free(&doc);
 	json_object_put(o);
-	return r < 0 ? r : 1;
+	return r;
 }

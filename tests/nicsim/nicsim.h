@@ -6,6 +6,7 @@
 #ifndef NICSIM_H
 #define NICSIM_H
 
+#include <json-c/json.h>
 #include <linux/dcbnl.h>
 #include <linux/netlink.h>
 #include <net/if.h>
@@ -115,6 +116,36 @@ int nicsim_priv_flag_index(enum nicsim_profile p, const char *name);
 bool nicsim_fw_valid(enum nicsim_profile p, const char *s);
 #define NICSIM_E810_FW_LLDP 1 /* index of fw-lldp-agent in e810's list */
 
+/* ---- nicsim-json.c: a state file's values ----
+ * One value; a member's key is set in its object's children. The getters'
+ * answers are json-c's for the same value (json_object_get_int,
+ * _get_int64, _get_boolean); s is a string's text, NULL otherwise. */
+struct nicsim_json {
+	enum json_type type;
+	bool b;
+	int32_t i32;
+	int64_t i64;
+	const char *s, *key;
+	size_t s_len, key_len;
+	size_t n; /* members or elements */
+	struct nicsim_json *child, *next;
+};
+struct nicsim_json_doc {
+	struct nicsim_json *nodes;
+	size_t n;
+};
+/* The object TEXT (LEN bytes) holds, when it is plain JSON of the
+ * simulator's kind (nicsim-json.c says which); NULL: ask json-c. */
+struct nicsim_json *nicsim_json_read(struct nicsim_json_doc *doc, const char *text, size_t len);
+/* The values of a json-c tree (which must outlive the copy); NULL: ENOMEM. */
+struct nicsim_json *nicsim_json_from_jsonc(struct nicsim_json_doc *doc, json_object *o);
+void nicsim_json_free(struct nicsim_json_doc *doc);
+/* json_object_object_get_ex: false unless O is an object with KEY. */
+bool nicsim_json_get(const struct nicsim_json *o, const char *key,
+		     const struct nicsim_json **ret);
+/* Element I of array A, NULL past its end. */
+const struct nicsim_json *nicsim_json_idx(const struct nicsim_json *a, size_t i);
+
 /* ---- nicsim-state.c ---- */
 /* 1 loaded (*RET_ST, when not NULL, the stat of the file read), 0 no
  * file (or no NICSIM_STATE), -errno. */
@@ -122,6 +153,10 @@ int nicsim_state_load(struct nicsim_if *nic, struct stat *ret_st);
 /* stat() of NIC's state file; -ENOENT without NICSIM_STATE. */
 int nicsim_state_stat(const struct nicsim_if *nic, struct stat *st);
 int nicsim_state_save(const struct nicsim_if *nic);
+/* The state file's text into NIC as nicsim_state_load takes it: 0 or
+ * -errno. FAST: the reader of nicsim-json.c first (json-c alone without:
+ * the reference it is tested against). */
+int nicsim_state_parse(struct nicsim_if *nic, const char *text, size_t len, bool fast);
 
 /* Handlers return 0 (data messages, if any, appended to OUT), -errno
  * (nothing appended; *ret_msg may name the extended ACK text) or
