@@ -20,17 +20,40 @@
 #define NLM_F_ACK_TLVS 0x200
 #endif
 
+/* Datagrams of the capacity the dcbnl and generic replies ask for, kept
+ * for the next reply: malloc keeps no cache of that size and searched
+ * its bins for each one. Zeroed again when reused, as calloc gave them. */
+#define SPARE_CAP 4096
+#define SPARE_MAX 8
+static struct nicsim_dgram *spares[SPARE_MAX];
+static size_t n_spares;
+
 /* A zeroed datagram of CAP bytes with room for one message; the caller
  * fills it with mnl_* and hands it back to nicsim_msg_commit. */
 struct nlmsghdr *nicsim_msg_new(struct nicsim_out *out, size_t cap)
 {
-	struct nicsim_dgram *d = calloc(1, sizeof(*d) + cap);
+	struct nicsim_dgram *d;
 
 	(void)out;
+	if (cap == SPARE_CAP && n_spares > 0) {
+		d = spares[--n_spares];
+		memset(d, 0, sizeof(*d) + cap);
+	} else {
+		d = calloc(1, sizeof(*d) + cap);
+	}
 	if (!d)
 		return NULL;
+	d->cap = cap;
 	d->len = cap; /* capacity until committed */
 	return mnl_nlmsg_put_header(d->data);
+}
+
+void nicsim_dgram_free(struct nicsim_dgram *d)
+{
+	if (d && d->cap == SPARE_CAP && n_spares < SPARE_MAX)
+		spares[n_spares++] = d;
+	else
+		free(d);
 }
 
 static struct nicsim_dgram *dgram_of(struct nlmsghdr *nlh)
@@ -104,7 +127,7 @@ void nicsim_out_free(struct nicsim_out *out)
 	while (d) {
 		struct nicsim_dgram *next = d->next;
 
-		free(d);
+		nicsim_dgram_free(d);
 		d = next;
 	}
 	out->head = NULL;

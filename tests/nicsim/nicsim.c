@@ -597,6 +597,7 @@ static ssize_t try_recv(int fd, const struct iovec *iov, size_t iovlen, int flag
 {
 	struct nicsim_dgram *d;
 	size_t off = 0;
+	ssize_t r;
 
 	if (fd < 0 || fd >= MAX_FDS || !g.fds[fd].watched)
 		return NOT_OURS;
@@ -621,19 +622,15 @@ static ssize_t try_recv(int fd, const struct iovec *iov, size_t iovlen, int flag
 		memcpy(from, &kernel, n);
 		*fromlen = sizeof(kernel);
 	}
+	r = (flags & MSG_TRUNC) ? (ssize_t)d->len : (ssize_t)off;
 	if (!(flags & MSG_PEEK)) {
 		g.fds[fd].head = d->next;
 		if (!d->next)
 			g.fds[fd].tail = NULL;
+		nicsim_dgram_free(d);
 	}
 	pthread_mutex_unlock(&g.lock);
-	{
-		ssize_t r = (flags & MSG_TRUNC) ? (ssize_t)d->len : (ssize_t)off;
-
-		if (!(flags & MSG_PEEK))
-			free(d);
-		return r;
-	}
+	return r;
 }
 
 /* ---- the wrapped calls ---- */

@@ -85,6 +85,7 @@ struct nicsim_if {
 struct nicsim_dgram {
 	struct nicsim_dgram *next;
 	size_t len;
+	size_t cap; /* bytes of data allocated */
 	unsigned char data[];
 };
 
@@ -252,6 +253,9 @@ int nicsim_out_ack(struct nicsim_out *out, const struct nlmsghdr *req,
 int nicsim_out_done(struct nicsim_out *out, const struct nlmsghdr *req,
 		    uint32_t portid);
 void nicsim_out_free(struct nicsim_out *out);
+/* One datagram done with (delivered or dropped); under the library's
+ * lock, as the queues are. */
+void nicsim_dgram_free(struct nicsim_dgram *d);
 
 /* ---- nicsim-kernel.c: the real kernel, on sockets of the simulator's
  * own (never the program's, never counted as its requests) ---- */
