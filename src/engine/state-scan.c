@@ -29,7 +29,12 @@ enum { SCAN_OK = 0, SCAN_OTHER = 1 };
 struct scan {
 	const char *p, *end;
 	int depth;
-	struct halo_buf str; /* the last string read, decoded */
+	/* The last string read, decoded: a slice of the text when it has no
+	 * escape (names and values are only compared or copied once), else
+	 * STR's data. */
+	const char *str;
+	size_t str_len;
+	struct halo_buf unescaped;
 };
 
 /* One item's members, as read. */
@@ -40,9 +45,36 @@ struct item_scan {
 	size_t n_owned;
 };
 
+/* Byte classes, looked up once per byte in the two loops that see every
+ * byte of the file. WS: RFC 8259's whitespace. STOP: what ends a run of
+ * a string's bytes that stand for themselves ('"', '\\', a control
+ * byte). */
+enum { WS = 1, STOP = 2 };
+
+#define STOP_8(b)                                                          \
+	[b] = STOP, [b + 1] = STOP, [b + 2] = STOP, [b + 3] = STOP,         \
+	[b + 4] = STOP, [b + 5] = STOP, [b + 6] = STOP, [b + 7] = STOP
+
+static const unsigned char byte_class[256] = {
+	STOP_8(0x00), [0x08] = STOP, ['\t'] = WS | STOP, ['\n'] = WS | STOP,
+	[0x0b] = STOP, [0x0c] = STOP, ['\r'] = WS | STOP, [0x0e] = STOP,
+	[0x0f] = STOP, STOP_8(0x10), STOP_8(0x18),
+	[' '] = WS, ['"'] = STOP, ['\\'] = STOP,
+};
+
+static bool is_ws(const struct scan *s)
+{
+	return s->p < s->end && (byte_class[(unsigned char)*s->p] & WS);
+}
+
+static bool is_plain(const struct scan *s)
+{
+	return s->p < s->end && !(byte_class[(unsigned char)*s->p] & STOP);
+}
+
 static void ws(struct scan *s)
 {
-	while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\t' || *s->p == '\r'))
+	while (is_ws(s))
 		s->p++;
 }
 
@@ -60,53 +92,69 @@ static bool at(const struct scan *s, char c)
 	return s->p < s->end && *s->p == c;
 }
 
-/* A string at s->p, decoded into s->str when KEEP. The escapes json-c
- * writes and reads alike; \u and raw control bytes go to the parser. */
-static int scan_string(struct scan *s, bool keep)
+/* The escape after a backslash, decoded into *RET. The escapes json-c
+ * writes and reads alike; \u goes to the parser. */
+static bool unescape(char e, char *ret)
 {
-	s->str.len = 0;
-	if (keep)
-		halo_buf_append(&s->str, "", 0);
+	switch (e) {
+	case '"': *ret = '"'; return true;
+	case '\\': *ret = '\\'; return true;
+	case '/': *ret = '/'; return true;
+	case 'b': *ret = '\b'; return true;
+	case 'f': *ret = '\f'; return true;
+	case 'n': *ret = '\n'; return true;
+	case 'r': *ret = '\r'; return true;
+	case 't': *ret = '\t'; return true;
+	default: return false;
+	}
+}
+
+/* A string at s->p, decoded into s->str and s->str_len. Raw control
+ * bytes go to the parser. */
+static int scan_string(struct scan *s)
+{
+	struct halo_buf *b = &s->unescaped;
+	bool escaped = false;
+
 	if (!eat(s, '"'))
 		return SCAN_OTHER;
-	while (s->p < s->end) {
+	for (;;) {
 		const char *run = s->p;
 		char c;
 
-		while (s->p < s->end && *s->p != '"' && *s->p != '\\' &&
-		       (unsigned char)*s->p >= 0x20)
+		while (is_plain(s))
 			s->p++;
-		if (keep)
-			halo_buf_append(&s->str, run, (size_t)(s->p - run));
-		if (s->p >= s->end || (unsigned char)*s->p < 0x20)
-			break;
-		if (*s->p++ == '"')
-			return s->str.oom ? -ENOMEM : SCAN_OK;
-		if (s->p >= s->end)
-			break;
-		switch (*s->p++) {
-		case '"': c = '"'; break;
-		case '\\': c = '\\'; break;
-		case '/': c = '/'; break;
-		case 'b': c = '\b'; break;
-		case 'f': c = '\f'; break;
-		case 'n': c = '\n'; break;
-		case 'r': c = '\r'; break;
-		case 't': c = '\t'; break;
-		default: return SCAN_OTHER;
+		if (s->p >= s->end || (*s->p != '"' && *s->p != '\\'))
+			return SCAN_OTHER;
+		if (!escaped && *s->p == '"') {
+			s->str = run;
+			s->str_len = (size_t)(s->p++ - run);
+			return SCAN_OK;
 		}
-		if (keep)
-			halo_buf_append(&s->str, &c, 1);
+		if (!escaped) {
+			b->len = 0;
+			escaped = true;
+		}
+		halo_buf_append(b, run, (size_t)(s->p - run));
+		if (*s->p++ == '"')
+			break;
+		if (s->p >= s->end || !unescape(*s->p++, &c))
+			return SCAN_OTHER;
+		halo_buf_append(b, &c, 1);
 	}
-	return SCAN_OTHER;
+	if (b->oom)
+		return -ENOMEM;
+	s->str = b->data;
+	s->str_len = b->len;
+	return SCAN_OK;
 }
 
-/* Whether the name just read (s->str) is WORD. */
+/* Whether the name just read is WORD. */
 static bool name_is(const struct scan *s, const char *word)
 {
 	size_t n = strlen(word);
 
-	return s->str.len == n && memcmp(s->str.data, word, n) == 0;
+	return s->str_len == n && memcmp(s->str, word, n) == 0;
 }
 
 static bool digit(const struct scan *s)
@@ -204,7 +252,7 @@ static int skip_element(struct scan *s, void *state)
 /* A member's name, then its ':' (s->str holds the name). */
 static int scan_name(struct scan *s)
 {
-	int r = scan_string(s, true);
+	int r = scan_string(s);
 
 	if (r != SCAN_OK)
 		return r;
@@ -234,7 +282,7 @@ static int scan_value(struct scan *s)
 	if (eat(s, '['))
 		return scan_list(s, ']', skip_element, NULL);
 	if (at(s, '"'))
-		return scan_string(s, false);
+		return scan_string(s);
 	if (literal(s, "true") || literal(s, "false") || literal(s, "null"))
 		return SCAN_OK;
 	return scan_number(s, &n, &is_int);
@@ -247,10 +295,10 @@ static int keep_string(struct scan *s, char **ret)
 
 	if (!at(s, '"'))
 		return scan_value(s);
-	r = scan_string(s, true);
+	r = scan_string(s);
 	if (r != SCAN_OK)
 		return r;
-	*ret = strdup(s->str.data);
+	*ret = strndup(s->str, s->str_len);
 	return *ret ? SCAN_OK : -ENOMEM;
 }
 
@@ -262,14 +310,14 @@ static int owned_element(struct scan *s, void *state)
 
 	if (!at(s, '"'))
 		return scan_value(s);
-	r = scan_string(s, true);
-	if (r != SCAN_OK || s->str.len >= HALO_OWNED_LEN)
+	r = scan_string(s);
+	if (r != SCAN_OK || s->str_len >= HALO_OWNED_LEN)
 		return r;
 	v = realloc(it->owned, (it->n_owned + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	it->owned = v;
-	it->owned[it->n_owned] = strdup(s->str.data);
+	it->owned[it->n_owned] = strndup(s->str, s->str_len);
 	return it->owned[it->n_owned++] ? SCAN_OK : -ENOMEM;
 }
 
@@ -388,7 +436,7 @@ int halo_state_scan_records(const char *text, size_t len, int schema,
 		if (s.p != s.end)
 			r = SCAN_OTHER;
 	}
-	halo_buf_free(&s.str);
+	halo_buf_free(&s.unescaped);
 	if (r == SCAN_OK && t.seen_version && t.version == schema && t.items_array)
 		*ret = got;
 	else
