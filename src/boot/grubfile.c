@@ -55,13 +55,17 @@ static int read_word(struct scan *s, struct halo_buf *out, char *quoted_only,
 			first_quote = pieces == 1 ? c : 0;
 			s->i++;
 			while (s->i < s->len && s->t[s->i] != '\'') {
-				if (s->t[s->i] == '\n') {
+				/* A run of text, or the newline that ends it. */
+				size_t n = strcspn(&s->t[s->i], "'\n");
+
+				if (n == 0) {
 					s->line++;
 					*multiline = true;
+					n = 1;
 				}
 				if (out)
-					halo_buf_append(out, &s->t[s->i], 1);
-				s->i++;
+					halo_buf_append(out, &s->t[s->i], n);
+				s->i += n;
 			}
 			if (s->i >= s->len) {
 				s->err_line = open_line;
@@ -74,8 +78,16 @@ static int read_word(struct scan *s, struct halo_buf *out, char *quoted_only,
 			first_quote = pieces == 1 ? c : 0;
 			s->i++;
 			while (s->i < s->len && s->t[s->i] != '"') {
+				/* A run of what stands for itself, appended at once. */
+				size_t n = strcspn(&s->t[s->i], "\"\\\n$`");
 				char d = s->t[s->i];
 
+				if (n > 0) {
+					if (out)
+						halo_buf_append(out, &s->t[s->i], n);
+					s->i += n;
+					continue;
+				}
 				if (d == '\\' && s->i + 1 < s->len) {
 					char e = s->t[s->i + 1];
 
@@ -128,6 +140,16 @@ static int read_word(struct scan *s, struct halo_buf *out, char *quoted_only,
 				halo_buf_append(out, &s->t[s->i + 1], 1);
 			s->i += 2;
 		} else {
+			/* A run that cannot end the word or start a quote,
+			 * appended at once ('\r' is taken alone). */
+			size_t n = strcspn(&s->t[s->i], " \t\r\n;&|'\"\\$`");
+
+			if (n > 0) {
+				if (out)
+					halo_buf_append(out, &s->t[s->i], n);
+				s->i += n;
+				continue;
+			}
 			if (out) {
 				char m = c == '$' ? HALO_GRUB_DOLLAR :
 					 c == '`' ? HALO_GRUB_BACKQUOTE : c;
@@ -163,8 +185,7 @@ static void skip_blanks(struct scan *s)
 		}
 	}
 	if (s->i < s->len && s->t[s->i] == '#')
-		while (s->i < s->len && s->t[s->i] != '\n')
-			s->i++;
+		s->i = (size_t)(strchrnul(&s->t[s->i], '\n') - s->t);
 }
 
 static size_t name_len(const char *p)
