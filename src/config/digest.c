@@ -20,9 +20,21 @@ static const uint32_t K[64] = {
 
 static uint32_t ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
 
-static void block(uint32_t h[8], const uint8_t *p)
+/* One round, with the eight working variables named in place rather than
+ * shifted along: eight rounds bring them back to their names. */
+#define ROUND(a, b, c, d, e, f, g, h, i)                                        \
+	do {                                                                    \
+		uint32_t t1 = h + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) +           \
+			      ((e & f) ^ (~e & g)) + K[i] + w[i];                   \
+		uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) +               \
+			      ((a & b) ^ (a & c) ^ (b & c));                        \
+		d += t1;                                                        \
+		h = t1 + t2;                                                    \
+	} while (0)
+
+static void block(uint32_t hash[8], const uint8_t *p)
 {
-	uint32_t w[64], a, b, c, d, e, f, g, k, t1, t2;
+	uint32_t w[64], a, b, c, d, e, f, g, h;
 
 	for (int i = 0; i < 16; i++)
 		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
@@ -32,18 +44,23 @@ static void block(uint32_t h[8], const uint8_t *p)
 		uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
 		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
 	}
-	a = h[0]; b = h[1]; c = h[2]; d = h[3];
-	e = h[4]; f = h[5]; g = h[6]; k = h[7];
-	for (int i = 0; i < 64; i++) {
-		t1 = k + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) +
-		     K[i] + w[i];
-		t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-		k = g; g = f; f = e; e = d + t1;
-		d = c; c = b; b = a; a = t1 + t2;
+	a = hash[0]; b = hash[1]; c = hash[2]; d = hash[3];
+	e = hash[4]; f = hash[5]; g = hash[6]; h = hash[7];
+	for (int i = 0; i < 64; i += 8) {
+		ROUND(a, b, c, d, e, f, g, h, i);
+		ROUND(h, a, b, c, d, e, f, g, i + 1);
+		ROUND(g, h, a, b, c, d, e, f, i + 2);
+		ROUND(f, g, h, a, b, c, d, e, i + 3);
+		ROUND(e, f, g, h, a, b, c, d, i + 4);
+		ROUND(d, e, f, g, h, a, b, c, i + 5);
+		ROUND(c, d, e, f, g, h, a, b, i + 6);
+		ROUND(b, c, d, e, f, g, h, a, i + 7);
 	}
-	h[0] += a; h[1] += b; h[2] += c; h[3] += d;
-	h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+	hash[0] += a; hash[1] += b; hash[2] += c; hash[3] += d;
+	hash[4] += e; hash[5] += f; hash[6] += g; hash[7] += h;
 }
+
+#undef ROUND
 
 void halo_sha256(const void *data, size_t len, uint8_t ret[HALO_SHA256_LEN])
 {
