@@ -29,6 +29,7 @@ void halo_config_free(struct halo_config *c)
 	if (!c)
 		return;
 	free(c->path);
+	free(c->text);
 	for (size_t i = 0; i < c->n_line_paths; i++)
 		free(c->line_paths[i]);
 	free(c->line_paths);

@@ -298,7 +298,10 @@ struct halo_config {
 	size_t n_storage;
 	struct halo_state_config state;
 	struct halo_ready_config ready;
-	char digest[65]; /* sha256 hex of the file's bytes */
+	/* The file's bytes, kept for halo_config_digest: few runs report
+	 * the digest, and hashing it on every load cost a sixth of loading. */
+	char *text;
+	size_t text_len;
 	/* config_data (Ansible): the JSON path of each line of the text
 	 * generated from it (halo_config_message); NULL for a file. */
 	char **line_paths;
@@ -360,7 +363,7 @@ int halo_config_load_source(const struct halo_ctx *ctx, const struct halo_config
  * validation errors (*ret NULL); -EPERM when the file is refused (mode,
  * owner, not a regular file); other -errno for I/O failures (also in ERRS).
  * The file is opened once and read once: the checks, the parse and
- * cfg->digest all see the same bytes. @include is refused.
+ * halo_config_digest all see the same bytes. @include is refused.
  */
 int halo_config_load(const char *path, bool check_owner,
 		     struct halo_config **ret, struct halo_errors *errs);
@@ -382,6 +385,10 @@ int halo_config_load_string(const char *name, const char *text,
  * "FILE:LINE: ...". DATA is a struct json_object *. */
 int halo_config_load_json(const char *name, const void *data,
 			  struct halo_config **ret, struct halo_errors *errs);
+
+/* The lower-case SHA-256 hex of the config's bytes into RET, and RET;
+ * "" for a config that was not loaded from text. */
+const char *halo_config_digest(const struct halo_config *cfg, char ret[65]);
 
 /* The config's name for messages: its path as given, or "config". */
 const char *halo_config_name(const struct halo_config *cfg);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * load.c: the entry of src/config. It opens the config once, checks owner
- * and mode on that descriptor, reads its bytes once (the digest and the
- * parse see the same bytes), has them prescanned (lex.c) and parsed
+ * and mode on that descriptor, reads its bytes once (the parse and the
+ * digest, made from the copy the config keeps, see the same bytes), has
+ * them prescanned (lex.c) and parsed
  * (cset.c), and hands the tree to the schema walk (parse.c).
  */
 #include <errno.h>
@@ -157,9 +158,11 @@ int halo_config_load_text(const char *name, const char *text, size_t len, bool l
 		return -EINVAL;
 	}
 	c = calloc(1, sizeof(*c));
-	if (!c || !(c->path = strdup(name)))
+	if (!c || !(c->path = strdup(name)) || !(c->text = malloc(len + 1)))
 		return -ENOMEM;
-	halo_sha256_hex(text, len, c->digest);
+	memcpy(c->text, text, len);
+	c->text[len] = '\0';
+	c->text_len = len;
 
 	includes = halo_config_prescan(&p, text, len, &bad_lines, &p.n_bad_int_lines,
 				       &comment_open);
@@ -334,4 +337,12 @@ int halo_config_load_fd(int fd, const char *path, bool check_owner,
 		return r;
 	}
 	return load_text(path, text, len, ret, errs);
+}
+
+const char *halo_config_digest(const struct halo_config *cfg, char ret[65])
+{
+	ret[0] = '\0';
+	if (cfg->text)
+		halo_sha256_hex(cfg->text, cfg->text_len, ret);
+	return ret;
 }

@@ -110,6 +110,7 @@ int halo_report_ansible_print(FILE *out, const struct halo_ctx *ctx,
 {
 	bool failed = exit_bits & HALO_EXIT_FAILED;
 	_cleanup_free_ char *summary = halo_report_summary(ctx, plan, exit_bits);
+	char digest[65];
 	_cleanup_free_ char *failure = failed ? first_failure(plan) : NULL;
 	struct json_object *o, *items, *warnings;
 
@@ -124,7 +125,7 @@ int halo_report_ansible_print(FILE *out, const struct halo_ctx *ctx,
 	json_object_object_add(o, "summary", jstr(summary));
 	json_object_object_add(o, "mode", jstr(halo_mode_name(ctx->mode)));
 	json_object_object_add(o, "revert", json_object_new_boolean(ctx->revert));
-	json_object_object_add(o, "config_digest", jstr(cfg ? cfg->digest : NULL));
+	json_object_object_add(o, "config_digest", jstr(cfg ? halo_config_digest(cfg, digest) : NULL));
 	items = json_object_new_array();
 	for (size_t i = 0; items && i < plan->n; i++)
 		json_object_array_add(items, halo_item_json(ctx, plan->items[i], HALO_ITEM_JSON_RUN));

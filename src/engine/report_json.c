@@ -29,6 +29,7 @@ static struct json_object *json_head(const struct halo_ctx *ctx,
 {
 	_cleanup_free_ char *default_path = NULL;
 	struct json_object *o, *c;
+	char digest[65];
 
 	if (cfg && cfg->path)
 		config_path = cfg->path;
@@ -49,7 +50,7 @@ static struct json_object *json_head(const struct halo_ctx *ctx,
 	json_object_object_add(o, "root", jstr(ctx->root));
 	c = json_object_new_object();
 	json_object_object_add(c, "path", jstr(config_path));
-	json_object_object_add(c, "digest", jstr(cfg ? cfg->digest : NULL));
+	json_object_object_add(c, "digest", jstr(cfg ? halo_config_digest(cfg, digest) : NULL));
 	json_object_object_add(o, "config", c);
 	json_object_object_add(o, "changed",
 			       json_object_new_boolean(exit_code != 1 &&

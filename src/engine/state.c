@@ -453,6 +453,7 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	_cleanup_free_ char *text = NULL;
 	const char *s;
 	int bits = exit_bits & ~HALO_EXIT_CHANGED;
+	char digest[65];
 
 	items = json_object_new_array();
 	if (!items)
@@ -480,7 +481,7 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	json_object_object_add(o, "version", json_object_new_string(PACKAGE_VERSION));
 	c = json_object_new_object();
 	json_object_object_add(c, "path", jstr(cfg->path));
-	json_object_object_add(c, "digest", jstr(cfg->digest));
+	json_object_object_add(c, "digest", jstr(halo_config_digest(cfg, digest)));
 	json_object_object_add(o, "config", c);
 	json_object_object_add(o, "kernel_release", jstr(ctx->kernel_release));
 	json_object_object_add(o, "failed", json_object_new_boolean(bits & HALO_EXIT_FAILED));

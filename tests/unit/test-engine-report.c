@@ -364,7 +364,8 @@ static void test_json(void **state)
 	struct halo_plan plan;
 	int bits = sample(&plan);
 
-	strcpy(cfg.digest, "abc");
+	cfg.text = (char *)"abc";
+	cfg.text_len = 3;
 	o = halo_report_json(&ctx, &cfg, &plan, bits);
 	assert_non_null(o);
 	assert_true(json_object_object_get_ex(o, "schema_version", &v));
@@ -390,7 +391,8 @@ static void test_json(void **state)
 			    "apply: 4 items, 1 ok, 1 changed, 1 pending-reboot, 1 failed; reboot required");
 	assert_true(json_object_object_get_ex(o, "config", &v));
 	assert_true(json_object_object_get_ex(v, "digest", &v));
-	assert_string_equal(json_object_get_string(v), "abc");
+	assert_string_equal(json_object_get_string(v),
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	assert_true(json_object_object_get_ex(o, "summary", &v));
 	assert_true(json_object_object_get_ex(v, "pending-reboot", &v));
 	assert_int_equal(json_object_get_int(v), 1);

@@ -46,7 +46,8 @@ static int setup(void **state)
 	fx->ctx.mode = HALO_MODE_APPLY;
 	fx->ctx.kernel_release = "6.1.0-test";
 	fx->cfg.path = (char *)"/etc/halo-provision/halo.conf";
-	strcpy(fx->cfg.digest, "0123abcd");
+	fx->cfg.text = (char *)"abc";
+	fx->cfg.text_len = 3;
 	halo_plan_init(&fx->plan);
 	*state = fx;
 	return 0;
@@ -125,7 +126,8 @@ static void test_state_is_the_host_not_the_run(void **state)
 	assert_int_equal(json_object_get_int(v), HALO_EXIT_REBOOT);
 	json_object_object_get_ex(o, "config", &v);
 	json_object_object_get_ex(v, "digest", &v);
-	assert_string_equal(json_object_get_string(v), "0123abcd");
+	assert_string_equal(json_object_get_string(v),
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	json_object_object_get_ex(o, "items", &v);
 	assert_int_equal(json_object_array_length(v), 2);
 	it = json_object_array_get_idx(v, 0);
