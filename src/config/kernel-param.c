@@ -20,12 +20,29 @@ size_t halo_kernel_param_key(const char *tok, const char **ret_key)
 	return n;
 }
 
+/* name_eq()'s character: '-' and '_' are the same. */
+static char name_char(char c)
+{
+	return c == '-' ? '_' : c;
+}
+
 bool halo_kernel_param_has_key(const char *tok, const char *key)
 {
-	const char *k;
-	size_t n = halo_kernel_param_key(tok, &k);
+	/* halo_kernel_param_key and halo_name_eq in one walk: the boot
+	 * items ask this of every token of every level. */
+	const char *k = tok[0] == '"' ? tok + 1 : tok;
+	size_t i = 0;
 
-	return strlen(key) == n && halo_name_eq(k, key, n);
+	while (key[i] && k[i] && k[i] != '=' && name_char(k[i]) == name_char(key[i]))
+		i++;
+	if (key[i])
+		return false;
+	if (k[i] == '=')
+		return true;
+	/* No '=': a quoted token's closing quote is not key. */
+	if (k[i] == '\0')
+		return k == tok || i == 0 || k[i - 1] != '"';
+	return k != tok && k[i] == '"' && k[i + 1] == '\0';
 }
 
 static bool is_alnum(char c)

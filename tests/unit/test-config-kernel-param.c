@@ -22,6 +22,23 @@ static void key(void **state)
 	assert_false(halo_kernel_param_has_key("ttm.pages_limit=1", "ttm.pages"));
 	/* parameq(): dashes and underscores are the same. */
 	assert_true(halo_kernel_param_has_key("pcie-aspm=off", "pcie_aspm"));
+	assert_true(halo_kernel_param_has_key("pcie_aspm", "pcie-aspm"));
+	/* A quoted token's closing quote is not key, unless an '=' is. */
+	assert_true(halo_kernel_param_has_key("\"quiet\"", "quiet"));
+	assert_false(halo_kernel_param_has_key("\"quiet\"", "quiet\""));
+	assert_false(halo_kernel_param_has_key("quiet\"", "quiet"));
+	assert_true(halo_kernel_param_has_key("quiet\"", "quiet\""));
+	assert_true(halo_kernel_param_has_key("\"foo=a b\"", "foo"));
+	assert_false(halo_kernel_param_has_key("\"foo=a b\"", "foo=a"));
+	assert_false(halo_kernel_param_has_key("\"quiet\"x", "quiet"));
+	assert_false(halo_kernel_param_has_key("\"quiet", "quiet\""));
+	assert_true(halo_kernel_param_has_key("\"quiet", "quiet"));
+	/* The empty key: "=x", "", "\"\"". */
+	assert_true(halo_kernel_param_has_key("=x", ""));
+	assert_true(halo_kernel_param_has_key("", ""));
+	assert_true(halo_kernel_param_has_key("\"\"", ""));
+	assert_false(halo_kernel_param_has_key("a", ""));
+	assert_false(halo_kernel_param_has_key("", "a"));
 }
 
 static const char *why_refused(const char *text)
