@@ -92,6 +92,13 @@ int halo_modinfo_add_entry(struct halo_modinfo *mi, const char *key, const char 
 	return 0;
 }
 
+/* Whether the entry name S (N bytes) is one halo_modinfo_add_entry reads. */
+static bool entry_read(const char *s, size_t n)
+{
+	return (n == 4 && memcmp(s, "parm", 4) == 0) ||
+	       (n == 8 && memcmp(s, "parmtype", 8) == 0);
+}
+
 int halo_modinfo_add_section(struct halo_modinfo *mi, const char *sec, size_t len)
 {
 	size_t i = 0;
@@ -105,7 +112,9 @@ int halo_modinfo_add_section(struct halo_modinfo *mi, const char *sec, size_t le
 		const char *eq = memchr(s, '=', n);
 
 		i += n + 1;
-		if (n == 0 || !eq)
+		/* Most entries (alias, srcversion, ...) say nothing: they are
+		 * not copied. */
+		if (n == 0 || !eq || !entry_read(s, (size_t)(eq - s)))
 			continue;
 		_cleanup_free_ char *key = strndup(s, (size_t)(eq - s));
 		_cleanup_free_ char *value = strndup(eq + 1, n - (size_t)(eq - s) - 1);

@@ -414,7 +414,9 @@ static void test_elf_malformed(void **state)
 static void test_modinfo_split(void **state)
 {
 	static const char sec[] = "\0\0parm=a:the a\0\0\0parmtype=a:uint\0noequals\0"
-				  "parm=b-c:desc\0parmtype=d:charp";
+				  "parm=b-c:desc\0parmtype=d:charp\0"
+				  /* names that only start or end like one read */
+				  "parmtypes=e:int\0parmx=f:desc\0par=g:x\0xparm=h:x\0alias=pci:v1";
 	struct halo_modinfo mi = { 0 };
 
 	assert_int_equal(halo_modinfo_add_section(&mi, sec, sizeof(sec) - 1), 0);
@@ -423,6 +425,10 @@ static void test_modinfo_split(void **state)
 	assert_string_equal(halo_modinfo_parm_type(&mi, "b_c"), "");
 	assert_string_equal(halo_modinfo_parm_type(&mi, "d"), "charp");
 	assert_null(halo_modinfo_parm_type(&mi, "noequals"));
+	assert_null(halo_modinfo_parm_type(&mi, "e"));
+	assert_null(halo_modinfo_parm_type(&mi, "f"));
+	assert_null(halo_modinfo_parm_type(&mi, "g"));
+	assert_null(halo_modinfo_parm_type(&mi, "h"));
 	halo_strv_free(mi.parms);
 	/* Empty and all-NUL sections say nothing. */
 	mi = (struct halo_modinfo){ 0 };
