@@ -117,7 +117,9 @@ static char *shown(const struct item_data *d, char *const *tokens)
 				     halo_cmdline_remove_matches(d->key, tokens[i]);
 		if (!match)
 			continue;
-		halo_buf_printf(&b, "%s%s", any ? " " : "", tokens[i]);
+		if (any)
+			halo_buf_append(&b, " ", 1);
+		halo_buf_puts(&b, tokens[i]);
 		any = true;
 	}
 	if (!any) {
