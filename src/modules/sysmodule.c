@@ -28,14 +28,16 @@ int halo_sysmodule_state(const struct halo_ctx *ctx, const char *name,
 	int r;
 
 	path = halo_strdup_printf("/sys/module/%s/initstate", name);
-	dir = halo_strdup_printf("/sys/module/%s", name);
-	if (!path || !dir)
+	if (!path)
 		return -ENOMEM;
 	r = halo_read_file(ctx, path, &buf, &len);
 	if (r == -ENOENT) {
 		/* A built-in module with parameters has a directory but no
 		 * initstate (one without parameters has neither: the caller
 		 * knows those from modules.builtin). */
+		dir = halo_strdup_printf("/sys/module/%s", name);
+		if (!dir)
+			return -ENOMEM;
 		r = halo_root_lstat(ctx, dir, &st);
 		if (r == -ENOENT) {
 			*ret = HALO_MODSTATE_ABSENT;
