@@ -171,11 +171,25 @@ static char *name_of_path(const char *path)
 	return TAKE_PTR(name);
 }
 
+/* MODDIR/REL, put together without printf: a lookup asks for a few. */
+static char *in_moddir(const struct halo_modnative *n, const char *rel)
+{
+	size_t a = strlen(n->moddir), b = strlen(rel);
+	char *path = malloc(a + 1 + b + 1);
+
+	if (path) {
+		memcpy(path, n->moddir, a);
+		path[a] = '/';
+		memcpy(path + a + 1, rel, b + 1);
+	}
+	return path;
+}
+
 /* 0 when REL (below the module directory) is a regular file in the root. */
 static int regular_in_root(const struct halo_modnative *n, const char *rel, int flags,
 			   int *ret_fd, struct stat *ret_st)
 {
-	_cleanup_free_ char *path = halo_strdup_printf("%s/%s", n->moddir, rel);
+	_cleanup_free_ char *path = in_moddir(n, rel);
 	_cleanup_close_ int fd = -1;
 	struct stat st;
 	int r;

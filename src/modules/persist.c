@@ -22,7 +22,8 @@ static void put_name(struct halo_buf *b, const char *prefix, const char *name)
 		b->oom = true;
 		return;
 	}
-	halo_buf_printf(b, "%s%s", prefix, n);
+	halo_buf_puts(b, prefix);
+	halo_buf_puts(b, n);
 }
 
 /* Rendered from the parsed words, so the line is exactly what the kernel
@@ -35,11 +36,16 @@ static void put_options(struct halo_buf *b, const struct halo_module_option *o)
 		return;
 	put_name(b, "options ", o->module);
 	for (size_t i = 0; i < o->n_params; i++) {
-		halo_buf_printf(b, " %s", opts[i].name);
-		if (opts[i].value && strpbrk(opts[i].value, " \t"))
-			halo_buf_printf(b, "=\"%s\"", opts[i].value);
-		else if (opts[i].value)
-			halo_buf_printf(b, "=%s", opts[i].value);
+		bool quote = opts[i].value && strpbrk(opts[i].value, " \t");
+
+		halo_buf_puts(b, " ");
+		halo_buf_puts(b, opts[i].name);
+		if (!opts[i].value)
+			continue;
+		halo_buf_puts(b, quote ? "=\"" : "=");
+		halo_buf_puts(b, opts[i].value);
+		if (quote)
+			halo_buf_puts(b, "\"");
 	}
 	halo_buf_puts(b, "\n");
 }
