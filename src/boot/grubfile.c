@@ -432,23 +432,27 @@ char *halo_grubfile_expand(const char *value, const char *const *names,
 
 	halo_buf_puts(&b, "");
 	for (const char *p = value; *p;) {
-		bool done = false;
+		bool brace = p[1] == '{', done = false;
+		const char *nm = p + 1 + brace;
+		size_t n;
 
-		if (*p == HALO_GRUB_DOLLAR) {
-			bool brace = p[1] == '{';
-			const char *nm = p + 1 + brace;
-			size_t n = name_len(nm);
+		if (*p != HALO_GRUB_DOLLAR) {
+			/* The text up to the next expansion, as it is. */
+			const char *q = strchrnul(p, HALO_GRUB_DOLLAR);
 
-			for (size_t i = 0; names[i] && n && !done; i++) {
-				if (strlen(names[i]) != n ||
-				    memcmp(names[i], nm, n) != 0)
-					continue;
-				if (brace && nm[n] != '}')
-					break; /* ${X:-y} and friends: unknown */
-				halo_buf_puts(&b, values[i] ? values[i] : "");
-				p = nm + n + brace;
-				done = true;
-			}
+			halo_buf_append(&b, p, (size_t)(q - p));
+			p = q;
+			continue;
+		}
+		n = name_len(nm);
+		for (size_t i = 0; names[i] && n && !done; i++) {
+			if (strlen(names[i]) != n || memcmp(names[i], nm, n) != 0)
+				continue;
+			if (brace && nm[n] != '}')
+				break; /* ${X:-y} and friends: unknown */
+			halo_buf_puts(&b, values[i] ? values[i] : "");
+			p = nm + n + brace;
+			done = true;
 		}
 		if (!done)
 			halo_buf_append(&b, p++, 1);
