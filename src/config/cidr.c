@@ -80,22 +80,60 @@ int halo_cidr_parse(const char *s, bool require_prefix, struct halo_cidr *ret)
 	return 0;
 }
 
+/* Decimal V at P; past it. */
+static char *put_dec(char *p, unsigned v)
+{
+	if (v >= 100)
+		*p++ = (char)('0' + v / 100);
+	if (v >= 10)
+		*p++ = (char)('0' + v / 10 % 10);
+	*p++ = (char)('0' + v % 10);
+	return p;
+}
+
+/* The address as inet_ntop writes it ("" for no family it knows); past
+ * it. IPv4, what links plan and observe for every address, without its
+ * printf. */
+static char *put_addr(char *p, const struct halo_cidr *c)
+{
+	if (c->family != AF_INET) {
+		if (!inet_ntop(c->family, c->addr, p, INET6_ADDRSTRLEN))
+			*p = '\0';
+		return p + strlen(p);
+	}
+	for (int i = 0; i < 4; i++) {
+		if (i)
+			*p++ = '.';
+		p = put_dec(p, c->addr[i]);
+	}
+	return p;
+}
+
+/* TEXT (N bytes) into BUF of LEN bytes, cut short as snprintf would. */
+static void put_cut(char *buf, size_t len, const char *text, size_t n)
+{
+	if (len == 0)
+		return;
+	if (n > len - 1)
+		n = len - 1;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+}
+
 void halo_cidr_format(const struct halo_cidr *c, char *buf, size_t len)
 {
-	char a[INET6_ADDRSTRLEN];
+	char a[INET6_ADDRSTRLEN + sizeof("/255")], *p = put_addr(a, c);
 
-	if (!inet_ntop(c->family, c->addr, a, sizeof(a)))
-		a[0] = '\0';
-	snprintf(buf, len, "%s/%u", a, c->prefixlen);
+	*p++ = '/';
+	p = put_dec(p, c->prefixlen);
+	put_cut(buf, len, a, (size_t)(p - a));
 }
 
 void halo_cidr_format_addr(const struct halo_cidr *c, char *buf, size_t len)
 {
 	char a[INET6_ADDRSTRLEN];
 
-	if (!inet_ntop(c->family, c->addr, a, sizeof(a)))
-		a[0] = '\0';
-	snprintf(buf, len, "%s", a);
+	put_cut(buf, len, a, (size_t)(put_addr(a, c) - a));
 }
 
 bool halo_cidr_is_link_local(const struct halo_cidr *c)

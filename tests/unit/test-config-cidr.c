@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-config-cidr.c: the strict address/prefix parser. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <cmocka.h>
@@ -174,6 +176,41 @@ static void format_addr(void **state)
 	assert_string_equal(buf, "fd00::1");
 }
 
+/* Every octet value in every place, every prefix length, every buffer
+ * size: the text of inet_ntop and snprintf. */
+static void format_like_libc(void **state)
+{
+	struct halo_cidr c = { .family = AF_INET };
+	char buf[64], want[64], a[INET6_ADDRSTRLEN];
+
+	for (unsigned v = 0; v < 256; v++)
+		for (unsigned place = 0; place < 4; place++) {
+			memset(c.addr, place == 3 ? 1 : 200, 4);
+			c.addr[place] = (uint8_t)v;
+			c.prefixlen = (uint8_t)(255 - v);
+			assert_non_null(inet_ntop(AF_INET, c.addr, a, sizeof(a)));
+			for (size_t len = 0; len <= 24; len++) {
+				memset(buf, 'x', sizeof(buf));
+				memset(want, 'x', sizeof(want));
+				/* Cut short on purpose: the length is looked at. */
+				assert_true(snprintf(want, len, "%s/%u", a, c.prefixlen) > 0);
+				halo_cidr_format(&c, buf, len);
+				assert_memory_equal(buf, want, sizeof(buf));
+				assert_true(snprintf(want, len, "%s", a) > 0);
+				halo_cidr_format_addr(&c, buf, len);
+				assert_memory_equal(buf, want, sizeof(buf));
+			}
+		}
+	/* No family: no address, as inet_ntop fails. */
+	c.family = 0;
+	c.prefixlen = 7;
+	halo_cidr_format(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "/7");
+	assert_int_equal(halo_cidr_parse("2001:db8::1/48", true, &c), 0);
+	halo_cidr_format(&c, buf, 10);
+	assert_string_equal(buf, "2001:db8:");
+}
+
 static void link_local(void **state)
 {
 	static const struct { const char *in; bool ll; } t[] = {
@@ -199,6 +236,7 @@ int main(void)
 		cmocka_unit_test(same_and_network),
 		cmocka_unit_test(host_addresses),
 		cmocka_unit_test(format_addr),
+		cmocka_unit_test(format_like_libc),
 		cmocka_unit_test(link_local),
 	};
 
