@@ -73,7 +73,7 @@ static void dev_dir(char *buf, size_t len, const struct halo_rdma_dev *dev)
 
 	halo_rdma_path_set(&p, RDMA_CM "/");
 	halo_rdma_path_add(&p, dev->ibdev);
-	halo_rdma_copy(buf, len, p.s);
+	halo_strjoin(buf, len, p.s, NULL);
 }
 
 static void attr_path(char *buf, size_t len, const struct halo_rdma_dev *dev, const char *name)
@@ -86,7 +86,7 @@ static void attr_path(char *buf, size_t len, const struct halo_rdma_dev *dev, co
 	halo_rdma_path_uint(&p, dev->port);
 	halo_rdma_path_add(&p, "/");
 	halo_rdma_path_add(&p, name);
-	halo_rdma_copy(buf, len, p.s);
+	halo_strjoin(buf, len, p.s, NULL);
 }
 
 static int read_failed(struct halo_ctx *ctx, struct halo_item *item, const char *path,
@@ -148,7 +148,7 @@ static int read_values(struct halo_ctx *ctx, struct halo_item *item,
 	if (err != 0)
 		return err;
 	mode[strcspn(mode, "\n")] = '\0';
-	halo_rdma_copy(ret->mode, sizeof(ret->mode), mode);
+	halo_strjoin(ret->mode, sizeof(ret->mode), mode, NULL);
 	v = strtoul(tos, &end, 0);
 	ret->tos = end != tos && (*end == '\n' || !*end) && v <= 255 ? (int)v : -1;
 	return 0;

@@ -156,7 +156,7 @@ static int read_recording(void *userdata, const char *path, char **ret)
 {
 	struct last_read *lr = userdata;
 
-	halo_rdma_copy(lr->path, sizeof(lr->path), path);
+	halo_strjoin(lr->path, sizeof(lr->path), path, NULL);
 	return halo_rdma_read_root(lr->ctx, path, ret);
 }
 

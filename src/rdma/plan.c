@@ -21,6 +21,7 @@
 
 #include "host/host.h"
 #include "rdma/rdma.h"
+#include "util/strv.h"
 
 static bool is_rdma(const struct halo_interface *f)
 {
@@ -63,9 +64,9 @@ static int fill_link(const struct halo_ctx *ctx, const struct halo_host_link *h,
 	l->seen = halo_rdma_seen_new();
 	if (!l->seen)
 		return -ENOMEM;
-	halo_rdma_copy(l->entry, sizeof(l->entry), f->name);
-	halo_rdma_copy(l->ifname, sizeof(l->ifname), h->link.name);
-	halo_rdma_copy(l->driver, sizeof(l->driver), h->driver ? h->driver : "");
+	halo_strjoin(l->entry, sizeof(l->entry), f->name, NULL);
+	halo_strjoin(l->ifname, sizeof(l->ifname), h->link.name, NULL);
+	halo_strjoin(l->driver, sizeof(l->driver), h->driver ? h->driver : "", NULL);
 	l->tos = f->roce.tos;
 	l->modules_pending = ctx->host->stage == HALO_HOST_BEFORE_MODULES;
 	/* The first IPv4 address listed is the one NCCL uses: a second one

@@ -76,15 +76,6 @@ static inline void halo_rdma_path_set(struct halo_rdma_path *p, const char *s)
 	halo_rdma_path_add(p, s);
 }
 
-/* S into BUF of LEN (> 0) bytes, cut off where it does not fit. */
-static inline void halo_rdma_copy(char *buf, size_t len, const char *s)
-{
-	size_t n = strnlen(s, len - 1);
-
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-}
-
 /* V in decimal, as "%u" prints it. */
 static inline void halo_rdma_path_uint(struct halo_rdma_path *p, unsigned v)
 {

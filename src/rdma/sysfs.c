@@ -172,7 +172,7 @@ int halo_rdma_find_dev(struct halo_ctx *ctx, const char *ifname,
 	}
 	if (!plain_name(devs[0]) || strlen(devs[0]) >= sizeof(dev.ibdev))
 		return -EINVAL;
-	halo_rdma_copy(dev.ibdev, sizeof(dev.ibdev), devs[0]);
+	halo_strjoin(dev.ibdev, sizeof(dev.ibdev), devs[0], NULL);
 	/* "4: RNIC" is iWARP (E810 with enable_iwarp), "1: CA" RoCE. */
 	halo_rdma_path_set(&p, "/sys/class/infiniband/");
 	halo_rdma_path_add(&p, dev.ibdev);
@@ -235,7 +235,7 @@ static int read_attr(struct halo_ctx *ctx, const char *path, char *buf, size_t l
 	if (err < 0)
 		return err;
 	chomp(text);
-	halo_rdma_copy(buf, len, text);
+	halo_strjoin(buf, len, text, NULL);
 	return 0;
 }
 
