@@ -197,10 +197,8 @@ count_links() {
 # strace (-yy: the fd's path; the dirfd's path joined to a relative name).
 #   written: an open with O_WRONLY, O_RDWR, O_CREAT or O_TRUNC of a file
 #     under ROOT, or a symlink/hard link made there; the run lock
-#     (ROOT/run/halo-provision.lock, opened O_RDWR|O_CREAT by every run,
-#     never written) and its holder record (halo-provision.lock.holder,
-#     written nameless with O_TMPFILE in ROOT/run, linked and removed by
-#     every run that holds the lock) are counted apart as "lock";
+#     (ROOT/run/halo-provision.lock, opened O_RDWR|O_CREAT by every run
+#     and its holder record written into it) is counted apart as "lock";
 #   renamed / unlinked (unlink, rmdir) / mkdir: either path under ROOT;
 #   nl_mutating: netlink messages the process sent to the kernel that
 #     change something. The socket's protocol comes from its socket() call
@@ -249,10 +247,7 @@ noop_counts() {
 		return out
 	}
 	function outside(p) { if (!under(p) && !ignored(p)) out++ }
-	function is_lock(p) {
-		return p == root "/run/halo-provision.lock" ||
-			index(p, root "/run/halo-provision.lock.holder") == 1
-	}
+	function is_lock(p) { return p == root "/run/halo-provision.lock" }
 	{ pid = $1 }
 	/ = -1 / || / <unfinished / || / resumed>/ && / = -1/ { next }
 	/ socket\(AF_NETLINK/ {
@@ -291,8 +286,6 @@ noop_counts() {
 		if ($0 !~ /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/ && $0 !~ / creat\(/) next
 		p = $NF; if (p !~ /</) next
 		sub(/^[0-9]+</, "", p); sub(/>$/, "", p)
-		# a nameless file: strace names it DIR/#INODE>(deleted)
-		if ($0 ~ /O_TMPFILE/ && index(p, root "/run/#") == 1) { lock++; next }
 		if (under(p)) { if (is_lock(p)) lock++; else w++ }
 		else outside(p)
 		next

@@ -25,7 +25,6 @@ struct run {
 	struct halo_errors *errs;
 	struct halo_records records;
 	struct halo_refusals refusals; /* ctx->refusals, when the run made it */
-	bool holder_written;           /* the lock's holder record is ours */
 };
 
 /* The run's mode as the lock's holder record names it. */
@@ -114,7 +113,7 @@ static int take_lock(struct run *run)
 		return r == -ELOOP ? -EINVAL : -EBUSY;
 	}
 	/* For the next run's message only: a run goes on without it. */
-	run->holder_written = halo_lock_holder_write(ctx, lock_mode(ctx)) == 0;
+	(void)halo_lock_holder_write(fd, lock_mode(ctx));
 	return fd;
 }
 
@@ -284,6 +283,6 @@ int halo_run(struct halo_ctx *ctx, const struct halo_config *cfg, struct halo_pl
 	halo_refusals_free(&run.refusals);
 	plan->records = NULL;
 	halo_records_free(&run.records);
-	halo_lock_release(ctx, lock, run.holder_written);
+	halo_lock_release(lock);
 	return r;
 }

@@ -72,10 +72,11 @@ int halo_lock_acquire(const struct halo_ctx *ctx, unsigned wait_seconds, bool cr
  * reopened through that descriptor. A FIFO or a device (a tty, a
  * watchdog) is -HALO_ENOTREG, a directory -EISDIR; none is ever opened.
  * O_NOCTTY|O_NONBLOCK besides, so that even a file swapped in between
- * could take no terminal and block no open. */
-static int lock_open(const struct halo_ctx *ctx, bool create, int *ret_fd)
+ * could take no terminal and block no open. ACCESS: O_RDWR for the lock
+ * (its holder writes its record there), O_RDONLY to read that record. */
+static int lock_open(const struct halo_ctx *ctx, bool create, int access, int *ret_fd)
 {
-	const int flags = O_RDWR | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC;
+	const int flags = access | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC;
 
 	for (int tries = 0; tries < 2; tries++) {
 		_cleanup_close_ int pfd = -1;
@@ -122,7 +123,7 @@ int halo_lock_acquire_notify(const struct halo_ctx *ctx, unsigned wait_seconds, 
 		if (r < 0)
 			return r;
 	}
-	r = lock_open(ctx, create, &fd);
+	r = lock_open(ctx, create, O_RDWR, &fd);
 	if (r < 0)
 		return r;
 	/* flock, not fcntl locks: it belongs to this open file, so a second
@@ -135,59 +136,95 @@ int halo_lock_acquire_notify(const struct halo_ctx *ctx, unsigned wait_seconds, 
 	return 0;
 }
 
-/* The name of the record inside /run. */
-#define HOLDER_NAME "halo-provision.lock.holder"
+/* The record's three lines, each value padded to its width: a pid, a
+ * mode word, Unix seconds. Every record has this length, so a new one
+ * covers the last whole. */
+#define HOLDER_MODE_MAX 23
+#define HOLDER_LEN (4 + 10 + 1 + 5 + HOLDER_MODE_MAX + 1 + 6 + 20 + 1)
 
-int halo_lock_holder_write(const struct halo_ctx *ctx, const char *mode)
+int halo_lock_holder_write(int lock_fd, const char *mode)
 {
-	_cleanup_close_ int dir = -1, fd = -1;
-	char text[96];
-	int n, r;
+	char text[HOLDER_LEN + 1];
+	struct stat st;
+	int n;
 
-	n = snprintf(text, sizeof(text), "pid %ld\nmode %s\nsince %lld\n", (long)getpid(), mode,
-		     (long long)time(NULL));
-	if (n < 0 || (size_t)n >= sizeof(text) || strpbrk(mode, " \n"))
+	if (lock_fd < 0 || !*mode || strlen(mode) > HOLDER_MODE_MAX || strpbrk(mode, " \n"))
 		return -EINVAL;
-	r = halo_root_openat(ctx, "/run", O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, &dir);
-	if (r < 0)
-		return r;
-	/* Written nameless, then linked: a waiter reads the whole record or
-	 * none (no rename: the record is no managed file), and nothing is
-	 * left to clean up when the write fails. Linking a descriptor
-	 * (AT_EMPTY_PATH) takes CAP_DAC_READ_SEARCH, or since Linux 6.10
-	 * being the process that opened it (fs/namei.c, do_linkat). */
-	fd = openat(dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, (size_t)n) != n)
+	n = snprintf(text, sizeof(text), "pid %-10ld\nmode %-*s\nsince %-20lld\n", (long)getpid(),
+		     HOLDER_MODE_MAX, mode, (long long)time(NULL));
+	if (n != HOLDER_LEN)
+		return -EINVAL;
+	/* One write into the file already open: no file is made or
+	 * removed per run. A waiter reading at the same moment may see a
+	 * mixture, which it does not believe (halo_lock_holder_read). */
+	if (pwrite(lock_fd, text, (size_t)n, 0) != n)
 		return errno ? -errno : -EIO;
-	for (int tries = 0; tries < 2; tries++) {
-		if (linkat(fd, "", dir, HOLDER_NAME, AT_EMPTY_PATH) == 0)
-			return 0;
-		if (errno != EEXIST)
-			return -errno;
-		/* A killed run's record is stale: this run holds the lock. */
-		(void)unlinkat(dir, HOLDER_NAME, 0);
+	/* Longer text there (not a record of ours) would trail it. */
+	if (fstat(lock_fd, &st) < 0)
+		return -errno;
+	if (st.st_size > n && ftruncate(lock_fd, n) < 0)
+		return -errno;
+	return 0;
+}
+
+int halo_lock_held_by(const char *locks, long pid, unsigned long long ino)
+{
+	for (const char *line = locks; line && *line;) {
+		const char *end = strchr(line, '\n');
+		char type[16];
+		long holder;
+		unsigned long long inode;
+
+		/* "1: FLOCK  ADVISORY  WRITE 4242 fe:00:1234 0 EOF"
+		 * (fs/locks.c, lock_get_status); a waiter's line has "->". */
+		if (!memchr(line, '>', end ? (size_t)(end - line) : strlen(line)) &&
+		    sscanf(line, "%*s %15s %*s %*s %ld %*x:%*x:%llu", type, &holder, &inode) == 3 &&
+		    strcmp(type, "FLOCK") == 0 && holder == pid && inode == ino)
+			return 1;
+		line = end ? end + 1 : NULL;
 	}
-	return -EEXIST;
+	return 0;
+}
+
+/* Whether the holder named by PID holds the lock open as FD: /proc/locks
+ * of this kernel (the host's, whatever the root) says. Without it, at
+ * least a run that is gone is not named. */
+static int holds(int fd, long pid)
+{
+	_cleanup_close_ int pfd = -1;
+	_cleanup_free_ char *locks = NULL;
+	struct stat st;
+	size_t len;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	pfd = open("/proc/locks", O_RDONLY | O_CLOEXEC);
+	if (pfd < 0 || halo_read_fd(pfd, 4096, &locks, &len) < 0)
+		return !(kill((pid_t)pid, 0) < 0 && errno == ESRCH);
+	return halo_lock_held_by(locks, pid, (unsigned long long)st.st_ino);
 }
 
 int halo_lock_holder_read(const struct halo_ctx *ctx, struct halo_lock_holder *ret)
 {
-	_cleanup_free_ char *text = NULL;
+	_cleanup_close_ int fd = -1;
 	struct halo_lock_holder h = { 0 };
-	char mode[sizeof(h.mode)];
-	size_t len;
-	int n = 0, r = halo_read_file(ctx, HALO_LOCK_HOLDER_PATH, &text, &len);
+	char text[2 * HOLDER_LEN], mode[HOLDER_MODE_MAX + 1];
+	ssize_t len;
+	int n = 0, r = lock_open(ctx, false, O_RDONLY, &fd);
 
 	if (r < 0)
 		return r == -ENOENT ? r : -EBADMSG;
-	if (sscanf(text, "pid %ld\nmode %23[a-z-]\nsince %lld\n%n", &h.pid, mode, &h.since, &n) != 3 ||
-	    (size_t)n != len || h.pid <= 0 || h.since <= 0)
-		return -EBADMSG;
-	/* A record whose run is gone is left from a killed run. */
-	if (kill((pid_t)h.pid, 0) < 0 && errno == ESRCH)
-		return -ENOENT;
+	len = pread(fd, text, sizeof(text) - 1, 0);
+	if (len < 0)
+		return -errno;
+	text[len] = '\0';
+	if (strlen(text) != (size_t)len ||
+	    sscanf(text, "pid %ld\nmode %23[a-z-]\nsince %lld\n%n", &h.pid, mode, &h.since, &n) != 3 ||
+	    n != len || h.pid <= 0 || h.since <= 0)
+		return len == 0 ? -ENOENT : -EBADMSG;
+	r = holds(fd, h.pid);
+	if (r <= 0)
+		return r < 0 ? r : -ENOENT;
 	memcpy(h.mode, mode, sizeof(h.mode));
 	*ret = h;
 	return 0;
@@ -204,17 +241,8 @@ void halo_lock_holder_format(const struct halo_lock_holder *h, char *buf, size_t
 	snprintf(buf, size, "pid %ld, %s, since %s", h->pid, h->mode, when);
 }
 
-void halo_lock_release(const struct halo_ctx *ctx, int fd, bool own_record)
+void halo_lock_release(int fd)
 {
-	_cleanup_close_ int dir = -1;
-
-	if (fd < 0)
-		return;
-	/* Only our own record: a run that could not write one must not
-	 * remove a record it did not make. Nothing is read back: a file
-	 * planted there since is removed as the record it replaced. */
-	if (own_record &&
-	    halo_root_openat(ctx, "/run", O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, &dir) == 0)
-		(void)unlinkat(dir, HOLDER_NAME, 0);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 }

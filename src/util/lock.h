@@ -8,11 +8,12 @@
 #include "halo.h"
 
 #define HALO_LOCK_PATH "/run/halo-provision.lock"
-/* Who holds the lock, written by the holder beside it (the lock file
- * itself is never rewritten: a run that changes nothing leaves it as it
- * was). Published whole with link(2), removed before the lock is let go:
- * lines "pid N", "mode WORD", "since UNIX_SECONDS". */
-#define HALO_LOCK_HOLDER_PATH "/run/halo-provision.lock.holder"
+/* Who holds the lock is written into the lock file by the run that took
+ * it: lines "pid N", "mode WORD", "since UNIX_SECONDS", each padded with
+ * blanks to a fixed width, so that one pwrite(2) replaces the last
+ * holder's record whole and nothing is created, linked or removed per
+ * run. A record stays after its run; a waiter believes it only while
+ * /proc/locks shows its pid holding the lock. */
 
 /* Opens the lock file (CREATE: creating it and /run under the root if
  * needed, else -ENOENT when absent; -ELOOP for a symlink, -HALO_ENOTREG
@@ -36,19 +37,24 @@ struct halo_lock_holder {
 	long long since;   /* Unix time the lock was taken */
 };
 
-/* Records this process as the holder of the lock it just took, MODE the
- * run's mode (a word). Best effort for the waiters' sake: 0 or -errno,
- * never a reason to stop the run. */
-int halo_lock_holder_write(const struct halo_ctx *ctx, const char *mode);
+/* Records this process as the holder of the lock it just took (LOCK_FD
+ * from halo_lock_acquire), MODE the run's mode (a word). Best effort for
+ * the waiters' sake: 0 or -errno, never a reason to stop the run. */
+int halo_lock_holder_write(int lock_fd, const char *mode);
 
-/* The holder's record. 0; -ENOENT when there is none, or its process is
- * gone (a killed run's record); -EBADMSG when it is not a record. */
+/* The record of the lock's holder. 0; -ENOENT when there is no lock, or
+ * the record is not the holder's (left by a run that is over, the lock
+ * free or held by a run that wrote none); -EBADMSG when it is not a
+ * record. */
 int halo_lock_holder_read(const struct halo_ctx *ctx, struct halo_lock_holder *ret);
+
+/* Whether /proc/locks (LOCKS, its text) shows PID holding a flock on the
+ * file with inode INO: 1 yes, 0 no. */
+int halo_lock_held_by(const char *locks, long pid, unsigned long long ino);
 
 /* "pid 1234, apply, since 2026-11-27 14:02:11 UTC" into BUF. */
 void halo_lock_holder_format(const struct halo_lock_holder *h, char *buf, size_t size);
 
-/* Removes this run's holder record when it wrote one (OWN_RECORD: while
- * it held the lock no other run wrote one), then lets the lock go
- * (closes FD). */
-void halo_lock_release(const struct halo_ctx *ctx, int fd, bool own_record);
+/* Lets the lock go (closes FD; -1: none). Its record stays, believed by
+ * nobody once the lock is free. */
+void halo_lock_release(int fd);

@@ -43,8 +43,9 @@ like "$out" "  state files the simulator wrote +0 \(met\)" "a --check makes the 
 like "$out" "\(made or written outside the root\) +0" "no-op apply: nothing made or written outside the root"
 
 # The counter sees changes: a made-up strace log of an apply that took
-# the run lock and recorded itself as its holder, wrote and renamed a
-# file under the root, made a nameless one in /etc (not the lock's), set
+# the run lock (reopened through /proc/self/fd, as the lock is), wrote
+# and renamed a file under the root, made a nameless one in /etc and one
+# in /run (neither is the lock), set
 # an MTU (RTM_NEWLINK) and asked nlctrl for a family (read-only), and
 # wrote a file outside the root;
 # made a directory and a link on a mount of its own (fsmount: not the
@@ -57,9 +58,9 @@ cat >"$TEST_TMP/s.log" <<'LOG'
 7 socket(AF_NETLINK, SOCK_RAW|SOCK_CLOEXEC, NETLINK_ROUTE) = 5<NETLINK:[1]>
 7 socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC) = 6<NETLINK:[2]>
 7 openat2(3</tmp/r>, "/run/halo-provision.lock", {flags=O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC, mode=0600, resolve=RESOLVE_IN_ROOT}, 24) = 4</tmp/r/run/halo-provision.lock>
+7 openat(AT_FDCWD</tmp>, "/proc/self/fd/4", O_RDWR|O_NOCTTY|O_NONBLOCK|O_CLOEXEC) = 5</tmp/r/run/halo-provision.lock>
+7 pwrite64(5</tmp/r/run/halo-provision.lock>, "pid 7         \nmode apply"..., 71, 0) = 71
 7 openat(5</tmp/r/run>, ".", O_WRONLY|O_CLOEXEC|O_TMPFILE, 0644) = 14</tmp/r/run/#5318193>(deleted)
-7 linkat(14</tmp/r/run/#5318193>(deleted), "", 5</tmp/r/run>, "halo-provision.lock.holder", AT_EMPTY_PATH) = 0
-7 unlinkat(5</tmp/r/run>, "halo-provision.lock.holder", 0) = 0
 7 openat(3</tmp/r/etc>, ".", O_WRONLY|O_CLOEXEC|O_TMPFILE, 0644) = 15</tmp/r/etc/#5318194>(deleted)
 7 openat(3</tmp/r/etc>, ".x.tmp", O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0644) = 8</tmp/r/etc/.x.tmp>
 7  renameat(3</tmp/r/etc>, ".x.tmp", 3</tmp/r/etc>, "x") = 0
@@ -77,8 +78,8 @@ cat >"$TEST_TMP/s.log" <<'LOG'
 7 close(12</>) = 0
 7 mkdirat(12</>, "evil", 0700) = 0
 LOG
-is "$(noop_counts "$TEST_TMP/s.log" "$R" /tmp/sim)" "2 1 0 0 1 4 2" \
-	"noop_counts: written, renamed, unlinked, mkdir, netlink mutating, lock (and its holder record), outside (the detached mount and the simulator's files aside)"
-is "$(noop_counts "$TEST_TMP/s.log" "$R")" "2 1 0 0 1 4 4" \
+is "$(noop_counts "$TEST_TMP/s.log" "$R" /tmp/sim)" "3 1 0 0 1 2 2" \
+	"noop_counts: written, renamed, unlinked, mkdir, netlink mutating, lock (its holder record in it), outside (the detached mount and the simulator's files aside)"
+is "$(noop_counts "$TEST_TMP/s.log" "$R")" "3 1 0 0 1 2 4" \
 	"noop_counts without SIM_DIR: the simulator's two writes are outside too"
 done_testing

@@ -99,10 +99,11 @@ run_halo --root "$root" --wait 3
 is "$err" "halo-provision: waiting for $root/run/halo-provision.lock, held by another run (it left no record of itself)
 halo-provision: another halo-provision run held $root/run/halo-provision.lock for 3 s (--wait); nothing was changed" \
 	"a holder without a record: said once after a second, then the exit line"
-# The holder's record beside the lock, as a run writes it: pid, mode, time.
-holder="$root/run/halo-provision.lock.holder"
-printf 'pid %s\nmode dry-run\nsince 1764252131\n' "$(cat "$TEST_TMP/held")" >"$holder"
-by="pid $(cat "$TEST_TMP/held"), dry-run, since 2025-11-27 14:02:11 UTC"
+# The holder's record in the lock, as a run writes it: pid, mode, time;
+# believed because /proc/locks shows that pid (flock(1)) holding the lock.
+holder="$root/run/halo-provision.lock"
+printf 'pid %s\nmode dry-run\nsince 1764252131\n' "$LOCK_HOLDER" >"$holder"
+by="pid $LOCK_HOLDER, dry-run, since 2025-11-27 14:02:11 UTC"
 run_halo --root "$root" --wait 3 --json
 is "$rc" 4 "a recorded holder: still exit 4"
 is "$err" "halo-provision: waiting for $root/run/halo-provision.lock, held by $by
@@ -121,13 +122,19 @@ printf 'pid 999999999\nmode apply\nsince 1\n' >"$holder"
 run_halo --root "$root" --wait 0
 is "$err" "halo-provision: another halo-provision run holds $root/run/halo-provision.lock" \
 	"the record of a run that is gone: ignored"
-rm "$holder"
+printf 'pid %s\nmode apply\nsince 1\n' "$(cat "$TEST_TMP/held")" >"$holder"
+run_halo --root "$root" --wait 0
+is "$err" "halo-provision: another halo-provision run holds $root/run/halo-provision.lock" \
+	"the record of a live process that does not hold the lock: ignored"
+: >"$holder"
 # a run queued behind the holder goes on once it is released
 ( sleep 1; release_lock ) &
 run_halo --root "$root" --wait 20
 is "$rc" 0 "apply queued behind a run: runs when the lock is released"
 wait
-ok "$([ ! -e "$holder" ]; echo $?)" "the run removed its holder record with the lock"
+like "$(cat "$holder")" "^pid [0-9]+ *
+mode apply *
+since [0-9]+ *\$" "the run left its record in the lock, believed by nobody once it is over"
 is "$(tree_snapshot "$root")" "$snap1" "refused runs wrote nothing"
 
 # a world-writable config is refused, nothing changed

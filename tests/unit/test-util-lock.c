@@ -221,8 +221,9 @@ static void put(const struct fx *f, const char *name, const char *text)
 	fclose(fp);
 }
 
-/* The holder records itself beside the lock; a run that waits a second
- * hears once who it is; the record goes with the lock. */
+/* The holder records itself in the lock; a run that waits a second hears
+ * once who it is; the record is believed only while its run holds the
+ * lock. */
 static void test_lock_holder(void **state)
 {
 	struct fx *f = *state;
@@ -230,18 +231,21 @@ static void test_lock_holder(void **state)
 	struct halo_lock_holder h;
 	char p[256], text[128];
 	struct stat st;
-	int a = -1, b = -1;
+	int a = -1, b = -1, ready[2], go[2], ws;
 	long long now = (long long)time(NULL);
+	pid_t child;
 
 	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -ENOENT);
 	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &a), 0);
-	assert_int_equal(halo_lock_holder_write(&f->ctx, "apply"), 0);
+	/* A lock nobody recorded in yet: no holder named. */
+	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -ENOENT);
+	assert_int_equal(halo_lock_holder_write(a, "apply"), 0);
 	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), 0);
 	assert_int_equal(h.pid, getpid());
 	assert_string_equal(h.mode, "apply");
 	assert_true(h.since >= now && h.since <= now + 5);
-	/* No temp file is left beside it. */
-	snprintf(p, sizeof(p), "%s/run/halo-provision.lock.holder.%ld", f->root, (long)getpid());
+	/* Nothing beside the lock: the record is in it. */
+	snprintf(p, sizeof(p), "%s/run/halo-provision.lock.holder", f->root);
 	assert_int_equal(lstat(p, &st), -1);
 
 	/* Another open of the lock waits: told once after 100 ms, then it
@@ -261,72 +265,133 @@ static void test_lock_holder(void **state)
 	halo_lock_holder_format(&h, text, sizeof(text));
 	assert_string_equal(text, "pid 42, check, since 1970-01-01 00:00:10 UTC");
 
-	/* Released: the record goes first, then the lock. */
-	halo_lock_release(&f->ctx, a, true);
-	snprintf(p, sizeof(p), "%s/run/halo-provision.lock.holder", f->root);
-	assert_int_equal(lstat(p, &st), -1);
-	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &a), 0);
-	/* A record this process did not write is not removed. */
-	put(f, "halo-provision.lock.holder", "pid 1\nmode apply\nsince 10\n");
-	halo_lock_release(&f->ctx, a, false);
+	/* Released: the record stays, and is believed by nobody. */
+	halo_lock_release(a);
+	snprintf(p, sizeof(p), "%s/run/halo-provision.lock", f->root);
 	assert_int_equal(lstat(p, &st), 0);
-	/* A run that takes the lock replaces a record left behind. */
+	assert_true(st.st_size > 0);
+	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -ENOENT);
+
+	/* Another process takes the lock: our record is not its, until it
+	 * writes its own over it. */
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
+	child = fork();
+	if (child == 0) {
+		int fd = -1;
+		char c;
+
+		if (halo_lock_acquire(&f->ctx, 0, true, &fd) < 0 || write(ready[1], "1", 1) != 1 ||
+		    read(go[0], &c, 1) != 1 || halo_lock_holder_write(fd, "revert-dry-run") < 0 ||
+		    write(ready[1], "2", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	assert_int_equal(read(ready[0], text, 1), 1);
+	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -ENOENT);
+	assert_int_equal(write(go[1], "1", 1), 1);
+	assert_int_equal(read(ready[0], text, 1), 1);
+	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), 0);
+	assert_int_equal(h.pid, child);
+	assert_string_equal(h.mode, "revert-dry-run");
+	assert_int_equal(write(go[1], "1", 1), 1);
+	assert_int_equal(waitpid(child, &ws, 0), child);
+	assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+
+	/* Longer text in the lock file is replaced whole by a record. */
+	put(f, "halo-provision.lock",
+	    "pid 1\nmode apply\nsince 10\nand more text after it, longer than any record\n");
 	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &a), 0);
-	assert_int_equal(halo_lock_holder_write(&f->ctx, "dry-run"), 0);
+	assert_int_equal(halo_lock_holder_write(a, "dry-run"), 0);
 	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), 0);
 	assert_string_equal(h.mode, "dry-run");
-	halo_lock_release(&f->ctx, a, true);
-	assert_int_equal(lstat(p, &st), -1);
-	assert_int_equal(halo_lock_holder_write(&f->ctx, "two words"), -EINVAL);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_size, 71);
+	assert_int_equal(halo_lock_holder_write(a, "two words"), -EINVAL);
+	assert_int_equal(halo_lock_holder_write(a, "aaaaaaaaaaaaaaaaaaaaaaaa"), -EINVAL);
+	assert_int_equal(halo_lock_holder_write(-1, "apply"), -EINVAL);
+	halo_lock_release(a);
 }
 
-/* Records that are not ours, or whose run is gone: no holder named. */
+/* Records that are not records, or not the holder's: no holder named. */
 static void test_lock_holder_bad(void **state)
 {
 	struct fx *f = *state;
 	struct halo_lock_holder h;
 	char p[256], text[256];
 	pid_t dead;
-	int ws, fd = -1, r;
+	int ws, fd = -1;
 
 	assert_int_equal(halo_lock_acquire(&f->ctx, 0, true, &fd), 0);
-	close(fd);
 	static const char *const bad[] = {
-		"", "garbage", "pid 0\nmode apply\nsince 10\n", "pid -3\nmode apply\nsince 10\n",
+		"garbage", "pid 0\nmode apply\nsince 10\n", "pid -3\nmode apply\nsince 10\n",
 		"pid 1\nmode apply\nsince 0\n", "pid 1\nmode Apply!\nsince 10\n",
 		"pid 1\nmode apply\nsince 10\nmore\n", "pid 1\nmode apply\n",
 		"pid 1\nmode aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\nsince 10\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		put(f, "halo-provision.lock.holder", bad[i]);
+		put(f, "halo-provision.lock", bad[i]);
 		assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -EBADMSG);
 	}
+	/* A NUL inside is no record either. */
+	snprintf(p, sizeof(p), "%s/run/halo-provision.lock", f->root);
+	{
+		int w = open(p, O_WRONLY | O_TRUNC);
+
+		assert_true(w >= 0);
+		assert_int_equal(write(w, "pid 1\0mode apply\nsince 10\n", 26), 26);
+		close(w);
+	}
+	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -EBADMSG);
 	/* A killed run's record: its pid is gone. */
 	dead = fork();
 	if (dead == 0)
 		_exit(0);
 	assert_int_equal(waitpid(dead, &ws, 0), dead);
 	snprintf(text, sizeof(text), "pid %ld\nmode apply\nsince 10\n", (long)dead);
-	put(f, "halo-provision.lock.holder", text);
+	put(f, "halo-provision.lock", text);
 	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -ENOENT);
-	/* A FIFO is never opened for reading. */
-	snprintf(p, sizeof(p), "%s/run/halo-provision.lock.holder", f->root);
+	/* A live process that does not hold the lock (our parent). */
+	snprintf(text, sizeof(text), "pid %ld\nmode apply\nsince 10\n", (long)getppid());
+	put(f, "halo-provision.lock", text);
+	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -ENOENT);
+	halo_lock_release(fd);
+	/* A FIFO or a symlink at the lock is never opened for reading. */
 	assert_int_equal(unlink(p), 0);
 	assert_int_equal(mkfifo(p, 0644), 0);
 	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -EBADMSG);
 	assert_int_equal(unlink(p), 0);
-	/* /run a symlink out of the root: no record is written there. */
-	snprintf(p, sizeof(p), "%s/run", f->root);
-	snprintf(text, sizeof(text), "%s/run.moved", f->root);
-	assert_int_equal(rename(p, text), 0);
-	assert_int_equal(symlink(f->outer, p), 0);
-	/* Refused: -ELOOP through openat2, -ENOTDIR from the component walk
-	 * (no openat2, as under valgrind), which opens the last component
-	 * with O_NOFOLLOW|O_DIRECTORY. */
-	r = halo_lock_holder_write(&f->ctx, "apply");
-	assert_true(r == -ELOOP || r == -ENOTDIR);
-	snprintf(p, sizeof(p), "%s/halo-provision.lock.holder", f->outer);
-	assert_int_equal(access(p, F_OK), -1);
+	snprintf(text, sizeof(text), "%s/elsewhere", f->outer);
+	put(f, "../../elsewhere", "pid 1\nmode apply\nsince 10\n");
+	assert_int_equal(symlink(text, p), 0);
+	assert_int_equal(halo_lock_holder_read(&f->ctx, &h), -EBADMSG);
+}
+
+/* /proc/locks lines: only a flock held (no waiter's "->") by that pid on
+ * that inode counts. */
+static void test_lock_held_by(void **state)
+{
+	static const char locks[] =
+		"1: POSIX  ADVISORY  WRITE 4242 fe:00:77 0 EOF\n"
+		"2: FLOCK  ADVISORY  WRITE 4243 fe:00:78 0 EOF\n"
+		"2: -> FLOCK  ADVISORY  WRITE 4244 fe:00:78 0 EOF\n"
+		"3: OFDLCK ADVISORY  READ -1 00:05:79 0 EOF\n"
+		"4: LEASE  ACTIVE    READ 4245 fe:00:80 0 EOF\n"
+		"5: FLOCK  ADVISORY  WRITE 4246 103:02:1234567890123 0 EOF";
+
+	(void)state;
+	assert_int_equal(halo_lock_held_by(locks, 4243, 78), 1);
+	assert_int_equal(halo_lock_held_by(locks, 4246, 1234567890123ull), 1);
+	assert_int_equal(halo_lock_held_by(locks, 4242, 77), 0); /* POSIX */
+	assert_int_equal(halo_lock_held_by(locks, 4244, 78), 0); /* waiting */
+	assert_int_equal(halo_lock_held_by(locks, 4243, 77), 0); /* other file */
+	assert_int_equal(halo_lock_held_by(locks, 4245, 80), 0); /* a lease */
+	assert_int_equal(halo_lock_held_by("", 4243, 78), 0);
+	assert_int_equal(halo_lock_held_by("garbage\n\n:", 4243, 78), 0);
 }
 
 int main(void)
@@ -338,6 +403,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lock_not_regular_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_holder, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_holder_bad, setup, teardown),
+		cmocka_unit_test(test_lock_held_by),
 	};
 
 	return cmocka_run_group_tests_name("util-lock", tests, NULL, NULL);
