@@ -79,26 +79,52 @@ static int fd_path(int fd, char *buf, size_t size)
 	return 0;
 }
 
+/* The kernel's name of the root, kept from one file to the next: a check
+ * judges a few such attributes, and each readlink of /proc is costly. It
+ * is kept with the root's inode, and read anew whenever a file does not
+ * start with it (another root, or this one renamed). */
+static struct {
+	char name[PATH_MAX];
+	dev_t dev;
+	ino_t ino;
+} root_seen;
+
+/* Whether FILE (a kernel name) lies below /sys of the root named ROOT. */
+static bool in_sys_of(const char *file, const char *root)
+{
+	size_t n = strcmp(root, "/") == 0 ? 0 : strlen(root);
+
+	return n < PATH_MAX && strncmp(file, root, n) == 0 && strncmp(file + n, "/sys/", 5) == 0 &&
+	       /* A file unlinked since it was opened is named "... (deleted)". */
+	       !strstr(file + n, " (deleted)");
+}
+
 /* Whether the file FD, reached by following symlinks, is still below /sys
  * of the root: the only place a fixture's links may lead (the class and
  * bus links of a sysfs tree point into /sys/devices). */
 static int stays_in_sys(const struct halo_ctx *ctx, int fd)
 {
-	char root[PATH_MAX], file[PATH_MAX];
-	size_t n;
+	char file[PATH_MAX];
+	struct stat st;
 	int r;
 
-	r = fd_path(ctx->root_fd, root, sizeof(root));
-	if (r < 0)
-		return r;
 	r = fd_path(fd, file, sizeof(file));
 	if (r < 0)
 		return r;
-	n = strcmp(root, "/") == 0 ? 0 : strlen(root);
-	if (strncmp(file, root, n) != 0 || strncmp(file + n, "/sys/", 5) != 0)
-		return 0;
-	/* A file unlinked since it was opened is named "... (deleted)". */
-	return !strstr(file + n, " (deleted)");
+	if (fstat(ctx->root_fd, &st) < 0)
+		return -errno;
+	if (root_seen.name[0] && root_seen.dev == st.st_dev && root_seen.ino == st.st_ino &&
+	    in_sys_of(file, root_seen.name))
+		return 1;
+	root_seen.name[0] = '\0';
+	r = fd_path(ctx->root_fd, root_seen.name, sizeof(root_seen.name));
+	if (r < 0) {
+		root_seen.name[0] = '\0';
+		return r;
+	}
+	root_seen.dev = st.st_dev;
+	root_seen.ino = st.st_ino;
+	return in_sys_of(file, root_seen.name);
 }
 
 int halo_rootfs_attr_judge(const struct halo_ctx *ctx, const char *path, int fd,
@@ -120,10 +146,11 @@ int halo_rootfs_attr_judge(const struct halo_ctx *ctx, const char *path, int fd,
 	if (!followed)
 		return 0;
 	if (under(path, "/sys")) {
+		/* Real sysfs is made of symlinks: no name to read. */
+		if (kernel_fs(fd))
+			return 0;
 		r = stays_in_sys(ctx, fd);
-		if (r != 0)
-			return r < 0 ? r : 0;
-		return kernel_fs(fd) ? 0 : -ELOOP;
+		return r < 0 ? r : r ? 0 : -ELOOP;
 	}
 	if (kernel_fs(fd))
 		return 0;

@@ -742,6 +742,34 @@ static void test_write_attr_fixture_refusals(void **state)
 	free(buf);
 }
 
+/* A fixture's sysfs link is judged by the kernel's name of the file and
+ * of the root, the latter kept from one file to the next: a root renamed
+ * during the run is still recognised, and a link out of it still refused. */
+static void test_attr_root_renamed(void **state)
+{
+	struct fx *f = *state;
+	char p[256], q[256];
+
+	mkd(f, "root/sys");
+	mkd(f, "root/sys/devices");
+	mkd(f, "root/sys/devices/x");
+	mkd(f, "root/sys/class");
+	mkd(f, "root/etc");
+	put(f, "root/sys/devices/x/mtu", "1500\n", 0644);
+	put(f, "root/etc/hostname", "node7\n", 0644);
+	lnk(f, "../devices/x", "root/sys/class/x");
+	lnk(f, "../../etc", "root/sys/class/odd");
+	assert_int_equal(attr_verdict(f, "/sys/class/x/mtu"), 0);
+	assert_int_equal(attr_verdict(f, "/sys/class/odd/hostname"), -ELOOP);
+	snprintf(p, sizeof(p), "%s/root", f->outer);
+	snprintf(q, sizeof(q), "%s/moved", f->outer);
+	assert_int_equal(rename(p, q), 0);
+	assert_int_equal(attr_verdict(f, "/sys/class/x/mtu"), 0);
+	assert_int_equal(attr_verdict(f, "/sys/class/odd/hostname"), -ELOOP);
+	assert_int_equal(rename(q, p), 0);
+	assert_int_equal(attr_verdict(f, "/sys/class/x/mtu"), 0);
+}
+
 /* halo_root_read_attr: a read that answers, on the descriptor it reads,
  * what halo_root_write_attr would refuse; through the long way and, in a
  * run that changes nothing, through a directory listed before. */
@@ -1052,6 +1080,7 @@ int main(void)
 		T(test_check_writable),
 		T(test_write_attr),
 		T(test_write_attr_fixture_refusals),
+		T(test_attr_root_renamed),
 		T(test_read_attr),
 		T(test_display_path),
 		T(test_read_not_regular),
