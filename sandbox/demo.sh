@@ -50,11 +50,14 @@ step() {
 
 # Snapshot of every file under a root (inode, mtime, size, checksum).
 # dev/ holds the root file system's image and halo-provision never
-# writes there.
+# writes there. Of the run lock only the inode counts: every run that
+# holds it writes its pid, mode and start time into it.
 snapshot() {
 	(cd "$1" && find . -path ./proc -prune -o -path ./dev -prune -o -type f -print0 | sort -z |
-		xargs -0 stat -c '%i %.9Y %s %n' && find . -path ./proc -prune -o -path ./dev -prune -o \
-		-type f -print0 | sort -z | xargs -0 sha256sum)
+		xargs -0 stat -c '%i %.9Y %s %n' |
+		sed 's|^\([0-9]*\) .* \./run/halo-provision\.lock$|\1 ./run/halo-provision.lock|' &&
+		find . -path ./proc -prune -o -path ./dev -prune -o -path ./run/halo-provision.lock \
+		-prune -o -type f -print0 | sort -z | xargs -0 sha256sum)
 }
 
 echo "${bold}halo-provision sandbox${plain} in $box (removed on exit)"
