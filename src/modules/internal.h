@@ -120,7 +120,7 @@ void halo_modnative_free(struct halo_modnative *n);
 int halo_modnative_lookup(struct halo_modnative *n, const char *name,
 			  struct halo_modinfo **ret);
 
-/* --- elfsection.c: a section of an ELF file in memory (pure) ---------- */
+/* --- elfsection.c: a section of an ELF file, in memory or on a descriptor */
 
 /* The first section called NAME, in place: *RET points into BUF. -ENOENT
  * when there is none, -EBADMSG when BUF is not a well-formed ELF file.
@@ -128,6 +128,10 @@ int halo_modnative_lookup(struct halo_modnative *n, const char *name,
  * -EBADMSG may be the prefix's only (something lies past it). */
 int halo_elf_section(const void *buf, size_t len, const char *name,
 		     const char **ret, size_t *ret_len);
+/* The same of the file FD of SIZE bytes, read with pread (no mapping, no
+ * change of the file offset): *RET is the section, the caller's to free.
+ * -errno when a read fails. */
+int halo_elf_section_fd(int fd, uint64_t size, const char *name, char **ret, size_t *ret_len);
 /* Where the section header table ends, from the ELF header (the first 64
  * bytes of BUF); -EBADMSG for a header halo_elf_section refuses. */
 int halo_elf_headers_end(const void *buf, size_t len, uint64_t *ret_end);

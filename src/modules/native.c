@@ -210,37 +210,38 @@ static int regular_in_root(const struct halo_modnative *n, const char *rel, int 
 	return 0;
 }
 
-/* The parameters of the module file REL, from its .modinfo section. */
+/* The parameters of the module file REL, from its .modinfo section: read
+ * with pread, a few kilobytes of a module of megabytes, without mapping
+ * it (a map, its page faults and its unmapping cost more than the reads). */
 static int read_modinfo(struct halo_modnative *n, const char *rel,
 			struct halo_modinfo *mi)
 {
 	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *sec = NULL;
+	unsigned char head[6];
 	enum halo_modpack kind;
-	const char *sec;
 	struct stat st;
+	ssize_t got;
 	size_t len;
-	void *map;
 	int r;
 
 	r = regular_in_root(n, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY, &fd, &st);
 	if (r < 0)
 		return r;
-	if (st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX)
+	if (st.st_size <= 0)
 		return -EAGAIN;
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED)
+	got = pread(fd, head, sizeof(head), 0);
+	if (got < 0)
 		return -EAGAIN;
-	kind = halo_modpack_of(map, (size_t)st.st_size);
+	kind = halo_modpack_of(head, (size_t)got);
 	if (kind == HALO_MODPACK_NONE) {
 		/* Broken, or without .modinfo: libkmod's. */
-		r = halo_elf_section(map, (size_t)st.st_size, ".modinfo", &sec, &len);
+		r = halo_elf_section_fd(fd, (uint64_t)st.st_size, ".modinfo", &sec, &len);
 		if (r == 0)
 			r = halo_modinfo_add_section(mi, sec, len);
-		munmap(map, (size_t)st.st_size);
 		return r == 0 || r == -ENOMEM ? r : -EAGAIN;
 	}
-	munmap(map, (size_t)st.st_size);
-	/* .ko.zst, .ko.xz: read from the descriptor, whose offset the map
+	/* .ko.zst, .ko.xz: read from the descriptor, whose offset pread
 	 * left at 0; gzip, a broken stream or a library missing: libkmod's. */
 	if (kind == HALO_MODPACK_GZIP)
 		return -EAGAIN;

@@ -6,11 +6,15 @@
  *
  * Properties: the lookup fails with -ENOENT or -EBADMSG, or returns a
  * section that lies entirely within the file's bytes; that section is
- * then split into parameters without error.
+ * then split into parameters without error. The descriptor reader
+ * (pread, as modules are read) gives the same answer and the same bytes.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "fuzz/fuzz.h"
 #include "modules/internal.h"
@@ -30,6 +34,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(sec >= (const char *)file && len <= size);
 		FUZZ_CHECK((size_t)(sec - (const char *)file) <= size - len);
 		FUZZ_CHECK(halo_modinfo_add_section(mi, sec, len) == 0);
+	}
+	{
+		int fd = memfd_create("fuzz-elf", MFD_CLOEXEC);
+		char *got = NULL;
+		size_t got_len = 0;
+
+		FUZZ_CHECK(fd >= 0 && write(fd, data, size) == (ssize_t)size);
+		FUZZ_CHECK(halo_elf_section_fd(fd, size, ".modinfo", &got, &got_len) == r);
+		FUZZ_CHECK(r != 0 || (got_len == len && memcmp(got, sec, len) == 0));
+		free(got);
+		close(fd);
 	}
 	free(file);
 	return 0;

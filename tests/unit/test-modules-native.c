@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -411,6 +412,74 @@ static void test_elf_malformed(void **state)
 	assert_int_equal(halo_elf_section(w.b, len, ".modinfo", &sec, &n), -ENOENT);
 }
 
+/* What the descriptor reader (pread) answers for IMAGE of LEN bytes, as
+ * a file; compared with the reader of the same bytes in memory. */
+static void same_both_ways(const unsigned char *image, size_t len)
+{
+	const char *mem;
+	char *got = NULL;
+	size_t mem_len = 0, got_len = 0;
+	int fd = memfd_create("elf", MFD_CLOEXEC), want, r;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, image, len), (ssize_t)len);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	want = halo_elf_section(image, len, ".modinfo", &mem, &mem_len);
+	r = halo_elf_section_fd(fd, len, ".modinfo", &got, &got_len);
+	assert_int_equal(r, want);
+	if (r == 0) {
+		assert_int_equal(got_len, mem_len);
+		assert_memory_equal(got, mem, mem_len);
+	}
+	/* pread: the offset is left where it was, for the packed readers. */
+	assert_int_equal(lseek(fd, 0, SEEK_CUR), 0);
+	free(got);
+	close(fd);
+}
+
+/* The descriptor reader gives the memory reader's answer on every class
+ * and order, every prefix, and every byte of the headers set to a few
+ * telling values. */
+static void test_elf_section_fd(void **state)
+{
+	static const unsigned char values[] = { 0x00, 0x01, 0x08, 0x28, 0x40, 0x80, 0xff };
+
+	for (int v = 0; v < 4; v++) {
+		struct elfw w;
+		size_t len = make_elf(&w, v & 1, v & 2);
+
+		for (size_t cut = 0; cut <= len; cut += 7)
+			same_both_ways(w.b, cut);
+		for (size_t at = 0; at < len; at++) {
+			/* The bytes that matter: the ELF header, the names,
+			 * the section header table. */
+			if (at >= 64 && at < 256)
+				continue;
+			for (size_t k = 0; k < sizeof(values); k++) {
+				make_elf(&w, v & 1, v & 2);
+				w.b[at] = values[k];
+				same_both_ways(w.b, len);
+			}
+		}
+	}
+	/* A file that claims more than it holds is no module to read. */
+	{
+		struct elfw w;
+		size_t len = make_elf(&w, true, false);
+		char *got = NULL;
+		size_t n;
+		int fd = memfd_create("elf", MFD_CLOEXEC);
+
+		assert_int_equal(write(fd, w.b, len), (ssize_t)len);
+		assert_int_equal(halo_elf_section_fd(fd, len + 4096, ".modinfo", &got, &n), 0);
+		free(got);
+		assert_int_equal(ftruncate(fd, 400), 0);
+		assert_int_equal(halo_elf_section_fd(fd, len, ".modinfo", &got, &n), -EBADMSG);
+		assert_int_equal(halo_elf_section_fd(-1, len, ".modinfo", &got, &n), -EBADF);
+		close(fd);
+	}
+}
+
 static void test_modinfo_split(void **state)
 {
 	static const char sec[] = "\0\0parm=a:the a\0\0\0parmtype=a:uint\0noequals\0"
@@ -447,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_defers_on_modules),
 		cmocka_unit_test(test_elf_classes_and_orders),
 		cmocka_unit_test(test_elf_malformed),
+		cmocka_unit_test(test_elf_section_fd),
 		cmocka_unit_test(test_modinfo_split),
 	};
 
