@@ -248,6 +248,10 @@ int halo_root_explain_missing(const struct halo_ctx *ctx, const char *path,
 
 	if (len >= sizeof(prefix) || path[0] != '/')
 		return 0;
+	/* The common case in one step: a walk that meets no symlink and
+	 * ends at a missing name has nothing to name. */
+	if (halo_root_lstat_plain(ctx, path, &st) == -ENOENT)
+		return 0;
 	/* Each prefix in turn: the first symlink on the way that does not
 	 * resolve inside the root is the one to name. */
 	for (size_t end = 1; end <= len; end++) {
