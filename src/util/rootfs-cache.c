@@ -52,14 +52,26 @@ static uint64_t hash(const char *s)
 	return h;
 }
 
+/* Where a file's contents go when its entry was made for them. */
+static char *inline_data(struct halo_rcentry *e)
+{
+	return e->path + strlen(e->path) + 1;
+}
+
+static void data_drop(struct halo_rcentry *e)
+{
+	if (e->data != inline_data(e))
+		free(e->data);
+	e->data = NULL;
+}
+
 static void entry_free(struct halo_rcentry *e)
 {
 	if (!e)
 		return;
 	if (e->dfd >= 0)
 		close(e->dfd);
-	free(e->path);
-	free(e->data);
+	data_drop(e);
 	halo_strv_free(e->names);
 	free(e->types);
 	free(e);
@@ -145,31 +157,40 @@ static int grow(struct halo_rootcache *c)
 	return 0;
 }
 
-struct halo_rcentry *halo_rootcache_entry(const struct halo_ctx *ctx, const char *path)
+/* The entry of PATH, made with room for EXTRA bytes after its path
+ * when missing (*RET_NEW then true). */
+static struct halo_rcentry *entry_sized(const struct halo_ctx *ctx, const char *path,
+					size_t extra, bool *ret_new)
 {
 	struct halo_rootcache *c = ctx ? ctx->rootcache : NULL;
 	struct halo_rcentry *e = halo_rootcache_find(ctx, path);
-	size_t i;
+	size_t i, n = strlen(path) + 1;
 
+	*ret_new = false;
 	if (e || !c)
 		return e;
 	/* Kept at most half full. */
 	if ((c->n_used + 1) * 2 > c->n_slots && grow(c) < 0)
 		return NULL;
-	e = calloc(1, sizeof(*e));
+	/* One allocation for the entry, its path and a file's contents. */
+	e = calloc(1, sizeof(*e) + n + extra);
 	if (!e)
 		return NULL;
 	e->dfd = -1;
-	e->path = strdup(path);
-	if (!e->path) {
-		free(e);
-		return NULL;
-	}
+	memcpy(e->path, path, n);
 	for (i = hash(path) & (c->n_slots - 1); c->slots[i]; i = (i + 1) & (c->n_slots - 1))
 		;
 	c->slots[i] = e;
 	c->n_used++;
+	*ret_new = true;
 	return e;
+}
+
+struct halo_rcentry *halo_rootcache_entry(const struct halo_ctx *ctx, const char *path)
+{
+	bool made;
+
+	return entry_sized(ctx, path, 0, &made);
 }
 
 int halo_rootcache_put_file(const struct halo_ctx *ctx, const char *path, int err,
@@ -177,18 +198,19 @@ int halo_rootcache_put_file(const struct halo_ctx *ctx, const char *path, int er
 {
 	struct halo_rootcache *c = ctx ? ctx->rootcache : NULL;
 	struct halo_rcentry *e;
+	bool made;
 
 	if (!c || err == -ENOMEM || err == -EINTR)
 		return 0;
 	if (err == 0 && (len > FILE_MAX || c->bytes + len > TOTAL_MAX))
 		return 0;
-	e = halo_rootcache_entry(ctx, path);
+	e = entry_sized(ctx, path, err == 0 ? len + 1 : 0, &made);
 	if (!e)
 		return -ENOMEM;
-	free(e->data);
-	e->data = NULL;
+	if (!made)
+		data_drop(e);
 	if (err == 0) {
-		e->data = malloc(len + 1);
+		e->data = made ? inline_data(e) : malloc(len + 1);
 		if (!e->data)
 			return -ENOMEM;
 		memcpy(e->data, buf, len + 1);

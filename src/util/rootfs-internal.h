@@ -52,10 +52,9 @@ enum {
 
 /* One path of the root as this run found it. */
 struct halo_rcentry {
-	char *path;
 	unsigned have;            /* HALO_RC_* */
 	int file_err;             /* halo_read_file's answer: 0 or -errno */
-	char *data;
+	char *data;               /* in this allocation after path, or its own */
 	size_t len;
 	int dfd;                  /* the directory, opened this run; -1 */
 	bool dfd_listable;        /* opened O_RDONLY, not O_PATH */
@@ -66,6 +65,7 @@ struct halo_rcentry {
 	int stat_err;             /* halo_root_lstat's answer */
 	struct stat st;
 	int exists;               /* halo_root_exists's answer */
+	char path[];
 };
 
 /* The entry of PATH, NULL when there is none (or no cache). */
