@@ -72,8 +72,7 @@ static void entry_free(struct halo_rcentry *e)
 	if (e->dfd >= 0)
 		close(e->dfd);
 	data_drop(e);
-	halo_strv_free(e->names);
-	free(e->types);
+	free(e->names); /* the types and names are in that block */
 	free(e);
 }
 

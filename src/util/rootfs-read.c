@@ -318,41 +318,43 @@ void halo_root_unmap_file(const void *map, size_t len)
 		munmap((void *)map, len);
 }
 
+/* A directory's names, NUL-separated in one growing text, with their
+ * offsets and d_types: a few allocations for a listing, not one a name. */
 struct listing {
-	char **names;
+	struct halo_buf text;
+	size_t *off;
 	unsigned char *types;
 	size_t n, cap;
 };
 
 static void listing_free(struct listing *l)
 {
-	for (size_t i = 0; i < l->n; i++)
-		free(l->names[i]);
-	free(l->names);
+	halo_buf_free(&l->text);
+	free(l->off);
 	free(l->types);
 }
 
 static int listing_add(struct listing *l, const char *name, unsigned char type)
 {
-	if (l->n + 1 >= l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		char **names = realloc(l->names, cap * sizeof(*names));
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 32;
+		size_t *off = realloc(l->off, cap * sizeof(*off));
 		unsigned char *types;
 
-		if (!names)
+		if (!off)
 			return -ENOMEM;
-		l->names = names;
+		l->off = off;
 		types = realloc(l->types, cap);
 		if (!types)
 			return -ENOMEM;
 		l->types = types;
 		l->cap = cap;
 	}
-	l->names[l->n] = strdup(name);
-	if (!l->names[l->n])
+	l->off[l->n] = l->text.len;
+	halo_buf_append(&l->text, name, strlen(name) + 1);
+	if (l->text.oom)
 		return -ENOMEM;
 	l->types[l->n++] = type;
-	l->names[l->n] = NULL;
 	return 0;
 }
 
@@ -360,18 +362,42 @@ static int listing_add(struct listing *l, const char *name, unsigned char type)
  * dozen names; thousands only in a module tree, never listed here). */
 static void listing_sort(struct listing *l)
 {
+	const char *text = l->text.data;
+
 	for (size_t i = 1; i < l->n; i++) {
-		char *name = l->names[i];
+		size_t off = l->off[i];
 		unsigned char type = l->types[i];
 		size_t j = i;
 
-		for (; j > 0 && strcmp(l->names[j - 1], name) > 0; j--) {
-			l->names[j] = l->names[j - 1];
+		for (; j > 0 && strcmp(text + l->off[j - 1], text + off) > 0; j--) {
+			l->off[j] = l->off[j - 1];
 			l->types[j] = l->types[j - 1];
 		}
-		l->names[j] = name;
+		l->off[j] = off;
 		l->types[j] = type;
 	}
+}
+
+/* The listing as one allocation: its NULL-terminated vector of names,
+ * then the names, then the types (*RET_TYPES). Freed with one free. */
+static char **listing_block(const struct listing *l, unsigned char **ret_types)
+{
+	size_t vec = (l->n + 1) * sizeof(char *);
+	char **v = malloc(vec + l->text.len + l->n);
+	char *text;
+
+	if (!v)
+		return NULL;
+	text = (char *)v + vec;
+	if (l->text.len)
+		memcpy(text, l->text.data, l->text.len);
+	for (size_t i = 0; i < l->n; i++)
+		v[i] = text + l->off[i];
+	v[l->n] = NULL;
+	*ret_types = (unsigned char *)text + l->text.len;
+	if (l->n)
+		memcpy(*ret_types, l->types, l->n);
+	return v;
 }
 
 static int listing_entry(int dirfd, const char *name, unsigned char type, void *userdata)
@@ -404,7 +430,7 @@ static int names_copy(char *const *names, size_t n, char ***ret)
 
 /* Keeps the listing of DIR (and its descriptor FD, taken) for the run. */
 static int remember(const struct halo_ctx *ctx, const char *dir, int r, int *fd,
-		    struct listing *l)
+		    char ***block, unsigned char *types, size_t n)
 {
 	struct halo_rcentry *e;
 
@@ -417,10 +443,9 @@ static int remember(const struct halo_ctx *ctx, const char *dir, int r, int *fd,
 	e->have |= HALO_RC_LIST;
 	if (r < 0)
 		return 0;
-	e->names = TAKE_PTR(l->names);
-	e->types = TAKE_PTR(l->types);
-	e->n_names = l->n;
-	l->n = 0;
+	e->names = TAKE_PTR(*block);
+	e->types = types;
+	e->n_names = n;
 	/* Kept open, for what is read in it next (an O_PATH one opened by
 	 * halo_root_lstat is replaced: it cannot be listed). */
 	if (halo_rootcache_keep_dir(ctx, e, *fd, true) == 0)
@@ -434,6 +459,8 @@ int halo_root_list_dir(const struct halo_ctx *ctx, const char *dir,
 	struct listing l = { 0 };
 	const struct halo_rcentry *e;
 	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char **block = NULL;
+	unsigned char *types = NULL;
 	int r;
 
 	r = halo_rootfs_check_path(dir);
@@ -447,9 +474,11 @@ int halo_root_list_dir(const struct halo_ctx *ctx, const char *dir,
 		r = read_dir(fd, &l);
 	if (r == 0)
 		listing_sort(&l);
-	if (r == 0)
-		r = names_copy(l.names, l.n, ret_names);
-	if (remember(ctx, dir, r, &fd, &l) < 0) {
+	if (r == 0) {
+		block = listing_block(&l, &types);
+		r = block ? names_copy(block, l.n, ret_names) : -ENOMEM;
+	}
+	if (remember(ctx, dir, r, &fd, &block, types, l.n) < 0) {
 		if (r == 0)
 			halo_strv_free(*ret_names);
 		r = -ENOMEM;
