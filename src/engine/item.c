@@ -141,7 +141,9 @@ void halo_item_free(struct halo_item *item)
 		item->ops->free_data(item->data);
 	else
 		free(item->data);
-	free(item->key);
+	/* halo_plan_add puts the key right after the item. */
+	if (item->key != (char *)(item + 1))
+		free(item->key);
 	free(item->path);
 	free(item->creates);
 	free(item->owned);

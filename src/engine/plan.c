@@ -68,10 +68,12 @@ int halo_plan_add(struct halo_plan *plan, const char *key,
 		  const struct halo_item_ops *ops, void *data,
 		  struct halo_item **ret_item)
 {
+	size_t key_size = strlen(key) + 1;
 	struct halo_item *item;
 
-	/* The item owns DATA from the start, so every failure frees it. */
-	item = calloc(1, sizeof(*item));
+	/* The item owns DATA from the start, so every failure frees it. Its
+	 * key lives in the same allocation, right after it. */
+	item = calloc(1, sizeof(*item) + key_size);
 	if (!item) {
 		if (ops && ops->free_data && data)
 			ops->free_data(data);
@@ -83,11 +85,7 @@ int halo_plan_add(struct halo_plan *plan, const char *key,
 	item->data = data;
 	item->subsys = subsys;
 	item->phase = phase;
-	item->key = strdup(key);
-	if (!item->key) {
-		halo_item_free(item);
-		return -ENOMEM;
-	}
+	item->key = memcpy(item + 1, key, key_size);
 	item->key_hash = key_hash(key);
 	if (find_hashed(plan, key, item->key_hash)) {
 		halo_item_free(item);
@@ -130,18 +128,19 @@ int halo_plan_add_for_file(struct halo_plan *plan, const char *path,
 			   struct halo_item **ret_item)
 {
 	size_t size = strlen("file") + strlen(path) + 1;
-	char *key;
+	char small[256], *key = small;
 	int r;
 
 	*ret_item = NULL;
 	if (path[0] != '/')
 		return -EINVAL;
-	key = malloc(size);
-	if (!key)
+	/* The key is copied into the item: a long path's goes to the heap. */
+	if (size > sizeof(small) && !(key = malloc(size)))
 		return -ENOMEM;
 	halo_strjoin(key, size, "file", path, NULL);
 	r = halo_plan_add_new(plan, key, subsys, phase, ops, data_size, ret_item);
-	free(key);
+	if (key != small)
+		free(key);
 	if (r < 0)
 		return r;
 	(*ret_item)->path = strdup(path);
