@@ -241,6 +241,46 @@ static void test_same_answers_walk(void **state)
 }
 
 /* Proof that the cache answers: what changed behind it is not seen. */
+/* A file stat'ed before it is read, and a directory of more names than
+ * one step of the listing holds, created out of order: the cache answers
+ * as the first look did. */
+static void test_kept_after_stat(void **state)
+{
+	struct halo_ctx ctx = { .root = root, .root_fd = -1 };
+	char **fresh = NULL, **kept = NULL, rel[32];
+	char *buf = NULL;
+	struct stat st;
+
+	assert_int_equal(halo_root_open(root, &ctx.root_fd), 0);
+	assert_int_equal(halo_root_snapshot_start(&ctx), 0);
+	mkd("kept");
+	for (int i = 39; i >= 0; i--) {
+		snprintf(rel, sizeof(rel), "kept/n%02d", i);
+		put(rel, (size_t)i);
+	}
+	assert_int_equal(halo_root_lstat(&ctx, "/kept/n07", &st), 0);
+	assert_int_equal(halo_read_file(&ctx, "/kept/n07", &buf, NULL), 0);
+	assert_string_equal(buf, "abcdefg");
+	free(buf);
+	put("kept/n07", 2);
+	assert_int_equal(halo_read_file(&ctx, "/kept/n07", &buf, NULL), 0);
+	assert_string_equal(buf, "abcdefg");
+	free(buf);
+	assert_int_equal(halo_root_list_dir(&ctx, "/kept", &fresh), 0);
+	assert_int_equal(halo_root_list_dir(&ctx, "/kept", &kept), 0);
+	assert_int_equal(halo_strv_len(fresh), 40);
+	assert_int_equal(halo_strv_len(kept), 40);
+	for (int i = 0; i < 40; i++) {
+		snprintf(rel, sizeof(rel), "n%02d", i);
+		assert_string_equal(fresh[i], rel);
+		assert_string_equal(kept[i], rel);
+	}
+	halo_strv_free(fresh);
+	halo_strv_free(kept);
+	halo_root_snapshot_stop(&ctx);
+	close(ctx.root_fd);
+}
+
 static void test_read_once(void **state)
 {
 	struct halo_ctx ctx = { .root = root, .root_fd = -1 };
@@ -332,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_same_answers),
 		cmocka_unit_test(test_same_answers_walk),
 		cmocka_unit_test(test_read_once),
+		cmocka_unit_test(test_kept_after_stat),
 		cmocka_unit_test(test_rules_first),
 	};
 

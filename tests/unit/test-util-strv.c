@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
@@ -35,6 +36,28 @@ static void test_strv_push_len_contains(void **state)
 	/* Exact match only: no prefixes, no case folding. */
 	assert_false(halo_strv_contains(v, "ir"));
 	assert_false(halo_strv_contains(v, "ICE"));
+}
+
+/* A vector someone else allocated exactly (a listing's copy) grows when
+ * pushed to, and one that pushing grew keeps every string. */
+static void test_strv_push_grows(void **state)
+{
+	_cleanup_strv_free_ char **v = calloc(2, sizeof(*v));
+	char name[16];
+
+	assert_non_null(v);
+	assert_non_null(v[0] = strdup("first"));
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "m%d", i);
+		assert_int_equal(halo_strv_push(&v, name), 0);
+	}
+	assert_int_equal(halo_strv_len(v), 41);
+	assert_string_equal(v[0], "first");
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "m%d", i);
+		assert_string_equal(v[i + 1], name);
+	}
+	assert_null(v[41]);
 }
 
 static void test_buf(void **state)
@@ -277,6 +300,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strv_push_len_contains),
+		cmocka_unit_test(test_strv_push_grows),
 		cmocka_unit_test(test_buf),
 		cmocka_unit_test(test_strdup_printf),
 		cmocka_unit_test(test_buf_printf_as_snprintf),
