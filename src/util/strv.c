@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
@@ -39,16 +38,11 @@ int halo_strv_push(char ***v, const char *s)
 
 	if (!copy)
 		return -ENOMEM;
-	nv = *v;
-	/* A vector pushed to grows by doubling: the room it has is what the
-	 * allocator says its block holds, whoever allocated it. realloc
-	 * keeps *v valid on failure, so V is unchanged on -ENOMEM. */
-	if (!nv || malloc_usable_size(nv) < (n + 2) * sizeof(*nv)) {
-		nv = realloc(*v, (n < 2 ? 4 : 2 * (n + 2)) * sizeof(*nv));
-		if (!nv) {
-			free(copy);
-			return -ENOMEM;
-		}
+	/* realloc keeps *v valid on failure, so V is unchanged on -ENOMEM. */
+	nv = realloc(*v, (n + 2) * sizeof(*nv));
+	if (!nv) {
+		free(copy);
+		return -ENOMEM;
 	}
 	nv[n] = copy;
 	nv[n + 1] = NULL;
