@@ -30,7 +30,7 @@ libhalo_la_SOURCES += \
 # it is preloaded into sanitized binaries and must not bring a runtime.
 check_LTLIBRARIES += tests/preload/halo-kmod-trap.la
 tests_preload_halo_kmod_trap_la_SOURCES = tests/preload/halo-kmod-trap.c
-tests_preload_halo_kmod_trap_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS)
+tests_preload_halo_kmod_trap_la_CFLAGS = -std=gnu11 -fvisibility=hidden $(WARN_CFLAGS)
 tests_preload_halo_kmod_trap_la_LDFLAGS = -module -avoid-version -rpath /nowhere -shared
 tests_preload_halo_kmod_trap_la_LIBADD = -ldl
 

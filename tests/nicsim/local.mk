@@ -21,7 +21,7 @@ tests_nicsim_nicsim_la_SOURCES = \
 	tests/nicsim/nicsim-genl.c \
 	tests/nicsim/nicsim-devlink.c \
 	tests/nicsim/nicsim-bond.c
-tests_nicsim_nicsim_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS) $(MNL_CFLAGS) $(JSONC_CFLAGS)
+tests_nicsim_nicsim_la_CFLAGS = -std=gnu11 -fvisibility=hidden $(WARN_CFLAGS) $(MNL_CFLAGS) $(JSONC_CFLAGS)
 tests_nicsim_nicsim_la_LDFLAGS = -module -avoid-version -rpath /nowhere -shared
 tests_nicsim_nicsim_la_LIBADD = $(MNL_LIBS) $(JSONC_LIBS) -lpthread -ldl
 
