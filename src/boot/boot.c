@@ -102,24 +102,18 @@ int halo_boot_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		if (!b->present)
 			loader = HALO_LOADER_AUTO;
 		if (loader == HALO_LOADER_AUTO) {
-			struct halo_boot_facts f;
-
-			r = halo_boot_gather_facts(ctx, &f);
+			r = halo_boot_detect_root(ctx, &loader);
 			if (r < 0)
 				return r;
-			loader = halo_boot_detect(&f);
 		}
 		return boot_revert_plan(ctx, cfg, backend_for(loader), plan, errs);
 	}
 	if (!b->present || loader == HALO_LOADER_NONE)
 		return 0;
 	if (loader == HALO_LOADER_AUTO) {
-		struct halo_boot_facts f;
-
-		r = halo_boot_gather_facts(ctx, &f);
+		r = halo_boot_detect_root(ctx, &loader);
 		if (r < 0)
 			return r;
-		loader = halo_boot_detect(&f);
 		if (loader == HALO_LOADER_AUTO) {
 			halo_errors_add(errs, "%s:%d: boot.loader = \"auto\": no boot loader found "
 					"under %s (no /etc/default/grub, /etc/kernel/cmdline or "

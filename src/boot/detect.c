@@ -90,23 +90,26 @@ static bool has_conf(struct halo_ctx *ctx, const char *dir)
 	return false;
 }
 
-int halo_boot_gather_facts(struct halo_ctx *ctx, struct halo_boot_facts *ret)
+/* Reads only the facts that can still change halo_boot_detect's answer
+ * (a probe costs a system call or more; on a Debian machine with
+ * /etc/default/grub the answer is known after two). os-release is always
+ * read: an error reading it is the answer. The rules' order decides:
+ * grubby matters only with BLS entries, /etc/default/grub and no Fedora
+ * family; grub.d only when the BLS rule failed and the Debian one would
+ * not already hold; /etc/kernel/cmdline only without /etc/default/grub
+ * and BLS entries. */
+int halo_boot_detect_root(struct halo_ctx *ctx, enum halo_boot_loader *ret)
 {
 	static const char *const grubby[] = { "/usr/sbin/grubby",
 					      "/usr/bin/grubby", "/sbin/grubby" };
 	struct halo_boot_facts f = { 0 };
 	_cleanup_free_ char *osr = NULL;
+	bool bls;
+	size_t len;
 	int r;
 
 	f.default_grub = halo_root_exists(ctx, "/etc/default/grub") > 0;
-	f.grub_d = is_dir(ctx, "/etc/default/grub.d");
 	f.bls_entries = has_conf(ctx, "/boot/loader/entries");
-	f.kernel_cmdline = halo_root_exists(ctx, "/etc/kernel/cmdline") > 0;
-	for (size_t i = 0; i < ARRAY_SIZE(grubby); i++)
-		f.grubby = f.grubby || halo_root_exists(ctx, grubby[i]) > 0;
-
-	size_t len;
-
 	r = halo_read_file(ctx, "/etc/os-release", &osr, &len);
 	if (r == -ENOENT)
 		r = halo_read_file(ctx, "/usr/lib/os-release", &osr, &len);
@@ -114,6 +117,14 @@ int halo_boot_gather_facts(struct halo_ctx *ctx, struct halo_boot_facts *ret)
 		halo_os_release_family(osr, &f.fedora_like, &f.debian_like);
 	else if (r != -ENOENT)
 		return r;
-	*ret = f;
+	if (f.bls_entries && f.default_grub && !f.fedora_like)
+		for (size_t i = 0; i < ARRAY_SIZE(grubby) && !f.grubby; i++)
+			f.grubby = halo_root_exists(ctx, grubby[i]) > 0;
+	bls = f.bls_entries && f.default_grub && (f.fedora_like || f.grubby);
+	if (!bls && !(f.default_grub && f.debian_like))
+		f.grub_d = is_dir(ctx, "/etc/default/grub.d");
+	if (!f.default_grub && !f.bls_entries)
+		f.kernel_cmdline = halo_root_exists(ctx, "/etc/kernel/cmdline") > 0;
+	*ret = halo_boot_detect(&f);
 	return 0;
 }

@@ -39,6 +39,7 @@ enum halo_boot_loader halo_boot_detect(const struct halo_boot_facts *f);
 void halo_os_release_family(const char *text, bool *ret_fedora_like,
 			    bool *ret_debian_like);
 
-/* Gathers the facts under ctx->root. 0 or -errno. */
-int halo_boot_gather_facts(struct halo_ctx *ctx, struct halo_boot_facts *ret);
+/* halo_boot_detect on the facts under ctx->root, each looked at only when
+ * it can change the answer. 0 or -errno (of reading os-release). */
+int halo_boot_detect_root(struct halo_ctx *ctx, enum halo_boot_loader *ret);
 
