@@ -25,6 +25,9 @@
 struct elf {
 	const unsigned char *buf;
 	int fd;
+	const unsigned char *head; /* the first head_len bytes of FD's file */
+	size_t head_len;
+	bool from_head;            /* the last fetch was served from HEAD */
 	uint64_t len;
 	unsigned char *held[4]; /* header, section table, names, section */
 	size_t n_held;
@@ -53,6 +56,12 @@ static int fetch(struct elf *e, uint64_t off, uint64_t n, const unsigned char **
 		return -EBADMSG;
 	if (e->buf) {
 		*ret = e->buf + off;
+		return 0;
+	}
+	/* In the head the caller read: all of a small module, no read. */
+	e->from_head = n <= e->head_len && off <= e->head_len - n;
+	if (e->from_head) {
+		*ret = e->head + off;
 		return 0;
 	}
 	if (n > ELF_READ_MAX || e->n_held == sizeof(e->held) / sizeof(e->held[0]))
@@ -203,13 +212,21 @@ int halo_elf_section(const void *buf, size_t len, const char *name,
 	return r;
 }
 
-int halo_elf_section_fd(int fd, uint64_t size, const char *name, char **ret, size_t *ret_len)
+int halo_elf_section_fd(int fd, uint64_t size, const void *head, size_t head_len,
+			const char *name, char **ret, size_t *ret_len)
 {
-	struct elf e = { .fd = fd, .len = size };
+	struct elf e = { .fd = fd, .len = size, .head = head,
+			 .head_len = head_len < size ? head_len : (size_t)size };
 	const unsigned char *sec;
 	int r = elf_find(&e, name, &sec, ret_len);
 
-	if (r == 0) {
+	if (r == 0 && e.from_head) {
+		*ret = malloc(*ret_len ? *ret_len : 1);
+		if (*ret)
+			memcpy(*ret, sec, *ret_len);
+		else
+			r = -ENOMEM;
+	} else if (r == 0) {
 		/* The section is the last thing read: the caller's now. */
 		*ret = (char *)e.held[--e.n_held];
 	}

@@ -130,8 +130,10 @@ int halo_elf_section(const void *buf, size_t len, const char *name,
 		     const char **ret, size_t *ret_len);
 /* The same of the file FD of SIZE bytes, read with pread (no mapping, no
  * change of the file offset): *RET is the section, the caller's to free.
- * -errno when a read fails. */
-int halo_elf_section_fd(int fd, uint64_t size, const char *name, char **ret, size_t *ret_len);
+ * HEAD (may be NULL) holds the first HEAD_LEN bytes of the file, already
+ * read: what lies inside it is not read again. -errno when a read fails. */
+int halo_elf_section_fd(int fd, uint64_t size, const void *head, size_t head_len,
+			const char *name, char **ret, size_t *ret_len);
 /* Where the section header table ends, from the ELF header (the first 64
  * bytes of BUF); -EBADMSG for a header halo_elf_section refuses. */
 int halo_elf_headers_end(const void *buf, size_t len, uint64_t *ret_end);

@@ -218,7 +218,7 @@ static int read_modinfo(struct halo_modnative *n, const char *rel,
 {
 	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *sec = NULL;
-	unsigned char head[6];
+	unsigned char head[4096]; /* the ELF header; all of a small module */
 	enum halo_modpack kind;
 	struct stat st;
 	ssize_t got;
@@ -236,7 +236,8 @@ static int read_modinfo(struct halo_modnative *n, const char *rel,
 	kind = halo_modpack_of(head, (size_t)got);
 	if (kind == HALO_MODPACK_NONE) {
 		/* Broken, or without .modinfo: libkmod's. */
-		r = halo_elf_section_fd(fd, (uint64_t)st.st_size, ".modinfo", &sec, &len);
+		r = halo_elf_section_fd(fd, (uint64_t)st.st_size, head, (size_t)got,
+					".modinfo", &sec, &len);
 		if (r == 0)
 			r = halo_modinfo_add_section(mi, sec, len);
 		return r == 0 || r == -ENOMEM ? r : -EAGAIN;

@@ -41,7 +41,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t got_len = 0;
 
 		FUZZ_CHECK(fd >= 0 && write(fd, data, size) == (ssize_t)size);
-		FUZZ_CHECK(halo_elf_section_fd(fd, size, ".modinfo", &got, &got_len) == r);
+		FUZZ_CHECK(halo_elf_section_fd(fd, size, NULL, 0, ".modinfo", &got, &got_len) == r);
+		FUZZ_CHECK(r != 0 || (got_len == len && memcmp(got, sec, len) == 0));
+		free(got);
+		got = NULL;
+		/* With the file's first bytes already read, as native.c does. */
+		FUZZ_CHECK(halo_elf_section_fd(fd, size, data, size / 2, ".modinfo", &got,
+					       &got_len) == r);
 		FUZZ_CHECK(r != 0 || (got_len == len && memcmp(got, sec, len) == 0));
 		free(got);
 		close(fd);

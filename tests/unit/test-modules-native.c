@@ -425,15 +425,29 @@ static void same_both_ways(const unsigned char *image, size_t len)
 	assert_int_equal(write(fd, image, len), (ssize_t)len);
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
 	want = halo_elf_section(image, len, ".modinfo", &mem, &mem_len);
-	r = halo_elf_section_fd(fd, len, ".modinfo", &got, &got_len);
-	assert_int_equal(r, want);
-	if (r == 0) {
-		assert_int_equal(got_len, mem_len);
-		assert_memory_equal(got, mem, mem_len);
+	/* No head read before; the ELF header only; ending inside the names,
+	 * inside .modinfo, inside the table; all of the file. Past the head,
+	 * its buffer holds garbage: what lies there must be read. */
+	for (size_t h = 0; h < 7; h++) {
+		static const size_t heads[] = { 0, 64, 270, 330, 400, 600, SIZE_MAX };
+		size_t head = heads[h] < len ? heads[h] : len;
+		unsigned char copy[sizeof(((struct elfw *)0)->b)];
+
+		assert_true(len <= sizeof(copy));
+		memset(copy, 0x5a, sizeof(copy));
+		memcpy(copy, image, head);
+		got = NULL;
+		r = halo_elf_section_fd(fd, len, head ? copy : NULL, head, ".modinfo",
+					&got, &got_len);
+		assert_int_equal(r, want);
+		if (r == 0) {
+			assert_int_equal(got_len, mem_len);
+			assert_memory_equal(got, mem, mem_len);
+		}
+		free(got);
 	}
 	/* pread: the offset is left where it was, for the packed readers. */
 	assert_int_equal(lseek(fd, 0, SEEK_CUR), 0);
-	free(got);
 	close(fd);
 }
 
@@ -471,11 +485,17 @@ static void test_elf_section_fd(void **state)
 		int fd = memfd_create("elf", MFD_CLOEXEC);
 
 		assert_int_equal(write(fd, w.b, len), (ssize_t)len);
-		assert_int_equal(halo_elf_section_fd(fd, len + 4096, ".modinfo", &got, &n), 0);
+		assert_int_equal(halo_elf_section_fd(fd, len + 4096, NULL, 0, ".modinfo", &got, &n), 0);
 		free(got);
 		assert_int_equal(ftruncate(fd, 400), 0);
-		assert_int_equal(halo_elf_section_fd(fd, len, ".modinfo", &got, &n), -EBADMSG);
-		assert_int_equal(halo_elf_section_fd(-1, len, ".modinfo", &got, &n), -EBADF);
+		assert_int_equal(halo_elf_section_fd(fd, len, NULL, 0, ".modinfo", &got, &n), -EBADMSG);
+		/* Cut inside the table, with the header read before. */
+		assert_int_equal(halo_elf_section_fd(fd, len, w.b, 64, ".modinfo", &got, &n),
+				 -EBADMSG);
+		/* The head is the file's: what it holds is not read again. */
+		assert_int_equal(halo_elf_section_fd(fd, len, w.b, len, ".modinfo", &got, &n), 0);
+		free(got);
+		assert_int_equal(halo_elf_section_fd(-1, len, NULL, 0, ".modinfo", &got, &n), -EBADF);
 		close(fd);
 	}
 }
