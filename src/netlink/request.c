@@ -67,7 +67,7 @@ int halo_req_one(struct halo_nlt *t, enum halo_nlt_proto proto,
 
 	if (!a.scratch)
 		return -ENOMEM;
-	err = halo_nlt_request(t, proto, nlh, answer_msg, &a, NULL);
+	err = halo_nlt_get(t, proto, nlh, answer_msg, &a);
 	if (err == 0 && !a.seen)
 		err = -EBADMSG; /* ACKed without an answer */
 	if (err == 0)

@@ -27,10 +27,10 @@ int halo_genl_req_start(void *buf, size_t size, uint16_t family, uint8_t cmd,
  * 0, or -errno with RET untouched. */
 typedef int (*halo_req_parse_fn)(const void *nlh, size_t len, void *ret);
 
-/* Sends NLH over PROTO and reads the reply: every data message goes to
- * PARSE, into a scratch object of SIZE bytes; the last one parsed is
- * copied to RET. -EBADMSG when the ACK came without an answer; RET is
- * untouched on failure. */
+/* Sends NLH over PROTO as a GET (halo_nlt_get: no ACK asked for) and
+ * reads its answer: the message goes to PARSE, into a scratch object of
+ * SIZE bytes, then is copied to RET. -EBADMSG when an ACK came without an
+ * answer; RET is untouched on failure. */
 int halo_req_one(struct halo_nlt *t, enum halo_nlt_proto proto,
 		 struct nlmsghdr *nlh, halo_req_parse_fn parse, size_t size,
 		 void *ret);

@@ -176,6 +176,17 @@ int halo_rtnl_send(struct halo_ctx *ctx, struct nlmsghdr *nlh,
 	return halo_nlt_request(t, HALO_NLT_ROUTE, nlh, fn, userdata, NULL);
 }
 
+static int rtnl_get(struct halo_ctx *ctx, struct nlmsghdr *nlh,
+		    halo_nlt_msg_fn fn, void *userdata)
+{
+	struct halo_nlt *t;
+	int err = halo_netlink_transport(ctx, &t);
+
+	if (err < 0)
+		return err;
+	return halo_nlt_get(t, HALO_NLT_ROUTE, nlh, fn, userdata);
+}
+
 /* ---- requests ---- */
 
 /* A GET or dump request: TYPE (a dump with DUMP), the family header HDR,
@@ -229,7 +240,8 @@ static int request_collect(struct halo_ctx *ctx, const struct request *rq,
 		if (err < 0)
 			return err;
 		c->n = base;
-		err = halo_rtnl_send(ctx, nlh, collect_one, c);
+		err = rq->dump ? halo_rtnl_send(ctx, nlh, collect_one, c)
+			       : rtnl_get(ctx, nlh, collect_one, c);
 		if (err == -EINTR && rq->dump)
 			continue;
 		return err;

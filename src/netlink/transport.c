@@ -101,6 +101,10 @@ static void sock_options(int fd)
 static int sock_get(struct halo_nlt *t, enum halo_nlt_proto proto,
 		    int *ret_fd, uint32_t *ret_port)
 {
+	/* dcbnl is rtnetlink (RTM_GETDCB, RTM_SETDCB): one socket serves
+	 * both, answers told apart by their sequence numbers. */
+	if (proto == HALO_NLT_DCB)
+		proto = HALO_NLT_ROUTE;
 	if (!t->mnl[proto]) {
 		struct mnl_socket *s;
 		int err;
@@ -170,6 +174,7 @@ struct reading {
 	void *userdata;
 	const struct halo_nlt_verdict *verdict;
 	int err;      /* first failure: the kernel's, or FN's */
+	bool one;     /* a GET: its one data message ends the answer */
 	bool done;
 	bool intr;
 };
@@ -236,6 +241,7 @@ static void read_datagram(struct halo_nlt *t, const void *buf, size_t len,
 				err = verdict_check(nlh, r->verdict);
 			if (err == 0 && r->fn)
 				err = r->fn(nlh, r->userdata);
+			r->done = r->one;
 			break;
 		}
 		if (err < 0 && r->err == 0)
@@ -253,11 +259,9 @@ static bool is_dump(const struct nlmsghdr *req)
 	       !(req->nlmsg_flags & (NLM_F_CREATE | NLM_F_APPEND));
 }
 
-int halo_nlt_request(struct halo_nlt *t, enum halo_nlt_proto proto,
-		     struct nlmsghdr *req, halo_nlt_msg_fn fn, void *userdata,
-		     const struct halo_nlt_verdict *verdict)
+static int exchange(struct halo_nlt *t, enum halo_nlt_proto proto,
+		    struct nlmsghdr *req, struct reading *r)
 {
-	struct reading r = { .fn = fn, .userdata = userdata, .verdict = verdict };
 	uint32_t port = 0;
 	int fd = -1, err;
 
@@ -270,9 +274,13 @@ int halo_nlt_request(struct halo_nlt *t, enum halo_nlt_proto proto,
 	}
 	t->extack[0] = '\0';
 	req->nlmsg_flags |= NLM_F_REQUEST;
-	if (!is_dump(req))
+	/* A GET is answered by its one message or by an error: an ACK
+	 * after the answer would only cost a second read. */
+	if (r->one)
+		req->nlmsg_flags &= (uint16_t)~NLM_F_ACK;
+	else if (!is_dump(req))
 		req->nlmsg_flags |= NLM_F_ACK;
-	req->nlmsg_seq = r.seq = t->seq++;
+	req->nlmsg_seq = r->seq = t->seq++;
 	req->nlmsg_pid = port;
 
 	if (t->io) {
@@ -282,7 +290,7 @@ int halo_nlt_request(struct halo_nlt *t, enum halo_nlt_proto proto,
 			return n;
 		if (t->counter)
 			(*t->counter)++;
-		read_datagram(t, t->buf, (size_t)n, &r);
+		read_datagram(t, t->buf, (size_t)n, r);
 	} else {
 		struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 
@@ -291,21 +299,38 @@ int halo_nlt_request(struct halo_nlt *t, enum halo_nlt_proto proto,
 			return -errno;
 		if (t->counter)
 			(*t->counter)++;
-		while (!r.done) {
+		while (!r->done) {
 			ssize_t n = recv(fd, t->buf, REPLY_BUF, 0);
 
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0)
 				return -errno;
-			read_datagram(t, t->buf, (size_t)n, &r);
+			read_datagram(t, t->buf, (size_t)n, r);
 		}
 	}
-	if (!r.done && r.err == 0)
-		r.err = -EPROTO; /* the answer stopped short of its ACK */
-	if (r.err < 0)
-		return r.err;
-	return r.intr ? -EINTR : 0;
+	if (!r->done && r->err == 0)
+		r->err = -EPROTO; /* the answer stopped short of its ACK */
+	if (r->err < 0)
+		return r->err;
+	return r->intr ? -EINTR : 0;
+}
+
+int halo_nlt_request(struct halo_nlt *t, enum halo_nlt_proto proto,
+		     struct nlmsghdr *req, halo_nlt_msg_fn fn, void *userdata,
+		     const struct halo_nlt_verdict *verdict)
+{
+	struct reading r = { .fn = fn, .userdata = userdata, .verdict = verdict };
+
+	return exchange(t, proto, req, &r);
+}
+
+int halo_nlt_get(struct halo_nlt *t, enum halo_nlt_proto proto,
+		 struct nlmsghdr *req, halo_nlt_msg_fn fn, void *userdata)
+{
+	struct reading r = { .fn = fn, .userdata = userdata, .one = true };
+
+	return exchange(t, proto, req, &r);
 }
 
 /* ---- generic netlink family resolution ---- */
@@ -349,7 +374,7 @@ int halo_nlt_family(struct halo_nlt *t, const char *name, uint16_t *ret_id)
 	g->cmd = CTRL_CMD_GETFAMILY;
 	g->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
-	err = halo_nlt_request(t, HALO_NLT_GENERIC, nlh, family_id_cb, &id, NULL);
+	err = halo_nlt_get(t, HALO_NLT_GENERIC, nlh, family_id_cb, &id);
 	if (err < 0)
 		return err;
 	if (id == 0)

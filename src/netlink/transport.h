@@ -3,12 +3,13 @@
  * transport.h: the one way this program talks netlink.
  *
  * One transport per run, kept in the run context (netlink/context.h). It
- * owns the sockets, libmnl's mnl_socket, one per protocol: NETLINK_ROUTE
- * for rtnetlink (links, addresses, routes), another NETLINK_ROUTE for
- * dcbnl, NETLINK_GENERIC for devlink and ethtool; each opened lazily and
- * once, never per request. Every request goes through halo_nlt_request: it is sent with
- * our own sequence number and counted, every reply up to the ACK (or the
- * dump's end) is read, the kernel's errno is kept as -errno, and the text
+ * owns the sockets, libmnl's mnl_socket, one per netlink family:
+ * NETLINK_ROUTE for rtnetlink (links, addresses, routes) and dcbnl,
+ * NETLINK_GENERIC for devlink and ethtool; each opened lazily and once,
+ * never per request. Every request goes through halo_nlt_request or
+ * halo_nlt_get: it is sent with our own sequence number and counted,
+ * every reply up to the ACK (or the dump's end, or a GET's one answer)
+ * is read, the kernel's errno is kept as -errno, and the text
  * of its extended ACK (NETLINK_EXT_ACK) kept for the item's message. A
  * reply that carries its verdict inside an attribute (dcbnl's SET
  * commands answer with a u8 status) is surfaced as a failure too.
@@ -27,7 +28,7 @@ struct halo_nlt;
 
 enum halo_nlt_proto {
 	HALO_NLT_ROUTE,   /* rtnetlink: NETLINK_ROUTE */
-	HALO_NLT_DCB,     /* dcbnl: NETLINK_ROUTE */
+	HALO_NLT_DCB,     /* dcbnl: the rtnetlink socket */
 	HALO_NLT_GENERIC, /* generic netlink (devlink, ethtool) */
 	HALO_NLT_N
 };
@@ -73,6 +74,14 @@ void halo_nlt_set_io(struct halo_nlt *t, halo_nlt_io_fn io, void *userdata);
 int halo_nlt_request(struct halo_nlt *t, enum halo_nlt_proto proto,
 		     struct nlmsghdr *req, halo_nlt_msg_fn fn, void *userdata,
 		     const struct halo_nlt_verdict *verdict);
+
+/*
+ * A GET answered by one message: sent without NLM_F_ACK (cleared if the
+ * request has it), so that message, or the error that replaces it, ends
+ * the answer. FN gets the message. Returns as halo_nlt_request does.
+ */
+int halo_nlt_get(struct halo_nlt *t, enum halo_nlt_proto proto,
+		 struct nlmsghdr *req, halo_nlt_msg_fn fn, void *userdata);
 
 /* The kernel's extended-ACK message of the last failed request, or NULL. */
 const char *halo_nlt_extack(const struct halo_nlt *t);

@@ -54,15 +54,16 @@ static inline size_t check_nest(const void *p, size_t off, uint16_t type, size_t
 }
 
 /* Checks the headers of a generic netlink request to FAMILY (CMD,
- * VERSION) that asks for an ACK. Returns the offset of its first
+ * VERSION) with FLAGS: NLM_F_REQUEST | NLM_F_ACK as built, NLM_F_REQUEST
+ * alone for a GET as sent (halo_nlt_get). Returns the offset of its first
  * attribute. */
 static inline size_t check_genl_request(const struct nlmsghdr *nlh, uint16_t family,
-					uint8_t cmd, uint8_t version)
+					uint8_t cmd, uint8_t version, uint16_t flags)
 {
 	const uint8_t *b = (const uint8_t *)nlh;
 
 	assert_int_equal(nlh->nlmsg_type, family);
-	assert_int_equal(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
+	assert_int_equal(nlh->nlmsg_flags, flags);
 	assert_int_equal(b[16], cmd);
 	assert_int_equal(b[17], version);
 	assert_int_equal(u16_at(b, 18), 0);
@@ -86,6 +87,15 @@ static inline void put_ack(char *buf, size_t *off, const struct nlmsghdr *req,
 	if (msg)
 		mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, msg);
 	*off += MNL_ALIGN(nlh->nlmsg_len);
+}
+
+/* What netlink_rcv_skb sends after a request's answer: the ACK only when
+ * the request asked for one (NLM_F_ACK) or failed. */
+static inline void put_ack_asked(char *buf, size_t *off, const struct nlmsghdr *req,
+				 int error)
+{
+	if (error || (req->nlmsg_flags & NLM_F_ACK))
+		put_ack(buf, off, req, error, NULL);
 }
 
 /* The family name a CTRL_CMD_GETFAMILY request asks for (its first
@@ -115,7 +125,7 @@ static inline int put_family(char *buf, const struct nlmsghdr *req, uint16_t id)
 	g->cmd = CTRL_CMD_NEWFAMILY;
 	mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, id);
 	off += MNL_ALIGN(nlh->nlmsg_len);
-	put_ack(buf, &off, req, 0, NULL);
+	put_ack_asked(buf, &off, req, 0);
 	return (int)off;
 }
 
@@ -239,9 +249,13 @@ static inline int fake_genl_io(void *userdata, enum halo_nlt_proto proto,
 
 	if (r)
 		return r;
+	/* FAKE_ACK: a broken answer, an ACK where the message should be. */
 	if (g->answer == FAKE_REPLY)
 		off += MNL_ALIGN(g->reply(g, out, req->nlmsg_seq)->nlmsg_len);
-	put_ack(out, &off, req, error ? g->k.error : 0, error ? g->k.extack : NULL);
+	if (g->answer == FAKE_REPLY)
+		put_ack_asked(out, &off, req, 0);
+	else
+		put_ack(out, &off, req, error ? g->k.error : 0, error ? g->k.extack : NULL);
 	return (int)off;
 }
 

@@ -123,12 +123,16 @@ static inline int seam_io(void *userdata, enum halo_nlt_proto proto,
 	s->req[s->n++].len = len;
 	if (s->reply && s->answer == 0)
 		s->reply(s, req, &data);
-	/* A dump ends with NLMSG_DONE, anything else with its ACK. */
+	/* A dump ends with NLMSG_DONE, anything else with its ACK: sent, as
+	 * netlink_rcv_skb does, when asked for or on error; an answer of
+	 * nothing at all gets one too, so that the reader is not left
+	 * waiting. */
+	end.len = 0;
 	if (dump && s->answer == 0) {
 		int zero = 0;
 
 		msg_start(&end, NLMSG_DONE, &zero, sizeof(zero));
-	} else {
+	} else if (s->answer || !data.len || (req->nlmsg_flags & NLM_F_ACK)) {
 		struct nlmsgerr e = { .error = s->answer, .msg = *req };
 
 		msg_start(&end, NLMSG_ERROR, &e, sizeof(e));

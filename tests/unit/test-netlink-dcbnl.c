@@ -63,19 +63,31 @@ static void uapi_layouts(void **state)
 static const uint8_t *bytes(const void *p) { return p; }
 
 /* The common start: nlmsghdr, dcbmsg, DCB_ATTR_IFNAME "rdma0" (6 bytes,
- * aligned to 8): the next attribute is at 16 + 4 + 12 = 32. */
-static void check_start(const struct nlmsghdr *nlh, uint16_t type, uint8_t cmd)
+ * aligned to 8): the next attribute is at 16 + 4 + 12 = 32. A request as
+ * built asks for an ACK; a GET as sent does not (halo_nlt_get). */
+static void check_flags(const struct nlmsghdr *nlh, uint16_t type, uint8_t cmd,
+			uint16_t flags)
 {
 	const uint8_t *b = bytes(nlh);
 
 	assert_int_equal(nlh->nlmsg_type, type);
-	assert_int_equal(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
+	assert_int_equal(nlh->nlmsg_flags, flags);
 	assert_int_equal(b[16], AF_UNSPEC);
 	assert_int_equal(b[17], cmd);
 	assert_int_equal(u16_at(b, 18), 0);
 	assert_int_equal(u16_at(b, 20), 4 + 6);          /* nla_len */
 	assert_int_equal(u16_at(b, 22), DCB_ATTR_IFNAME); /* nla_type */
 	assert_memory_equal(b + 24, "rdma0\0\0\0", 8);    /* NUL, zero pad */
+}
+
+static void check_start(const struct nlmsghdr *nlh, uint16_t type, uint8_t cmd)
+{
+	check_flags(nlh, type, cmd, NLM_F_REQUEST | NLM_F_ACK);
+}
+
+static void check_sent_get(const struct nlmsghdr *nlh, uint8_t cmd)
+{
+	check_flags(nlh, RTM_GETDCB, cmd, NLM_F_REQUEST);
 }
 
 static void encode_get(void **state)
@@ -279,8 +291,11 @@ static int fake_io(void *userdata, enum halo_nlt_proto proto,
 	case ANS_ERROR:
 		break;
 	}
-	put_ack(buf, &off, req, f->answer == ANS_ERROR ? f->k.error : 0,
-		f->answer == ANS_ERROR ? f->k.extack : NULL);
+	if (f->answer == ANS_IEEE || f->answer == ANS_DCBX)
+		put_ack_asked(buf, &off, req, 0);
+	else
+		put_ack(buf, &off, req, f->answer == ANS_ERROR ? f->k.error : 0,
+			f->answer == ANS_ERROR ? f->k.extack : NULL);
 	return (int)off;
 }
 
@@ -297,7 +312,7 @@ static void get_through_transport(void **state)
 	f->pfc_en = 0x18;
 	assert_int_equal(halo_dcbnl_ieee_get(t, "rdma0", r), 0);
 	assert_int_equal(counter, 1);
-	check_start((struct nlmsghdr *)f->k.req, RTM_GETDCB, DCB_CMD_IEEE_GET);
+	check_sent_get((struct nlmsghdr *)f->k.req, DCB_CMD_IEEE_GET);
 	assert_true(r->has_pfc);
 	assert_int_equal(r->pfc.pfc_cap, 8);
 	assert_int_equal(r->pfc.pfc_en, 0x18);
@@ -312,7 +327,7 @@ static void get_through_transport(void **state)
 
 	f->answer = ANS_DCBX;
 	assert_int_equal(halo_dcbnl_get_dcbx(t, "rdma0", &mode), 0);
-	check_start((struct nlmsghdr *)f->k.req, RTM_GETDCB, DCB_CMD_GDCBX);
+	check_sent_get((struct nlmsghdr *)f->k.req, DCB_CMD_GDCBX);
 	assert_int_equal(mode, DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE);
 
 	/* An ACK without the answer is no answer. */

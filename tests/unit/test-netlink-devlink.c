@@ -60,10 +60,10 @@ static void uapi_layouts(void **state)
 	assert_int_equal(DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER, 146);
 }
 
-static size_t check_start(const struct nlmsghdr *nlh, uint8_t cmd)
+static size_t check_start(const struct nlmsghdr *nlh, uint8_t cmd, uint16_t flags)
 {
 	const uint8_t *b = (const uint8_t *)nlh;
-	size_t off = check_genl_request(nlh, FAMILY, cmd, DEVLINK_GENL_VERSION);
+	size_t off = check_genl_request(nlh, FAMILY, cmd, DEVLINK_GENL_VERSION, flags);
 
 	assert_memory_equal(b + off + 4, "pci\0", 4);
 	off = check_attr(b, off, DEVLINK_ATTR_BUS_NAME, 4);
@@ -85,7 +85,7 @@ static void encode(void **state)
 	assert_int_equal(halo_devlink_req_param_get(buf, sizeof(buf), FAMILY, "pci",
 						    BDF, "enable_roce", &nlh), 0);
 	assert_ptr_equal(nlh, buf);
-	off = check_start(nlh, DEVLINK_CMD_PARAM_GET);
+	off = check_start(nlh, DEVLINK_CMD_PARAM_GET, NLM_F_REQUEST | NLM_F_ACK);
 	assert_int_equal(nlh->nlmsg_len, off);
 	assert_int_equal(off, 64);
 
@@ -95,7 +95,7 @@ static void encode(void **state)
 								 "pci", BDF, "enable_roce",
 								 DEVLINK_PARAM_CMODE_RUNTIME,
 								 v, &nlh), 0);
-		off = check_start(nlh, DEVLINK_CMD_PARAM_SET);
+		off = check_start(nlh, DEVLINK_CMD_PARAM_SET, NLM_F_REQUEST | NLM_F_ACK);
 		assert_int_equal(b[off + 4], HALO_DEVLINK_PARAM_TYPE_BOOL);
 		assert_memory_equal(b + off + 5, "\0\0\0", 3);
 		off = check_attr(b, off, DEVLINK_ATTR_PARAM_TYPE, 1);
@@ -205,7 +205,7 @@ static void get_and_set(void **state)
 						     DEVLINK_PARAM_CMODE_RUNTIME, &v), 0);
 	assert_true(v);
 	assert_int_equal(counter, 2); /* the family lookup, then the param */
-	check_start((struct nlmsghdr *)f->g.k.req, DEVLINK_CMD_PARAM_GET);
+	check_start((struct nlmsghdr *)f->g.k.req, DEVLINK_CMD_PARAM_GET, NLM_F_REQUEST);
 
 	f->param.runtime = 0;
 	f->param.driverinit = true; /* other cmodes do not leak into runtime */
@@ -221,7 +221,7 @@ static void get_and_set(void **state)
 	f->g.answer = FAKE_ACK;
 	assert_int_equal(halo_devlink_param_set_bool(t, "pci", BDF, "enable_roce",
 						     DEVLINK_PARAM_CMODE_RUNTIME, true), 0);
-	check_start((struct nlmsghdr *)f->g.k.req, DEVLINK_CMD_PARAM_SET);
+	check_start((struct nlmsghdr *)f->g.k.req, DEVLINK_CMD_PARAM_SET, NLM_F_REQUEST | NLM_F_ACK);
 	assert_int_equal(((struct nlmsghdr *)f->g.k.req)->nlmsg_len, 84);
 	assert_int_equal(counter, 5);
 	halo_nlt_free(t);
@@ -424,7 +424,8 @@ static void info_encode(void **state)
 	assert_int_equal(halo_devlink_req_info_get(buf, sizeof(buf), FAMILY, "pci", BDF,
 						   &nlh), 0);
 	assert_ptr_equal(nlh, buf);
-	off = check_genl_request(nlh, FAMILY, DEVLINK_CMD_INFO_GET, DEVLINK_GENL_VERSION);
+	off = check_genl_request(nlh, FAMILY, DEVLINK_CMD_INFO_GET, DEVLINK_GENL_VERSION,
+				 NLM_F_REQUEST | NLM_F_ACK);
 	/* 08 00 01 00 "pci\0", then 11 00 02 00 "0000:c2:00.0\0" + 3 zero. */
 	assert_memory_equal(b + off, "\x08\x00\x01\x00pci\0", 8);
 	off = check_attr(b, off, DEVLINK_ATTR_BUS_NAME, 4);

@@ -56,10 +56,10 @@ static void uapi_layouts(void **state)
 }
 
 /* nlmsghdr, genlmsghdr, HEADER { DEV_NAME "rdma0" }: next at 36. */
-static size_t check_start(const struct nlmsghdr *nlh, uint8_t cmd)
+static size_t check_start(const struct nlmsghdr *nlh, uint8_t cmd, uint16_t flags)
 {
 	const uint8_t *b = (const uint8_t *)nlh;
-	size_t off = check_genl_request(nlh, FAMILY, cmd, ETHTOOL_GENL_VERSION);
+	size_t off = check_genl_request(nlh, FAMILY, cmd, ETHTOOL_GENL_VERSION, flags);
 
 	assert_true(u16_at(b, 22) & NLA_F_NESTED);
 	off = check_nest(b, off, ETHTOOL_A_PRIVFLAGS_HEADER, 12);
@@ -79,7 +79,7 @@ static void encode(void **state)
 	assert_int_equal(halo_ethtool_req_privflags_get(buf, sizeof(buf), FAMILY, "rdma0",
 							&nlh), 0);
 	assert_ptr_equal(nlh, buf);
-	off = check_start(nlh, ETHTOOL_MSG_PRIVFLAGS_GET);
+	off = check_start(nlh, ETHTOOL_MSG_PRIVFLAGS_GET, NLM_F_REQUEST | NLM_F_ACK);
 	assert_int_equal(nlh->nlmsg_len, off);
 	assert_int_equal(off, 36);
 
@@ -90,7 +90,7 @@ static void encode(void **state)
 		assert_int_equal(halo_ethtool_req_privflag_set(buf, sizeof(buf), FAMILY,
 							       "rdma0", "fw-lldp-agent",
 							       on, &nlh), 0);
-		off = check_start(nlh, ETHTOOL_MSG_PRIVFLAGS_SET);
+		off = check_start(nlh, ETHTOOL_MSG_PRIVFLAGS_SET, NLM_F_REQUEST | NLM_F_ACK);
 		off = check_nest(b, off, ETHTOOL_A_PRIVFLAGS_FLAGS, 28 + 4 * on);
 		off = check_nest(b, off, ETHTOOL_A_BITSET_BITS, 24 + 4 * on);
 		off = check_nest(b, off, ETHTOOL_A_BITSET_BITS_BIT, 20 + 4 * on);
@@ -374,7 +374,7 @@ static void through_transport(void **state)
 	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on), 0);
 	assert_true(on);
 	assert_int_equal(counter, 2);
-	check_start((struct nlmsghdr *)f->g.k.req, ETHTOOL_MSG_PRIVFLAGS_GET);
+	check_start((struct nlmsghdr *)f->g.k.req, ETHTOOL_MSG_PRIVFLAGS_GET, NLM_F_REQUEST);
 	f->values = 0x3d;
 	assert_int_equal(halo_ethtool_privflag_get(t, "rdma0", "fw-lldp-agent", &on), 0);
 	assert_false(on);
@@ -388,7 +388,7 @@ static void through_transport(void **state)
 
 	f->g.answer = FAKE_ACK;
 	assert_int_equal(halo_ethtool_privflag_set(t, "rdma0", "fw-lldp-agent", false), 0);
-	check_start((struct nlmsghdr *)f->g.k.req, ETHTOOL_MSG_PRIVFLAGS_SET);
+	check_start((struct nlmsghdr *)f->g.k.req, ETHTOOL_MSG_PRIVFLAGS_SET, NLM_F_REQUEST | NLM_F_ACK);
 	assert_int_equal(((struct nlmsghdr *)f->g.k.req)->nlmsg_len, 36 + 32);
 	assert_int_equal(halo_ethtool_privflags_get(t, "rdma0", &fl), -EBADMSG);
 

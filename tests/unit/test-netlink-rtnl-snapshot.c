@@ -108,13 +108,14 @@ static int host_setup(void **state)
 	return 0;
 }
 
-/* RTM_GETLINK of IFINDEX or NAME, as the kernel's rtnl_getlink reads it. */
+/* RTM_GETLINK of IFINDEX or NAME, as the kernel's rtnl_getlink reads it:
+ * a GET, answered by its message, no ACK asked for. */
 static void want_getlink(struct msgbuf *want, int ifindex, const char *name)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = ifindex };
 	struct nlmsghdr *nlh = msg_start(want, RTM_GETLINK, &ifi, sizeof(ifi));
 
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
 	put_u32(want, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
 	if (name)
 		put(want, IFLA_IFNAME, name, strlen(name) + 1);
@@ -246,7 +247,7 @@ static void addr_holder(void **state)
 	assert_int_equal(halo_rtnl_addr_holder(ctx, &c, &holder), 0);
 	assert_int_equal(holder, 2);
 	msg_start(&want, RTM_GETROUTE, &rtm, sizeof(rtm));
-	((struct nlmsghdr *)want.b)->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	((struct nlmsghdr *)want.b)->nlmsg_flags = NLM_F_REQUEST;
 	put(&want, RTA_DST, c.addr, 4);
 	seam_req_equal(&seam, 0, want.b, want.len);
 

@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
+#include <dirent.h>
+#include <linux/dcbnl.h>
 #include <linux/genetlink.h>
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
@@ -24,7 +26,7 @@
 #include "netlink/transport.h"
 
 /* What the fake kernel answers: a list of messages it builds per request. */
-enum answer { ANS_DATA_ACK, ANS_ERROR_EXTACK, ANS_VERDICT, ANS_DUMP_INTR,
+enum answer { ANS_DATA_ACK, ANS_DATA, ANS_ERROR_EXTACK, ANS_VERDICT, ANS_DUMP_INTR,
 	      ANS_DONE_ERROR, ANS_FAMILY, ANS_NONE, ANS_HUGE_LEN };
 
 struct fake {
@@ -83,11 +85,13 @@ static int fake_io(void *userdata, enum halo_nlt_proto proto,
 	memset(buf, 0, 4096);
 	switch (f->answer) {
 	case ANS_DATA_ACK:
+	case ANS_DATA: /* a GET that asked for no ACK gets none */
 		nlh = put_msg(buf, &off, RTM_NEWLINK, 0, req->nlmsg_seq);
 		mnl_nlmsg_put_extra_header(nlh, sizeof(struct ifinfomsg));
 		mnl_attr_put_strz(nlh, IFLA_IFNAME, "rdma0");
 		end_msg(nlh, &off);
-		put_err(buf, &off, req, 0, NULL);
+		if (f->answer == ANS_DATA_ACK)
+			put_err(buf, &off, req, 0, NULL);
 		break;
 	case ANS_ERROR_EXTACK:
 		put_err(buf, &off, req, -EOPNOTSUPP, "device does not support this");
@@ -198,6 +202,41 @@ static void reply_and_ack(void **state)
 	assert_int_equal(halo_nlt_request(t, HALO_NLT_ROUTE, (struct nlmsghdr *)buf,
 					  NULL, NULL, NULL), 0);
 	assert_true(f.last_flags & NLM_F_ACK);
+	halo_nlt_free(t);
+}
+
+/* A GET: sent without NLM_F_ACK even when the request has it, and its
+ * one message ends the answer, where a request read up to its ACK would
+ * find the answer cut short. */
+static void get_without_ack(void **state)
+{
+	char buf[4096] __attribute__((aligned(4)));
+	struct fake f = { .answer = ANS_DATA };
+	struct seen s = { 0 };
+	unsigned long counter = 0;
+	struct halo_nlt *t = fake_transport(&f, &counter);
+
+	(void)state;
+	assert_int_equal(halo_nlt_get(t, HALO_NLT_ROUTE, getlink(buf, "rdma0", NLM_F_ACK),
+				      on_link, &s), 0);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.name, "rdma0");
+	assert_int_equal(f.last_flags, NLM_F_REQUEST);
+	assert_int_equal(halo_nlt_request(t, HALO_NLT_ROUTE, getlink(buf, "rdma0", 0),
+					  on_link, &s, NULL), -EPROTO);
+	assert_int_equal(s.n, 2);
+	/* An error takes the answer's place, with the kernel's words. */
+	f.answer = ANS_ERROR_EXTACK;
+	assert_int_equal(halo_nlt_get(t, HALO_NLT_GENERIC, getlink(buf, NULL, 0),
+				      on_link, &s), -EOPNOTSUPP);
+	assert_string_equal(halo_nlt_extack(t), "device does not support this");
+	assert_int_equal(s.n, 2);
+	/* An answer with an ACK after it is read the same. */
+	f.answer = ANS_DATA_ACK;
+	assert_int_equal(halo_nlt_get(t, HALO_NLT_DCB, getlink(buf, NULL, 0),
+				      on_link, &s), 0);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(counter, 4);
 	halo_nlt_free(t);
 }
 
@@ -326,9 +365,24 @@ static void kernel_families(void **state)
 	halo_nlt_free(t);
 }
 
+/* Descriptors open in this process. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
 static void kernel_route(void **state)
 {
 	char buf[4096] __attribute__((aligned(4)));
+	struct dcbmsg *dcb;
+	int fds;
 	unsigned long counter = 0;
 	struct halo_nlt *t = NULL;
 	struct seen s = { 0 };
@@ -360,13 +414,33 @@ static void kernel_route(void **state)
 	assert_non_null(halo_nlt_extack(t));
 	print_message("# the kernel said: %s\n", halo_nlt_extack(t));
 	assert_non_null(strstr(halo_nlt_extack(t), "prefix"));
+	/* GETs without an ACK: the answer ends each, nothing is left in
+	 * the socket for the next request to trip over. */
+	s.n = 0;
+	assert_int_equal(halo_nlt_get(t, HALO_NLT_ROUTE, getlink(buf, "lo", 0),
+				      on_link, &s), 0);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(halo_nlt_get(t, HALO_NLT_ROUTE, getlink(buf, "halo-none0", 0),
+				      on_link, &s), -ENODEV);
+	/* dcbnl is rtnetlink: the same socket, no second one. lo has no
+	 * dcbnl_ops, so dcb_doit refuses. */
+	fds = open_fds();
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETDCB;
+	dcb = mnl_nlmsg_put_extra_header(nlh, sizeof(*dcb));
+	dcb->dcb_family = AF_UNSPEC;
+	dcb->cmd = DCB_CMD_IEEE_GET;
+	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, "lo");
+	assert_int_equal(halo_nlt_get(t, HALO_NLT_DCB, nlh, NULL, NULL), -EOPNOTSUPP);
+	assert_int_equal(open_fds(), fds);
 	/* A dump through the same socket after all that. */
 	s.n = 0;
 	assert_int_equal(halo_nlt_request(t, HALO_NLT_ROUTE,
 					  getlink(buf, NULL, NLM_F_DUMP), on_link, &s,
 					  NULL), 0);
 	assert_true(s.n >= 1);
-	assert_int_equal(counter, 4);
+	assert_int_equal(counter, 7);
 	halo_nlt_free(t);
 }
 
@@ -374,6 +448,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reply_and_ack),
+		cmocka_unit_test(get_without_ack),
 		cmocka_unit_test(error_keeps_errno_and_extack),
 		cmocka_unit_test(verdict_in_reply),
 		cmocka_unit_test(dump_endings),
