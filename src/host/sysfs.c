@@ -204,6 +204,25 @@ static int list_net(int dirfd, const char *name, struct walk *w)
 	return err;
 }
 
+/* The directory NAME in DIRFD at the walk's last level: of all it holds
+ * only a "net" directory counts, so that is opened directly instead of
+ * listing NAME. Absent, a symlink (ELOOP: O_NOFOLLOW) or not a directory
+ * is what the listing would have skipped. */
+static int child_net(int dirfd, const char *name, struct walk *w)
+{
+	char path[NAME_MAX + sizeof("/net")];
+	int fd, err;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/net", name) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? 0 : -errno;
+	err = halo_dir_each(fd, net_entry, w);
+	close(fd);
+	return err;
+}
+
 static int walk(int fd, struct walk *w);
 
 static int walk_entry(int dirfd, const char *name, unsigned char type, void *userdata)
@@ -230,6 +249,8 @@ static int walk_entry(int dirfd, const char *name, unsigned char type, void *use
 		return 0;
 	if (w->depth >= WALK_DEPTH)
 		return 0;
+	if (w->depth + 1 == WALK_DEPTH)
+		return child_net(dirfd, name, w);
 	sub = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sub < 0)
 		return -errno;

@@ -85,11 +85,15 @@ static int mkroot(void **state)
 		 "  $d/0000:c2:00.0/ice.aux.0/net/sf0 $d/0000:c2:00.0/power "
 		 "  $d/0000:c2:00.0/0000:c5:00.0/net/inner0 "
 		 "  $d/0000:c2:00.0/infiniband/rocep194s0f0/ports/1/net/deep0 "
+		 "  $d/0000:c2:00.0/ice.aux.1/sub.0/net/sf1 $d/0000:c2:00.0/ice.aux.1/sub.1 "
+		 "  $d/0000:c2:00.0/ice.aux.1/sub.2 "
 		 "  $d/0000:c3:00.0/net/cx0 $d/0000:c4:00.0/net/other0 "
 		 "  sys/bus/pci/devices sys/bus/pci/drivers/ice sys/bus/pci/drivers/mlx5_core "
 		 "  sys/bus/pci/drivers/empty\n"
 		 "touch $d/0000:c2:00.0/vendor sys/bus/pci/drivers/mlx5_core/bind\n"
 		 "ln -s .. $d/0000:c2:00.0/up\n"
+		 "touch $d/0000:c2:00.0/ice.aux.1/sub.1/net\n"
+		 "ln -s ../sub.0/net $d/0000:c2:00.0/ice.aux.1/sub.2/net\n"
 		 "ln -s ../0000:c4:00.0 $d/0000:c2:00.0/virtfn0\n"
 		 "for f in 0000:c2:00.0 0000:c3:00.0; do\n"
 		 "  ln -s ../../../devices/pci0000:00/$f sys/bus/pci/devices/$f; done\n"
@@ -122,10 +126,13 @@ static void device_links(void **state)
 	(void)state;
 	assert_int_equal(halo_link_sysfs_device_links(&ctx, "/sys/bus/pci/devices/0000:c2:00.0",
 						      &names), 0);
-	assert_int_equal(halo_strv_len(names), 3);
+	assert_int_equal(halo_strv_len(names), 4);
 	assert_true(halo_strv_contains(names, "eth0"));
 	assert_true(halo_strv_contains(names, "eth1"));
 	assert_true(halo_strv_contains(names, "sf0")); /* its PCI address is c2:00.0 too */
+	/* two directories down, the last level: a "net" directory is read,
+	 * a file or a symlink of that name is not */
+	assert_true(halo_strv_contains(names, "sf1"));
 	assert_false(halo_strv_contains(names, "inner0"));
 	/* three directories down: not a netdev's place, not read */
 	assert_false(halo_strv_contains(names, "deep0"));
@@ -133,7 +140,7 @@ static void device_links(void **state)
 	/* appended once */
 	assert_int_equal(halo_link_sysfs_device_links(&ctx, "/sys/bus/pci/devices/0000:c2:00.0",
 						      &names), 0);
-	assert_int_equal(halo_strv_len(names), 3);
+	assert_int_equal(halo_strv_len(names), 4);
 	assert_int_equal(halo_link_sysfs_device_links(&ctx, "/sys/bus/pci/devices/0000:d0:00.0",
 						      &names), -ENOENT);
 }
@@ -156,7 +163,7 @@ static void candidates(void **state)
 	ifs[3] = by_name("rdma9");
 	cfg = mkcfg(ifs, 4);
 	assert_int_equal(halo_host_candidates(&ctx, &cfg, "enx0", &names), 1);
-	assert_int_equal(halo_strv_len(names), 6);
+	assert_int_equal(halo_strv_len(names), 7);
 	assert_true(halo_strv_contains(names, "cx0"));
 	assert_true(halo_strv_contains(names, "rdma9"));
 	assert_true(halo_strv_contains(names, "enx0"));
