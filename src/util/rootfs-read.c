@@ -74,13 +74,32 @@ static int read_rest(int fd, const char *path, bool known, size_t size,
 		     char **ret_buf, size_t *ret_len)
 {
 	_cleanup_free_ char *buf = NULL;
+	char first[SYSFS_PAGE];
 	size_t len = 0, cap;
+	bool done = false;
 
 	cap = size > 0 && size < READ_CAP ? size + 1 : SYSFS_PAGE;
+	/* Nearly every file read here (an attribute, a small config file)
+	 * is whole after one read: read it onto the stack, then keep it at
+	 * its size, rather than a page-sized heap buffer per read. */
+	if (cap <= sizeof(first)) {
+		ssize_t n;
+
+		do
+			n = read(fd, first, cap - 1);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return errno == EAGAIN ? -HALO_ENOTREG : -errno;
+		len = (size_t)n;
+		done = at_end(path, known, size, len, len, cap - 1);
+		if (done)
+			cap = len + 1;
+	}
 	buf = malloc(cap);
 	if (!buf)
 		return -ENOMEM;
-	for (;;) {
+	memcpy(buf, first, len);
+	while (!done) {
 		size_t asked;
 		ssize_t n;
 
@@ -106,8 +125,7 @@ static int read_rest(int fd, const char *path, bool known, size_t size,
 		len += (size_t)n;
 		if (len > READ_CAP)
 			return -EFBIG;
-		if (at_end(path, known, size, len, (size_t)n, asked))
-			break;
+		done = at_end(path, known, size, len, (size_t)n, asked);
 	}
 	buf[len] = '\0';
 	*ret_buf = TAKE_PTR(buf);

@@ -486,6 +486,34 @@ static void test_read_proc(void **state)
 	close(host.root_fd);
 }
 
+/* halo_read_fd to the end of a pipe, at the sizes around the first
+ * read's page: each comes back whole, NUL-terminated. */
+static void test_read_fd_sizes(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 3, 4094, 4095, 4096, 4097, 8191, 10000, 60000 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char *want = malloc(sizes[i] + 1), *buf = NULL;
+		size_t len = 1;
+		int p[2];
+
+		assert_non_null(want);
+		for (size_t k = 0; k < sizes[i]; k++)
+			want[k] = (char)('a' + (k * 7 + i) % 26);
+		assert_int_equal(pipe(p), 0);
+		assert_int_equal(write(p[1], want, sizes[i]), (ssize_t)sizes[i]);
+		close(p[1]);
+		assert_int_equal(halo_read_fd(p[0], 0, &buf, &len), 0);
+		close(p[0]);
+		assert_int_equal(len, sizes[i]);
+		assert_memory_equal(buf, want, sizes[i]);
+		assert_int_equal(buf[len], '\0');
+		free(buf);
+		free(want);
+	}
+}
+
 static void test_list_dir_sorted(void **state)
 {
 	struct fx *f = *state;
@@ -1065,6 +1093,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_path_lexical),
+		cmocka_unit_test(test_read_fd_sizes),
 		T(test_path_rules),
 		T(test_read_symlink_cannot_escape),
 		T(test_write_symlink_refused),
