@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,20 +63,78 @@ static const unsigned char byte_class[256] = {
 	[' '] = WS, ['"'] = STOP, ['\\'] = STOP,
 };
 
-static bool is_ws(const struct scan *s)
+/* The two loops test eight bytes at a time where eight are left: a word
+ * holds them with the first byte the least significant (one load on a
+ * little-endian machine), so a word's lowest marked byte is the first
+ * in the text. */
+static uint64_t word_at(const char *p)
 {
-	return s->p < s->end && (byte_class[(unsigned char)*s->p] & WS);
+	const unsigned char *u = (const unsigned char *)p;
+
+	return (uint64_t)u[0] | (uint64_t)u[1] << 8 | (uint64_t)u[2] << 16 |
+	       (uint64_t)u[3] << 24 | (uint64_t)u[4] << 32 | (uint64_t)u[5] << 40 |
+	       (uint64_t)u[6] << 48 | (uint64_t)u[7] << 56;
 }
 
-static bool is_plain(const struct scan *s)
+#define BYTES_8(b) (UINT64_C(0x0101010101010101) * (unsigned char)(b))
+
+/* The high bit of each byte of W below N (N <= 0x80). A borrow can mark
+ * a byte that is not, but only above one that is: the lowest mark is
+ * always true. */
+static uint64_t bytes_below(uint64_t w, unsigned char n)
 {
-	return s->p < s->end && !(byte_class[(unsigned char)*s->p] & STOP);
+	return (w - BYTES_8(n)) & ~w & BYTES_8(0x80);
 }
 
-static void ws(struct scan *s)
+static uint64_t bytes_equal(uint64_t w, unsigned char c)
 {
-	while (is_ws(s))
-		s->p++;
+	return bytes_below(w ^ BYTES_8(c), 1);
+}
+
+static size_t first_marked(uint64_t marks)
+{
+	return (size_t)__builtin_ctzll(marks) / 8;
+}
+
+/* The first byte at or after P that is not RFC 8259 whitespace. */
+static const char *ws_end(const char *p, const char *end)
+{
+	for (;;) {
+		/* Indentation: a run of spaces, eight at a time. */
+		for (; end - p >= 8; p += 8) {
+			uint64_t others = word_at(p) ^ BYTES_8(' ');
+
+			if (others) {
+				p += first_marked(others);
+				break;
+			}
+		}
+		if (p == end || !(byte_class[(unsigned char)*p] & WS))
+			return p;
+		p++;
+	}
+}
+
+static inline void ws(struct scan *s)
+{
+	if (s->p < s->end && (byte_class[(unsigned char)*s->p] & WS))
+		s->p = ws_end(s->p + 1, s->end);
+}
+
+/* The first byte at or after P that ends a run of a string's plain
+ * bytes: '"', '\\' or a control byte. */
+static inline const char *plain_end(const char *p, const char *end)
+{
+	for (; end - p >= 8; p += 8) {
+		uint64_t w = word_at(p);
+		uint64_t stops = bytes_below(w, 0x20) | bytes_equal(w, '"') | bytes_equal(w, '\\');
+
+		if (stops)
+			return p + first_marked(stops);
+	}
+	while (p < end && !(byte_class[(unsigned char)*p] & STOP))
+		p++;
+	return p;
 }
 
 static bool eat(struct scan *s, char c)
@@ -109,32 +168,20 @@ static bool unescape(char e, char *ret)
 	}
 }
 
-/* A string at s->p, decoded into s->str and s->str_len. Raw control
- * bytes go to the parser. */
-static int scan_string(struct scan *s)
+/* The rest of a string whose first run, from s->p, ends at a
+ * backslash: decoded into s->unescaped. */
+static int scan_escaped(struct scan *s)
 {
 	struct halo_buf *b = &s->unescaped;
-	bool escaped = false;
 
-	if (!eat(s, '"'))
-		return SCAN_OTHER;
+	b->len = 0;
 	for (;;) {
 		const char *run = s->p;
 		char c;
 
-		while (is_plain(s))
-			s->p++;
+		s->p = plain_end(s->p, s->end);
 		if (s->p >= s->end || (*s->p != '"' && *s->p != '\\'))
 			return SCAN_OTHER;
-		if (!escaped && *s->p == '"') {
-			s->str = run;
-			s->str_len = (size_t)(s->p++ - run);
-			return SCAN_OK;
-		}
-		if (!escaped) {
-			b->len = 0;
-			escaped = true;
-		}
 		halo_buf_append(b, run, (size_t)(s->p - run));
 		if (*s->p++ == '"')
 			break;
@@ -147,6 +194,24 @@ static int scan_string(struct scan *s)
 	s->str = b->data;
 	s->str_len = b->len;
 	return SCAN_OK;
+}
+
+/* A string at s->p, decoded into s->str and s->str_len. Raw control
+ * bytes go to the parser. */
+static int scan_string(struct scan *s)
+{
+	const char *stop;
+
+	if (!eat(s, '"'))
+		return SCAN_OTHER;
+	stop = plain_end(s->p, s->end);
+	if (stop < s->end && *stop == '"') {
+		s->str = s->p;
+		s->str_len = (size_t)(stop - s->p);
+		s->p = stop + 1;
+		return SCAN_OK;
+	}
+	return scan_escaped(s);
 }
 
 /* Whether the name just read is WORD. */

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,102 @@ static void test_left_to_the_parser(void **state)
 	}
 }
 
+/* KEY as an item's key and memo, in a file indented by PAD (which ends
+ * the text too): the scan's verdict, its records compared with the
+ * parser's. */
+static int scan_item(const char *key, const char *pad)
+{
+	struct halo_buf b = { 0 };
+	struct halo_records parsed;
+	char *text;
+	int r;
+
+	halo_buf_printf(&b, "{\n%s\"schema_version\": 1,\n%s\"items\": [\n%s{\n%s\"key\": \"%s\",\n"
+			"%s\"memo\": \"%s\"\n%s}\n%s]\n}%s", pad, pad, pad, pad, key, pad, key,
+			pad, pad, pad);
+	text = halo_buf_steal(&b);
+	assert_non_null(text);
+	r = scan(text, &parsed);
+	if (r == 1)
+		assert_int_equal(parsed.n, 1);
+	halo_records_free(&parsed);
+	free(text);
+	return r;
+}
+
+/* Strings of every length around two words, with an escape, a byte of
+ * the upper half or a raw control byte at every place: the scan tests
+ * eight bytes at a time where eight are left and must stop exactly where
+ * a byte-by-byte reading would. */
+static void test_string_runs(void **state)
+{
+	/* Read here: escapes, and bytes a word test could mistake for a
+	 * quote, a backslash or a control byte. */
+	static const char *const read[] = {
+		"\\\\", "\\\"", "\\n", "\\/", "\\t", "\xa2", "\xdc", "\xa0", "\x80\xff", "\x21\x23\x5b\x5d",
+	};
+	/* Left to the parser: what json-c reads its own way. */
+	static const char *const left[] = { "\x01", "\x1f", "\t", "\n", "\\u0041", "\\x" };
+	char key[64];
+
+	for (size_t len = 0; len <= 20; len++) {
+		for (size_t at = 0; at <= len; at++) {
+			for (size_t i = 0; i < sizeof(read) / sizeof(read[0]); i++) {
+				snprintf(key, sizeof(key), "%.*s%s%.*s", (int)at, "abcdefghijklmnopqrstuvwxyz",
+					 read[i], (int)(len - at), "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+				assert_int_equal(scan_item(key, ""), 1);
+				assert_int_equal(scan_item(key, "  "), 1);
+			}
+			for (size_t i = 0; i < sizeof(left) / sizeof(left[0]); i++) {
+				snprintf(key, sizeof(key), "%.*s%s%.*s", (int)at, "abcdefghijklmnopqrstuvwxyz",
+					 left[i], (int)(len - at), "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+				assert_int_equal(scan_item(key, ""), 0);
+			}
+		}
+	}
+}
+
+/* A string cut short by the end of the text, within a word's reach of
+ * it or not: the parser's. */
+static void test_string_at_end(void **state)
+{
+	static const char head[] = "{\"schema_version\":1,\"items\":[],\"x\":\"";
+	struct halo_records parsed;
+	char text[128];
+
+	for (size_t len = 0; len <= 20; len++) {
+		snprintf(text, sizeof(text), "%s%.*s", head, (int)len, "abcdefghijklmnopqrstuvwxyz");
+		assert_int_equal(scan(text, &parsed), 0);
+		halo_records_free(&parsed);
+		snprintf(text, sizeof(text), "%s%.*s\\", head, (int)len, "abcdefghijklmnopqrstuvwxyz");
+		assert_int_equal(scan(text, &parsed), 0);
+		halo_records_free(&parsed);
+	}
+}
+
+/* Indentation of every depth, with tabs and line ends among the spaces
+ * and after the document: the scan skips spaces eight at a time and must
+ * stop at the first other byte. */
+static void test_whitespace_runs(void **state)
+{
+	static const char spaces[] = "                                ";
+	char pad[64];
+
+	for (int n = 0; n <= 20; n++) {
+		snprintf(pad, sizeof(pad), "%.*s", n, spaces);
+		assert_int_equal(scan_item("k", pad), 1);
+		snprintf(pad, sizeof(pad), "%.*s\t%.*s", n, spaces, n, spaces);
+		assert_int_equal(scan_item("k", pad), 1);
+		snprintf(pad, sizeof(pad), "%.*s\r\n%.*s", n, spaces, n, spaces);
+		assert_int_equal(scan_item("k", pad), 1);
+		/* no JSON whitespace: json-c's to judge */
+		snprintf(pad, sizeof(pad), "%.*s\v%.*s", n, spaces, n, spaces);
+		assert_int_equal(scan_item("k", pad), 0);
+		snprintf(pad, sizeof(pad), "%.*s\xa0%.*s", n, spaces, n, spaces);
+		assert_int_equal(scan_item("k", pad), 0);
+	}
+}
+
 /* A NUL ends what json-c reads: the rest is not for the scan either. */
 static void test_nul(void **state)
 {
@@ -180,6 +277,9 @@ int main(void)
 		cmocka_unit_test(test_plain_variants),
 		cmocka_unit_test(test_full_record),
 		cmocka_unit_test(test_left_to_the_parser),
+		cmocka_unit_test(test_string_runs),
+		cmocka_unit_test(test_string_at_end),
+		cmocka_unit_test(test_whitespace_runs),
 		cmocka_unit_test(test_nul),
 	};
 
