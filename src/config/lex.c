@@ -131,6 +131,15 @@ static size_t scan_includes(struct halo_pctx *p, const char *text, size_t len)
 	return n;
 }
 
+/* The bytes the prescan below stops at: line ends and what may start a
+ * comment, a string or a number. Any other byte is stepped over with one
+ * look-up instead of five comparisons. */
+static const bool prescan_stop[256] = {
+	['\n'] = true, ['#'] = true, ['/'] = true, ['"'] = true,
+	['0'] = true, ['1'] = true, ['2'] = true, ['3'] = true, ['4'] = true,
+	['5'] = true, ['6'] = true, ['7'] = true, ['8'] = true, ['9'] = true,
+};
+
 size_t halo_config_prescan(struct halo_pctx *p, const char *text, size_t len,
 			   int **ret_bad_lines, size_t *ret_n, bool *ret_comment_open)
 {
@@ -143,8 +152,13 @@ size_t halo_config_prescan(struct halo_pctx *p, const char *text, size_t len,
 	size_t includes = scan_includes(p, text, len);
 
 	while (s < end) {
-		char c = *s;
+		char c;
 
+		while (s < end && !prescan_stop[(unsigned char)*s])
+			s++;
+		if (s == end)
+			break;
+		c = *s;
 		if (c == '\n') {
 			line++;
 			s++;

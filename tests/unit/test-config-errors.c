@@ -480,6 +480,11 @@ static void wrapped_integer(void **state)
 			     "routes = ( { to = \"default\"; metric = 4294967295L; } ); } );\n",
 			     "halo.conf:2: integer 4294967552 does not fit in 32 bits (libconfig would "
 			     "silently wrap it; append L for a 64-bit integer)");
+	/* A hexadecimal one too (the prescan stops at its leading 0). */
+	assert_config_errors("boot = {\n  gtt_mib = 0x100000000;\n};\n"
+			     "interfaces = ( { name = \"a\"; mtu = 9000; } );\n",
+			     "halo.conf:2: integer 0x100000000 does not fit in 32 bits (libconfig would "
+			     "silently wrap it; append L for a 64-bit integer)");
 	assert_config_errors("access = { memlock = 99999999999999999999L; };\n",
 			     "halo.conf:1: integer 99999999999999999999L does not fit in 64 bits");
 	/* Not numbers: in strings, comments, names, floats. */
