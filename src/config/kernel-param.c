@@ -33,7 +33,9 @@ bool halo_kernel_param_has_key(const char *tok, const char *key)
 	const char *k = tok[0] == '"' ? tok + 1 : tok;
 	size_t i = 0;
 
-	while (key[i] && k[i] && k[i] != '=' && name_char(k[i]) == name_char(key[i]))
+	/* The characters compared first: most tokens differ from the key at
+	 * once. K's NUL stops it too, as no character of a key maps to NUL. */
+	while (key[i] && name_char(k[i]) == name_char(key[i]) && k[i] != '=')
 		i++;
 	if (key[i])
 		return false;

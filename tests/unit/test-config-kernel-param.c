@@ -31,6 +31,10 @@ static void key(void **state)
 	assert_true(halo_kernel_param_has_key("\"foo=a b\"", "foo"));
 	assert_false(halo_kernel_param_has_key("\"foo=a b\"", "foo=a"));
 	assert_false(halo_kernel_param_has_key("\"quiet\"x", "quiet"));
+	/* The token's key ends at its first '=' or its end, whatever the
+	 * key asked for goes on with. */
+	assert_false(halo_kernel_param_has_key("foo=a", "foo=a"));
+	assert_false(halo_kernel_param_has_key("ttm", "ttm.pages_limit"));
 	assert_false(halo_kernel_param_has_key("\"quiet", "quiet\""));
 	assert_true(halo_kernel_param_has_key("\"quiet", "quiet"));
 	/* The empty key: "=x", "", "\"\"". */
