@@ -38,9 +38,13 @@ struct scan {
 	struct halo_buf unescaped;
 };
 
-/* One item's members, as read. */
+/* One item's members, as read. KEY is a slice of the text, or of
+ * KEY_COPY when it had an escape: most items record nothing, and their
+ * key is then never copied. */
 struct item_scan {
-	char *key, *memo;
+	const char *key;
+	size_t key_len;
+	char *key_copy, *memo;
 	bool seen_key, seen_memo, seen_owned, owned_array;
 	char **owned;
 	size_t n_owned;
@@ -370,6 +374,27 @@ static int keep_string(struct scan *s, char **ret)
 	return *ret ? SCAN_OK : -ENOMEM;
 }
 
+/* An item's key, kept in IT (NULL when the value is no string). */
+static int keep_key(struct scan *s, struct item_scan *it)
+{
+	int r;
+
+	if (!at(s, '"'))
+		return scan_value(s);
+	r = scan_string(s);
+	if (r != SCAN_OK)
+		return r;
+	/* A decoded key is in a buffer the next string reuses. */
+	if (s->str == s->unescaped.data) {
+		it->key_copy = strndup(s->str, s->str_len);
+		if (!it->key_copy)
+			return -ENOMEM;
+	}
+	it->key = it->key_copy ? it->key_copy : s->str;
+	it->key_len = s->str_len;
+	return SCAN_OK;
+}
+
 static int owned_element(struct scan *s, void *state)
 {
 	struct item_scan *it = state;
@@ -411,7 +436,7 @@ static int item_member(struct scan *s, void *state)
 		return SCAN_OTHER;
 	*seen = true;
 	if (seen == &it->seen_key)
-		return keep_string(s, &it->key);
+		return keep_key(s, it);
 	if (seen == &it->seen_memo)
 		return keep_string(s, &it->memo);
 	if (!eat(s, '['))
@@ -422,7 +447,7 @@ static int item_member(struct scan *s, void *state)
 
 static void item_free(struct item_scan *it)
 {
-	free(it->key);
+	free(it->key_copy);
 	free(it->memo);
 	for (size_t i = 0; i < it->n_owned; i++)
 		free(it->owned[i]);
@@ -435,18 +460,25 @@ static int items_element(struct scan *s, void *state)
 {
 	struct halo_records *got = state;
 	struct item_scan it = { 0 };
+	char *key = NULL;
 	int r;
 
 	if (!eat(s, '{'))
 		return scan_value(s);
 	r = scan_list(s, '}', item_member, &it);
-	if (r == SCAN_OK && it.key && it.memo)
-		r = halo_records_set_memo(got, it.key, it.memo);
-	for (size_t i = 0; r == SCAN_OK && it.key && i < it.n_owned; i++) {
-		r = halo_records_add(got, it.key, it.owned[i]);
+	if (r == SCAN_OK && it.key && (it.memo || it.n_owned)) {
+		key = strndup(it.key, it.key_len);
+		if (!key)
+			r = -ENOMEM;
+	}
+	if (r == SCAN_OK && key && it.memo)
+		r = halo_records_set_memo(got, key, it.memo);
+	for (size_t i = 0; r == SCAN_OK && key && i < it.n_owned; i++) {
+		r = halo_records_add(got, key, it.owned[i]);
 		if (r == -ENOSPC)
 			r = SCAN_OK;
 	}
+	free(key);
 	item_free(&it);
 	return r;
 }
