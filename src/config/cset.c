@@ -97,14 +97,22 @@ const struct halo_cset *halo_cset_elem(const struct halo_cset *s, size_t i)
  * one: the same member is found. */
 const struct halo_cset *halo_cset_member(const struct halo_cset *s, const char *name)
 {
-	size_t n = strcspn(name, ":./");
-	int len;
+	const config_list_t *list;
+	size_t n = 0;
 
 	if (config_setting_type(CS(s)) != CONFIG_TYPE_GROUP)
 		return NULL;
-	len = config_setting_length(CS(s));
-	for (int i = 0; i < len; i++) {
-		const config_setting_t *m = config_setting_get_elem(CS(s), (unsigned)i);
+	/* Where strcspn(name, ":./") stops, by hand: the names are short. */
+	while (name[n] && name[n] != ':' && name[n] != '.' && name[n] != '/')
+		n++;
+	/* An empty group may have no list. */
+	list = CS(s)->value.list;
+	if (!list)
+		return NULL;
+	/* The group's members from libconfig.h's public list, not a call
+	 * per member: the schema walk asks for every key it knows. */
+	for (unsigned i = 0; i < list->length; i++) {
+		const config_setting_t *m = list->elements[i];
 		const char *mname = config_setting_name(m);
 
 		/* The first character rules out most members without a call. */

@@ -19,7 +19,8 @@ static const char text[] =
 	"abc = { x = 1; xy = \"s\"; };\n"
 	"b-c_d* = [1, 2];\n"
 	"Z = (1, \"two\");\n"
-	"nested = { a = { b = 1; }; };\n";
+	"nested = { a = { b = 1; }; };\n"
+	"empty = { };\n";
 
 /* Both lookups of NAME in G agree. */
 static void same_member(const struct halo_cset *g, const char *name)
@@ -37,7 +38,7 @@ static void member_as_libconfig(void **state)
 	};
 	struct halo_ctree *t = NULL;
 	struct halo_ctree_error err;
-	const struct halo_cset *root, *abc, *nested;
+	const struct halo_cset *root, *abc, *nested, *empty;
 
 	assert_int_equal(halo_ctree_parse(text, &t, &err), 0);
 	root = halo_ctree_root(t);
@@ -45,10 +46,13 @@ static void member_as_libconfig(void **state)
 	nested = halo_cset_member(root, "nested");
 	assert_non_null(abc);
 	assert_non_null(nested);
+	empty = halo_cset_member(root, "empty");
+	assert_non_null(empty);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		same_member(root, names[i]);
 		same_member(abc, names[i]);
 		same_member(nested, names[i]);
+		same_member(empty, names[i]);
 		same_member(halo_cset_elem(root, 0), names[i]); /* not a group */
 		same_member(halo_cset_elem(root, 3), names[i]); /* an array */
 	}
