@@ -79,8 +79,8 @@ static void test_plain_variants(void **state)
 		/* the escapes json-c writes */
 		"{\"schema_version\":1,\"items\":[{\"key\":\"a\\/b\\\"c\\\\d\",\"memo\":\"x\\ny\\tz\\b\\f\\r\",\"owned\":[\"q\\/r\"]}]}",
 		/* what is not a string, an object or an array where one is read */
-		"{\"schema_version\":1,\"items\":[7,null,{\"key\":5,\"memo\":\"m\",\"owned\":[\"1:1\"]},"
-		"{\"key\":\"k\",\"memo\":true,\"owned\":{\"a\":1}},{\"key\":\"j\",\"owned\":[1,\"0123456789abcdef\",\"ok\"]}]}",
+		("{\"schema_version\":1,\"items\":[7,null,{\"key\":5,\"memo\":\"m\",\"owned\":[\"1:1\"]},"
+		 "{\"key\":\"k\",\"memo\":true,\"owned\":{\"a\":1}},{\"key\":\"j\",\"owned\":[1,\"0123456789abcdef\",\"ok\"]}]}"),
 		/* not ours: another version, no items, items not an array */
 		"{\"schema_version\":2,\"items\":[{\"key\":\"k\",\"memo\":\"m\"}]}",
 		"{\"schema_version\":-0,\"items\":[]}",
