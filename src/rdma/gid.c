@@ -101,8 +101,11 @@ int halo_rdma_gid_scan(halo_rdma_reader rd, void *userdata, const char *dir,
 		}
 		if (err < 0)
 			return err;
-		/* A GID we cannot read as one is no IPv4 GID of ours. */
-		if (halo_rdma_gid_parse(text, gid) < 0 || is_zero(gid))
+		/* A GID we cannot read as one is no IPv4 GID of ours; nor is
+		 * any other than ::ffff:a.b.c.d, whatever its type: its
+		 * attributes are not read (an empty entry reads all zeros,
+		 * drivers/infiniband/core/sysfs.c show_port_gid). */
+		if (halo_rdma_gid_parse(text, gid) < 0 || is_zero(gid) || !is_v4_mapped(gid))
 			continue;
 		halo_rdma_path_cut(&p, base);
 		halo_rdma_path_add(&p, "/gid_attrs/types/");
@@ -114,7 +117,7 @@ int halo_rdma_gid_scan(halo_rdma_reader rd, void *userdata, const char *dir,
 			res.n_empty++;
 			continue;
 		}
-		if (strcmp(type, "RoCE v2") != 0 || !is_v4_mapped(gid))
+		if (strcmp(type, "RoCE v2") != 0)
 			continue;
 		halo_rdma_path_cut(&p, base);
 		halo_rdma_path_add(&p, "/gid_attrs/ndevs/");
@@ -173,7 +176,7 @@ int halo_rdma_gid_find(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 		       const char *ifname, const uint8_t addr[4],
 		       struct halo_rdma_gid *ret, char **ret_why)
 {
-	_cleanup_strv_free_ char **names = NULL, **types = NULL;
+	_cleanup_strv_free_ char **names = NULL;
 	_cleanup_free_ unsigned *idx = NULL;
 	struct last_read lr = { .ctx = ctx };
 	struct halo_rdma_path p;
@@ -201,13 +204,9 @@ int halo_rdma_gid_find(struct halo_ctx *ctx, const struct halo_rdma_dev *dev,
 			idx[n++] = (unsigned)v;
 	}
 	qsort(idx, n, sizeof(*idx), cmp_unsigned);
-	/* Listed only to keep the directory open for the run: each entry's
-	 * type is then one openat in it. What the listing finds wrong, the
-	 * reads find too, and name the entry. */
-	halo_rdma_path_cut(&p, dir);
-	halo_rdma_path_add(&p, "/gid_attrs/types");
-	if (halo_root_list_dir(ctx, p.s, &types) == -ENOMEM)
-		return -ENOMEM;
+	/* gid_attrs/types is not listed: only the IPv4 GIDs' types are
+	 * read (one or two a port), fewer calls from the root than a
+	 * listing and reads in it. */
 	halo_rdma_path_cut(&p, dir);
 	err = halo_rdma_gid_scan(read_recording, &lr, p.s, idx, n, ifname, addr, ret);
 	return err < 0 ? find_failed(ctx, lr.path, err, ret_why) : 0;

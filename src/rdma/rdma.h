@@ -144,8 +144,9 @@ struct halo_rdma_gid {
 /*
  * Scans gids/<i>, gid_attrs/types/<i> and gid_attrs/ndevs/<i> under
  * DIR (".../ports/<p>") through READ: the entry of type "RoCE v2", ndev
- * IFNAME and IPv4-mapped address ADDR (4 bytes, network order). A zero
- * GID is skipped; a type or ndev that reads EINVAL or ENODATA is an empty
+ * IFNAME and IPv4-mapped address ADDR (4 bytes, network order). A GID
+ * that is not IPv4-mapped (a zero one included) is skipped, its
+ * attributes not read; a type or ndev that reads EINVAL or ENODATA is an empty
  * entry (the kernel's answer for one) and skipped. A FIFO or device
  * planted there (-HALO_ENOTREG, util/rootfs.h) is no empty entry: it is
  * returned, like every other failed read. INDICES: the entry

@@ -34,6 +34,7 @@ struct table {
 	const struct entry *e;
 	size_t n;
 	int fail_index; /* an entry whose gid read fails with EIO, -1 none */
+	unsigned attr_reads; /* of gid_attrs, counted */
 };
 
 static int fake_read(void *userdata, const char *path, char **ret)
@@ -54,6 +55,8 @@ static int fake_read(void *userdata, const char *path, char **ret)
 		return -ENOENT;
 	if (i >= t->n)
 		return -ENOENT;
+	if (what[0] != 'g')
+		((struct table *)userdata)->attr_reads++;
 	if ((int)i == t->fail_index)
 		return -EIO;
 	value = what[0] == 'g' ? t->e[i].gid : what[0] == 't' ? t->e[i].type : t->e[i].ndev;
@@ -69,7 +72,7 @@ static int fake_read(void *userdata, const char *path, char **ret)
 static int scan(const struct entry *e, size_t n, const char *ifname, const uint8_t *addr,
 		struct halo_rdma_gid *ret)
 {
-	struct table t = { e, n, -1 };
+	struct table t = { e, n, -1, 0 };
 	unsigned idx[32];
 
 	for (unsigned i = 0; i < n; i++)
@@ -194,13 +197,36 @@ static void test_other_ndev(void **state)
 	assert_int_equal(g.n_v4, 0);
 }
 
+/* Only an IPv4-mapped GID's attributes are read: a link-local or IPv6
+ * GID is no candidate whatever its type (one that would fail to read is
+ * not even looked at), and a zero GID is an empty entry. */
+static void test_attrs_of_v4_only(void **state)
+{
+	static const struct entry e[] = {
+		{ FE80, NULL, NULL },           { V6, "RoCE v2", "eth0" },
+		{ ZERO, NULL, NULL },           { V4_1, "IB/RoCE v1", "eth0" },
+		{ V4_1, "RoCE v2", "eth0" },
+	};
+	struct table t = { e, ARRAY_SIZE(e), -1, 0 };
+	unsigned idx[] = { 0, 1, 2, 3, 4 };
+	struct halo_rdma_gid g;
+
+	(void)state;
+	assert_int_equal(halo_rdma_gid_scan(fake_read, &t, "P", idx, 5, "eth0", addr1, &g), 0);
+	assert_int_equal(g.index, 4);
+	assert_int_equal(g.n_v4, 1);
+	assert_int_equal(g.n_empty, 0);
+	/* The types of 3 and 4, the ndev of 4. */
+	assert_int_equal(t.attr_reads, 3);
+}
+
 /* A read error other than the empty entry's is reported. */
 static void test_read_error(void **state)
 {
 	static const struct entry e[] = {
 		{ FE80, "RoCE v2", "eth0" }, { V4_1, "RoCE v2", "eth0" },
 	};
-	struct table t = { e, ARRAY_SIZE(e), 1 };
+	struct table t = { e, ARRAY_SIZE(e), 1, 0 };
 	unsigned idx[] = { 0, 1 };
 	struct halo_rdma_gid g = { .index = 42 };
 
@@ -248,7 +274,7 @@ int main(void)
 		cmocka_unit_test(test_mlx5),       cmocka_unit_test(test_ipv6_shift),
 		cmocka_unit_test(test_two_ipv4),   cmocka_unit_test(test_einval),
 		cmocka_unit_test(test_other_ndev), cmocka_unit_test(test_read_error),
-		cmocka_unit_test(test_find_names_file),
+		cmocka_unit_test(test_find_names_file), cmocka_unit_test(test_attrs_of_v4_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
