@@ -69,6 +69,7 @@ enum halo_exit {
 
 struct halo_registry; /* engine/subsystem.h: the subsystems of the program */
 struct halo_kmod;  /* modules/: lazily created libkmod context */
+struct halo_modindex; /* modules/: the module index, mapped once a run */
 struct halo_nlt;   /* netlink/: the run's netlink transport */
 struct halo_rtnl;  /* netlink/: the run's rtnetlink snapshots */
 struct halo_host;  /* host/: the managed interfaces, resolved once */
@@ -112,6 +113,7 @@ struct halo_ctx {
 
 	/* Lazily opened library handles, owned and freed by their subsystem. */
 	struct halo_kmod *kmod;
+	struct halo_modindex *modindex;
 	/* The run's netlink (netlink/context.h): its transport and the
 	 * rtnetlink snapshots, made on first use, released by main's
 	 * cleanup. */

@@ -26,7 +26,7 @@ static const char *const dkms_dirs[] = { "updates/", "extra/", "weak-updates/" }
  */
 int halo_modules_amdgpu_is_dkms(struct halo_ctx *ctx, bool *ret_dkms)
 {
-	_cleanup_free_ char *path = NULL, *line = NULL;
+	_cleanup_free_ char *line = NULL;
 	const void *index;
 	size_t len;
 	int r;
@@ -41,17 +41,13 @@ int halo_modules_amdgpu_is_dkms(struct halo_ctx *ctx, bool *ret_dkms)
 	}
 	if (!halo_kernel_release_valid(ctx->kernel_release))
 		return -EINVAL;
-	path = halo_strdup_printf("/lib/modules/%s/modules.dep.bin", ctx->kernel_release);
-	if (!path)
-		return -ENOMEM;
-	/* Mapped: a lookup touches a few pages of it, not all. */
-	r = halo_root_map_file(ctx, path, &index, &len);
+	/* Kept mapped for the native module reader (modindex.c). */
+	r = halo_modindex_get(ctx, &index, &len);
 	if (r == -ENOENT)
 		return 0; /* no module tree for this kernel: in-tree assumed */
 	if (r < 0)
 		return r;
 	r = halo_depindex_lookup(index, len, "amdgpu", &line);
-	halo_root_unmap_file(index, len);
 	if (r == -ENOENT)
 		return 0; /* built in, or not there: in-tree */
 	if (r < 0)

@@ -114,7 +114,7 @@ struct halo_modnative;
 
 /* Reads the root's module index, modprobe.d and kernel command line.
  * -EAGAIN when anything there is left to libkmod (see native.c). */
-int halo_modnative_new(const struct halo_ctx *ctx, struct halo_modnative **ret);
+int halo_modnative_new(struct halo_ctx *ctx, struct halo_modnative **ret);
 void halo_modnative_free(struct halo_modnative *n);
 /* What halo_kmod_lookup would answer for NAME, or -EAGAIN: ask it. */
 int halo_modnative_lookup(struct halo_modnative *n, const char *name,
@@ -232,6 +232,16 @@ struct halo_lzma_stream {
 int halo_modinfo_add_entry(struct halo_modinfo *mi, const char *key, const char *value);
 /* Records every entry of a .modinfo section, split as libkmod splits it. */
 int halo_modinfo_add_section(struct halo_modinfo *mi, const char *sec, size_t len);
+
+/* --- modindex.c: modules.dep.bin, mapped once a run ------------------- */
+
+/* The root's /lib/modules/<ctx->kernel_release>/modules.dep.bin (the
+ * caller has checked the release with halo_kernel_release_valid), or
+ * halo_root_map_file's error; the same answer for the whole run until a
+ * file is written or a program spawned. The map stays valid until the next
+ * call or halo_modindex_release; the caller never unmaps it. */
+int halo_modindex_get(struct halo_ctx *ctx, const void **ret_map, size_t *ret_len);
+void halo_modindex_release(struct halo_ctx *ctx);
 
 /* --- depindex.c: an exact lookup in modules.dep.bin (pure) ------------ */
 

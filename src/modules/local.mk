@@ -11,6 +11,7 @@ libhalo_la_SOURCES += \
 	src/modules/view.c \
 	src/modules/view-modules.c \
 	src/modules/depindex.c \
+	src/modules/modindex.c \
 	src/modules/native.c \
 	src/modules/elfsection.c \
 	src/modules/unpack.c \

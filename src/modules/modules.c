@@ -491,4 +491,5 @@ void halo_modules_release(struct halo_ctx *ctx)
 {
 	halo_kmod_free(ctx->kmod);
 	ctx->kmod = NULL;
+	halo_modindex_release(ctx);
 }

@@ -37,7 +37,7 @@
 struct halo_modnative {
 	const struct halo_ctx *ctx;
 	char *moddir;      /* /lib/modules/<release>, inside the root */
-	const void *depidx; /* modules.dep.bin, mapped */
+	const void *depidx; /* modules.dep.bin, the run's map (modindex.c) */
 	size_t depidx_len;
 	char **blacklist;  /* modprobe.d, modules.softdep, modprobe.blacklist= */
 	char **softdeps;   /* modules that have a softdep line */
@@ -50,7 +50,6 @@ void halo_modnative_free(struct halo_modnative *n)
 	if (!n)
 		return;
 	free(n->moddir);
-	halo_root_unmap_file(n->depidx, n->depidx_len);
 	halo_strv_free(n->blacklist);
 	halo_strv_free(n->softdeps);
 	halo_strv_free(n->dep_files);
@@ -110,10 +109,10 @@ static int scan_conf_dirs(struct halo_modnative *n)
 	return 0;
 }
 
-int halo_modnative_new(const struct halo_ctx *ctx, struct halo_modnative **ret)
+int halo_modnative_new(struct halo_ctx *ctx, struct halo_modnative **ret)
 {
 	struct halo_modnative *n;
-	_cleanup_free_ char *softdep = NULL, *depbin = NULL;
+	_cleanup_free_ char *softdep = NULL;
 	_cleanup_free_ char *cmdline = NULL;
 	int r;
 
@@ -124,14 +123,13 @@ int halo_modnative_new(const struct halo_ctx *ctx, struct halo_modnative **ret)
 		return -ENOMEM;
 	n->ctx = ctx;
 	n->moddir = halo_strdup_printf("/lib/modules/%s", ctx->kernel_release);
-	depbin = halo_strdup_printf("%s/modules.dep.bin", n->moddir ? n->moddir : "");
 	softdep = halo_strdup_printf("%s/modules.softdep", n->moddir ? n->moddir : "");
-	if (!n->moddir || !depbin || !softdep) {
+	if (!n->moddir || !softdep) {
 		r = -ENOMEM;
 		goto fail;
 	}
-	/* Mapped: a lookup touches a few pages of it, not all. */
-	r = halo_root_map_file(ctx, depbin, &n->depidx, &n->depidx_len);
+	/* Mapped once a run: the amdgpu build probe may have mapped it. */
+	r = halo_modindex_get(ctx, &n->depidx, &n->depidx_len);
 	if (r < 0) {
 		r = r == -ENOMEM ? r : -EAGAIN;
 		goto fail;

@@ -297,6 +297,48 @@ static void test_defers_on_modules(void **state)
 	assert_int_equal(lookup_now(root, "mlx5_core"), -EAGAIN);
 }
 
+/* modindex.c: the amdgpu build probe and the reader share one map of the
+ * index, which a run keeps until it has written or spawned something. */
+static void test_index_once(void **state)
+{
+	char root[160], from[400], to[512];
+	struct halo_modnative *n = NULL;
+	struct halo_modinfo *mi = NULL;
+	const void *m1 = NULL, *m2 = NULL;
+	size_t l1 = 0, l2 = 0;
+	struct halo_ctx ctx;
+	bool dkms = true;
+
+	snprintf(root, sizeof(root), "%s/index-once", tmp);
+	assert_int_equal(fixture_build(root, ""), 0);
+	snprintf(from, sizeof(from), "%s/lib/modules/%s/modules.dep.bin", root, REL);
+	snprintf(to, sizeof(to), "%s.away", from);
+	ctx_open(&ctx, root);
+	assert_int_equal(halo_modules_amdgpu_is_dkms(&ctx, &dkms), 0);
+	assert_false(dkms);
+	assert_int_equal(halo_modindex_get(&ctx, &m1, &l1), 0);
+	assert_non_null(m1);
+	/* Gone from the disk, the run's map still answers: not read again. */
+	assert_int_equal(rename(from, to), 0);
+	assert_int_equal(halo_modnative_new(&ctx, &n), 0);
+	assert_int_equal(halo_modnative_lookup(n, "irdma", &mi), 0);
+	assert_string_equal(mi->relpath, "kernel/drivers/infiniband/hw/irdma/irdma.ko");
+	halo_modinfo_free(mi);
+	halo_modnative_free(n);
+	assert_int_equal(halo_modindex_get(&ctx, &m2, &l2), 0);
+	assert_ptr_equal(m1, m2);
+	assert_int_equal(l1, l2);
+	/* After a write of the run: read anew, and its absence is seen. */
+	ctx.files_written++;
+	assert_int_equal(halo_modindex_get(&ctx, &m2, &l2), -ENOENT);
+	assert_int_equal(halo_modnative_new(&ctx, &n), -EAGAIN);
+	assert_int_equal(rename(to, from), 0);
+	ctx.spawned++;
+	assert_int_equal(halo_modindex_get(&ctx, &m2, &l2), 0);
+	assert_int_equal(l1, l2);
+	ctx_close(&ctx);
+}
+
 /* --- elfsection.c on hand-made files: both classes, both byte orders -- */
 
 struct elfw {
@@ -534,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_same_as_libkmod_xz),
 		cmocka_unit_test(test_defers_on_directives),
 		cmocka_unit_test(test_defers_on_modules),
+		cmocka_unit_test(test_index_once),
 		cmocka_unit_test(test_elf_classes_and_orders),
 		cmocka_unit_test(test_elf_malformed),
 		cmocka_unit_test(test_elf_section_fd),
