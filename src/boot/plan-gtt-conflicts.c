@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "boot/bootint.h"
@@ -17,8 +18,10 @@
 static const char *const gtt_keys[] = { "ttm.pages_limit", "amdttm.pages_limit",
 					"amdgpu.gttsize", NULL };
 
-/* Tokens of TOKS that carry a GTT size other than the wanted one go. */
-static int remove_gtt_conflicts(struct boot_run *run, char *const *toks)
+/* Tokens of TOKS that carry a GTT size other than the wanted one go,
+ * unless the wanted set manages their key (MANAGED: those keys). */
+static int remove_gtt_conflicts(struct boot_run *run, char *const *managed_keys,
+				char *const *toks)
 {
 	uint64_t want = halo_gtt_pages(run->gtt_mib);
 
@@ -26,15 +29,8 @@ static int remove_gtt_conflicts(struct boot_run *run, char *const *toks)
 		uint64_t pages;
 		bool managed = false;
 
-		for (size_t s = 0; run->want.set[s]; s++) {
-			const char *k;
-			size_t n = halo_kernel_param_key(run->want.set[s], &k);
-			_cleanup_free_ char *key = strndup(k, n);
-
-			if (!key)
-				return -ENOMEM;
-			managed = managed || halo_kernel_param_has_key(toks[i], key);
-		}
+		for (size_t m = 0; managed_keys[m] && !managed; m++)
+			managed = halo_kernel_param_has_key(toks[i], managed_keys[m]);
 		if (managed)
 			continue;
 		for (size_t g = 0; gtt_keys[g]; g++)
@@ -47,6 +43,26 @@ static int remove_gtt_conflicts(struct boot_run *run, char *const *toks)
 	return 0;
 }
 
+/* The keys of the wanted set, cut out once for every token of both
+ * levels. */
+static int managed_keys_of(const struct boot_run *run, char ***ret)
+{
+	_cleanup_strv_free_ char **keys = calloc(1, sizeof(char *));
+
+	if (!keys)
+		return -ENOMEM;
+	for (size_t s = 0; run->want.set && run->want.set[s]; s++) {
+		const char *k;
+		size_t n = halo_kernel_param_key(run->want.set[s], &k);
+		_cleanup_free_ char *key = strndup(k, n);
+
+		if (!key || halo_strv_push(&keys, key) < 0)
+			return -ENOMEM;
+	}
+	*ret = TAKE_PTR(keys);
+	return 0;
+}
+
 /*
  * Existing GTT parameters that disagree with the wanted size go, from the
  * configured level and from the generated one too: once the files are
@@ -55,6 +71,7 @@ static int remove_gtt_conflicts(struct boot_run *run, char *const *toks)
  */
 int boot_plan_gtt_conflicts(struct halo_ctx *ctx, struct boot_run *run)
 {
+	_cleanup_strv_free_ char **keys = NULL;
 	const struct boot_levels *lv;
 	int r;
 
@@ -64,8 +81,10 @@ int boot_plan_gtt_conflicts(struct halo_ctx *ctx, struct boot_run *run)
 	/* Unreadable files: the backend's own plan reports them. */
 	if (r < 0 || lv->conf_err < 0)
 		return r;
-	r = remove_gtt_conflicts(run, lv->conf);
+	r = managed_keys_of(run, &keys);
+	if (r == 0)
+		r = remove_gtt_conflicts(run, keys, lv->conf);
 	if (r < 0 || lv->gen_err < 0)
 		return r;
-	return remove_gtt_conflicts(run, lv->gen);
+	return remove_gtt_conflicts(run, keys, lv->gen);
 }

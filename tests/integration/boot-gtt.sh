@@ -52,6 +52,17 @@ run_halo --root "$R" -c "$TEST_TMP/g.conf"
 is "$(bash -c '. "$1/etc/default/grub"; echo "$GRUB_CMDLINE_LINUX"' _ "$R")" \
 	"quiet amdgpu.gttsize=126976 ttm.pages_limit=32505856" "a consistent gttsize stays"
 
+# A GTT key the wanted set manages is replaced in place, never taken out
+# as a separate removal: an old ttm.pages_limit becomes the new value.
+printf 'GRUB_CMDLINE_LINUX="quiet ttm.pages_limit=1000"\n' >"$R/etc/default/grub"
+run_halo --root "$R" -c "$TEST_TMP/g.conf" --check --json
+is "$rc" 2 "check: the old pages_limit is drift (2)"
+is "$(jq -r '[.items[] | select(.key | startswith("boot/remove/"))] | length' <<<"$out")" 0 \
+	"no removal item for a key the wanted set manages"
+run_halo --root "$R" -c "$TEST_TMP/g.conf"
+is "$(bash -c '. "$1/etc/default/grub"; echo "$GRUB_CMDLINE_LINUX"' _ "$R")" \
+	"quiet ttm.pages_limit=32505856" "apply replaced the managed key's value"
+
 # BLS: a stale gttsize in a boot entry that was never regenerated (grubby
 # failed, an image build) keeps its removal on the next run, once the
 # files no longer carry it.
