@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "boot/bootint.h"
@@ -116,6 +117,7 @@ int boot_dropin_plan(struct halo_ctx *ctx, struct boot_run *run,
 	_cleanup_free_ char *old = NULL, *lin = NULL, *def = NULL;
 	_cleanup_strv_free_ char **l = NULL, **d = NULL, **l2 = NULL,
 				 **d2 = NULL, **result = NULL;
+	const struct boot_levels *lv;
 	char *content;
 	mode_t mode;
 	int r;
@@ -123,9 +125,19 @@ int boot_dropin_plan(struct halo_ctx *ctx, struct boot_run *run,
 	r = boot_read_target(ctx, BOOT_DROPIN_PATH, 0644, &old, &mode, errs);
 	if (r < 0)
 		return r;
-	r = boot_grub_eval(ctx, true, BOOT_DROPIN_NAME, &lin, &def, errs, NULL);
-	if (r < 0)
-		return r;
+	/* Read with the levels (GTT conflicts, pci= ask for them first)
+	 * when every file evaluated cleanly; else here, to report why. */
+	lv = boot_levels_peek(ctx, run);
+	if (lv && lv->conf_err == 0 && lv->dropin_before[0]) {
+		lin = strdup(lv->dropin_before[0]);
+		def = strdup(lv->dropin_before[1]);
+		if (!lin || !def)
+			return -ENOMEM;
+	} else {
+		r = boot_grub_eval(ctx, true, BOOT_DROPIN_NAME, &lin, &def, errs, NULL);
+		if (r < 0)
+			return r;
+	}
 	if (halo_cmdline_split(lin, &l) < 0 || halo_cmdline_split(def, &d) < 0 ||
 	    boot_grub_split_merge(l, d, &run->want, false, &l2, &d2) < 0 ||
 	    boot_concat(l2, d2, &result) < 0)

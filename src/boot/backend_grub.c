@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -256,18 +257,46 @@ static int grub_plan(struct halo_ctx *ctx, struct boot_run *run,
 	return check_no_override(ctx, &run->want, changed, errs);
 }
 
-int boot_grub_configured(struct halo_ctx *ctx, char ***ret_tokens,
-			 char **ret_msg)
+/* GRUB_CMDLINE_LINUX and _DEFAULT as tokens, one after the other. */
+static int configured_of(const char *lin, const char *def, char ***ret_tokens)
+{
+	_cleanup_strv_free_ char **l = NULL, **d = NULL;
+
+	if (halo_cmdline_split(lin, &l) < 0 || halo_cmdline_split(def, &d) < 0)
+		return -ENOMEM;
+	return boot_concat(l, d, ret_tokens);
+}
+
+int boot_grub_configured(struct halo_ctx *ctx, struct boot_levels *lv,
+			 char ***ret_tokens, char **ret_msg)
 {
 	_cleanup_free_ char *lin = NULL, *def = NULL;
-	_cleanup_strv_free_ char **l = NULL, **d = NULL;
 	int r = boot_grub_eval(ctx, true, NULL, &lin, &def, NULL, ret_msg);
 
 	if (r < 0)
 		return r;
-	if (halo_cmdline_split(lin, &l) < 0 || halo_cmdline_split(def, &d) < 0)
-		return -ENOMEM;
-	return boot_concat(l, d, ret_tokens);
+	return configured_of(lin, def, ret_tokens);
+}
+
+/* The same, keeping in LV the values before the drop-in, which the
+ * drop-in's plan starts from: the files are evaluated once a run. */
+static int dropin_configured(struct halo_ctx *ctx, struct boot_levels *lv,
+			     char ***ret_tokens, char **ret_msg)
+{
+	_cleanup_free_ char *lin = NULL, *def = NULL;
+	char *before[2] = { NULL, NULL };
+	int r;
+
+	if (!lv)
+		return boot_grub_configured(ctx, lv, ret_tokens, ret_msg);
+	r = boot_grub_eval_marked(ctx, BOOT_DROPIN_NAME, &lin, &def, before, ret_msg);
+	if (r < 0)
+		return r;
+	free(lv->dropin_before[0]);
+	free(lv->dropin_before[1]);
+	lv->dropin_before[0] = before[0];
+	lv->dropin_before[1] = before[1];
+	return configured_of(lin, def, ret_tokens);
 }
 
 int boot_strv_from(char ***ret, const char *const *args)
@@ -320,7 +349,7 @@ const struct boot_backend halo_boot_backend_grub = {
 const struct boot_backend halo_boot_backend_dropin = {
 	.loader = HALO_LOADER_GRUB_DROPIN,
 	.plan = boot_dropin_plan,
-	.configured = boot_grub_configured,
+	.configured = dropin_configured,
 	.generated = boot_read_grub_cfg,
 	.regen_argv = dropin_regen_argv,
 };

@@ -124,8 +124,8 @@ int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,
 	return r;
 }
 
-int boot_kcmdline_configured(struct halo_ctx *ctx, char ***ret_tokens,
-			     char **ret_msg)
+int boot_kcmdline_configured(struct halo_ctx *ctx, struct boot_levels *lv,
+			     char ***ret_tokens, char **ret_msg)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len;

@@ -55,6 +55,8 @@ struct boot_edits {
 
 struct boot_run;
 
+struct boot_levels;
+
 struct boot_backend {
 	enum halo_boot_loader loader;
 	/* Adds the edits for RUN's wanted edit; problems with the host's
@@ -62,9 +64,11 @@ struct boot_backend {
 	int (*plan)(struct halo_ctx *ctx, struct boot_run *run,
 		    struct boot_edits *edits, struct halo_errors *errs);
 	/* The configured command line (what the next boot entry will get).
-	 * *ret_msg (optional) says why it cannot be read. 0 or -errno. */
-	int (*configured)(struct halo_ctx *ctx, char ***ret_tokens,
-			  char **ret_msg);
+	 * *ret_msg (optional) says why it cannot be read. 0 or -errno.
+	 * LV (optional): the levels being read, where a backend may keep
+	 * what its plan needs of the same files. */
+	int (*configured)(struct halo_ctx *ctx, struct boot_levels *lv,
+			  char ***ret_tokens, char **ret_msg);
 	/* The generated level; -ENOENT when there is none to look at. Sets
 	 * *ret_where to the file read, or on another error (when it can) to
 	 * the file that could not be read. */
@@ -93,6 +97,9 @@ struct boot_levels {
 	char *gen_where;
 	int act_err;        /* -ENOENT: no /proc/cmdline */
 	char **act;
+	/* grub-dropin, conf_err 0: GRUB_CMDLINE_LINUX and _DEFAULT as the
+	 * files before the drop-in leave them (its plan's starting point). */
+	char *dropin_before[2];
 };
 
 /* One run of the boot subsystem; shared by its items (refcounted). */
@@ -111,6 +118,10 @@ struct boot_run {
  * (see struct boot_levels). -ENOMEM only; read errors are in the struct. */
 int boot_levels_get(struct halo_ctx *ctx, struct boot_run *run,
 		    const struct boot_levels **ret);
+/* RUN's levels if they were read and are still valid, else NULL: never
+ * reads. */
+const struct boot_levels *boot_levels_peek(const struct halo_ctx *ctx,
+					   const struct boot_run *run);
 void boot_levels_free(struct boot_levels *lv);
 
 extern const struct boot_backend halo_boot_backend_grub;
@@ -159,6 +170,13 @@ int boot_grub_eval(struct halo_ctx *ctx, bool with_main,
 		   const char *stop_before, char **ret_linux,
 		   char **ret_default, struct halo_errors *errs,
 		   char **ret_msg);
+/* The same evaluation of every file (WITH_MAIN, no STOP_BEFORE, errors in
+ * *ret_msg), which also gives in RET_MARK the two values as they stand
+ * before the grub.d file MARK: what boot_grub_eval with STOP_BEFORE MARK
+ * answers, without a second evaluation. */
+int boot_grub_eval_marked(struct halo_ctx *ctx, const char *mark,
+			  char **ret_linux, char **ret_default,
+			  char *ret_mark[2], char **ret_msg);
 
 /*
  * Splits the wanted edit over the two variables: L and D are the tokens of
@@ -215,8 +233,8 @@ void boot_run_unref(struct boot_run *run);
 int boot_grub_edit_default(struct halo_ctx *ctx, const struct boot_want *want,
 			   bool required, struct boot_edits *edits,
 			   struct halo_errors *errs, unsigned *ret_changed);
-int boot_grub_configured(struct halo_ctx *ctx, char ***ret_tokens,
-			 char **ret_msg);
+int boot_grub_configured(struct halo_ctx *ctx, struct boot_levels *lv,
+			 char ***ret_tokens, char **ret_msg);
 
 /* One in-place value edit of a grub file (boot_apply_var_edits). */
 struct var_edit {
@@ -238,8 +256,8 @@ int boot_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 /* --- backend_kcmdline.c, shared with the bls backend --- */
 int boot_kcmdline_edit(struct halo_ctx *ctx, const struct boot_want *want,
 		       struct boot_edits *edits, struct halo_errors *errs);
-int boot_kcmdline_configured(struct halo_ctx *ctx, char ***ret_tokens,
-			     char **ret_msg);
+int boot_kcmdline_configured(struct halo_ctx *ctx, struct boot_levels *lv,
+			     char ***ret_tokens, char **ret_msg);
 
 /* --- backend_dropin.c --- */
 int boot_dropin_plan(struct halo_ctx *ctx, struct boot_run *run,

@@ -74,10 +74,21 @@ static int eval_file(struct halo_ctx *ctx, const char *path, char **vals,
 	return 0;
 }
 
-int boot_grub_eval(struct halo_ctx *ctx, bool with_main,
-		   const char *stop_before, char **ret_linux,
-		   char **ret_default, struct halo_errors *errs,
-		   char **ret_msg)
+/* Copies of VALS into RET_MARK (once: a NULL first slot). */
+static int mark_here(char *const vals[2], char *ret_mark[2])
+{
+	if (!ret_mark || ret_mark[0])
+		return 0;
+	ret_mark[0] = strdup(vals[0]);
+	ret_mark[1] = strdup(vals[1]);
+	return ret_mark[0] && ret_mark[1] ? 0 : -ENOMEM;
+}
+
+/* boot_grub_eval; with MARK (and STOP_BEFORE NULL) the values before the
+ * grub.d file MARK also go to RET_MARK, which the caller frees. */
+static int eval_all(struct halo_ctx *ctx, bool with_main, const char *stop_before,
+		    const char *mark, char *ret_mark[2], char **ret_linux,
+		    char **ret_default, struct halo_errors *errs, char **ret_msg)
 {
 	_cleanup_strv_free_ char **names = NULL;
 	char *vals[2] = { strdup(""), strdup("") };
@@ -105,6 +116,11 @@ int boot_grub_eval(struct halo_ctx *ctx, bool with_main,
 			continue;
 		if (stop_before && strcmp(names[i], stop_before) >= 0)
 			break;
+		if (mark && strcmp(names[i], mark) >= 0) {
+			r = mark_here(vals, ret_mark);
+			if (r < 0)
+				goto out;
+		}
 		path = halo_strdup_printf("%s/%s", BOOT_GRUB_D, names[i]);
 		if (!path) {
 			r = -ENOMEM;
@@ -114,12 +130,43 @@ int boot_grub_eval(struct halo_ctx *ctx, bool with_main,
 		if (r < 0)
 			goto out;
 	}
+	if (mark) {
+		r = mark_here(vals, ret_mark); /* no file at or after MARK */
+		if (r < 0)
+			goto out;
+	}
 	*ret_linux = TAKE_PTR(vals[0]);
 	*ret_default = TAKE_PTR(vals[1]);
 out:
 	free(vals[0]);
 	free(vals[1]);
 	return r;
+}
+
+int boot_grub_eval(struct halo_ctx *ctx, bool with_main,
+		   const char *stop_before, char **ret_linux,
+		   char **ret_default, struct halo_errors *errs,
+		   char **ret_msg)
+{
+	return eval_all(ctx, with_main, stop_before, NULL, NULL, ret_linux,
+			ret_default, errs, ret_msg);
+}
+
+int boot_grub_eval_marked(struct halo_ctx *ctx, const char *mark,
+			  char **ret_linux, char **ret_default,
+			  char *ret_mark[2], char **ret_msg)
+{
+	char *m[2] = { NULL, NULL };
+	int r = eval_all(ctx, true, NULL, mark, m, ret_linux, ret_default, NULL, ret_msg);
+
+	if (r < 0) {
+		free(m[0]);
+		free(m[1]);
+		return r;
+	}
+	ret_mark[0] = m[0];
+	ret_mark[1] = m[1];
+	return 0;
 }
 
 static bool key_in_tokens(char *const *tokens, const char *tok)

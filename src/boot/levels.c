@@ -28,6 +28,8 @@ static void levels_clear(struct boot_levels *lv)
 	halo_strv_free(lv->gen);
 	free(lv->gen_where);
 	halo_strv_free(lv->act);
+	free(lv->dropin_before[0]);
+	free(lv->dropin_before[1]);
 	*lv = (struct boot_levels){ 0 };
 }
 
@@ -44,7 +46,7 @@ int boot_levels_get(struct halo_ctx *ctx, struct boot_run *run,
 
 	if (!lv->valid || lv->stamp != stamp) {
 		levels_clear(lv);
-		lv->conf_err = run->backend->configured(ctx, &lv->conf, &lv->conf_msg);
+		lv->conf_err = run->backend->configured(ctx, lv, &lv->conf, &lv->conf_msg);
 		lv->gen_err = run->backend->generated ?
 				      run->backend->generated(ctx, &lv->gen, &lv->gen_where) :
 				      -ENOENT;
@@ -58,6 +60,14 @@ int boot_levels_get(struct halo_ctx *ctx, struct boot_run *run,
 	}
 	*ret = lv;
 	return 0;
+}
+
+const struct boot_levels *boot_levels_peek(const struct halo_ctx *ctx,
+					   const struct boot_run *run)
+{
+	const struct boot_levels *lv = &run->levels;
+
+	return lv->valid && lv->stamp == ctx->files_written + ctx->spawned ? lv : NULL;
 }
 
 /* Text after the first word W of a line in TEXT whose first word is one

@@ -209,16 +209,20 @@ static int revert_kcmdline(struct halo_ctx *ctx, const struct boot_record *rec,
 static int dropin_reverse(struct halo_ctx *ctx, struct boot_want *want,
 			  struct halo_errors *errs)
 {
-	_cleanup_free_ char *text = NULL, *l0 = NULL, *d0 = NULL, *l1 = NULL, *d1 = NULL;
+	_cleanup_free_ char *text = NULL, *l1 = NULL, *d1 = NULL;
 	_cleanup_strv_free_ char **a = NULL, **b = NULL, **x = NULL, **y = NULL;
+	char *before[2] = { NULL, NULL };
+	_cleanup_free_ char *l0 = NULL, *d0 = NULL;
 	size_t len;
 	int r = halo_read_file(ctx, BOOT_DROPIN_PATH, &text, &len);
 
 	if (r < 0 || !halo_is_managed(text, len))
 		return 0; /* absent or not ours: the file item says so */
-	if (boot_grub_eval(ctx, true, BOOT_DROPIN_NAME, &l0, &d0, NULL, NULL) < 0 ||
-	    boot_grub_eval(ctx, true, NULL, &l1, &d1, NULL, NULL) < 0)
+	/* One evaluation gives both; any file unreadable fails both. */
+	if (boot_grub_eval_marked(ctx, BOOT_DROPIN_NAME, &l1, &d1, before, NULL) < 0)
 		return 0; /* unreadable files: nothing known to take out */
+	l0 = before[0];
+	d0 = before[1];
 	(void)errs;
 	if (halo_cmdline_split(l0, &x) < 0 || halo_cmdline_split(d0, &y) < 0 ||
 	    boot_concat(x, y, &a) < 0)
