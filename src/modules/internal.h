@@ -180,9 +180,14 @@ void halo_unpack_free(struct halo_unpack *u);
 static inline void halo_unpack_freep(struct halo_unpack **u) { halo_unpack_free(*u); }
 
 /* The parameters of the compressed module of LEN bytes at FD's offset,
- * from its .modinfo, added to MI. 0, or an error meaning: libkmod's. */
+ * from its .modinfo, added to MI. 0, or an error meaning: libkmod's.
+ * HEAD (optional): the first HEAD_LEN bytes of those, already read (with
+ * pread: FD's offset is still at their start), not read again when they
+ * are the whole file or at least 64 bytes (the decoders' first input
+ * must hold a whole stream header). */
 int halo_modinfo_from_packed(struct halo_unpack_pool *pool, int fd, uint64_t len,
-			     enum halo_modpack kind, struct halo_modinfo *mi) _must_check_;
+			     const void *head, size_t head_len, enum halo_modpack kind,
+			     struct halo_modinfo *mi) _must_check_;
 
 /* A decoder of unpack-zstd.c or unpack-xz.c. */
 struct halo_unpack_io {

@@ -240,11 +240,13 @@ static int read_modinfo(struct halo_modnative *n, const char *rel,
 			r = halo_modinfo_add_section(mi, sec, len);
 		return r == 0 || r == -ENOMEM ? r : -EAGAIN;
 	}
-	/* .ko.zst, .ko.xz: read from the descriptor, whose offset pread
-	 * left at 0; gzip, a broken stream or a library missing: libkmod's. */
+	/* .ko.zst, .ko.xz: the head read already is the decoder's first
+	 * input (all of a small module); gzip, a broken stream or a library
+	 * missing: libkmod's. */
 	if (kind == HALO_MODPACK_GZIP)
 		return -EAGAIN;
-	r = halo_modinfo_from_packed(&n->unpack, fd, (uint64_t)st.st_size, kind, mi);
+	r = halo_modinfo_from_packed(&n->unpack, fd, (uint64_t)st.st_size, head, (size_t)got,
+				     kind, mi);
 	return r == 0 || r == -ENOMEM ? r : -EAGAIN;
 }
 

@@ -38,6 +38,7 @@ struct halo_unpack {
 	size_t slot;            /* of the codec in the pool */
 	void *dec;
 	int fd;
+	int64_t off;            /* where pread reads next; -1: read() */
 	uint64_t in_left;       /* bytes of the file not read yet */
 	unsigned char *in;      /* IN_CHUNK bytes */
 	size_t in_pos, in_len;
@@ -113,6 +114,7 @@ int halo_unpack_new(struct halo_unpack_pool *pool, int fd, uint64_t len,
 		pool->dec[u->slot] = NULL;
 	}
 	u->fd = fd;
+	u->off = -1;
 	u->in_left = len;
 	u->in = malloc(IN_CHUNK);
 	if (!u->in)
@@ -132,10 +134,15 @@ static int refill(struct halo_unpack *u)
 	if (u->in_pos < u->in_len || u->in_left == 0)
 		return 0;
 	do
-		n = read(u->fd, u->in, u->in_left < IN_CHUNK ? (size_t)u->in_left : IN_CHUNK);
+		n = u->off < 0 ?
+			    read(u->fd, u->in, u->in_left < IN_CHUNK ? (size_t)u->in_left : IN_CHUNK) :
+			    pread(u->fd, u->in, u->in_left < IN_CHUNK ? (size_t)u->in_left : IN_CHUNK,
+				  (off_t)u->off);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
+	if (u->off >= 0)
+		u->off += n;
 	/* Shorter than it was when opened: what is there is all there is. */
 	u->in_left = n == 0 ? 0 : u->in_left - (uint64_t)n;
 	u->in_pos = 0;
@@ -234,8 +241,25 @@ int halo_unpack_finish(struct halo_unpack *u)
 	return 0;
 }
 
+/* HEAD_LEN bytes of the file already read as its first input: the next
+ * read is at that offset, whatever FD's own. */
+#define HEAD_MIN 64 /* a decoder's first input holds its whole header */
+static void unpack_start_with(struct halo_unpack *u, const void *head, size_t head_len)
+{
+	if (head_len > u->in_left)
+		head_len = (size_t)u->in_left;
+	if (head_len > IN_CHUNK)
+		head_len = IN_CHUNK;
+	memcpy(u->in, head, head_len);
+	u->in_pos = 0;
+	u->in_len = head_len;
+	u->in_left -= head_len;
+	u->off = (int64_t)head_len;
+}
+
 int halo_modinfo_from_packed(struct halo_unpack_pool *pool, int fd, uint64_t len,
-			     enum halo_modpack kind, struct halo_modinfo *mi)
+			     const void *head, size_t head_len, enum halo_modpack kind,
+			     struct halo_modinfo *mi)
 {
 	_cleanup_(halo_unpack_freep) struct halo_unpack *u = NULL;
 	const unsigned char *buf;
@@ -245,6 +269,8 @@ int halo_modinfo_from_packed(struct halo_unpack_pool *pool, int fd, uint64_t len
 	int r;
 
 	r = halo_unpack_new(pool, fd, len, kind, &u);
+	if (r == 0 && head && (head_len >= HEAD_MIN || head_len >= len))
+		unpack_start_with(u, head, head_len);
 	if (r == 0)
 		r = halo_unpack_until(u, 64, &buf, &have);
 	if (r < 0)

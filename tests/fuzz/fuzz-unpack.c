@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(fd >= 0);
 	FUZZ_CHECK(write(fd, data, size) == (ssize_t)size);
 	FUZZ_CHECK(lseek(fd, 0, SEEK_SET) == 0);
-	ra = halo_modinfo_from_packed(&pool, fd, size, kind, &a);
+	ra = halo_modinfo_from_packed(&pool, fd, size, NULL, 0, kind, &a);
 	FUZZ_CHECK(ra == 0 || ra == -EBADMSG || ra == -ENOENT || ra == -EFBIG);
 	rb = whole(fd, size, kind, &b);
 	FUZZ_CHECK((ra == 0) == (rb == 0));

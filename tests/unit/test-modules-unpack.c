@@ -111,7 +111,7 @@ static int read_packed(const char *file, uint64_t len, enum halo_modpack kind,
 		assert_int_equal(pread(fd, head, sizeof(head), 0), sizeof(head));
 		kind = halo_modpack_of(head, sizeof(head));
 	}
-	r = halo_modinfo_from_packed(&pool, fd, len ? len : (uint64_t)st.st_size, kind, mi);
+	r = halo_modinfo_from_packed(&pool, fd, len ? len : (uint64_t)st.st_size, NULL, 0, kind, mi);
 	close(fd);
 	return r;
 }
@@ -168,6 +168,56 @@ static void test_zstd_and_xz(void **state)
 	assert_parms(b.parms);
 	halo_strv_free(a.parms);
 	halo_strv_free(b.parms);
+}
+
+/* FILE's first HEAD_LEN bytes read ahead (as native.c reads a module's
+ * head) and handed in: the rest is read after them, none twice. LEN 0:
+ * the whole file. */
+static int read_packed_head(const char *file, uint64_t len, size_t head_len,
+			    struct halo_modinfo *mi)
+{
+	unsigned char head[8192];
+	struct stat st;
+	ssize_t got;
+	int fd, r;
+
+	fd = open(at(file), O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_true(head_len <= sizeof(head));
+	got = pread(fd, head, head_len, 0);
+	assert_true(got >= 0);
+	r = halo_modinfo_from_packed(&pool, fd, len ? len : (uint64_t)st.st_size, head,
+				     (size_t)got, halo_modpack_of(head, (size_t)got), mi);
+	close(fd);
+	return r;
+}
+
+static void test_head_given(void **state)
+{
+	static const char *const files[] = { "fake.ko.zst", "fake.ko.xz" };
+	static const size_t heads[] = { 6, 13, 100, 4096, 8192 };
+
+	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
+		struct stat st;
+
+		for (size_t h = 0; h < ARRAY_SIZE(heads); h++) {
+			struct halo_modinfo a = { 0 };
+
+			assert_int_equal(read_packed_head(files[f], 0, heads[h], &a), 0);
+			assert_parms(a.parms);
+			halo_strv_free(a.parms);
+		}
+		/* Cut shorter than the head read: still a truncated stream. */
+		assert_int_equal(stat(at(files[f]), &st), 0);
+		for (off_t n = 7; n < st.st_size; n += 37) {
+			struct halo_modinfo mi = { 0 };
+
+			assert_int_equal(read_packed_head(files[f], (uint64_t)n, 8192, &mi),
+					 -EBADMSG);
+			assert_null(mi.parms);
+		}
+	}
 }
 
 /* A module without .modinfo: not found, so libkmod says what it says. */
@@ -412,6 +462,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_magic),
 		cmocka_unit_test(test_zstd_and_xz),
+		cmocka_unit_test(test_head_given),
 		cmocka_unit_test(test_no_modinfo),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_damaged),
