@@ -137,13 +137,20 @@ static int file_observe(struct halo_ctx *ctx, struct halo_item *item)
 	bool same;
 	int r;
 
-	r = halo_file_check_path(ctx, item, d->path, &st);
-	if (r < 0 || r == HALO_SYNC_INVALID)
+	/* Most owned files are plain: read in one pass, which also tells
+	 * they are. Anything else is judged the long way. */
+	r = halo_root_read_plain(ctx, d->path, &st, &old, &old_len);
+	if (r == -ENOMEM)
 		return r;
 	if (r == 1) {
-		r = halo_read_file(ctx, d->path, &old, &old_len);
-		if (r < 0)
+		r = halo_file_check_path(ctx, item, d->path, &st);
+		if (r < 0 || r == HALO_SYNC_INVALID)
+			return r;
+		if (r == 1 && (r = halo_read_file(ctx, d->path, &old, &old_len)) < 0)
 			return halo_item_fail(item, r, "reading %s", d->path);
+	}
+	/* Read (0) or absent (-ENOENT, or 0 from the walk with OLD unset). */
+	if (old) {
 		same = d->content && old_len == d->len &&
 		       memcmp(old, d->content, d->len) == 0;
 		if (!d->content)

@@ -289,6 +289,40 @@ static int read_file(const struct halo_ctx *ctx, const char *path, bool attr,
 	return 0;
 }
 
+int halo_root_read_plain(const struct halo_ctx *ctx, const char *path,
+			 struct stat *ret_st, char **ret_buf, size_t *ret_len)
+{
+	const struct halo_rcentry *e = halo_rootcache_find(ctx, path);
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	/* Read already: the long way answers from memory. */
+	if (e && (e->have & HALO_RC_FILE))
+		return 1;
+	if (halo_rootfs_check_path(path) < 0)
+		return 1;
+	r = halo_rootfs_open(ctx, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW, 0,
+			     true, &fd);
+	if (r == -ENOENT || r == -ENOMEM)
+		return r;
+	if (r < 0 || stat_regular(fd, ret_st) < 0)
+		return 1;
+	r = read_rest(fd, path, true, ret_st->st_size > 0 ? (size_t)ret_st->st_size : 0,
+		      &buf, &len);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 1;
+	if (halo_rootcache_put_file(ctx, path, 0, buf, len) < 0)
+		return -ENOMEM;
+	*ret_buf = TAKE_PTR(buf);
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+}
+
 int halo_read_file(const struct halo_ctx *ctx, const char *path,
 		   char **ret_buf, size_t *ret_len)
 {

@@ -134,6 +134,15 @@ int halo_root_lstat(const struct halo_ctx *ctx, const char *path,
 int halo_root_lstat_plain(const struct halo_ctx *ctx, const char *path,
 			  struct stat *ret_st);
 
+/* PATH read whole in one pass when nothing on the way to it, itself
+ * included, is a symlink and it is a regular file: 0 with its status
+ * and contents (as halo_read_file gives them); -ENOENT when a component
+ * is missing; -ENOMEM; 1 for anything else (a symlink, a parent that is
+ * no directory, a file that is not regular, an error, contents already
+ * read this run): the caller then asks the long way, which judges it. */
+int halo_root_read_plain(const struct halo_ctx *ctx, const char *path,
+			 struct stat *ret_st, char **ret_buf, size_t *ret_len);
+
 /* 1 if PATH exists inside the root (symlinks followed inside), 0 if not. */
 int halo_root_exists(const struct halo_ctx *ctx, const char *path);
 

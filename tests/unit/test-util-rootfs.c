@@ -581,6 +581,49 @@ static void test_mkdir_unlink_lstat_exists(void **state)
 	assert_int_equal(halo_root_unlink(&f->ctx, "/varlink/lib"), -ELOOP);
 }
 
+/* A plain file in one pass; anything else (1) left to the long way,
+ * never opened so that it could block or be taken for content. */
+static void test_read_plain(void **state)
+{
+	struct fx *f = *state;
+	char *buf = NULL, p[300];
+	size_t len = 0;
+	struct stat st;
+
+	mkd(f, "root/etc");
+	mkd(f, "root/etc/udev");
+	put(f, "root/etc/udev/x.rules", "rule\n", 0640);
+	put(f, "root/etc/file", "", 0644);
+	lnk(f, "udev", "root/etc/udevlink");
+	lnk(f, "x.rules", "root/etc/udev/y.rules");
+	snprintf(p, sizeof(p), "%s/root/etc/fifo", f->outer);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_int_equal(halo_root_read_plain(&f->ctx, "/etc/udev/x.rules", &st, &buf, &len), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0640);
+	assert_int_equal(len, 5);
+	assert_string_equal(buf, "rule\n");
+	free(buf);
+	buf = NULL;
+	assert_int_equal(halo_root_read_plain(&f->ctx, "/etc/file", &st, &buf, &len), 0);
+	assert_int_equal(len, 0);
+	assert_string_equal(buf, "");
+	free(buf);
+	buf = NULL;
+	assert_int_equal(halo_root_read_plain(&f->ctx, "/etc/nope", &st, &buf, &len), -ENOENT);
+	assert_int_equal(halo_root_read_plain(&f->ctx, "/nodir/nope", &st, &buf, &len), -ENOENT);
+	/* A symlink, last or on the way; a parent that is a file; a FIFO
+	 * (no writer: read, it would look like an empty file); a directory;
+	 * a path the lexical rules refuse. */
+	assert_int_equal(halo_root_read_plain(&f->ctx, "/etc/udev/y.rules", &st, &buf, &len), 1);
+	assert_int_equal(halo_root_read_plain(&f->ctx, "/etc/udevlink/x.rules", &st, &buf, &len), 1);
+	assert_int_equal(halo_root_read_plain(&f->ctx, "/etc/file/x", &st, &buf, &len), 1);
+	assert_int_equal(halo_root_read_plain(&f->ctx, "/etc/fifo", &st, &buf, &len), 1);
+	assert_int_equal(halo_root_read_plain(&f->ctx, "/etc/udev", &st, &buf, &len), 1);
+	assert_int_equal(halo_root_read_plain(&f->ctx, "/../etc/file", &st, &buf, &len), 1);
+	assert_null(buf);
+}
+
 /* A status in one step when no component is a symlink; anything else is
  * told apart for the walk that explains it. */
 static void test_lstat_plain(void **state)
@@ -1106,6 +1149,7 @@ int main(void)
 		T(test_list_dir_sorted),
 		T(test_mkdir_unlink_lstat_exists),
 		T(test_lstat_plain),
+		T(test_read_plain),
 		T(test_check_writable),
 		T(test_write_attr),
 		T(test_write_attr_fixture_refusals),
