@@ -116,8 +116,10 @@ struct halo_modnative;
  * -EAGAIN when anything there is left to libkmod (see native.c). */
 int halo_modnative_new(struct halo_ctx *ctx, struct halo_modnative **ret);
 void halo_modnative_free(struct halo_modnative *n);
-/* What halo_kmod_lookup would answer for NAME, or -EAGAIN: ask it. */
-int halo_modnative_lookup(struct halo_modnative *n, const char *name,
+/* What halo_kmod_lookup would answer for NAME, or -EAGAIN: ask it.
+ * Without DECODE, a compressed module is not decompressed: its file need
+ * only be complete (packcheck.c), and *RET has no parameters. */
+int halo_modnative_lookup(struct halo_modnative *n, const char *name, bool decode,
 			  struct halo_modinfo **ret);
 
 /* --- elfsection.c: a section of an ELF file, in memory or on a descriptor */
@@ -188,6 +190,15 @@ static inline void halo_unpack_freep(struct halo_unpack **u) { halo_unpack_free(
 int halo_modinfo_from_packed(struct halo_unpack_pool *pool, int fd, uint64_t len,
 			     const void *head, size_t head_len, enum halo_modpack kind,
 			     struct halo_modinfo *mi) _must_check_;
+
+/* --- packcheck.c: a compressed module's container, not decompressed -- */
+
+/* 0 when the zstd frame or xz stream of the LEN bytes of FD accounts for
+ * every byte of the file (HEAD, optional: its first HEAD_LEN bytes, already
+ * read); -EBADMSG when it does not, or has a layout left to libkmod;
+ * -errno of a read. A damaged byte inside the data is not seen. */
+int halo_packed_complete(int fd, uint64_t len, const void *head, size_t head_len,
+			 enum halo_modpack kind) _must_check_;
 
 /* A decoder of unpack-zstd.c or unpack-xz.c. */
 struct halo_unpack_io {

@@ -15,6 +15,7 @@ libhalo_la_SOURCES += \
 	src/modules/native.c \
 	src/modules/elfsection.c \
 	src/modules/unpack.c \
+	src/modules/packcheck.c \
 	src/modules/unpack-zstd.c \
 	src/modules/unpack-xz.c \
 	src/modules/modinfo.c \

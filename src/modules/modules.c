@@ -95,6 +95,25 @@ static int planner_kmod(struct planner *p)
 	return 0;
 }
 
+static const struct halo_module_option *options_for(const struct halo_modules_config *mc,
+						    const char *norm)
+{
+	for (size_t i = 0; i < mc->n_options; i++)
+		if (strcmp(mc->options[i].module, norm) == 0)
+			return &mc->options[i];
+	return NULL;
+}
+
+/* Whether the module NORM's file is decompressed, when compressed: for
+ * its parameters (options), and in a run that may load it (an apply, a
+ * dry run), so that a damaged file stops the plan instead of the load.
+ * A check only needs the file complete: a damaged byte inside shows when
+ * modprobe loads it. */
+static bool decode_file(const struct planner *p, const char *norm)
+{
+	return p->ctx->mode != HALO_MODE_CHECK || options_for(p->mc, norm);
+}
+
 /* One lookup per module name, however often the config names it. NAME
  * comes from the config, normalised there ('-' read as '_'). */
 static int lookup(struct planner *p, const char *name, const struct lookup **ret)
@@ -116,7 +135,9 @@ static int lookup(struct planner *p, const char *name, const struct lookup **ret
 	l = &p->cache[p->n_cache];
 	*l = (struct lookup){ .name = TAKE_PTR(norm) };
 	p->n_cache++;
-	l->err = p->native ? halo_modnative_lookup(p->native, l->name, &l->info) : -EAGAIN;
+	l->err = p->native ? halo_modnative_lookup(p->native, l->name, decode_file(p, l->name),
+						   &l->info) :
+			     -EAGAIN;
 	if (l->err == -EAGAIN) {
 		l->err = planner_kmod(p);
 		if (l->err < 0)
@@ -136,15 +157,6 @@ static bool name_in(const struct halo_strlist *list, const char *norm)
 		if (strcmp(list->v[i], norm) == 0)
 			return true;
 	return false;
-}
-
-static const struct halo_module_option *options_for(const struct halo_modules_config *mc,
-						    const char *norm)
-{
-	for (size_t i = 0; i < mc->n_options; i++)
-		if (strcmp(mc->options[i].module, norm) == 0)
-			return &mc->options[i];
-	return NULL;
 }
 
 /* "blacklist X" lines of the drop-in a previous run wrote: libkmod sees

@@ -210,8 +210,10 @@ static int regular_in_root(const struct halo_modnative *n, const char *rel, int 
 
 /* The parameters of the module file REL, from its .modinfo section: read
  * with pread, a few kilobytes of a module of megabytes, without mapping
- * it (a map, its page faults and its unmapping cost more than the reads). */
-static int read_modinfo(struct halo_modnative *n, const char *rel,
+ * it (a map, its page faults and its unmapping cost more than the reads).
+ * Without DECODE, a compressed module is only checked to be complete: to
+ * decompress a distribution's module costs milliseconds. */
+static int read_modinfo(struct halo_modnative *n, const char *rel, bool decode,
 			struct halo_modinfo *mi)
 {
 	_cleanup_close_ int fd = -1;
@@ -245,6 +247,10 @@ static int read_modinfo(struct halo_modnative *n, const char *rel,
 	 * missing: libkmod's. */
 	if (kind == HALO_MODPACK_GZIP)
 		return -EAGAIN;
+	if (!decode) {
+		r = halo_packed_complete(fd, (uint64_t)st.st_size, head, (size_t)got, kind);
+		return r == 0 || r == -ENOMEM ? r : -EAGAIN;
+	}
 	r = halo_modinfo_from_packed(&n->unpack, fd, (uint64_t)st.st_size, head, (size_t)got,
 				     kind, mi);
 	return r == 0 || r == -ENOMEM ? r : -EAGAIN;
@@ -301,7 +307,7 @@ static int parse_depline(struct halo_modnative *n, char *line, struct halo_modin
 	return 0;
 }
 
-int halo_modnative_lookup(struct halo_modnative *n, const char *name,
+int halo_modnative_lookup(struct halo_modnative *n, const char *name, bool decode,
 			  struct halo_modinfo **ret)
 {
 	_cleanup_modinfo_ struct halo_modinfo *mi = NULL;
@@ -320,7 +326,7 @@ int halo_modnative_lookup(struct halo_modnative *n, const char *name,
 		return -EAGAIN;
 	r = parse_depline(n, line, mi);
 	if (r == 0)
-		r = read_modinfo(n, mi->relpath, mi);
+		r = read_modinfo(n, mi->relpath, decode, mi);
 	/* Read, so a regular file: as a dependency it needs no other look. */
 	if (r == 0 && !halo_strv_contains(n->dep_files, mi->relpath))
 		r = halo_strv_push(&n->dep_files, mi->relpath);

@@ -9,7 +9,9 @@
  * -EFBIG; and it answers 0 exactly when the whole stream decompresses
  * cleanly and the whole contents have a .modinfo, with the same entries:
  * keeping only a prefix of the contents never changes the answer, nor
- * does a decoder reused after any earlier input.
+ * does a decoder reused after any earlier input. And packcheck.c on the
+ * same file: complete (0) or not (-EBADMSG), never complete both whole
+ * and one byte shorter, with its head handed in or not.
  */
 #include "config.h"
 
@@ -52,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct halo_modinfo a = { 0 }, b = { 0 };
 	enum halo_modpack kind = halo_modpack_of(data, size);
-	int fd, ra, rb;
+	int fd, ra, rb, rc;
 
 	if (kind != HALO_MODPACK_ZSTD && kind != HALO_MODPACK_XZ)
 		return 0;
@@ -64,6 +66,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(ra == 0 || ra == -EBADMSG || ra == -ENOENT || ra == -EFBIG);
 	rb = whole(fd, size, kind, &b);
 	FUZZ_CHECK((ra == 0) == (rb == 0));
+	rc = halo_packed_complete(fd, size, NULL, 0, kind);
+	FUZZ_CHECK(rc == 0 || rc == -EBADMSG);
+	FUZZ_CHECK(halo_packed_complete(fd, size, data, size < 4096 ? size : 4096, kind) == rc);
+	if (rc == 0)
+		FUZZ_CHECK(halo_packed_complete(fd, size - 1, NULL, 0, kind) == -EBADMSG);
 	if (ra == 0) {
 		FUZZ_CHECK(halo_strv_len(a.parms) == halo_strv_len(b.parms));
 		for (size_t i = 0; a.parms && a.parms[i]; i++)

@@ -55,8 +55,8 @@ like "$err" "halo.conf:2: modules.options: module 'rdma_cm': cannot read its fil
 	"options for an unreadable module"
 
 # .ko.zst as Ubuntu ships them, cut short and with one byte changed (its
-# checksum no longer matches): a check does not answer from the part it
-# could decompress; libkmod's verdict names each file, one line each.
+# checksum no longer matches). A run that may load them decompresses each
+# whole first: libkmod's verdict names each file, one line each.
 mkfx
 mlx="$M/kernel/drivers/net/ethernet/mellanox/mlx5/core/mlx5_core.ko"
 zstd -q --rm "$mlx" "$amdgpu"
@@ -68,13 +68,49 @@ write_conf "$CONF" <<'CONF'
 version = 1;
 modules = { load = [ "mlx5_core", "amdgpu" ]; };
 CONF
-run_trap --check
+mkdir -p "$FX/run" && touch "$FX/run/halo-provision.lock"
+before=$(tree_snapshot "$FX")
+run_trap
 is "$rc" 1 ".ko.zst cut short or damaged: exit 1"
 like "$err" "module 'mlx5_core': cannot read its file $mlx.zst: .*\(corrupt or truncated" \
 	".ko.zst cut short: names the module and the file"
 like "$err" "module 'amdgpu': cannot read its file $amdgpu.zst: .*\(corrupt or truncated" \
 	".ko.zst with a damaged byte: names the module and the file"
 is "$(printf '%s\n' "$err" | grep -c .)" 2 ".ko.zst: one line each"
+is "$(loads)" "" ".ko.zst: nothing loaded"
+is "$(tree_snapshot "$FX")" "$before" ".ko.zst: nothing written"
+
+# A check reads what it needs: a module it only expects loaded must be
+# complete (a file cut short is refused without decompressing it), its
+# data is decoded only for its parameters (options). A damaged byte in a
+# module without options shows when modprobe loads it, as at boot.
+run_trap --check
+is "$rc" 1 "check, .ko.zst cut short: exit 1"
+like "$err" "module 'mlx5_core': cannot read its file $mlx.zst: .*\(corrupt or truncated" \
+	"check, .ko.zst cut short: names the module and the file"
+is "$(printf '%s\n' "$err" | grep -c .)" 1 "check, .ko.zst damaged inside, no options: not decompressed"
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "amdgpu" ]; options = { amdgpu = "gttsize=1024"; }; };
+CONF
+run_trap --check
+is "$rc" 1 "check, .ko.zst damaged inside, with options: exit 1"
+like "$err" "modules.options: module 'amdgpu': cannot read its file $amdgpu.zst: .*\(corrupt or truncated" \
+	"check, .ko.zst damaged inside, with options: names the module and the file"
+
+# .ko.xz as Fedora ships them, cut short: the check refuses it unread.
+mkfx
+xz --check=crc32 --lzma2=dict=1MiB "$mlx"
+depmod -b "$FX" "$REL"
+head -c $(($(stat -c %s "$mlx.xz") - 1)) "$mlx.xz" >"$TEST_TMP/x" && cat "$TEST_TMP/x" >"$mlx.xz"
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "mlx5_core" ]; };
+CONF
+run_trap --check
+is "$rc" 1 "check, .ko.xz cut short: exit 1"
+like "$err" "module 'mlx5_core': cannot read its file $mlx.xz: .*\(corrupt or truncated" \
+	"check, .ko.xz cut short: names the module and the file"
 
 # A plain .ko that depmod was not re-run for.
 mkfx

@@ -34,18 +34,33 @@ unlike "$libs" 'libkmod|libcrypto|libzstd|liblzma' "a modules check maps neither
 run_trap --check --only modules
 is "$rc" 2 "without libkmod: the modules check runs (drift, exit 2)"
 
-# 2b. Ubuntu's .ko.zst and Fedora's .ko.xz: a check maps the one
-# decompression library the tree needs, and still not libkmod or libcrypto.
+# 2b. Ubuntu's .ko.zst and Fedora's .ko.xz: a check of modules it only
+# expects loaded decompresses none (packcheck.c: each file complete), so
+# it maps no decompression library; with options, it maps the one the
+# tree needs for their parameters, and still not libkmod or libcrypto.
 for c in zst xz; do
 	mkfx compress=$c
 	lib=libzstd other=liblzma
 	[ "$c" = xz ] && lib=liblzma other=libzstd
+	write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "irdma" ]; };
+CONF
 	libs=$(HALO_TRAP_ROOT="$FX" libs_opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
-	like "$libs" "$lib\.so" ".ko.$c: a modules check opens $lib"
-	unlike "$libs" "libkmod|libcrypto|$other" ".ko.$c: and neither libkmod, libcrypto nor $other"
+	unlike "$libs" "libkmod|libcrypto|libzstd|liblzma" ".ko.$c, no options: a modules check maps no library"
 	run_trap --check --only modules
-	is "$rc" 2 ".ko.$c: the modules check runs (drift, exit 2)"
-	is "$err" "" ".ko.$c: no error"
+	is "$rc" 2 ".ko.$c, no options: the modules check runs (drift, exit 2)"
+	is "$err" "" ".ko.$c, no options: no error"
+	write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "irdma" ]; options = { mlx5_core = "prof_sel=2"; }; };
+CONF
+	libs=$(HALO_TRAP_ROOT="$FX" libs_opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
+	like "$libs" "$lib\.so" ".ko.$c, options: a modules check opens $lib"
+	unlike "$libs" "libkmod|libcrypto|$other" ".ko.$c, options: and neither libkmod, libcrypto nor $other"
+	run_trap --check --only modules
+	is "$rc" 2 ".ko.$c, options: the modules check runs (drift, exit 2)"
+	is "$err" "" ".ko.$c, options: no error"
 done
 mkfx
 

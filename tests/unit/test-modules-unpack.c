@@ -10,7 +10,8 @@
  * byte damaged in turn, something after the stream, a second frame, no
  * declared size, a size past the bound. The reader answers what the plain
  * file says, or fails (and native.c leaves the module to libkmod); it
- * never crashes, and never answers something else.
+ * never crashes, and never answers something else. Then packcheck.c on
+ * the same files and larger ones: complete, or cut and refused.
  */
 #include "config.h"
 
@@ -457,6 +458,117 @@ static void test_lzma_layout(void **state)
 #endif
 }
 
+/* --- packcheck.c: complete or not, without decompressing -------------- */
+
+/* halo_packed_complete on FILE, or its first LEN bytes (LEN 0: all of it),
+ * with its first HEAD_LEN bytes read ahead (0: none handed in). */
+static int complete(const char *file, uint64_t len, size_t head_len)
+{
+	unsigned char head[4096];
+	struct stat st;
+	ssize_t got = 0;
+	int fd, r;
+
+	fd = open(at(file), O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	if (!len)
+		len = (uint64_t)st.st_size;
+	assert_true(head_len <= sizeof(head));
+	if (head_len) {
+		got = pread(fd, head, head_len < len ? head_len : (size_t)len, 0);
+		assert_true(got >= 0);
+	}
+	assert_int_equal(pread(fd, head, 6, 0), 6);
+	r = halo_packed_complete(fd, len, head_len ? head : NULL, (size_t)got,
+				 halo_modpack_of(head, 6));
+	close(fd);
+	return r;
+}
+
+/* Modules as modules_install writes them, small and large: fake.ko, a
+ * large one of random bytes (zstd: raw blocks) and one that compresses
+ * (zstd: compressed blocks; xz: several blocks in its index). */
+static const char *const packed[] = {
+	"fake.ko.zst", "fake.ko.xz", "rand.ko.zst", "rand.ko.xz", "seq.ko.zst", "seq.ko.xz",
+};
+
+static void make_large(void)
+{
+	sh("cd '%s' && head -c 300000 /dev/urandom >rand.ko && seq 1 100000 >seq.ko && "
+	   "zstd -q -f -k rand.ko seq.ko && xz -f -k --check=crc32 --lzma2=dict=1MiB rand.ko && "
+	   "xz -f -k --check=crc32 --lzma2=dict=1MiB --block-size=65536 seq.ko", tmp);
+}
+
+static void test_complete(void **state)
+{
+	static const size_t heads[] = { 0, 6, 64, 4096 };
+
+	make_large();
+	for (size_t f = 0; f < ARRAY_SIZE(packed); f++)
+		for (size_t h = 0; h < ARRAY_SIZE(heads); h++)
+			if (complete(packed[f], 0, heads[h]) != 0)
+				fail_msg("%s (head %zu): not complete", packed[f], heads[h]);
+}
+
+/* Cut anywhere: not complete. Every length of a small file, and of a
+ * large one its first and last 5000 bytes and every 97th between. */
+static void test_complete_cut(void **state)
+{
+	for (size_t f = 0; f < ARRAY_SIZE(packed); f++) {
+		struct stat st;
+
+		assert_int_equal(stat(at(packed[f]), &st), 0);
+		for (off_t n = 1; n < st.st_size; n++) {
+			if (n > 5000 && n < st.st_size - 5000 && n % 97)
+				continue;
+			for (size_t head = 0; head <= 4096; head += 4096) {
+				int r = complete(packed[f], (uint64_t)n, head);
+
+				if (r != -EBADMSG)
+					fail_msg("%s cut to %lld bytes (head %zu): %d, not -EBADMSG",
+						 packed[f], (long long)n, head, r);
+			}
+		}
+	}
+}
+
+/* Anything after the stream, and the layouts left to libkmod (which
+ * reads some of them: xz padding, a second xz stream). */
+static void test_complete_after(void **state)
+{
+	static const char *const refused[] = {
+		"junk.ko.zst", "two.ko.zst", "pipe.ko.zst", "junk.ko.xz", "pad.ko.xz", "two.ko.xz",
+		"zero.ko.zst",
+	};
+
+	sh("cd '%s' && cat fake.ko.zst >junk.ko.zst && printf 'junk' >>junk.ko.zst && "
+	   "cat fake.ko.zst fake.ko.zst >two.ko.zst && cat fake.ko | zstd -q -c >pipe.ko.zst && "
+	   "cat fake.ko.xz >junk.ko.xz && printf 'junk' >>junk.ko.xz && "
+	   "cat fake.ko.xz >pad.ko.xz && printf '\\0\\0\\0\\0' >>pad.ko.xz && "
+	   "cat fake.ko.xz fake.ko.xz >two.ko.xz && "
+	   "cat fake.ko.zst >zero.ko.zst && printf '\\0' >>zero.ko.zst", tmp);
+	for (size_t f = 0; f < ARRAY_SIZE(refused); f++)
+		if (complete(refused[f], 0, 4096) != -EBADMSG || complete(refused[f], 0, 0) != -EBADMSG)
+			fail_msg("%s: taken as complete", refused[f]);
+	/* A file longer than it is: the reads come up short. */
+	assert_int_equal(complete("rand.ko.zst", 400000, 0), -EBADMSG);
+	/* Not a container read here. */
+	assert_int_equal(halo_packed_complete(-1, 100, "\x1f\x8b\x08\0\0\0", 6, HALO_MODPACK_GZIP),
+			 -EBADMSG);
+}
+
+/* A read that fails is its error, not a verdict. */
+static void test_complete_read_error(void **state)
+{
+	int fd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	assert_int_equal(halo_packed_complete(fd, 100000, "\x28\xb5\x2f\xfd\x20\x05", 6,
+					      HALO_MODPACK_ZSTD), -EISDIR);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +583,10 @@ int main(void)
 		cmocka_unit_test(test_section_past_headers),
 		cmocka_unit_test(test_keeps_what_is_asked),
 		cmocka_unit_test(test_lzma_layout),
+		cmocka_unit_test(test_complete),
+		cmocka_unit_test(test_complete_cut),
+		cmocka_unit_test(test_complete_after),
+		cmocka_unit_test(test_complete_read_error),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
