@@ -360,15 +360,21 @@ static int scan_value(struct scan *s)
 	return scan_number(s, &n, &is_int);
 }
 
+/* A string into s->str (*RET_STRING), or any other value skipped. */
+static int string_or_skip(struct scan *s, bool *ret_string)
+{
+	*ret_string = at(s, '"');
+	return *ret_string ? scan_string(s) : scan_value(s);
+}
+
 /* A string value kept in *RET (NULL when the value is no string). */
 static int keep_string(struct scan *s, char **ret)
 {
+	bool string;
 	int r;
 
-	if (!at(s, '"'))
-		return scan_value(s);
-	r = scan_string(s);
-	if (r != SCAN_OK)
+	r = string_or_skip(s, &string);
+	if (r != SCAN_OK || !string)
 		return r;
 	*ret = strndup(s->str, s->str_len);
 	return *ret ? SCAN_OK : -ENOMEM;
@@ -377,12 +383,11 @@ static int keep_string(struct scan *s, char **ret)
 /* An item's key, kept in IT (NULL when the value is no string). */
 static int keep_key(struct scan *s, struct item_scan *it)
 {
+	bool string;
 	int r;
 
-	if (!at(s, '"'))
-		return scan_value(s);
-	r = scan_string(s);
-	if (r != SCAN_OK)
+	r = string_or_skip(s, &string);
+	if (r != SCAN_OK || !string)
 		return r;
 	/* A decoded key is in a buffer the next string reuses. */
 	if (s->str == s->unescaped.data) {
