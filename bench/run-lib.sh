@@ -367,3 +367,41 @@ syscall_counts() {
 	}
 	END { decide(); printf "%d %d\n", all, sim }' "$log"
 }
+
+# pad_node_modules MODDIR KIND: the node's named modules (and their
+# dependencies) in the tree at MODDIR brought to about the size a
+# distribution kernel ships them (mlx5_core 2.8 MB, ice 1.4 MB, ...,
+# uncompressed): the fixture's are a few KiB, which hides what decoding a
+# real module costs. The padding is a section of machine code (libc's and
+# libstdc++'s, which apt needs), so it compresses as a module's .text does; the
+# file is compressed again as KIND (ko: left plain) as modules_install
+# does. The index is unchanged: the files keep their names.
+pad_node_modules() {
+	local moddir=$1 kind=$2 f m kb tmp
+	local -A kib=([ice]=1400 [ice-helper]=40 [irdma]=900 [ib_core]=700 [ib_uverbs]=250
+		[rdma_cm]=300 [rdma_ucm]=80 [mlx5_core]=2800 [mlx5_ib]=1000)
+	local ext=.ko
+	[ "$kind" = ko ] || ext=.ko.$kind
+	tmp=$(mktemp -d) || return 1
+	cat /lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/libstdc++.so.6 |
+		head -c $((2800 * 1024)) >"$tmp/code"
+	[ "$(stat -c %s "$tmp/code")" = $((2800 * 1024)) ] || return 1
+	for m in "${!kib[@]}"; do
+		f=$(find "$moddir/kernel" -name "$m$ext" -print -quit)
+		[ -n "$f" ] || continue
+		case $kind in
+		ko) cp "$f" "$tmp/m.ko" ;;
+		zst) zstd -q -d -c "$f" >"$tmp/m.ko" ;;
+		xz) xz -d -c "$f" >"$tmp/m.ko" ;;
+		esac || return 1
+		head -c $((kib[$m] * 1024)) "$tmp/code" >"$tmp/pad"
+		objcopy --add-section .text.pad="$tmp/pad" --set-section-flags .text.pad=alloc,code \
+			"$tmp/m.ko" "$tmp/padded.ko" || return 1
+		case $kind in
+		ko) cp "$tmp/padded.ko" "$f" ;;
+		zst) zstd -q -f -c "$tmp/padded.ko" >"$f" ;;
+		xz) xz -c --check=crc32 --lzma2=dict=1MiB "$tmp/padded.ko" >"$f" ;;
+		esac || return 1
+	done
+	rm -rf "$tmp"
+}

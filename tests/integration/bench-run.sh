@@ -35,6 +35,12 @@ for ext in .ko .ko.zst .ko.xz; do
 		"module tree row, $ext: median, RSS, ratio, target"
 done
 is "$(grep -cE '^  peak RSS +[0-9]+ +<= 4096 KiB +(met|MISSED)$' <<<"$out")" 3 "module trees: three peak RSS rows"
+# Then each with the node's modules at a distribution's size.
+is "$(grep -cE "^  the node's modules at distribution size +$num +[0-9]+ +$num +<= 3x floor +(met|MISSED)\$" <<<"$out")" 3 \
+	"module trees at distribution size: three rows"
+is "$(grep -cE '^    peak RSS +[0-9]+ +<= 4096 KiB +(met|MISSED)$' <<<"$out")" 3 \
+	"module trees at distribution size: three peak RSS rows"
+unlike "$(cat "$TEST_TMP/stderr")" "not in sync on the padded" "the padded trees are still in sync"
 like "$out" "  halo-provision's +[1-9][0-9]* \(<= 800: (met|MISSED)\)" "system calls of a --check, the tool's own"
 like "$out" "the simulated NIC's own \(strace -k\) +[0-9]+" "system calls the simulator made itself"
 # A --check only reads: NICSIM_DEFER_GETS=drop makes the simulator write
@@ -82,4 +88,25 @@ is "$(noop_counts "$TEST_TMP/s.log" "$R" /tmp/sim)" "3 1 0 0 1 2 2" \
 	"noop_counts: written, renamed, unlinked, mkdir, netlink mutating, lock (its holder record in it), outside (the detached mount and the simulator's files aside)"
 is "$(noop_counts "$TEST_TMP/s.log" "$R")" "3 1 0 0 1 2 4" \
 	"noop_counts without SIM_DIR: the simulator's two writes are outside too"
+
+# pad_node_modules: the node's modules grow to a distribution's size and
+# stay modules (kmod's own modinfo reads them, the parameters unchanged).
+for kind in ko zst xz; do
+	ext=.ko args=()
+	[ "$kind" = ko ] || { ext=.ko.$kind; args=("compress=$kind"); }
+	"$top_srcdir/tests/fixtures/modules/mkfixture.sh" "$TEST_TMP/pad-$kind" "$REL" "${args[@]}" \
+		>/dev/null 2>&1 || echo "Bail out! mkfixture.sh failed"
+	mlx=$(find "$TEST_TMP/pad-$kind" -name "mlx5_core$ext")
+	before=$(modinfo -F parmtype "$mlx")
+	pad_node_modules "$TEST_TMP/pad-$kind/lib/modules/$REL" "$kind"
+	is "$?" 0 "pad_node_modules $kind: done"
+	case $kind in
+	ko) size=$(stat -c %s "$mlx") ;;
+	zst) size=$(zstd -q -d -c "$mlx" | wc -c) ;;
+	xz) size=$(xz -d -c "$mlx" | wc -c) ;;
+	esac
+	[ "$size" -gt $((2800 * 1024)) ]
+	ok $? "pad_node_modules $kind: mlx5_core is now $size bytes"
+	is "$(modinfo -F parmtype "$mlx")" "$before" "pad_node_modules $kind: still a module, same parameters"
+done
 done_testing
