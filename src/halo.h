@@ -114,6 +114,9 @@ struct halo_ctx {
 	/* Lazily opened library handles, owned and freed by their subsystem. */
 	struct halo_kmod *kmod;
 	struct halo_modindex *modindex;
+	/* What an apply keeps of compressed modules' parameter types, for
+	 * the record it writes after its phases (modules/parmrec.c). */
+	struct halo_parmrec *modparms;
 	/* The run's netlink (netlink/context.h): its transport and the
 	 * rtnetlink snapshots, made on first use, released by main's
 	 * cleanup. */

@@ -33,6 +33,12 @@ static void find_amdgpu_build(struct halo_ctx *ctx, const struct halo_config *cf
 }
 
 /* In --only's order (by bit). Planned by stage, in this order within it. */
+static const struct halo_kept_file modules_record = {
+	.what = HALO_MODULES_RECORD_WHAT,
+	.path = HALO_MODULES_RECORD_PATH,
+	.write = halo_modules_keep_record,
+};
+
 static const struct halo_subsystem subsystems[] = {
 	{
 		.name = "boot",
@@ -48,6 +54,7 @@ static const struct halo_subsystem subsystems[] = {
 		.summary = "NIC and RDMA modules, options, blacklist",
 		.stage = HALO_PLAN_EARLY,
 		.plan = halo_modules_plan,
+		.kept = &modules_record,
 		.release = halo_modules_release,
 	},
 	{

@@ -16,7 +16,8 @@
 #include "config/sections.h"
 
 /* The directory of halo-provision's own records: the state file and what
- * the subsystems record beside it (the boot edits). */
+ * the subsystems record beside it (the boot edits, the module
+ * parameter types). */
 #define RECORDS_DIR "/var/lib/halo-provision"
 
 /* Which config key makes a run own the file; its line when present. */
@@ -42,6 +43,8 @@ static const struct {
 	{ RECORDS_DIR "/cmdline-edits", OWNER_BOOT, "the record of halo-provision's command-line edits" },
 	{ "/etc/modules-load.d/halo-provision.conf", OWNER_MODULES, "the modules-load.d drop-in halo-provision writes" },
 	{ "/etc/modprobe.d/halo-provision.conf", OWNER_MODULES, "the modprobe.d drop-in halo-provision writes" },
+	{ RECORDS_DIR "/module-parameters", OWNER_MODULES,
+	  "the record of module parameter types halo-provision keeps" },
 	{ "/etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf", OWNER_INTERFACES,
 	  "the NetworkManager drop-in halo-provision writes" },
 	{ "/etc/systemd/network/00-halo-provision-unmanaged.network", OWNER_INTERFACES,

@@ -172,6 +172,24 @@ static int write_failed(struct halo_ctx *ctx, struct halo_plan *plan, struct hal
 	return HALO_EXIT_FAILED;
 }
 
+/* The files the subsystems of this run keep for their later runs. */
+static int write_kept(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_errors *errs)
+{
+	const struct halo_registry *reg = ctx->registry;
+	int extra = 0, r;
+
+	for (size_t i = 0; reg && i < reg->n; i++) {
+		const struct halo_subsystem *s = &reg->subsystems[i];
+
+		if (!s->kept || !(ctx->only & s->bit))
+			continue;
+		r = s->kept->write(ctx);
+		if (r < 0)
+			extra |= write_failed(ctx, plan, errs, s->kept->what, s->kept->path, r);
+	}
+	return extra;
+}
+
 int halo_outputs_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		       struct halo_plan *plan, int bits, struct halo_errors *errs)
 {
@@ -182,6 +200,7 @@ int halo_outputs_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		r = ctx->revert ? 0 : halo_state_write(ctx, cfg, plan, bits);
 		if (r < 0)
 			extra |= write_failed(ctx, plan, errs, HALO_STATE_WHAT, state_path(cfg), r);
+		extra |= write_kept(ctx, plan, errs);
 		if (bits & HALO_EXIT_REBOOT) {
 			r = halo_reboot_required_write(ctx);
 			if (r < 0)

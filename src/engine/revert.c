@@ -7,6 +7,7 @@
 
 #include "engine/revert.h"
 #include "engine/state.h"
+#include "util/rootfs.h"
 #include "util/strv.h"
 
 /* What a subsystem's runtime items hold, for the "left as is" message. */
@@ -122,6 +123,26 @@ static int add_recorded(void *userdata, const char *key, enum halo_subsys sub,
 	return r == -EINVAL ? 0 : r;
 }
 
+/* The files the reverted subsystems keep for their later runs (managed
+ * header), removed in the last phase; one that is not there is no item
+ * (a cache, unlike the state file, that most hosts never have). */
+static int revert_kept(const struct halo_ctx *ctx, struct halo_plan *to)
+{
+	const struct halo_registry *reg = ctx->registry;
+	int r;
+
+	for (size_t i = 0; reg && i < reg->n; i++) {
+		const struct halo_subsystem *s = &reg->subsystems[i];
+
+		if (!s->kept || !(ctx->only & s->bit) || !halo_root_exists(ctx, s->kept->path))
+			continue;
+		r = halo_plan_add_revert_file(to, s->bit, HALO_PHASE_BOOT, s->kept->path, NULL);
+		if (r < 0 && r != -EEXIST)
+			return r;
+	}
+	return 0;
+}
+
 int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     struct halo_plan *plan, struct halo_errors *errs)
 {
@@ -163,6 +184,8 @@ int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		if (r == -EEXIST)
 			r = 0;
 	}
+	if (r >= 0)
+		r = revert_kept(ctx, &to);
 	if (r < 0) {
 		halo_plan_free(&to);
 		return r;

@@ -42,6 +42,11 @@ enum halo_plan_stage {
 	HALO_PLAN_ON_HOST,
 };
 
+struct halo_kept_file {
+	const char *what, *path; /* for the line when it cannot be written */
+	int (*write)(struct halo_ctx *ctx); /* 0 unchanged, 1 written, -errno */
+};
+
 struct halo_subsystem {
 	const char *name;       /* as --only, the JSON "subsystem" and metrics say it */
 	enum halo_subsys bit;
@@ -56,6 +61,12 @@ struct halo_subsystem {
 	 * boot GTT prefix depends on). A failure leaves the default. */
 	void (*prepare)(struct halo_ctx *ctx, const struct halo_config *cfg);
 	halo_undo_recorded_fn undo_recorded; /* optional */
+	/* Optional: a file the subsystem keeps for its later runs, which an
+	 * apply writes after its phases, like the state file. Not an item:
+	 * it records facts read on the way (a check uses them to read
+	 * less), not something the config sets. --revert removes it as an
+	 * owned file (managed header). */
+	const struct halo_kept_file *kept;
 	void (*release)(struct halo_ctx *ctx); /* optional: frees ctx handles */
 };
 

@@ -9,8 +9,18 @@
 #include "config/halo-config.h"
 #include "engine/plan.h"
 #include "halo.h"
+#include "modules/modules.h"
+
+struct stat;
 
 /* --- kmod.c: every libkmod call (through kmod-dl.h, opened on first use) */
+
+/* A module file as it was read: what tells that it is still the same. */
+struct halo_modfile_id {
+	uint64_t dev, ino, size;
+	int64_t mtime_s, ctime_s;
+	long mtime_ns, ctime_ns;
+};
 
 /* What the module index and modinfo say about one module. */
 struct halo_modinfo {
@@ -21,6 +31,10 @@ struct halo_modinfo {
 	char **deps;       /* every dependency, in load order (deepest first) */
 	char **blacklisted; /* the module or dependencies blacklisted in modprobe.d */
 	char *install_cmd; /* a modprobe.d install command for it, or NULL */
+	/* Read from a compressed file (parms decoded from it, or taken from
+	 * the record while FILE_ID matches: parmrec.c). */
+	bool packed;
+	struct halo_modfile_id file_id;
 };
 
 /*
@@ -111,16 +125,27 @@ bool halo_module_relpath_plain(const char *rel);
 /* --- native.c: a lookup without libkmod, for the common case ---------- */
 
 struct halo_modnative;
+struct halo_parmrec;
 
 /* Reads the root's module index, modprobe.d and kernel command line.
  * -EAGAIN when anything there is left to libkmod (see native.c). */
 int halo_modnative_new(struct halo_ctx *ctx, struct halo_modnative **ret);
 void halo_modnative_free(struct halo_modnative *n);
-/* What halo_kmod_lookup would answer for NAME, or -EAGAIN: ask it.
- * Without DECODE, a compressed module is not decompressed: its file need
- * only be complete (packcheck.c), and *RET has no parameters. */
-int halo_modnative_lookup(struct halo_modnative *n, const char *name, bool decode,
+/* How a compressed module's file is read. */
+enum halo_modread {
+	HALO_MODREAD_COMPLETE, /* only checked complete (packcheck.c): no parameters */
+	HALO_MODREAD_PARMS,    /* parameters from the record while it has the
+				* same file (halo_modnative_use_record), else
+				* decoded */
+	HALO_MODREAD_DECODE,   /* decoded */
+};
+
+/* What halo_kmod_lookup would answer for NAME, or -EAGAIN: ask it. A
+ * compressed module's file is read as HOW says. */
+int halo_modnative_lookup(struct halo_modnative *n, const char *name, enum halo_modread how,
 			  struct halo_modinfo **ret);
+/* The record HALO_MODREAD_PARMS consults (the caller keeps it alive). */
+void halo_modnative_use_record(struct halo_modnative *n, const struct halo_parmrec *rec);
 
 /* --- elfsection.c: a section of an ELF file, in memory or on a descriptor */
 
@@ -241,6 +266,42 @@ struct halo_lzma_stream {
 	size_t reserved_size[2];
 	int reserved_enum[2];
 };
+
+/* --- parmrec.c: compressed modules' parameter types, kept by apply ---- */
+
+#define HALO_PARMREC_PATH HALO_MODULES_RECORD_PATH
+
+struct halo_parmrec_entry {
+	char *key;    /* halo_parmrec_key */
+	struct halo_modfile_id id;
+	char **parms; /* as struct halo_modinfo's */
+};
+
+struct halo_parmrec {
+	struct halo_parmrec_entry *v;
+	size_t n;
+};
+
+void halo_modfile_id_of(const struct stat *st, struct halo_modfile_id *ret);
+void halo_parmrec_clear(struct halo_parmrec *rec);
+/* "<release>/<path below the module directory>"; NULL on OOM. */
+char *halo_parmrec_key(const char *release, const char *relpath);
+/* Adds (or replaces) KEY's line. A key or parameter the line format cannot
+ * carry (a tab, a line break) is left out: 0, nothing added. */
+int halo_parmrec_add(struct halo_parmrec *rec, const char *key,
+		     const struct halo_modfile_id *id, char *const *parms);
+/* KEY's line when its file identity is ID; NULL otherwise. */
+const struct halo_parmrec_entry *halo_parmrec_find(const struct halo_parmrec *rec,
+						   const char *key,
+						   const struct halo_modfile_id *id);
+/* Adds the lines of TEXT to *RET (lines of another shape skipped). */
+int halo_parmrec_parse(const char *text, struct halo_parmrec *ret);
+/* The file's text, lines sorted by key (REC is sorted); NULL when empty. */
+int halo_parmrec_render(struct halo_parmrec *rec, char **ret_text);
+/* HALO_PARMREC_PATH of the root into *RET: absent or unreadable is empty;
+ * -EPERM, *RET empty, when it is writable by group or others or owned by
+ * another user than the one running. */
+int halo_parmrec_load(const struct halo_ctx *ctx, struct halo_parmrec *ret);
 
 /* --- modinfo.c: struct halo_modinfo from .modinfo entries (pure) ------- */
 

@@ -16,6 +16,7 @@ libhalo_la_SOURCES += \
 	src/modules/elfsection.c \
 	src/modules/unpack.c \
 	src/modules/packcheck.c \
+	src/modules/parmrec.c \
 	src/modules/unpack-zstd.c \
 	src/modules/unpack-xz.c \
 	src/modules/modinfo.c \
@@ -65,6 +66,7 @@ check_PROGRAMS += \
 	tests/unit/test-modules-persist \
 	tests/unit/test-modules-kmod \
 	tests/unit/test-modules-native \
+	tests/unit/test-modules-parmrec \
 	tests/unit/test-modules-unpack
 TESTS += \
 	tests/unit/test-modules-options \
@@ -73,6 +75,7 @@ TESTS += \
 	tests/unit/test-modules-persist \
 	tests/unit/test-modules-kmod \
 	tests/unit/test-modules-native \
+	tests/unit/test-modules-parmrec \
 	tests/unit/test-modules-unpack
 tests_unit_test_modules_unpack_CFLAGS = $(unit_cflags) \
 	-DHALO_TOP_SRCDIR=\"$(abs_top_srcdir)\"

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "modules/internal.h"
@@ -35,6 +36,7 @@ struct planner {
 	struct lookup *cache;
 	size_t n_cache;
 	char **stale_blacklist; /* blacklist lines of our own drop-in on disk */
+	struct halo_parmrec record; /* apply's record, read by a check */
 	bool running;
 };
 
@@ -48,6 +50,7 @@ static void planner_free(struct planner *p)
 	free(p->cache);
 	halo_strv_free(p->stale_blacklist);
 	halo_modnative_free(p->native);
+	halo_parmrec_clear(&p->record);
 }
 
 /* The reason libkmod (or its view of the root) cannot be used, once. */
@@ -104,14 +107,17 @@ static const struct halo_module_option *options_for(const struct halo_modules_co
 	return NULL;
 }
 
-/* Whether the module NORM's file is decompressed, when compressed: for
- * its parameters (options), and in a run that may load it (an apply, a
- * dry run), so that a damaged file stops the plan instead of the load.
- * A check only needs the file complete: a damaged byte inside shows when
- * modprobe loads it. */
-static bool decode_file(const struct planner *p, const char *norm)
+/* How the module NORM's file is read, when compressed: decoded in a run
+ * that may load it (an apply, a dry run), so that a damaged file stops
+ * the plan instead of the load. A check needs the file complete, and the
+ * parameters of a module with options, which apply's record has while
+ * the file is the one apply read (parmrec.c); a damaged byte inside shows
+ * when modprobe loads it. */
+static enum halo_modread read_how(const struct planner *p, const char *norm)
 {
-	return p->ctx->mode != HALO_MODE_CHECK || options_for(p->mc, norm);
+	if (p->ctx->mode != HALO_MODE_CHECK)
+		return HALO_MODREAD_DECODE;
+	return options_for(p->mc, norm) ? HALO_MODREAD_PARMS : HALO_MODREAD_COMPLETE;
 }
 
 /* One lookup per module name, however often the config names it. NAME
@@ -135,7 +141,7 @@ static int lookup(struct planner *p, const char *name, const struct lookup **ret
 	l = &p->cache[p->n_cache];
 	*l = (struct lookup){ .name = TAKE_PTR(norm) };
 	p->n_cache++;
-	l->err = p->native ? halo_modnative_lookup(p->native, l->name, decode_file(p, l->name),
+	l->err = p->native ? halo_modnative_lookup(p->native, l->name, read_how(p, l->name),
 						   &l->info) :
 			     -EAGAIN;
 	if (l->err == -EAGAIN) {
@@ -422,12 +428,66 @@ static void warn_blacklist(struct planner *p, struct halo_plan *plan)
 	}
 }
 
+/* A check takes the parameter types of compressed modules with options
+ * from the record apply keeps, when it can trust it. */
+static int use_record(struct planner *p, struct halo_plan *plan)
+{
+	_cleanup_free_ char *shown = NULL;
+	int r;
+
+	if (!p->native || p->ctx->mode != HALO_MODE_CHECK || p->mc->n_options == 0)
+		return 0;
+	r = halo_parmrec_load(p->ctx, &p->record);
+	if (r == -EPERM) {
+		shown = halo_root_display_path(p->ctx, HALO_PARMREC_PATH);
+		(void)halo_plan_warn(plan,
+			"%s: not used: writable by group or others, or not owned by the user running; compressed modules are decompressed instead",
+			shown ? shown : HALO_PARMREC_PATH);
+		r = 0;
+	}
+	halo_modnative_use_record(p->native, &p->record);
+	return r;
+}
+
+/* What an apply read of compressed modules with options, for the record
+ * it writes after its phases (halo_modules_keep_record). */
+static int keep_record(struct planner *p)
+{
+	struct halo_parmrec *rec;
+	int r = 0;
+
+	if (p->ctx->mode != HALO_MODE_APPLY)
+		return 0;
+	rec = calloc(1, sizeof(*rec));
+	if (!rec)
+		return -ENOMEM;
+	for (size_t i = 0; r == 0 && i < p->n_cache; i++) {
+		const struct halo_modinfo *mi = p->cache[i].info;
+		_cleanup_free_ char *key = NULL;
+
+		if (!mi || !mi->packed || !mi->relpath || !options_for(p->mc, mi->name))
+			continue;
+		key = halo_parmrec_key(p->ctx->kernel_release, mi->relpath);
+		r = key ? halo_parmrec_add(rec, key, &mi->file_id, mi->parms) : -ENOMEM;
+	}
+	if (r < 0) {
+		halo_parmrec_clear(rec);
+		free(rec);
+		return r;
+	}
+	halo_modules_forget_record(p->ctx);
+	p->ctx->modparms = rec;
+	return 0;
+}
+
 static int plan_modules(struct planner *p, struct halo_plan *plan)
 {
 	size_t errs_before = p->errs->n;
 	int r;
 
 	r = read_stale_blacklist(p);
+	if (r == 0)
+		r = use_record(p, plan);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < p->mc->load.n; i++) {
@@ -442,6 +502,9 @@ static int plan_modules(struct planner *p, struct halo_plan *plan)
 	}
 	if (p->errs->n > errs_before)
 		return 0; /* nothing is planned from an invalid section */
+	r = keep_record(p);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < p->mc->load.n; i++) {
 		r = add_load(p, plan, i);
 		if (r < 0)
@@ -491,12 +554,41 @@ int halo_modules_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		if (r == -ECANCELED)
 			r = 0; /* libkmod failed midway: its error is recorded */
 	} else {
-		/* Only a blacklist (or nothing): no index needed. */
+		/* Only a blacklist (or nothing): no index needed, and no
+		 * module with options to keep in the record. */
 		warn_blacklist(&p, plan);
-		r = add_files(&p, plan);
+		r = keep_record(&p);
+		if (r == 0)
+			r = add_files(&p, plan);
 	}
 	planner_free(&p);
 	return r;
+}
+
+void halo_modules_forget_record(struct halo_ctx *ctx)
+{
+	if (!ctx->modparms)
+		return;
+	halo_parmrec_clear(ctx->modparms);
+	free(ctx->modparms);
+	ctx->modparms = NULL;
+}
+
+int halo_modules_keep_record(struct halo_ctx *ctx)
+{
+	_cleanup_free_ char *text = NULL;
+	int r;
+
+	if (!ctx->modparms)
+		return 0; /* the section was not planned: the record stays */
+	if (ctx->revert)
+		return 0; /* the revert's own item removes it (engine/revert.c) */
+	r = halo_parmrec_render(ctx->modparms, &text);
+	if (r < 0)
+		return r;
+	if (!text)
+		return halo_root_unlink(ctx, HALO_PARMREC_PATH);
+	return halo_write_file_atomic(ctx, HALO_PARMREC_PATH, text, strlen(text), 0644);
 }
 
 void halo_modules_release(struct halo_ctx *ctx)
@@ -504,4 +596,5 @@ void halo_modules_release(struct halo_ctx *ctx)
 	halo_kmod_free(ctx->kmod);
 	ctx->kmod = NULL;
 	halo_modindex_release(ctx);
+	halo_modules_forget_record(ctx);
 }

@@ -43,6 +43,7 @@ struct halo_modnative {
 	char **softdeps;   /* modules that have a softdep line */
 	char **dep_files;  /* dependency files found regular, checked once */
 	struct halo_unpack_pool unpack; /* decoders of compressed modules */
+	const struct halo_parmrec *record; /* apply's record, or NULL */
 };
 
 void halo_modnative_free(struct halo_modnative *n)
@@ -208,12 +209,38 @@ static int regular_in_root(const struct halo_modnative *n, const char *rel, int 
 	return 0;
 }
 
+void halo_modnative_use_record(struct halo_modnative *n, const struct halo_parmrec *rec)
+{
+	n->record = rec;
+}
+
+/* The parameters of REL's line in the record, when it is of this file. */
+static int parms_recorded(const struct halo_modnative *n, const char *rel,
+			  struct halo_modinfo *mi)
+{
+	_cleanup_free_ char *key = NULL;
+	const struct halo_parmrec_entry *e;
+
+	if (!n->record)
+		return 0;
+	key = halo_parmrec_key(n->ctx->kernel_release, rel);
+	if (!key)
+		return -ENOMEM;
+	e = halo_parmrec_find(n->record, key, &mi->file_id);
+	if (!e)
+		return 0;
+	for (char **p = e->parms; p && *p; p++)
+		if (halo_strv_push(&mi->parms, *p) < 0)
+			return -ENOMEM;
+	return 1;
+}
+
 /* The parameters of the module file REL, from its .modinfo section: read
  * with pread, a few kilobytes of a module of megabytes, without mapping
  * it (a map, its page faults and its unmapping cost more than the reads).
- * Without DECODE, a compressed module is only checked to be complete: to
- * decompress a distribution's module costs milliseconds. */
-static int read_modinfo(struct halo_modnative *n, const char *rel, bool decode,
+ * A compressed module is decoded only as HOW asks: to decompress a
+ * distribution's module costs milliseconds. */
+static int read_modinfo(struct halo_modnative *n, const char *rel, enum halo_modread how,
 			struct halo_modinfo *mi)
 {
 	_cleanup_close_ int fd = -1;
@@ -247,7 +274,12 @@ static int read_modinfo(struct halo_modnative *n, const char *rel, bool decode,
 	 * missing: libkmod's. */
 	if (kind == HALO_MODPACK_GZIP)
 		return -EAGAIN;
-	if (!decode) {
+	mi->packed = true;
+	halo_modfile_id_of(&st, &mi->file_id);
+	r = how == HALO_MODREAD_PARMS ? parms_recorded(n, rel, mi) : 0;
+	if (r < 0)
+		return r;
+	if (how == HALO_MODREAD_COMPLETE || r == 1) {
 		r = halo_packed_complete(fd, (uint64_t)st.st_size, head, (size_t)got, kind);
 		return r == 0 || r == -ENOMEM ? r : -EAGAIN;
 	}
@@ -307,7 +339,7 @@ static int parse_depline(struct halo_modnative *n, char *line, struct halo_modin
 	return 0;
 }
 
-int halo_modnative_lookup(struct halo_modnative *n, const char *name, bool decode,
+int halo_modnative_lookup(struct halo_modnative *n, const char *name, enum halo_modread how,
 			  struct halo_modinfo **ret)
 {
 	_cleanup_modinfo_ struct halo_modinfo *mi = NULL;
@@ -326,7 +358,7 @@ int halo_modnative_lookup(struct halo_modnative *n, const char *name, bool decod
 		return -EAGAIN;
 	r = parse_depline(n, line, mi);
 	if (r == 0)
-		r = read_modinfo(n, mi->relpath, decode, mi);
+		r = read_modinfo(n, mi->relpath, how, mi);
 	/* Read, so a regular file: as a dependency it needs no other look. */
 	if (r == 0 && !halo_strv_contains(n->dep_files, mi->relpath))
 		r = halo_strv_push(&n->dep_files, mi->relpath);

@@ -41,6 +41,10 @@ is "$(grep -cE "^  the node's modules at distribution size +$num +[0-9]+ +$num +
 is "$(grep -cE '^    peak RSS +[0-9]+ +<= 4096 KiB +(met|MISSED)$' <<<"$out")" 3 \
 	"module trees at distribution size: three peak RSS rows"
 unlike "$(cat "$TEST_TMP/stderr")" "not in sync on the padded" "the padded trees are still in sync"
+# The compressed ones again without apply's record of their parameter
+# types: the check decodes the module with options.
+is "$(grep -cE "^    before the first apply \(decoded\) +$num +[0-9]+ *\$" <<<"$out")" 2 \
+	"compressed trees at distribution size, decoded: two rows"
 like "$out" "  halo-provision's +[1-9][0-9]* \(<= 800: (met|MISSED)\)" "system calls of a --check, the tool's own"
 like "$out" "the simulated NIC's own \(strace -k\) +[0-9]+" "system calls the simulator made itself"
 # A --check only reads: NICSIM_DEFER_GETS=drop makes the simulator write

@@ -61,6 +61,71 @@ CONF
 	run_trap --check --only modules
 	is "$rc" 2 ".ko.$c, options: the modules check runs (drift, exit 2)"
 	is "$err" "" ".ko.$c, options: no error"
+
+	# An apply keeps the parameter types it decoded (parmrec.c); a
+	# check takes them from there while the file is the same one.
+	rec="$FX/var/lib/halo-provision/module-parameters"
+	mod=$(find "$FX/lib/modules/$REL" -name "mlx5_core.ko.$c")
+	run_trap --only modules
+	is "$rc" 2 ".ko.$c: the apply loads (changed, exit 2)"
+	line=$(grep -v '^#' "$rec" 2>/dev/null)
+	like "$line" "^$REL/kernel/.*/mlx5_core\.ko\.$c	[0-9]+	$(stat -c %i "$mod")	$(stat -c %s "$mod")	[0-9]+\.[0-9]{9}	[0-9]+\.[0-9]{9}	.*prof_sel:uint" \
+		".ko.$c: the record has mlx5_core's file and parameter types"
+	is "$(grep -vc '^#' "$rec")" 1 ".ko.$c: and only the module with options"
+	is "$(stat -c %a "$rec")" 644 ".ko.$c: the record is 0644"
+	before=$(stat -c %Y.%i "$rec")
+	run_trap --only modules
+	is "$(stat -c %Y.%i "$rec")" "$before" ".ko.$c: an apply that changes nothing leaves the record as it was"
+	libs=$(HALO_TRAP_ROOT="$FX" libs_opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
+	unlike "$libs" "libkmod|libcrypto|libzstd|liblzma" ".ko.$c, options, recorded: a modules check maps no library"
+	run_trap --check --only modules
+	is "$rc" 0 ".ko.$c, options, recorded: the check is in sync"
+	is "$err" "" ".ko.$c, options, recorded: no error"
+	# The line is what the check judges by: a type that refuses the value.
+	cp "$rec" "$TEST_TMP/rec.good"
+	sed -i 's/prof_sel:uint/prof_sel:bool/' "$rec"
+	run_trap --check --only modules
+	is "$rc" 1 ".ko.$c, a recorded bool: prof_sel=2 refused (exit 1)"
+	like "$err" "mlx5_core: option prof_sel: invalid value '2' for type bool" ".ko.$c, a recorded bool: the line says so"
+	# The module file changed (its ctime moves with any change): the
+	# line is not used; the check decodes, and the record stays as it is.
+	touch -d '@1' "$mod"
+	libs=$(HALO_TRAP_ROOT="$FX" libs_opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
+	like "$libs" "$lib\.so" ".ko.$c, the file changed since: the check decodes it"
+	run_trap --check --only modules
+	is "$rc" 0 ".ko.$c, the file changed since: its own types, in sync"
+	run_trap --only modules
+	unlike "$(cat "$rec")" "prof_sel:bool" ".ko.$c: the next apply records the file anew"
+	# A record others could write is not used, and the check says so.
+	chmod 0666 "$rec"
+	sed -i 's/prof_sel:uint/prof_sel:bool/' "$rec"
+	libs=$(HALO_TRAP_ROOT="$FX" libs_opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
+	like "$libs" "$lib\.so" ".ko.$c, a record writable by others: the check decodes"
+	run_trap --check --only modules
+	is "$rc" 0 ".ko.$c, a record writable by others: not believed (in sync)"
+	like "$out$err" "module-parameters: not used: writable by group or others" \
+		".ko.$c, a record writable by others: a warning names it"
+	# A record that is no record: ignored line by line.
+	chmod 0644 "$rec"
+	printf 'garbage\n\t\t\n' >"$rec"
+	run_trap --check --only modules
+	is "$rc" 0 ".ko.$c, a record of garbage: the check decodes (in sync)"
+	is "$err" "" ".ko.$c, a record of garbage: no error"
+	# --revert removes it, as an item of the report.
+	run_trap --only modules
+	run_trap --revert
+	like "$out" "changed +file/var/lib/halo-provision/module-parameters +absent" \
+		".ko.$c: --revert removes the record, and says so"
+	ok "$([ -e "$rec" ] && echo 1 || echo 0)" ".ko.$c: the record is gone after --revert"
+	# Without options, an apply keeps nothing: the record goes.
+	run_trap --only modules
+	ok "$([ -e "$rec" ] && echo 0 || echo 1)" ".ko.$c: an apply records it again"
+	write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "irdma" ]; };
+CONF
+	run_trap --only modules
+	ok "$([ -e "$rec" ] && echo 1 || echo 0)" ".ko.$c: without options an apply removes the record"
 done
 mkfx
 

@@ -16,6 +16,7 @@ owned=(
 	"/var/lib/halo-provision/cmdline-edits boot"
 	"/etc/modules-load.d/halo-provision.conf modules"
 	"/etc/modprobe.d/halo-provision.conf modules"
+	"/var/lib/halo-provision/module-parameters modules"
 	"/etc/NetworkManager/conf.d/90-halo-provision-unmanaged.conf interfaces"
 	"/etc/udev/rules.d/70-halo-access.rules access"
 	"/etc/security/limits.d/90-halo-provision.conf access.memlock"

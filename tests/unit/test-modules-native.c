@@ -103,6 +103,29 @@ static void assert_strv_equal(char **a, char **b)
 
 /* Every module of the tree's modules.dep (its text form, which depmod
  * writes from the same data as the binary index). */
+/* Records MI's file, when compressed, in FRESH (its parameters and one
+ * more, to tell a line's answer from a decoded one) and in STALE as
+ * another inode. */
+static void record_as(struct halo_parmrec *fresh, struct halo_parmrec *stale,
+		      const struct halo_modinfo *mi)
+{
+	_cleanup_strv_free_ char **parms = NULL;
+	struct halo_modfile_id other = mi->file_id;
+	char *key;
+
+	if (!mi->packed)
+		return;
+	for (char **p = mi->parms; p && *p; p++)
+		assert_int_equal(halo_strv_push(&parms, *p), 0);
+	assert_int_equal(halo_strv_push(&parms, "recorded:int"), 0);
+	key = halo_parmrec_key(REL, mi->relpath);
+	assert_non_null(key);
+	assert_int_equal(halo_parmrec_add(fresh, key, &mi->file_id, parms), 0);
+	other.ino++;
+	assert_int_equal(halo_parmrec_add(stale, key, &other, parms), 0);
+	free(key);
+}
+
 static char **all_modules(const struct halo_ctx *ctx)
 {
 	_cleanup_free_ char *text = NULL;
@@ -132,6 +155,7 @@ static void same_as_libkmod(const char *root, const char *suffix)
 	struct halo_kmod *k;
 	char *why = NULL;
 	size_t with_deps = 0, with_parms = 0, blacklisted = 0;
+	struct halo_parmrec fresh = { 0 }, stale = { 0 };
 
 	put(root, "/etc/modprobe.d/b.conf", "# ours\nblacklist ib-core\noptions ice x=1\n");
 	put(root, "/lib/modprobe.d/b.conf", "blacklist ice\n"); /* hidden by /etc's */
@@ -146,7 +170,7 @@ static void same_as_libkmod(const char *root, const char *suffix)
 		struct halo_modinfo *a = NULL, *b = NULL;
 		size_t len;
 
-		assert_int_equal(halo_modnative_lookup(n, *m, true, &a), 0);
+		assert_int_equal(halo_modnative_lookup(n, *m, HALO_MODREAD_DECODE, &a), 0);
 		assert_int_equal(halo_kmod_lookup(k, *m, &b, &why), 0);
 		assert_string_equal(a->name, b->name);
 		assert_string_equal(a->relpath, b->relpath);
@@ -162,10 +186,12 @@ static void same_as_libkmod(const char *root, const char *suffix)
 		with_deps += a->deps != NULL;
 		with_parms += a->parms != NULL;
 		blacklisted += a->blacklisted != NULL;
+		assert_int_equal(a->packed, strcmp(suffix, ".ko") != 0);
+		record_as(&fresh, &stale, a);
 		halo_modinfo_free(a);
 		/* Not decoded: the same but for the parameters, which a
 		 * compressed module then has none of. */
-		assert_int_equal(halo_modnative_lookup(n, *m, false, &a), 0);
+		assert_int_equal(halo_modnative_lookup(n, *m, HALO_MODREAD_COMPLETE, &a), 0);
 		assert_string_equal(a->relpath, b->relpath);
 		assert_strv_equal(a->deps, b->deps);
 		assert_strv_equal(a->blacklisted, b->blacklisted);
@@ -174,8 +200,27 @@ static void same_as_libkmod(const char *root, const char *suffix)
 		else
 			assert_null(a->parms);
 		halo_modinfo_free(a);
+		/* From a record of this very file: its line's parameters,
+		 * not decoded (a plain module is read, never recorded). */
+		halo_modnative_use_record(n, &fresh);
+		assert_int_equal(halo_modnative_lookup(n, *m, HALO_MODREAD_PARMS, &a), 0);
+		if (strcmp(suffix, ".ko") == 0) {
+			assert_strv_equal(a->parms, b->parms);
+		} else {
+			assert_true(halo_strv_len(a->parms) == halo_strv_len(b->parms) + 1);
+			assert_string_equal(a->parms[halo_strv_len(b->parms)], "recorded:int");
+		}
+		halo_modinfo_free(a);
+		/* A line of another file (another inode): decoded. */
+		halo_modnative_use_record(n, &stale);
+		assert_int_equal(halo_modnative_lookup(n, *m, HALO_MODREAD_PARMS, &a), 0);
+		assert_strv_equal(a->parms, b->parms);
+		halo_modnative_use_record(n, NULL);
+		halo_modinfo_free(a);
 		halo_modinfo_free(b);
 	}
+	halo_parmrec_clear(&fresh);
+	halo_parmrec_clear(&stale);
 	/* The comparison covered each kind of field, not just empty ones. */
 	assert_true(with_deps >= 5);
 	assert_true(with_parms >= 3);
@@ -236,7 +281,7 @@ static void test_defers_on_directives(void **state)
 
 /* What the reader says about NAME on the tree as it is now, decoding a
  * compressed module or not. */
-static int lookup_decoded(const char *root, const char *name, bool decode)
+static int lookup_decoded(const char *root, const char *name, enum halo_modread how)
 {
 	struct halo_modnative *n = NULL;
 	struct halo_modinfo *mi = NULL;
@@ -246,7 +291,7 @@ static int lookup_decoded(const char *root, const char *name, bool decode)
 	ctx_open(&ctx, root);
 	r = halo_modnative_new(&ctx, &n);
 	if (r == 0)
-		r = halo_modnative_lookup(n, name, decode, &mi);
+		r = halo_modnative_lookup(n, name, how, &mi);
 	halo_modinfo_free(mi);
 	halo_modnative_free(n);
 	ctx_close(&ctx);
@@ -255,7 +300,7 @@ static int lookup_decoded(const char *root, const char *name, bool decode)
 
 static int lookup_now(const char *root, const char *name)
 {
-	return lookup_decoded(root, name, true);
+	return lookup_decoded(root, name, HALO_MODREAD_DECODE);
 }
 
 /* Not decoded, a compressed module need only be complete: a damaged byte
@@ -282,17 +327,17 @@ static void test_complete_only(void **state)
 		assert_int_equal(pread(fd, orig, (size_t)st.st_size, 0), st.st_size);
 		c = orig[st.st_size / 2] ^ 0x5a;
 		assert_int_equal(pwrite(fd, &c, 1, st.st_size / 2), 1);
-		assert_int_equal(lookup_decoded(trees[t], "ib_uverbs", false), 0);
-		assert_int_equal(lookup_decoded(trees[t], "ib_uverbs", true), -EAGAIN);
+		assert_int_equal(lookup_decoded(trees[t], "ib_uverbs", HALO_MODREAD_COMPLETE), 0);
+		assert_int_equal(lookup_decoded(trees[t], "ib_uverbs", HALO_MODREAD_DECODE), -EAGAIN);
 		assert_int_equal(pwrite(fd, orig + st.st_size / 2, 1, st.st_size / 2), 1);
-		assert_int_equal(lookup_decoded(trees[t], "ib_uverbs", true), 0);
+		assert_int_equal(lookup_decoded(trees[t], "ib_uverbs", HALO_MODREAD_DECODE), 0);
 		assert_int_equal(ftruncate(fd, st.st_size - 1), 0);
-		assert_int_equal(lookup_decoded(trees[t], "ib_uverbs", false), -EAGAIN);
-		assert_int_equal(lookup_decoded(trees[t], "ib_uverbs", true), -EAGAIN);
+		assert_int_equal(lookup_decoded(trees[t], "ib_uverbs", HALO_MODREAD_COMPLETE), -EAGAIN);
+		assert_int_equal(lookup_decoded(trees[t], "ib_uverbs", HALO_MODREAD_DECODE), -EAGAIN);
 		/* Whole again, for the tests after. */
 		assert_int_equal(pwrite(fd, orig, (size_t)st.st_size, 0), st.st_size);
 		close(fd);
-		assert_int_equal(lookup_decoded(trees[t], "ib_uverbs", false), 0);
+		assert_int_equal(lookup_decoded(trees[t], "ib_uverbs", HALO_MODREAD_COMPLETE), 0);
 	}
 }
 
@@ -376,7 +421,7 @@ static void test_index_once(void **state)
 	/* Gone from the disk, the run's map still answers: not read again. */
 	assert_int_equal(rename(from, to), 0);
 	assert_int_equal(halo_modnative_new(&ctx, &n), 0);
-	assert_int_equal(halo_modnative_lookup(n, "irdma", true, &mi), 0);
+	assert_int_equal(halo_modnative_lookup(n, "irdma", HALO_MODREAD_DECODE, &mi), 0);
 	assert_string_equal(mi->relpath, "kernel/drivers/infiniband/hw/irdma/irdma.ko");
 	halo_modinfo_free(mi);
 	halo_modnative_free(n);
