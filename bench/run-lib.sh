@@ -52,6 +52,15 @@ pair_ratio() {
 	median "$1.ratio" | awk -v d="${3:-1}" '{ printf "%.*f\n", d, $1 }'
 }
 
+# sim_out_ratio TRUE SIMTRUE CHECK: the median over runs i of
+# (CHECK[i] - (SIMTRUE[i] - TRUE[i])) / TRUE[i]: the check with what the
+# simulator adds to any process's start-up (loading the preloads) taken
+# out, against /bin/true. What it does per request stays in.
+sim_out_ratio() {
+	paste "$1" "$2" "$3" | awk '$1 > 0 { print ($3 - ($2 - $1)) / $1 }' >"$3.simout"
+	median "$3.simout" | awk '{ printf "%.1f\n", $1 }'
+}
+
 # ms MICROSECONDS: as milliseconds with 2 decimals.
 ms() { awk -v u="$1" 'BEGIN { printf "%.2f\n", u / 1000 }'; }
 

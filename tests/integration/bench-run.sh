@@ -17,6 +17,8 @@ like "$out" "halo-provision --check \(x sim floor\) +$num +<= 3x floor +(met|MIS
 	"--check against the simulator floor: ratio and target"
 like "$out" "halo-provision --check \(x /bin/true\) +$num +[0-9]+ +$num +<= 3x floor +(met|MISSED)" \
 	"--check row: median, RSS, ratio, target, result"
+like "$out" "  less the simulator's start-up \(x /bin/true\) +$num +<= 3x floor +(met|MISSED)" \
+	"--check with the simulator's start-up taken out: ratio and target"
 like "$out" "scripted audit, [1-9][0-9]* facts \(/ --check\) +$num +[0-9]+ +$num +>= 50x slower +(met|MISSED)" \
 	"scripted audit row"
 like "$out" "Ansible check mode .* skipped" "Ansible row present (skipped with ANSIBLE_RUNS=0)"
@@ -35,6 +37,8 @@ for ext in .ko .ko.zst .ko.xz; do
 		"module tree row, $ext: median, RSS, ratio, target"
 done
 is "$(grep -cE '^  peak RSS +[0-9]+ +<= 4096 KiB +(met|MISSED)$' <<<"$out")" 3 "module trees: three peak RSS rows"
+is "$(grep -cE "^  less the simulator's start-up +$num +<= 3x floor +(met|MISSED)\$" <<<"$out")" 3 \
+	"module trees: three rows with the simulator's start-up taken out"
 # Then each with the node's modules at a distribution's size.
 is "$(grep -cE "^  the node's modules at distribution size +$num +[0-9]+ +$num +<= 3x floor +(met|MISSED)\$" <<<"$out")" 3 \
 	"module trees at distribution size: three rows"
@@ -92,6 +96,15 @@ is "$(noop_counts "$TEST_TMP/s.log" "$R" /tmp/sim)" "3 1 0 0 1 2 2" \
 	"noop_counts: written, renamed, unlinked, mkdir, netlink mutating, lock (its holder record in it), outside (the detached mount and the simulator's files aside)"
 is "$(noop_counts "$TEST_TMP/s.log" "$R")" "3 1 0 0 1 2 4" \
 	"noop_counts without SIM_DIR: the simulator's two writes are outside too"
+
+# sim_out_ratio: per run, the sim floor's excess over /bin/true comes off
+# the check, then the median of the ratios (runs 2 and 3 out of order, so
+# a ratio of medians would differ).
+printf '%s\n' 1000 1000 2000 >"$TEST_TMP/r.true"
+printf '%s\n' 1300 1100 2600 >"$TEST_TMP/r.sim"
+printf '%s\n' 3500 4100 5000 >"$TEST_TMP/r.check"
+is "$(sim_out_ratio "$TEST_TMP/r.true" "$TEST_TMP/r.sim" "$TEST_TMP/r.check")" 3.2 \
+	"sim_out_ratio: the median of (check - (sim - true)) / true, run by run"
 
 # pad_node_modules: the node's modules grow to a distribution's size and
 # stay modules (kmod's own modinfo reads them, the parameters unchanged).
