@@ -97,7 +97,8 @@ static void refused_output(struct halo_ctx *ctx, struct halo_errors *errs, const
 int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 		       struct halo_errors *errs)
 {
-	const char *paths[4] = { NULL }, *what[4] = { NULL };
+	const struct halo_registry *reg = ctx->registry;
+	const char *paths[16] = { NULL }, *what[16] = { NULL };
 	size_t n = 0, before = errs->n;
 
 	if (ctx->mode == HALO_MODE_APPLY) {
@@ -107,6 +108,14 @@ int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 		paths[n++] = REBOOT_FLAG;
 		what[n] = REBOOT_WHAT;
 		paths[n++] = REBOOT_PKGS;
+		for (size_t i = 0; reg && i < reg->n && n < 15; i++) {
+			const struct halo_subsystem *s = &reg->subsystems[i];
+
+			if (s->kept && (ctx->only & s->bit)) {
+				what[n] = s->kept->what;
+				paths[n++] = s->kept->path;
+			}
+		}
 	}
 	if (halo_outputs_textfile(ctx, cfg)) {
 		what[n] = TEXTFILE_WHAT;

@@ -269,7 +269,6 @@ struct halo_lzma_stream {
 
 /* --- parmrec.c: compressed modules' parameter types, kept by apply ---- */
 
-#define HALO_PARMREC_PATH HALO_MODULES_RECORD_PATH
 
 struct halo_parmrec_entry {
 	char *key;    /* halo_parmrec_key */
@@ -298,7 +297,7 @@ const struct halo_parmrec_entry *halo_parmrec_find(const struct halo_parmrec *re
 int halo_parmrec_parse(const char *text, struct halo_parmrec *ret);
 /* The file's text, lines sorted by key (REC is sorted); NULL when empty. */
 int halo_parmrec_render(struct halo_parmrec *rec, char **ret_text);
-/* HALO_PARMREC_PATH of the root into *RET: absent or unreadable is empty;
+/* HALO_MODULES_RECORD_PATH of the root into *RET: absent or unreadable is empty;
  * -EPERM, *RET empty, when it is writable by group or others or owned by
  * another user than the one running. */
 int halo_parmrec_load(const struct halo_ctx *ctx, struct halo_parmrec *ret);

@@ -439,14 +439,23 @@ static int use_record(struct planner *p, struct halo_plan *plan)
 		return 0;
 	r = halo_parmrec_load(p->ctx, &p->record);
 	if (r == -EPERM) {
-		shown = halo_root_display_path(p->ctx, HALO_PARMREC_PATH);
+		shown = halo_root_display_path(p->ctx, HALO_MODULES_RECORD_PATH);
 		(void)halo_plan_warn(plan,
 			"%s: not used: writable by group or others, or not owned by the user running; compressed modules are decompressed instead",
-			shown ? shown : HALO_PARMREC_PATH);
+			shown ? shown : HALO_MODULES_RECORD_PATH);
 		r = 0;
 	}
 	halo_modnative_use_record(p->native, &p->record);
 	return r;
+}
+
+static void forget_record(struct halo_ctx *ctx)
+{
+	if (!ctx->modparms)
+		return;
+	halo_parmrec_clear(ctx->modparms);
+	free(ctx->modparms);
+	ctx->modparms = NULL;
 }
 
 /* What an apply read of compressed modules with options, for the record
@@ -475,7 +484,7 @@ static int keep_record(struct planner *p)
 		free(rec);
 		return r;
 	}
-	halo_modules_forget_record(p->ctx);
+	forget_record(p->ctx);
 	p->ctx->modparms = rec;
 	return 0;
 }
@@ -565,15 +574,6 @@ int halo_modules_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	return r;
 }
 
-void halo_modules_forget_record(struct halo_ctx *ctx)
-{
-	if (!ctx->modparms)
-		return;
-	halo_parmrec_clear(ctx->modparms);
-	free(ctx->modparms);
-	ctx->modparms = NULL;
-}
-
 int halo_modules_keep_record(struct halo_ctx *ctx)
 {
 	_cleanup_free_ char *text = NULL;
@@ -587,8 +587,8 @@ int halo_modules_keep_record(struct halo_ctx *ctx)
 	if (r < 0)
 		return r;
 	if (!text)
-		return halo_root_unlink(ctx, HALO_PARMREC_PATH);
-	return halo_write_file_atomic(ctx, HALO_PARMREC_PATH, text, strlen(text), 0644);
+		return halo_root_unlink(ctx, HALO_MODULES_RECORD_PATH);
+	return halo_write_file_atomic(ctx, HALO_MODULES_RECORD_PATH, text, strlen(text), 0644);
 }
 
 void halo_modules_release(struct halo_ctx *ctx)
@@ -596,5 +596,5 @@ void halo_modules_release(struct halo_ctx *ctx)
 	halo_kmod_free(ctx->kmod);
 	ctx->kmod = NULL;
 	halo_modindex_release(ctx);
-	halo_modules_forget_record(ctx);
+	forget_record(ctx);
 }

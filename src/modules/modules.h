@@ -21,14 +21,15 @@ int halo_modules_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
  * subsystem as ctx->amdgpu_dkms (the amdttm. prefix). */
 int halo_modules_amdgpu_is_dkms(struct halo_ctx *ctx, bool *ret_dkms);
 
-/* After an apply's phases: writes the record of compressed modules'
- * parameter types the planner gathered (ctx->modparms), or removes it
- * when there is nothing to keep (a revert removes it as an item). 0 unchanged, 1
- * written, -errno. */
-int halo_modules_keep_record(struct halo_ctx *ctx);
-#define HALO_MODULES_RECORD_WHAT "the record of module parameter types (modules)"
+/* The record of compressed modules' parameter types (parmrec.c), a file
+ * the modules subsystem keeps for its checks; as lines about it name it. */
 #define HALO_MODULES_RECORD_PATH "/var/lib/halo-provision/module-parameters"
-void halo_modules_forget_record(struct halo_ctx *ctx);
+#define HALO_MODULES_RECORD_WHAT "the record of module parameter types (modules)"
+
+/* After an apply's phases: writes the record the planner gathered
+ * (ctx->modparms), or removes it when there is nothing to keep (a revert
+ * removes it as an item). 0 unchanged, 1 written, -errno. */
+int halo_modules_keep_record(struct halo_ctx *ctx);
 
 /* Frees ctx->kmod and ctx->modparms (no-op when never made). */
 void halo_modules_release(struct halo_ctx *ctx);

@@ -242,7 +242,7 @@ int halo_parmrec_load(const struct halo_ctx *ctx, struct halo_parmrec *ret)
 	size_t len;
 	int r;
 
-	r = halo_root_openat(ctx, HALO_PARMREC_PATH, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
+	r = halo_root_openat(ctx, HALO_MODULES_RECORD_PATH, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
 			     0, &fd);
 	if (r == -ENOMEM)
 		return r;

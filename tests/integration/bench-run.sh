@@ -37,6 +37,8 @@ for ext in .ko .ko.zst .ko.xz; do
 		"module tree row, $ext: median, RSS, ratio, target"
 done
 is "$(grep -cE '^  peak RSS +[0-9]+ +<= 4096 KiB +(met|MISSED)$' <<<"$out")" 3 "module trees: three peak RSS rows"
+is "$(grep -cE "^    less the simulator's start-up +$num +<= 3x floor +(met|MISSED)\$" <<<"$out")" 3 \
+	"module trees at distribution size: three rows with the simulator's start-up taken out"
 is "$(grep -cE "^  less the simulator's start-up +$num +<= 3x floor +(met|MISSED)\$" <<<"$out")" 3 \
 	"module trees: three rows with the simulator's start-up taken out"
 # Then each with the node's modules at a distribution's size.

@@ -127,6 +127,20 @@ CONF
 	run_trap --only modules
 	ok "$([ -e "$rec" ] && echo 1 || echo 0)" ".ko.$c: without options an apply removes the record"
 done
+# The record's path is proven writable before the first change, as the
+# state file's is: a symlink there refuses the apply, nothing changed.
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "irdma" ]; options = { mlx5_core = "prof_sel=2"; }; };
+CONF
+echo keep >"$TEST_TMP/elsewhere"
+ln -s "$TEST_TMP/elsewhere" "$rec"
+rm -f "$FX/trap.log"
+run_trap --only modules
+is "$rc" 1 "the record's path a symlink: the apply is refused (exit 1)"
+like "$err" "module parameter types \(modules\) .*module-parameters.*symlink" \
+	"the record's path a symlink: one line naming the record"
+is "$(loads)/$(cat "$TEST_TMP/elsewhere")" "/keep" "the record's path a symlink: nothing loaded or written"
 mkfx
 
 # 3. A "libkmod.so.2" that is no library, then one without libkmod's

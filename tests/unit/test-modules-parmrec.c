@@ -192,7 +192,7 @@ static void write_record(const char *root, const char *text, mode_t mode)
 	int fd;
 
 	snprintf(dir, sizeof(dir), "%s/var/lib/halo-provision", root);
-	snprintf(path, sizeof(path), "%s%s", root, HALO_PARMREC_PATH);
+	snprintf(path, sizeof(path), "%s%s", root, HALO_MODULES_RECORD_PATH);
 	{
 		_cleanup_free_ char *cmd = halo_strdup_printf("mkdir -p '%s'", dir);
 
@@ -229,7 +229,7 @@ static void test_load(void **state)
 	(void)state;
 	strcpy(tmp, "/tmp/halo-parmrec-unit.XXXXXX");
 	assert_non_null(mkdtemp(tmp));
-	snprintf(path, sizeof(path), "%s%s", tmp, HALO_PARMREC_PATH);
+	snprintf(path, sizeof(path), "%s%s", tmp, HALO_MODULES_RECORD_PATH);
 	/* Absent: empty. */
 	assert_int_equal(load_at(tmp, &n), 0);
 	assert_int_equal(n, 0);
