@@ -15,7 +15,10 @@
  *  - the --revert record of command-line edits (src/boot/record.c): what
  *    parses renders and parses back to the same text,
  *  - /proc/self/mountinfo (src/storage/mountinfo.c) and /etc/group
- *    (src/files/group.c).
+ *    (src/files/group.c),
+ *  - the record of module parameter types (src/modules/parmrec.c): what
+ *    parses renders and parses back to the same text, and every line
+ *    kept is found again by its key and identity.
  * Input: one file text; every parser gets the same bytes.
  */
 #include "../../src/boot/levels.c"
@@ -27,6 +30,7 @@
 #include "files/group.h"
 #include "host/networkd.h"
 #include "links/nm.h"
+#include "modules/internal.h"
 #include "storage/mountinfo.h"
 
 static void check_option(const char *text, const char *module,
@@ -77,6 +81,28 @@ static void check_record(const char *text)
 	free(out);
 	free(out2);
 	boot_record_free(&rec);
+}
+
+static void check_parmrec(const char *text)
+{
+	struct halo_parmrec rec = { 0 }, again = { 0 };
+	char *out = NULL, *out2 = NULL;
+	int r = halo_parmrec_parse(text, &rec);
+
+	FUZZ_CHECK(r == 0 || r == -ENOMEM);
+	if (r < 0)
+		return;
+	for (size_t i = 0; i < rec.n; i++)
+		FUZZ_CHECK(halo_parmrec_find(&rec, rec.v[i].key, &rec.v[i].id) == &rec.v[i]);
+	if (halo_parmrec_render(&rec, &out) == 0 && out) {
+		FUZZ_CHECK(halo_parmrec_parse(out, &again) == 0 && again.n == rec.n);
+		FUZZ_CHECK(halo_parmrec_render(&again, &out2) == 0 && out2 && strcmp(out, out2) == 0);
+	}
+	FUZZ_CHECK(rec.n > 0 || !out);
+	free(out);
+	free(out2);
+	halo_parmrec_clear(&again);
+	halo_parmrec_clear(&rec);
 }
 
 static void check_mount_and_group(const char *text)
@@ -147,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_line(text, linux_cmds, ARRAY_SIZE(linux_cmds));
 	check_line(text, options_kw, 1);
 	check_record(text);
+	check_parmrec(text);
 	check_mount_and_group(text);
 	check_networkd(text);
 	free(text);
