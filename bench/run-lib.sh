@@ -55,10 +55,11 @@ pair_ratio() {
 # sim_out_ratio TRUE SIMTRUE CHECK: the median over runs i of
 # (CHECK[i] - (SIMTRUE[i] - TRUE[i])) / TRUE[i]: the check with what the
 # simulator adds to any process's start-up (loading the preloads) taken
-# out, against /bin/true. What it does per request stays in.
+# out, against /bin/true, to two decimals (as it is judged). What it
+# does per request stays in.
 sim_out_ratio() {
 	paste "$1" "$2" "$3" | awk '$1 > 0 { print ($3 - ($2 - $1)) / $1 }' >"$3.simout"
-	median "$3.simout" | awk '{ printf "%.1f\n", $1 }'
+	median "$3.simout" | awk '{ printf "%.2f\n", $1 }'
 }
 
 # ms MICROSECONDS: as milliseconds with 2 decimals.
