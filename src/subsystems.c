@@ -36,6 +36,7 @@ static void find_amdgpu_build(struct halo_ctx *ctx, const struct halo_config *cf
 static const struct halo_kept_file modules_record = {
 	.what = HALO_MODULES_RECORD_WHAT,
 	.path = HALO_MODULES_RECORD_PATH,
+	.pending = halo_modules_record_pending,
 	.write = halo_modules_keep_record,
 };
 

@@ -111,7 +111,7 @@ int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 		for (size_t i = 0; reg && i < reg->n && n < 15; i++) {
 			const struct halo_subsystem *s = &reg->subsystems[i];
 
-			if (s->kept && (ctx->only & s->bit)) {
+			if (s->kept && (ctx->only & s->bit) && s->kept->pending(ctx)) {
 				what[n] = s->kept->what;
 				paths[n++] = s->kept->path;
 			}

@@ -44,6 +44,9 @@ enum halo_plan_stage {
 
 struct halo_kept_file {
 	const char *what, *path; /* for the line when it cannot be written */
+	/* Whether this apply will write or remove it: only then is its
+	 * path proven writable before the first change. */
+	bool (*pending)(const struct halo_ctx *ctx);
 	int (*write)(struct halo_ctx *ctx); /* 0 unchanged, 1 written, -errno */
 };
 

@@ -12,6 +12,7 @@
 #include "modules/modules.h"
 
 struct stat;
+struct timespec;
 
 /* --- kmod.c: every libkmod call (through kmod-dl.h, opened on first use) */
 
@@ -282,6 +283,10 @@ struct halo_parmrec {
 };
 
 void halo_modfile_id_of(const struct stat *st, struct halo_modfile_id *ret);
+/* Whether the file's ctime is more than a second before NOW: a change
+ * after it is bound to move the ctime (a change within the same clock
+ * tick would not). */
+bool halo_modfile_id_settled(const struct halo_modfile_id *id, const struct timespec *now);
 void halo_parmrec_clear(struct halo_parmrec *rec);
 /* "<release>/<path below the module directory>"; NULL on OOM. */
 char *halo_parmrec_key(const char *release, const char *relpath);

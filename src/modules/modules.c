@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "modules/internal.h"
 #include "modules/modules.h"
@@ -463,10 +464,13 @@ static void forget_record(struct halo_ctx *ctx)
 static int keep_record(struct planner *p)
 {
 	struct halo_parmrec *rec;
+	struct timespec now;
 	int r = 0;
 
 	if (p->ctx->mode != HALO_MODE_APPLY)
 		return 0;
+	if (clock_gettime(CLOCK_REALTIME, &now) < 0)
+		return -errno;
 	rec = calloc(1, sizeof(*rec));
 	if (!rec)
 		return -ENOMEM;
@@ -474,7 +478,8 @@ static int keep_record(struct planner *p)
 		const struct halo_modinfo *mi = p->cache[i].info;
 		_cleanup_free_ char *key = NULL;
 
-		if (!mi || !mi->packed || !mi->relpath || !options_for(p->mc, mi->name))
+		if (!mi || !mi->packed || !mi->relpath || !options_for(p->mc, mi->name) ||
+		    !halo_modfile_id_settled(&mi->file_id, &now))
 			continue;
 		key = halo_parmrec_key(p->ctx->kernel_release, mi->relpath);
 		r = key ? halo_parmrec_add(rec, key, &mi->file_id, mi->parms) : -ENOMEM;
@@ -572,6 +577,23 @@ int halo_modules_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	}
 	planner_free(&p);
 	return r;
+}
+
+bool halo_modules_record_pending(const struct halo_ctx *ctx)
+{
+	_cleanup_free_ char *want = NULL, *have = NULL;
+	size_t len;
+	int r;
+
+	if (!ctx->modparms || ctx->revert)
+		return false;
+	if (halo_parmrec_render(ctx->modparms, &want) < 0)
+		return true;
+	r = halo_read_file(ctx, HALO_MODULES_RECORD_PATH, &have, &len);
+	if (r == -ENOENT)
+		return want != NULL;
+	/* As a file item: one already right may sit on a read-only /var. */
+	return r < 0 || !want || strcmp(want, have) != 0;
 }
 
 int halo_modules_keep_record(struct halo_ctx *ctx)

@@ -30,6 +30,8 @@ int halo_modules_amdgpu_is_dkms(struct halo_ctx *ctx, bool *ret_dkms);
  * (ctx->modparms), or removes it when there is nothing to keep (a revert
  * removes it as an item). 0 unchanged, 1 written, -errno. */
 int halo_modules_keep_record(struct halo_ctx *ctx);
+/* Whether halo_modules_keep_record will write or remove the record. */
+bool halo_modules_record_pending(const struct halo_ctx *ctx);
 
 /* Frees ctx->kmod and ctx->modparms (no-op when never made). */
 void halo_modules_release(struct halo_ctx *ctx);

@@ -9,6 +9,10 @@
  * (docs/hardware.md "Module index"). A file that changed in any way has a
  * new ctime (the kernel sets it on every change of content or inode), so a
  * stale line is never used: the check decodes, as it does with no record.
+ * The kernel's clock for ctime advances a tick at a time, so a file
+ * changed twice within one tick keeps its ctime: only a file whose ctime
+ * is more than a second old is recorded (a newer one may still change
+ * unseen), as git treats an index entry as racy.
  *
  * The file is a cache, not a setting: lines of another shape are skipped,
  * and a record the check cannot trust is not read at all.
@@ -51,6 +55,14 @@ void halo_modfile_id_of(const struct stat *st, struct halo_modfile_id *ret)
 		.ctime_s = (int64_t)st->st_ctim.tv_sec,
 		.ctime_ns = (long)st->st_ctim.tv_nsec,
 	};
+}
+
+bool halo_modfile_id_settled(const struct halo_modfile_id *id, const struct timespec *now)
+{
+	int64_t age_ns = ((int64_t)now->tv_sec - id->ctime_s) * 1000000000 +
+			 ((int64_t)now->tv_nsec - id->ctime_ns);
+
+	return age_ns > 1000000000;
 }
 
 static bool id_equal(const struct halo_modfile_id *a, const struct halo_modfile_id *b)

@@ -13,6 +13,9 @@ STUB_SO="$top_builddir/tests/preload/.libs/halo-kmod-stub.so"
 libs=$(libs_opened "$HALO" --version)
 like "$libs" 'libc\.so\.6' "LD_DEBUG=files shows the libraries of --version"
 unlike() { ok "$([[ $1 =~ $2 ]] && echo 1 || echo 0)" "$3"; }
+# The files made or touched last are more than a second old (parmrec.c
+# records no file whose ctime is newer).
+settle() { sleep 1.1; }
 unlike "$libs" 'libkmod' "--version does not map libkmod"
 unlike "$libs" 'libcrypto|libzstd|liblzma' "--version does not map libcrypto, zstd or lzma"
 
@@ -66,8 +69,13 @@ CONF
 	# check takes them from there while the file is the same one.
 	rec="$FX/var/lib/halo-provision/module-parameters"
 	mod=$(find "$FX/lib/modules/$REL" -name "mlx5_core.ko.$c")
+	# A file changed less than a second ago is not recorded: a second
+	# change in the same clock tick would keep its ctime.
 	run_trap --only modules
 	is "$rc" 2 ".ko.$c: the apply loads (changed, exit 2)"
+	ok "$([ -e "$rec" ] && echo 1 || echo 0)" ".ko.$c: a module made this very second is not recorded"
+	settle
+	run_trap --only modules
 	line=$(grep -v '^#' "$rec" 2>/dev/null)
 	like "$line" "^$REL/kernel/.*/mlx5_core\.ko\.$c	[0-9]+	$(stat -c %i "$mod")	$(stat -c %s "$mod")	[0-9]+\.[0-9]{9}	[0-9]+\.[0-9]{9}	.*prof_sel:uint" \
 		".ko.$c: the record has mlx5_core's file and parameter types"
@@ -94,6 +102,7 @@ CONF
 	like "$libs" "$lib\.so" ".ko.$c, the file changed since: the check decodes it"
 	run_trap --check --only modules
 	is "$rc" 0 ".ko.$c, the file changed since: its own types, in sync"
+	settle
 	run_trap --only modules
 	unlike "$(cat "$rec")" "prof_sel:bool" ".ko.$c: the next apply records the file anew"
 	# A record others could write is not used, and the check says so.
@@ -127,6 +136,51 @@ CONF
 	run_trap --only modules
 	ok "$([ -e "$rec" ] && echo 1 || echo 0)" ".ko.$c: without options an apply removes the record"
 done
+# On a read-only /var/lib/halo-provision (the state file elsewhere), a
+# record already right does not stop the apply, as an owned file already
+# right does not; one to rewrite stops it before anything changes. The
+# read-only bind mount is made in a mount namespace whose last process is
+# halo-provision: it leaves that namespace for its own (kmod-cmdline.c),
+# and must still walk the root through the same mounts.
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "irdma" ]; options = { mlx5_core = "prof_sel=2"; }; };
+state = { path = "/srv/halo/state.json"; };
+CONF
+run_trap --only modules
+ro_apply() {
+	out=$(unshare -m bash -c 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" || exit 99
+		shift; exec "$@"' _ "${ro_dir:-$FX/var/lib/halo-provision}" \
+		env HALO_TRAP_ROOT="$FX" HALO_TRAP_LOG="$FX/trap.log" LD_PRELOAD="$TRAP_SO" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --only modules 2>"$TEST_TMP/stderr")
+	rc=$?
+	err=$(cat "$TEST_TMP/stderr")
+}
+ro_apply
+is "$rc/$err" "0/" "read-only record directory, the record already right: the apply runs"
+touch "$mod"
+settle
+before=$(stat -c %Y "$FX/srv/halo/state.json")
+ro_apply
+is "$rc" 4 "read-only record directory, a line to rewrite: exit 4"
+like "$err" "the record of module parameter types \(modules\) .*/module-parameters cannot be written: Read-only file system; nothing was changed\$" \
+	"read-only record directory, a line to rewrite: one line naming the record"
+is "$(stat -c %Y "$FX/srv/halo/state.json")" "$before" "read-only record directory: nothing written"
+# The same for an owned file the modules phase writes.
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "irdma", "ib_uverbs" ]; options = { mlx5_core = "prof_sel=2"; }; };
+state = { path = "/srv/halo/state.json"; };
+CONF
+before=$(cat "$FX/etc/modules-load.d/halo-provision.conf")
+ro_dir=$FX/etc/modules-load.d ro_apply
+is "$rc" 4 "read-only modules-load.d under its own namespace: exit 4"
+like "$err" "modules-load\.d/halo-provision\.conf cannot be written: Read-only file system; nothing was changed\$" \
+	"read-only modules-load.d under its own namespace: one line naming the file"
+is "$(cat "$FX/etc/modules-load.d/halo-provision.conf")" "$before" \
+	"read-only modules-load.d under its own namespace: the file under the mount untouched"
+
 # The record's path is proven writable before the first change, as the
 # state file's is: a symlink there refuses the apply, nothing changed.
 write_conf "$CONF" <<'CONF'
@@ -134,6 +188,7 @@ version = 1;
 modules = { load = [ "irdma" ]; options = { mlx5_core = "prof_sel=2"; }; };
 CONF
 echo keep >"$TEST_TMP/elsewhere"
+rm -f "$rec"
 ln -s "$TEST_TMP/elsewhere" "$rec"
 rm -f "$FX/trap.log"
 run_trap --only modules

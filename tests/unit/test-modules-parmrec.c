@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -178,6 +179,26 @@ static void test_bad_lines(void **state)
 	}
 }
 
+/* Recorded only when its ctime is more than a second old: a change in
+ * the same clock tick would leave the ctime as it was. */
+static void test_settled(void **state)
+{
+	struct timespec now = { .tv_sec = 1764000010, .tv_nsec = 500000000 };
+	struct halo_modfile_id id = id1;
+
+	(void)state;
+	id.ctime_s = 1764000008, id.ctime_ns = 500000000;
+	assert_true(halo_modfile_id_settled(&id, &now));      /* 2 s */
+	id.ctime_s = 1764000009, id.ctime_ns = 400000000;
+	assert_true(halo_modfile_id_settled(&id, &now));      /* 1.1 s */
+	id.ctime_s = 1764000009, id.ctime_ns = 500000000;
+	assert_false(halo_modfile_id_settled(&id, &now));     /* exactly 1 s */
+	id.ctime_s = 1764000010, id.ctime_ns = 0;
+	assert_false(halo_modfile_id_settled(&id, &now));     /* 0.5 s */
+	id.ctime_s = 1764000015, id.ctime_ns = 0;
+	assert_false(halo_modfile_id_settled(&id, &now));     /* in the future */
+}
+
 static char tmp[64];
 
 static void ctx_at(struct halo_ctx *ctx, const char *root)
@@ -278,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_unrecordable),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_settled),
 		cmocka_unit_test(test_load),
 	};
 
