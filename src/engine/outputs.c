@@ -108,7 +108,8 @@ int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 		paths[n++] = REBOOT_FLAG;
 		what[n] = REBOOT_WHAT;
 		paths[n++] = REBOOT_PKGS;
-		for (size_t i = 0; reg && i < reg->n && n < 15; i++) {
+		/* One place left for the textfile. */
+		for (size_t i = 0; reg && i < reg->n && n < ARRAY_SIZE(paths) - 1; i++) {
 			const struct halo_subsystem *s = &reg->subsystems[i];
 
 			if (s->kept && (ctx->only & s->bit) && s->kept->pending(ctx)) {
