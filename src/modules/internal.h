@@ -145,8 +145,12 @@ enum halo_modread {
  * compressed module's file is read as HOW says. */
 int halo_modnative_lookup(struct halo_modnative *n, const char *name, enum halo_modread how,
 			  struct halo_modinfo **ret);
-/* The record HALO_MODREAD_PARMS consults (the caller keeps it alive). */
+/* The record HALO_MODREAD_PARMS consults (the caller keeps it alive);
+ * without one, the root's (halo_parmrec_load) is read at the first such
+ * lookup of a compressed module. */
 void halo_modnative_use_record(struct halo_modnative *n, const struct halo_parmrec *rec);
+/* -EPERM when the root's record was found but not trusted, else 0. */
+int halo_modnative_record_err(const struct halo_modnative *n);
 
 /* --- elfsection.c: a section of an ELF file, in memory or on a descriptor */
 

@@ -37,7 +37,6 @@ struct planner {
 	struct lookup *cache;
 	size_t n_cache;
 	char **stale_blacklist; /* blacklist lines of our own drop-in on disk */
-	struct halo_parmrec record; /* apply's record, read by a check */
 	bool running;
 };
 
@@ -51,7 +50,6 @@ static void planner_free(struct planner *p)
 	free(p->cache);
 	halo_strv_free(p->stale_blacklist);
 	halo_modnative_free(p->native);
-	halo_parmrec_clear(&p->record);
 }
 
 /* The reason libkmod (or its view of the root) cannot be used, once. */
@@ -429,25 +427,18 @@ static void warn_blacklist(struct planner *p, struct halo_plan *plan)
 	}
 }
 
-/* A check takes the parameter types of compressed modules with options
- * from the record apply keeps, when it can trust it. */
-static int use_record(struct planner *p, struct halo_plan *plan)
+/* The record apply keeps was there but not trusted (native.c read it
+ * when a compressed module with options was met): said once. */
+static void warn_record(struct planner *p, struct halo_plan *plan)
 {
 	_cleanup_free_ char *shown = NULL;
-	int r;
 
-	if (!p->native || p->ctx->mode != HALO_MODE_CHECK || p->mc->n_options == 0)
-		return 0;
-	r = halo_parmrec_load(p->ctx, &p->record);
-	if (r == -EPERM) {
-		shown = halo_root_display_path(p->ctx, HALO_MODULES_RECORD_PATH);
-		(void)halo_plan_warn(plan,
-			"%s: not used: writable by group or others, or not owned by the user running; compressed modules are decompressed instead",
-			shown ? shown : HALO_MODULES_RECORD_PATH);
-		r = 0;
-	}
-	halo_modnative_use_record(p->native, &p->record);
-	return r;
+	if (!p->native || halo_modnative_record_err(p->native) != -EPERM)
+		return;
+	shown = halo_root_display_path(p->ctx, HALO_MODULES_RECORD_PATH);
+	(void)halo_plan_warn(plan,
+		"%s: not used: writable by group or others, or not owned by the user running; compressed modules are decompressed instead",
+		shown ? shown : HALO_MODULES_RECORD_PATH);
 }
 
 static void forget_record(struct halo_ctx *ctx)
@@ -500,8 +491,6 @@ static int plan_modules(struct planner *p, struct halo_plan *plan)
 	int r;
 
 	r = read_stale_blacklist(p);
-	if (r == 0)
-		r = use_record(p, plan);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < p->mc->load.n; i++) {
@@ -514,6 +503,7 @@ static int plan_modules(struct planner *p, struct halo_plan *plan)
 		if (r < 0)
 			return r;
 	}
+	warn_record(p, plan);
 	if (p->errs->n > errs_before)
 		return 0; /* nothing is planned from an invalid section */
 	r = keep_record(p);

@@ -43,7 +43,12 @@ struct halo_modnative {
 	char **softdeps;   /* modules that have a softdep line */
 	char **dep_files;  /* dependency files found regular, checked once */
 	struct halo_unpack_pool unpack; /* decoders of compressed modules */
-	const struct halo_parmrec *record; /* apply's record, or NULL */
+	/* Apply's record, read when the first compressed module with
+	 * options is met (a tree without one never opens it). */
+	const struct halo_parmrec *record;
+	struct halo_parmrec own_record;
+	int record_err;    /* -EPERM: not trusted, not read */
+	bool record_tried;
 };
 
 void halo_modnative_free(struct halo_modnative *n)
@@ -55,6 +60,7 @@ void halo_modnative_free(struct halo_modnative *n)
 	halo_strv_free(n->softdeps);
 	halo_strv_free(n->dep_files);
 	halo_unpack_pool_clear(&n->unpack);
+	halo_parmrec_clear(&n->own_record);
 	free(n);
 }
 
@@ -212,15 +218,30 @@ static int regular_in_root(const struct halo_modnative *n, const char *rel, int 
 void halo_modnative_use_record(struct halo_modnative *n, const struct halo_parmrec *rec)
 {
 	n->record = rec;
+	n->record_tried = true;
+}
+
+int halo_modnative_record_err(const struct halo_modnative *n)
+{
+	return n->record_err;
 }
 
 /* The parameters of REL's line in the record, when it is of this file. */
-static int parms_recorded(const struct halo_modnative *n, const char *rel,
-			  struct halo_modinfo *mi)
+static int parms_recorded(struct halo_modnative *n, const char *rel, struct halo_modinfo *mi)
 {
 	_cleanup_free_ char *key = NULL;
 	const struct halo_parmrec_entry *e;
+	int r;
 
+	if (!n->record_tried) {
+		n->record_tried = true;
+		r = halo_parmrec_load(n->ctx, &n->own_record);
+		if (r == -ENOMEM)
+			return r;
+		n->record_err = r;
+		if (r == 0)
+			n->record = &n->own_record;
+	}
 	if (!n->record)
 		return 0;
 	key = halo_parmrec_key(n->ctx->kernel_release, rel);

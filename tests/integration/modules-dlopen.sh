@@ -36,6 +36,18 @@ libs=$(HALO_TRAP_ROOT="$FX" libs_opened "$HALO" --root "$FX" --kernel-release "$
 unlike "$libs" 'libkmod|libcrypto|libzstd|liblzma' "a modules check maps neither libkmod nor what it brings"
 run_trap --check --only modules
 is "$rc" 2 "without libkmod: the modules check runs (drift, exit 2)"
+# On a plain tree the record is never read, even with options: a record
+# others could write goes unremarked.
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "irdma" ]; options = { mlx5_core = "prof_sel=2"; }; };
+CONF
+mkdir -p "$FX/var/lib/halo-provision"
+echo "# not ours to read" >"$FX/var/lib/halo-provision/module-parameters"
+chmod 0666 "$FX/var/lib/halo-provision/module-parameters"
+run_trap --check --only modules
+unlike "$out$err" "module-parameters" "a plain tree with options: the record is not read"
+rm -f "$FX/var/lib/halo-provision/module-parameters"
 
 # 2b. Ubuntu's .ko.zst and Fedora's .ko.xz: a check of modules it only
 # expects loaded decompresses none (packcheck.c: each file complete), so
