@@ -311,6 +311,17 @@ int halo_parmrec_render(struct halo_parmrec *rec, char **ret_text);
  * another user than the one running. */
 int halo_parmrec_load(const struct halo_ctx *ctx, struct halo_parmrec *ret);
 
+#define HALO_PARMREC_MODE 0644
+/* How the root's record stands against WANT, the text it should have
+ * (NULL: no record). */
+enum halo_parmrec_standing {
+	HALO_PARMREC_RIGHT,   /* as a check trusts it (or absent, none wanted) */
+	HALO_PARMREC_STALE,   /* to be written or removed */
+	HALO_PARMREC_FOREIGN, /* another user's: to be removed, then written */
+};
+int halo_parmrec_standing(const struct halo_ctx *ctx, const char *want,
+			  enum halo_parmrec_standing *ret);
+
 /* --- modinfo.c: struct halo_modinfo from .modinfo entries (pure) ------- */
 
 /* Records one "KEY=VALUE" entry (parm and parmtype; others say nothing). */

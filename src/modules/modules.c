@@ -571,24 +571,21 @@ int halo_modules_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 bool halo_modules_record_pending(const struct halo_ctx *ctx)
 {
-	_cleanup_free_ char *want = NULL, *have = NULL;
-	size_t len;
-	int r;
+	_cleanup_free_ char *want = NULL;
+	enum halo_parmrec_standing standing;
 
 	if (!ctx->modparms || ctx->revert)
 		return false;
-	if (halo_parmrec_render(ctx->modparms, &want) < 0)
-		return true;
-	r = halo_read_file(ctx, HALO_MODULES_RECORD_PATH, &have, &len);
-	if (r == -ENOENT)
-		return want != NULL;
 	/* As a file item: one already right may sit on a read-only /var. */
-	return r < 0 || !want || strcmp(want, have) != 0;
+	return halo_parmrec_render(ctx->modparms, &want) < 0 ||
+	       halo_parmrec_standing(ctx, want, &standing) < 0 ||
+	       standing != HALO_PARMREC_RIGHT;
 }
 
 int halo_modules_keep_record(struct halo_ctx *ctx)
 {
 	_cleanup_free_ char *text = NULL;
+	enum halo_parmrec_standing standing;
 	int r;
 
 	if (!ctx->modparms)
@@ -598,9 +595,16 @@ int halo_modules_keep_record(struct halo_ctx *ctx)
 	r = halo_parmrec_render(ctx->modparms, &text);
 	if (r < 0)
 		return r;
-	if (!text)
-		return halo_root_unlink(ctx, HALO_MODULES_RECORD_PATH);
-	return halo_write_file_atomic(ctx, HALO_MODULES_RECORD_PATH, text, strlen(text), 0644);
+	r = halo_parmrec_standing(ctx, text, &standing);
+	if (r < 0 || standing == HALO_PARMREC_RIGHT)
+		return r;
+	if (!text || standing == HALO_PARMREC_FOREIGN) {
+		r = halo_root_unlink(ctx, HALO_MODULES_RECORD_PATH);
+		if (r < 0 || !text)
+			return r;
+	}
+	return halo_write_file_atomic(ctx, HALO_MODULES_RECORD_PATH, text, strlen(text),
+				      HALO_PARMREC_MODE);
 }
 
 void halo_modules_release(struct halo_ctx *ctx)

@@ -246,6 +246,29 @@ int halo_parmrec_render(struct halo_parmrec *rec, char **ret_text)
 	return *ret_text ? 0 : -ENOMEM;
 }
 
+/* Opens the root's record, and stats it: -ENOENT when absent, another
+ * negative errno when it cannot be opened. */
+static int open_record(const struct halo_ctx *ctx, int *ret_fd, struct stat *ret_st)
+{
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	r = halo_root_openat(ctx, HALO_MODULES_RECORD_PATH, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
+			     0, &fd);
+	if (r < 0)
+		return r;
+	if (fstat(fd, ret_st) < 0)
+		return -errno;
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+/* Whoever could write it could make a check misjudge an option. */
+static bool trusted(const struct stat *st)
+{
+	return !(st->st_mode & (S_IWGRP | S_IWOTH)) && st->st_uid == geteuid();
+}
+
 int halo_parmrec_load(const struct halo_ctx *ctx, struct halo_parmrec *ret)
 {
 	_cleanup_close_ int fd = -1;
@@ -254,16 +277,12 @@ int halo_parmrec_load(const struct halo_ctx *ctx, struct halo_parmrec *ret)
 	size_t len;
 	int r;
 
-	r = halo_root_openat(ctx, HALO_MODULES_RECORD_PATH, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
-			     0, &fd);
+	r = open_record(ctx, &fd, &st);
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0)
+	if (r < 0 || !S_ISREG(st.st_mode))
 		return 0; /* absent, or not to be opened: decode */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return 0;
-	/* Whoever could write it could make a check misjudge an option. */
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) || st.st_uid != geteuid())
+	if (!trusted(&st))
 		return -EPERM;
 	r = halo_read_fd(fd, (size_t)st.st_size, &text, &len);
 	if (r == -ENOMEM)
@@ -271,4 +290,41 @@ int halo_parmrec_load(const struct halo_ctx *ctx, struct halo_parmrec *ret)
 	if (r < 0)
 		return 0;
 	return halo_parmrec_parse(text, ret);
+}
+
+int halo_parmrec_standing(const struct halo_ctx *ctx, const char *want,
+			  enum halo_parmrec_standing *ret)
+{
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *have = NULL;
+	struct stat st;
+	size_t len;
+	int r;
+
+	r = open_record(ctx, &fd, &st);
+	if (r == -ENOMEM)
+		return r;
+	if (r == -ENOENT) {
+		*ret = want ? HALO_PARMREC_STALE : HALO_PARMREC_RIGHT;
+		return 0;
+	}
+	/* Something else there (a symlink, a FIFO): the write refuses it
+	 * with its own error. */
+	*ret = HALO_PARMREC_STALE;
+	if (r < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	/* A rewrite keeps a file's owner: another user's record must go
+	 * first, or no check would ever trust the new one. */
+	if (st.st_uid != geteuid()) {
+		*ret = HALO_PARMREC_FOREIGN;
+		return 0;
+	}
+	if (!want || (st.st_mode & 07777) != HALO_PARMREC_MODE)
+		return 0;
+	r = halo_read_fd(fd, (size_t)st.st_size, &have, &len);
+	if (r == -ENOMEM)
+		return r;
+	if (r == 0 && len == strlen(want) && memcmp(have, want, len) == 0)
+		*ret = HALO_PARMREC_RIGHT;
+	return 0;
 }

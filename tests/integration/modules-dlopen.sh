@@ -128,8 +128,17 @@ CONF
 	is "$rc" 0 ".ko.$c, a record writable by others: not believed (in sync)"
 	like "$out$err" "module-parameters: not used: writable by group or others" \
 		".ko.$c, a record writable by others: a warning names it"
+	# The next apply makes it one a check trusts: the mode, and the owner
+	# (a rewrite keeps the owner of a file, so another user's goes first).
+	sed -i 's/prof_sel:bool/prof_sel:uint/' "$rec"
+	run_trap --only modules
+	is "$rc/$(stat -c %a "$rec")" "0/644" ".ko.$c, a record writable by others, its text right: the apply makes it 0644"
+	chown 4242:4242 "$rec"
+	run_trap --only modules
+	is "$rc/$(stat -c %u:%g/%a "$rec")" "0/0:0/644" ".ko.$c, another user's record, its text right: the apply makes it ours"
+	libs=$(HALO_TRAP_ROOT="$FX" libs_opened "$HALO" --root "$FX" --kernel-release "$REL" -c "$CONF" --check --only modules)
+	unlike "$libs" "libkmod|libcrypto|libzstd|liblzma" ".ko.$c, the record made ours: the check uses it again"
 	# A record that is no record: ignored line by line.
-	chmod 0644 "$rec"
 	printf 'garbage\n\t\t\n' >"$rec"
 	run_trap --check --only modules
 	is "$rc" 0 ".ko.$c, a record of garbage: the check decodes (in sync)"
@@ -173,6 +182,24 @@ ro_apply() {
 }
 ro_apply
 is "$rc/$err" "0/" "read-only record directory, the record already right: the apply runs"
+# The right text at a mode no check trusts is a record to rewrite: with
+# a module to add, the apply stops before the drop-in changes.
+chmod 0666 "$rec"
+cp "$CONF" "$TEST_TMP/conf.one"
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "irdma", "ib_uverbs" ]; options = { mlx5_core = "prof_sel=2"; }; };
+state = { path = "/srv/halo/state.json"; };
+CONF
+before=$(cat "$FX/etc/modules-load.d/halo-provision.conf")
+ro_apply
+is "$rc" 4 "read-only record directory, the record writable by others: exit 4"
+like "$err" "/module-parameters cannot be written: Read-only file system; nothing was changed\$" \
+	"read-only record directory, the record writable by others: one line naming the record"
+is "$(cat "$FX/etc/modules-load.d/halo-provision.conf")" "$before" \
+	"read-only record directory, the record writable by others: the drop-in untouched"
+chmod 0644 "$rec"
+cp "$TEST_TMP/conf.one" "$CONF"
 touch "$mod"
 settle
 before=$(stat -c %Y "$FX/srv/halo/state.json")

@@ -292,6 +292,65 @@ static void test_load(void **state)
 	}
 }
 
+static enum halo_parmrec_standing standing_at(const char *root, const char *want)
+{
+	enum halo_parmrec_standing st = (enum halo_parmrec_standing)-1;
+	struct halo_ctx ctx;
+
+	ctx_at(&ctx, root);
+	assert_int_equal(halo_parmrec_standing(&ctx, want, &st), 0);
+	close(ctx.root_fd);
+	return st;
+}
+
+static void test_standing(void **state)
+{
+	const char *line = "6.1.0/g.ko.zst\t1\t2\t3\t4.000000001\t5.000000002\tp:int\n";
+	const char *other = "6.1.0/g.ko.zst\t1\t2\t3\t4.000000001\t5.000000002\tp:uint\n";
+	char path[300], target[300];
+
+	(void)state;
+	strcpy(tmp, "/tmp/halo-parmrec-unit.XXXXXX");
+	assert_non_null(mkdtemp(tmp));
+	snprintf(path, sizeof(path), "%s%s", tmp, HALO_MODULES_RECORD_PATH);
+	/* Absent: right when none is wanted. */
+	assert_int_equal(standing_at(tmp, NULL), HALO_PARMREC_RIGHT);
+	assert_int_equal(standing_at(tmp, line), HALO_PARMREC_STALE);
+	/* Ours, 0644: right only with the very text. */
+	write_record(tmp, line, 0644);
+	assert_int_equal(standing_at(tmp, line), HALO_PARMREC_RIGHT);
+	assert_int_equal(standing_at(tmp, other), HALO_PARMREC_STALE);
+	assert_int_equal(standing_at(tmp, "6.1.0/g.ko.zst"), HALO_PARMREC_STALE); /* a prefix */
+	assert_int_equal(standing_at(tmp, NULL), HALO_PARMREC_STALE);
+	/* The very text at a mode a check would not trust, or another. */
+	write_record(tmp, line, 0664);
+	assert_int_equal(standing_at(tmp, line), HALO_PARMREC_STALE);
+	write_record(tmp, line, 0600);
+	assert_int_equal(standing_at(tmp, line), HALO_PARMREC_STALE);
+	/* Another user's, whatever its text. */
+	write_record(tmp, line, 0644);
+	assert_int_equal(chown(path, geteuid() + 1, (gid_t)-1), 0);
+	assert_int_equal(standing_at(tmp, line), HALO_PARMREC_FOREIGN);
+	assert_int_equal(standing_at(tmp, NULL), HALO_PARMREC_FOREIGN);
+	/* A symlink to the very text, a directory, a FIFO: stale. */
+	snprintf(target, sizeof(target), "%s/elsewhere", tmp);
+	write_record(tmp, line, 0644);
+	assert_int_equal(rename(path, target), 0);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(standing_at(tmp, line), HALO_PARMREC_STALE);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(standing_at(tmp, NULL), HALO_PARMREC_STALE);
+	assert_int_equal(rmdir(path), 0);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(standing_at(tmp, line), HALO_PARMREC_STALE);
+	{
+		_cleanup_free_ char *cmd = halo_strdup_printf("rm -rf '%s'", tmp);
+
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_settled),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_standing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
