@@ -128,8 +128,8 @@ int halo_kmod_cmdline_shadow(struct halo_ctx *ctx, bool *ret_shadowed, char **re
 	 * it every mount below the root that a walk from the old descriptor
 	 * would cross: a read-only bind mount would be written through, a
 	 * filesystem mounted at /boot written under. */
-	if (r >= 0 && dup3(root, ctx->root_fd, O_CLOEXEC) < 0)
-		r = -errno;
+	if (r >= 0)
+		r = halo_root_rebind(ctx, root);
 	if (r >= 0) {
 		r = open_cmdline(ctx, root, &fd, ret_why);
 		if (r == 0)

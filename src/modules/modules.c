@@ -38,6 +38,7 @@ struct planner {
 	size_t n_cache;
 	char **stale_blacklist; /* blacklist lines of our own drop-in on disk */
 	bool running;
+	struct timespec started; /* before any module file is read */
 };
 
 static void planner_free(struct planner *p)
@@ -455,13 +456,10 @@ static void forget_record(struct halo_ctx *ctx)
 static int keep_record(struct planner *p)
 {
 	struct halo_parmrec *rec;
-	struct timespec now;
 	int r = 0;
 
 	if (p->ctx->mode != HALO_MODE_APPLY)
 		return 0;
-	if (clock_gettime(CLOCK_REALTIME, &now) < 0)
-		return -errno;
 	rec = calloc(1, sizeof(*rec));
 	if (!rec)
 		return -ENOMEM;
@@ -470,7 +468,7 @@ static int keep_record(struct planner *p)
 		_cleanup_free_ char *key = NULL;
 
 		if (!mi || !mi->packed || !mi->relpath || !options_for(p->mc, mi->name) ||
-		    !halo_modfile_id_settled(&mi->file_id, &now))
+		    !halo_modfile_id_settled(&mi->file_id, &p->started))
 			continue;
 		key = halo_parmrec_key(p->ctx->kernel_release, mi->relpath);
 		r = key ? halo_parmrec_add(rec, key, &mi->file_id, mi->parms) : -ENOMEM;
@@ -534,6 +532,10 @@ int halo_modules_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 	if (!mc->present)
 		return 0; /* leave the host's modules alone */
+	/* A module is recorded only if its ctime was over a second old when
+	 * it was read, so the clock is read before the first file is. */
+	if (ctx->mode == HALO_MODE_APPLY && clock_gettime(CLOCK_REALTIME, &p.started) < 0)
+		return -errno;
 
 	if (mc->load.n > 0 || mc->n_options > 0) {
 		r = halo_modnative_new(ctx, &p.native);

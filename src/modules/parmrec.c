@@ -59,10 +59,10 @@ void halo_modfile_id_of(const struct stat *st, struct halo_modfile_id *ret)
 
 bool halo_modfile_id_settled(const struct halo_modfile_id *id, const struct timespec *now)
 {
-	int64_t age_ns = ((int64_t)now->tv_sec - id->ctime_s) * 1000000000 +
-			 ((int64_t)now->tv_nsec - id->ctime_ns);
-
-	return age_ns > 1000000000;
+	/* Whole seconds first: a ctime centuries away must not overflow. */
+	if (id->ctime_s >= (int64_t)now->tv_sec - 1)
+		return id->ctime_s == (int64_t)now->tv_sec - 1 && id->ctime_ns < now->tv_nsec;
+	return true;
 }
 
 static bool id_equal(const struct halo_modfile_id *a, const struct halo_modfile_id *b)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/rootfs-internal.h"
 #include "util/strv.h"
@@ -199,6 +200,14 @@ int halo_root_mkdir_p(const struct halo_ctx *ctx, const char *dir, mode_t mode)
 	if (r < 0)
 		return r;
 	close(r);
+	return 0;
+}
+
+int halo_root_rebind(struct halo_ctx *ctx, int fd)
+{
+	if (dup3(fd, ctx->root_fd, O_CLOEXEC) < 0)
+		return -errno;
+	halo_rootcache_forget(ctx);
 	return 0;
 }
 

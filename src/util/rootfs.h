@@ -200,6 +200,12 @@ int halo_root_read_attr(const struct halo_ctx *ctx, const char *path,
  * ERR (or ENOMEM). Caller frees. */
 char *halo_root_attr_refusal(const struct halo_ctx *ctx, const char *path, int err);
 
+/* The root is now FD, the same directory reached through other mounts (a
+ * mount namespace entered since): ctx->root_fd becomes it, and every
+ * directory cached from the old descriptor is closed, since walks from
+ * those would still cross the old namespace's mounts. */
+int halo_root_rebind(struct halo_ctx *ctx, int fd) _must_check_;
+
 /* Removes PATH; 0 if it did not exist, 1 if removed (counted as written).
  * A symlink is removed itself; its parents must not be symlinks. */
 int halo_root_unlink(struct halo_ctx *ctx, const char *path);

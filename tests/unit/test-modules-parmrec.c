@@ -197,6 +197,23 @@ static void test_settled(void **state)
 	assert_false(halo_modfile_id_settled(&id, &now));     /* 0.5 s */
 	id.ctime_s = 1764000015, id.ctime_ns = 0;
 	assert_false(halo_modfile_id_settled(&id, &now));     /* in the future */
+	id.ctime_s = 1764000008, id.ctime_ns = 500000001;
+	assert_true(halo_modfile_id_settled(&id, &now));      /* 1.999999999 s */
+	id.ctime_s = 1764000009, id.ctime_ns = 499999999;
+	assert_true(halo_modfile_id_settled(&id, &now));      /* 1.000000001 s */
+	now.tv_nsec = 0;
+	id.ctime_s = 1764000008, id.ctime_ns = 999999999;
+	assert_true(halo_modfile_id_settled(&id, &now));      /* 1.000000001 s */
+	id.ctime_s = 1764000009, id.ctime_ns = 0;
+	assert_false(halo_modfile_id_settled(&id, &now));     /* exactly 1 s */
+	/* Centuries away either side (a --root image may carry such a
+	 * ctime): judged without overflow. */
+	id.ctime_s = INT64_C(1764000010) + INT64_C(20000000000);
+	assert_false(halo_modfile_id_settled(&id, &now));
+	id.ctime_s = INT64_MAX;
+	assert_false(halo_modfile_id_settled(&id, &now));
+	id.ctime_s = INT64_MIN;
+	assert_true(halo_modfile_id_settled(&id, &now));
 }
 
 static char tmp[64];
