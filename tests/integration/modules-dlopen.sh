@@ -186,11 +186,12 @@ is "$rc/$err" "0/" "read-only record directory, the record already right: the ap
 # a module to add, the apply stops before the drop-in changes.
 chmod 0666 "$rec"
 cp "$CONF" "$TEST_TMP/conf.one"
-write_conf "$CONF" <<'CONF'
+write_conf "$TEST_TMP/conf.two" <<'CONF'
 version = 1;
 modules = { load = [ "irdma", "ib_uverbs" ]; options = { mlx5_core = "prof_sel=2"; }; };
 state = { path = "/srv/halo/state.json"; };
 CONF
+cp "$TEST_TMP/conf.two" "$CONF"
 before=$(cat "$FX/etc/modules-load.d/halo-provision.conf")
 ro_apply
 is "$rc" 4 "read-only record directory, the record writable by others: exit 4"
@@ -209,11 +210,7 @@ like "$err" "the record of module parameter types \(modules\) .*/module-paramete
 	"read-only record directory, a line to rewrite: one line naming the record"
 is "$(stat -c %Y "$FX/srv/halo/state.json")" "$before" "read-only record directory: nothing written"
 # The same for an owned file the modules phase writes.
-write_conf "$CONF" <<'CONF'
-version = 1;
-modules = { load = [ "irdma", "ib_uverbs" ]; options = { mlx5_core = "prof_sel=2"; }; };
-state = { path = "/srv/halo/state.json"; };
-CONF
+cp "$TEST_TMP/conf.two" "$CONF"
 before=$(cat "$FX/etc/modules-load.d/halo-provision.conf")
 ro_dir=$FX/etc/modules-load.d ro_apply
 is "$rc" 4 "read-only modules-load.d under its own namespace: exit 4"
