@@ -251,6 +251,29 @@ module "{executable: \"$deep\"}"
 is "$(field failed),$(jq -r .msg <<<"$out")" "true,$deep exited 2 without a JSON answer: not JSON" \
 	"JSON nested 5000 deep: failed, one line"
 unlike "$err$out" 'Traceback' "JSON nested 5000 deep: no traceback"
+# A program killed by a signal: after its answer (the node's own program,
+# then a SIGTERM), the answer is kept and the task fails with +4; before
+# any answer, one line naming the signal.
+printf '#!/bin/sh\n"%s" "$@"\nkill -TERM $$\n' "$PROG" >"$TEST_TMP/fake/term-after"
+printf '#!/bin/sh\nkill -KILL $$\n' >"$TEST_TMP/fake/kill-before"
+chmod 0755 "$TEST_TMP/fake/term-after" "$TEST_TMP/fake/kill-before"
+snap4=$(tree_snapshot "$ROOT")
+module "{executable: \"$TEST_TMP/fake/term-after\", _ansible_check_mode: true}"
+is "$rc,$(field failed),$(field rc),$(field changed)" "1,true,6,true" \
+	"killed after its answer: failed, rc 2|4, changed as answered"
+like "$(jq -r .msg <<<"$out")" "^$TEST_TMP/fake/term-after was killed by SIGTERM after its answer \\(dry-run: [0-9]+ items" \
+	"killed after its answer: one line naming the signal and the answer's summary"
+is "$(jq -r '.items[] | select(.key == "link/rdma0/mtu") | .outcome' <<<"$out")" drift \
+	"killed after its answer: its items are kept"
+module "{executable: \"$TEST_TMP/fake/term-after\", _ansible_check_mode: true, config_data: {version: 1, access: {memlock: \"unlimited\"}}}"
+is "$(field failed),$(field rc)" "true,4" "killed after an args-file answer: failed, rc 0|4"
+like "$(jq -r .msg <<<"$out")" "^$TEST_TMP/fake/term-after was killed by SIGTERM after its answer \\(" \
+	"killed after an args-file answer: one line naming the signal"
+module "{executable: \"$TEST_TMP/fake/kill-before\"}"
+is "$(field failed),$(field rc),$(jq -r .msg <<<"$out")" \
+	"true,1,$TEST_TMP/fake/kill-before was killed by SIGKILL without a JSON answer: no output" \
+	"killed before any answer: failed, one line naming the signal"
+is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap4,1500" "killed runs: nothing changed"
 # Executable, but not a program the kernel can start.
 printf 'not a program\n' >"$TEST_TMP/fake/text" && chmod 0755 "$TEST_TMP/fake/text"
 module "{executable: \"$TEST_TMP/fake/text\"}"

@@ -214,8 +214,8 @@ rc:
   description:
     - The program's exit status, a bitmask; 0 in sync, 1 usage or config
       error (nothing changed; also a bad option or a missing program), +2
-      changed or drift, +4 an item failed, +8 a reboot or driver reload is
-      needed.
+      changed or drift, +4 an item failed (or a signal killed the program
+      after its answer), +8 a reboot or driver reload is needed.
   returned: always
   type: int
   sample: 10
@@ -351,6 +351,7 @@ warnings:
 
 import json
 import os
+import signal
 
 from ansible.module_utils.basic import AnsibleModule, _load_params
 from ansible_collections.halo.provision.plugins.module_utils.halo_diff import run_diff
@@ -497,7 +498,19 @@ def answer_error(answer):
     return None
 
 
+def how_it_ended(rc):
+    """'exited N', or 'was killed by SIGNAME' (run_command gives -N)."""
+    if rc >= 0:
+        return 'exited %d' % rc
+    try:
+        return 'was killed by %s' % signal.Signals(-rc).name
+    except ValueError:
+        return 'was killed by signal %d' % -rc
+
+
 def run(module, argv, cwd):
+    """The program's answer, and how it ended when a signal killed it
+    (None when it exited)."""
     try:
         rc, out, err = module.run_command(argv, cwd=cwd, expand_user_and_vars=False,
                                           handle_exceptions=False)
@@ -506,17 +519,28 @@ def run(module, argv, cwd):
         # which the program's exit bits read as something else.
         why = '%s cannot be run: %s' % (argv[0], e.strerror or e)
         failure(module, why, [why])
+    ended = how_it_ended(rc)
     try:
         answer = json.loads(out)
     except (ValueError, RecursionError):
         reason = (err.strip().splitlines() or ['no output' if not out.strip() else 'not JSON'])[0]
-        failure(module, '%s exited %d without a JSON answer: %s' % (argv[0], rc, reason),
+        failure(module, '%s %s without a JSON answer: %s' % (argv[0], ended, reason),
                 ['%s: %s' % (argv[0], reason)])
     why = answer_error(answer)
     if why:
-        why = '%s exited %d with an answer this module cannot read: %s' % (argv[0], rc, why)
+        why = '%s %s with an answer this module cannot read: %s' % (argv[0], ended, why)
         failure(module, why, [why])
-    return answer
+    return answer, (ended if rc < 0 else None)
+
+
+def killed_after_answer(result, program, ended):
+    """A run killed once its answer was out: the answer is kept, as what
+    the run had done, but the task fails with +4 (the run did not end as
+    the program ends it), for a signal is never how a run ends."""
+    result['failed'] = True
+    result['rc'] = (result.get('rc') if isinstance(result.get('rc'), int) else 1) | 4
+    what = result.get('msg') or 'no summary'
+    result['msg'] = '%s %s after its answer (%s)' % (program, ended, what)
 
 
 def from_json_document(doc, revert):
@@ -578,7 +602,8 @@ def main():
                     _ansible_check_mode=module.check_mode, _ansible_diff=module._diff)
         args_file = os.path.join(workdir, 'args.json')
         write_private(args_file, json.dumps(args))
-        result = from_args_file_answer(run(module, [executable, args_file], workdir))
+        answer, killed = run(module, [executable, args_file], workdir)
+        result = from_args_file_answer(answer)
     else:
         argv = [executable, '--json'] + command_line(module, params)
         if params['config_text'] is not None:
@@ -588,7 +613,10 @@ def main():
             argv.append('--config=config_text')
         elif params['config'] is not None:
             argv.append('--config=%s' % params['config'])
-        result = from_json_document(run(module, argv, workdir), params['revert'])
+        answer, killed = run(module, argv, workdir)
+        result = from_json_document(answer, params['revert'])
+    if killed:
+        killed_after_answer(result, executable, killed)
 
     if module._diff:
         result['diff'] = run_diff(result['items'], params['root'])
