@@ -256,7 +256,8 @@ unlike "$err$out" 'Traceback' "JSON nested 5000 deep: no traceback"
 # any answer, one line naming the signal.
 printf '#!/bin/sh\n"%s" "$@"\nkill -TERM $$\n' "$PROG" >"$TEST_TMP/fake/term-after"
 printf '#!/bin/sh\nkill -KILL $$\n' >"$TEST_TMP/fake/kill-before"
-chmod 0755 "$TEST_TMP/fake/term-after" "$TEST_TMP/fake/kill-before"
+printf '#!/bin/sh\nkill -40 $$\n' >"$TEST_TMP/fake/rt-before" # no name in Python's signal.Signals
+chmod 0755 "$TEST_TMP/fake/term-after" "$TEST_TMP/fake/kill-before" "$TEST_TMP/fake/rt-before"
 snap4=$(tree_snapshot "$ROOT")
 module "{executable: \"$TEST_TMP/fake/term-after\", _ansible_check_mode: true}"
 is "$rc,$(field failed),$(field rc),$(field changed)" "1,true,6,true" \
@@ -273,6 +274,11 @@ module "{executable: \"$TEST_TMP/fake/kill-before\"}"
 is "$(field failed),$(field rc),$(jq -r .msg <<<"$out")" \
 	"true,1,$TEST_TMP/fake/kill-before was killed by SIGKILL without a JSON answer: no output" \
 	"killed before any answer: failed, one line naming the signal"
+module "{executable: \"$TEST_TMP/fake/rt-before\"}"
+is "$(field failed),$(jq -r .msg <<<"$out")" \
+	"true,$TEST_TMP/fake/rt-before was killed by signal 40 without a JSON answer: no output" \
+	"killed by a signal without a name: failed, one line with its number"
+unlike "$err$out" 'Traceback' "killed by a signal without a name: no traceback"
 is "$(tree_snapshot "$ROOT"),$(mtu)" "$snap4,1500" "killed runs: nothing changed"
 # Executable, but not a program the kernel can start.
 printf 'not a program\n' >"$TEST_TMP/fake/text" && chmod 0755 "$TEST_TMP/fake/text"

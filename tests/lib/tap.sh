@@ -64,7 +64,28 @@ like() { # like GOT REGEX DESCRIPTION
 		diag "want match: '$2'"
 	fi
 }
+# unlike GOT REGEX DESCRIPTION: like's opposite (bash's =~ over all of GOT).
+unlike() {
+	if [[ $1 =~ $2 ]]; then
+		ok 1 "$3"
+		diag "got:  '$1'"
+		diag "want no match: '$2'"
+	else
+		ok 0 "$3"
+	fi
+}
+# A helper or program the script names but nobody defined would otherwise
+# print to stderr and let the script go on: its assertion would silently
+# never run. It fails the test instead, from a command substitution too.
+command_not_found_handle() {
+	printf '%s: %s: command not found\n' "${BASH_SOURCE[1]:-$0}" "$1" >&2
+	: >"$TEST_TMP/command-not-found"
+	return 127
+}
 done_testing() {
+	if [ -e "$TEST_TMP/command-not-found" ]; then
+		ok 1 "every command the script ran exists (see stderr)"
+	fi
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]
 }
