@@ -134,8 +134,15 @@ int halo_rdma_gid_scan(halo_rdma_reader rd, void *userdata, const char *dir,
 		res.n_v4++;
 		if (res.first_v4 < 0)
 			res.first_v4 = (int)i;
-		if (res.index < 0 && addr && memcmp(gid + 12, addr, 4) == 0)
+		/* The kernel keeps one entry per GID, type and netdev
+		 * (drivers/infiniband/core/cache.c ib_cache_gid_add): the
+		 * first match is the only one, and the rest of the table
+		 * (mlx5's runs to hundreds of entries, a file each) is not
+		 * read. */
+		if (addr && memcmp(gid + 12, addr, 4) == 0) {
 			res.index = (int)i;
+			break;
+		}
 	}
 	*ret = res;
 	return 0;

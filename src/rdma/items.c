@@ -146,10 +146,11 @@ static int gid_read(struct halo_ctx *ctx, struct halo_item *item,
 		*ret_found = true;
 		(void)halo_item_set_observed(item, "%d", g.index);
 		if (g.n_v4 > 1)
-			return halo_item_set_message(item, "%s has %u RoCE v2 IPv4 GIDs on %s port %u: "
-						     "the configured %s is index %d", l->ifname,
-						     g.n_v4, dev->ibdev, dev->port, l->addr_text,
-						     g.index);
+			return halo_item_set_message(item, "%s: the configured %s is RoCE v2 GID "
+						     "index %d on %s port %u, after those of its "
+						     "other IPv4 addresses (from index %d)", l->ifname,
+						     l->addr_text, g.index, dev->ibdev, dev->port,
+						     g.first_v4);
 		return 0;
 	}
 	if (!l->has_addr && g.n_v4 == 1) {

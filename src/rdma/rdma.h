@@ -136,7 +136,8 @@ int halo_rdma_gid_parse(const char *text, uint8_t gid[16]);
 /* The result of a GID table scan. */
 struct halo_rdma_gid {
 	int index;        /* the RoCE v2 GID of the address; -1: none */
-	unsigned n_v4;    /* RoCE v2 IPv4 GIDs of the link (any address) */
+	unsigned n_v4;    /* RoCE v2 IPv4 GIDs of the link (any address), up
+			   * to the address's own when it is found */
 	int first_v4;     /* the first of them, -1: none */
 	unsigned n_empty; /* entries that read EINVAL (empty), skipped */
 };
@@ -150,8 +151,9 @@ struct halo_rdma_gid {
  * entry (the kernel's answer for one) and skipped. A FIFO or device
  * planted there (-HALO_ENOTREG, util/rootfs.h) is no empty entry: it is
  * returned, like every other failed read. INDICES: the entry
- * numbers to look at, ascending. 0 (ret->index -1 when none matches) or
- * -errno for another read failure.
+ * numbers to look at, ascending; the scan stops at ADDR's entry, and
+ * reads them all only when ADDR is NULL or has none. 0 (ret->index -1
+ * when none matches) or -errno for another read failure.
  */
 int halo_rdma_gid_scan(halo_rdma_reader rd, void *userdata, const char *dir,
 		       const unsigned *indices, size_t n, const char *ifname,

@@ -35,6 +35,7 @@ struct table {
 	size_t n;
 	int fail_index; /* an entry whose gid read fails with EIO, -1 none */
 	unsigned attr_reads; /* of gid_attrs, counted */
+	unsigned gid_reads;  /* of gids, counted */
 };
 
 static int fake_read(void *userdata, const char *path, char **ret)
@@ -57,6 +58,8 @@ static int fake_read(void *userdata, const char *path, char **ret)
 		return -ENOENT;
 	if (what[0] != 'g')
 		((struct table *)userdata)->attr_reads++;
+	else
+		((struct table *)userdata)->gid_reads++;
 	if ((int)i == t->fail_index)
 		return -EIO;
 	value = what[0] == 'g' ? t->e[i].gid : what[0] == 't' ? t->e[i].type : t->e[i].ndev;
@@ -72,7 +75,7 @@ static int fake_read(void *userdata, const char *path, char **ret)
 static int scan(const struct entry *e, size_t n, const char *ifname, const uint8_t *addr,
 		struct halo_rdma_gid *ret)
 {
-	struct table t = { e, n, -1, 0 };
+	struct table t = { e, n, -1, 0, 0 };
 	unsigned idx[32];
 
 	for (unsigned i = 0; i < n; i++)
@@ -207,7 +210,7 @@ static void test_attrs_of_v4_only(void **state)
 		{ ZERO, NULL, NULL },           { V4_1, "IB/RoCE v1", "eth0" },
 		{ V4_1, "RoCE v2", "eth0" },
 	};
-	struct table t = { e, ARRAY_SIZE(e), -1, 0 };
+	struct table t = { e, ARRAY_SIZE(e), -1, 0, 0 };
 	unsigned idx[] = { 0, 1, 2, 3, 4 };
 	struct halo_rdma_gid g;
 
@@ -226,13 +229,48 @@ static void test_read_error(void **state)
 	static const struct entry e[] = {
 		{ FE80, "RoCE v2", "eth0" }, { V4_1, "RoCE v2", "eth0" },
 	};
-	struct table t = { e, ARRAY_SIZE(e), 1, 0 };
+	struct table t = { e, ARRAY_SIZE(e), 1, 0, 0 };
 	unsigned idx[] = { 0, 1 };
 	struct halo_rdma_gid g = { .index = 42 };
 
 	(void)state;
 	assert_int_equal(halo_rdma_gid_scan(fake_read, &t, "P", idx, 2, "eth0", addr1, &g), -EIO);
 	assert_int_equal(g.index, 42); /* untouched on failure */
+}
+
+/* mlx5's table runs to hundreds of entries, a sysfs file each: the scan
+ * ends at the address's entry (an entry past it that would fail is not
+ * read); without an address it reads them all, to count the candidates. */
+static void test_stops_at_match(void **state)
+{
+	static struct entry e[256];
+	struct table t = { e, ARRAY_SIZE(e), 200, 0, 0 };
+	static unsigned idx[ARRAY_SIZE(e)];
+	struct halo_rdma_gid g;
+
+	(void)state;
+	for (unsigned i = 0; i < ARRAY_SIZE(e); i++) {
+		e[i] = (struct entry){ ZERO, NULL, NULL };
+		idx[i] = i;
+	}
+	e[0] = (struct entry){ FE80, "IB/RoCE v1", "eth0" };
+	e[1] = (struct entry){ FE80, "RoCE v2", "eth0" };
+	e[2] = (struct entry){ V4_1, "IB/RoCE v1", "eth0" };
+	e[3] = (struct entry){ V4_1, "RoCE v2", "eth0" };
+	assert_int_equal(halo_rdma_gid_scan(fake_read, &t, "P", idx, ARRAY_SIZE(e), "eth0", addr1, &g), 0);
+	assert_int_equal(g.index, 3);
+	assert_int_equal(g.n_v4, 1);
+	assert_int_equal(t.gid_reads, 4);
+	t.gid_reads = 0;
+	assert_int_equal(halo_rdma_gid_scan(fake_read, &t, "P", idx, ARRAY_SIZE(e), "eth0", NULL, &g), -EIO);
+	assert_int_equal(t.gid_reads, 201);
+	t.fail_index = -1;
+	t.gid_reads = 0;
+	assert_int_equal(halo_rdma_gid_scan(fake_read, &t, "P", idx, ARRAY_SIZE(e), "eth0", NULL, &g), 0);
+	assert_int_equal(g.index, -1);
+	assert_int_equal(g.n_v4, 1);
+	assert_int_equal(g.first_v4, 3);
+	assert_int_equal(t.gid_reads, 256);
 }
 
 /* In a root: a GID entry that cannot be read (a huge file planted there) fails
@@ -275,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_two_ipv4),   cmocka_unit_test(test_einval),
 		cmocka_unit_test(test_other_ndev), cmocka_unit_test(test_read_error),
 		cmocka_unit_test(test_find_names_file), cmocka_unit_test(test_attrs_of_v4_only),
+		cmocka_unit_test(test_stops_at_match),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
