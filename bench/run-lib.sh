@@ -378,6 +378,33 @@ syscall_counts() {
 	END { decide(); printf "%d %d\n", all, sim }' "$log"
 }
 
+# gid_tables ROOT N_IRDMA N_MLX5: the node's two GID tables made N_IRDMA and
+# N_MLX5 entries long, the entries added (or removed) past the used ones
+# empty (all zeros). A driver's sysfs lists every entry of its table
+# (drivers/infiniband/core/sysfs.c, one attribute per index below
+# gid_tbl_len): irdma's is 32 (irdma_query_port), mlx5's the firmware's
+# roce_address_table_size (mlx5_query_port_roce), 256 or so; the
+# sandbox's are 8, and a check opens every one.
+gid_tables() {
+	local ib n port i
+	for ib in rocep194s0f0:$2 rocep65s0f0:$3; do
+		n=${ib#*:}
+		port=$1/sys/class/infiniband/${ib%:*}/ports/1
+		[ -d "$port/gids" ] || return 1
+		for ((i = 0; ; i++)); do
+			if [ "$i" -lt "$n" ]; then
+				[ -e "$port/gids/$i" ] ||
+					echo 0000:0000:0000:0000:0000:0000:0000:0000 >"$port/gids/$i" || return 1
+			elif [ -e "$port/gids/$i" ]; then
+				[ ! -e "$port/gid_attrs/types/$i" ] || return 1
+				rm -f "$port/gids/$i"
+			else
+				break
+			fi
+		done
+	done
+}
+
 # pad_node_modules MODDIR KIND: the node's named modules (and their
 # dependencies) in the tree at MODDIR brought to about the size a
 # distribution kernel ships them (mlx5_core 2.8 MB, ice 1.4 MB, ...,

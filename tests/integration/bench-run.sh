@@ -51,6 +51,9 @@ unlike "$(cat "$TEST_TMP/stderr")" "not in sync on the padded" "the padded trees
 # types: the check decodes the module with options.
 is "$(grep -cE "^    before the first apply \(decoded\) +$num +[0-9]+ *\$" <<<"$out")" 2 \
 	"compressed trees at distribution size, decoded: two rows"
+like "$out" "--check, irdma 32, mlx5 256 entries +$num +[1-9][0-9]* +$num +\(none: sysfs's cost\)" \
+	"GID tables as the drivers make them: median, system calls, ratio"
+unlike "$(cat "$TEST_TMP/stderr")" "not in sync with the long GID tables" "the long GID tables are still in sync"
 like "$out" "  halo-provision's +[1-9][0-9]* \(<= 800: (met|MISSED)\)" "system calls of a --check, the tool's own"
 like "$out" "the simulated NIC's own \(strace -k\) +[0-9]+" "system calls the simulator made itself"
 # A --check only reads: NICSIM_DEFER_GETS=drop makes the simulator write
@@ -128,4 +131,25 @@ for kind in ko zst xz; do
 	ok $? "pad_node_modules $kind: mlx5_core is now $size bytes"
 	is "$(modinfo -F parmtype "$mlx")" "$before" "pad_node_modules $kind: still a module, same parameters"
 done
+
+# gid_tables: the node's two tables lengthened with empty entries, and
+# back; a used entry is never removed.
+G=$TEST_TMP/gidroot
+for ib in rocep194s0f0 rocep65s0f0; do
+	mkdir -p "$G/sys/class/infiniband/$ib/ports/1/gids" "$G/sys/class/infiniband/$ib/ports/1/gid_attrs/types"
+	for i in 0 1 2 3 4 5 6 7; do echo 0000:0000:0000:0000:0000:0000:0000:0000 >"$G/sys/class/infiniband/$ib/ports/1/gids/$i"; done
+	echo "RoCE v2" >"$G/sys/class/infiniband/$ib/ports/1/gid_attrs/types/1"
+done
+gid_tables "$G" 32 256
+is "$?/$(ls "$G/sys/class/infiniband/rocep194s0f0/ports/1/gids" | wc -l)/$(ls "$G/sys/class/infiniband/rocep65s0f0/ports/1/gids" | wc -l)" \
+	0/32/256 "gid_tables 32 256: irdma's table 32 entries, mlx5's 256"
+is "$(cat "$G/sys/class/infiniband/rocep65s0f0/ports/1/gids/255")" 0000:0000:0000:0000:0000:0000:0000:0000 \
+	"gid_tables: an added entry is empty"
+gid_tables "$G" 8 8
+is "$?/$(ls "$G/sys/class/infiniband/rocep194s0f0/ports/1/gids" | wc -l)/$(ls "$G/sys/class/infiniband/rocep65s0f0/ports/1/gids" | wc -l)" \
+	0/8/8 "gid_tables 8 8: back to 8 entries each"
+echo "RoCE v2" >"$G/sys/class/infiniband/rocep65s0f0/ports/1/gid_attrs/types/5"
+gid_tables "$G" 8 4
+[ "$?" != 0 ] && [ -e "$G/sys/class/infiniband/rocep65s0f0/ports/1/gids/5" ]
+ok $? "gid_tables: a used entry is not removed"
 done_testing
