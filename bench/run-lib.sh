@@ -384,7 +384,8 @@ syscall_counts() {
 # (drivers/infiniband/core/sysfs.c, one attribute per index below
 # gid_tbl_len): irdma's is 32 (irdma_query_port), mlx5's the firmware's
 # roce_address_table_size (mlx5_query_port_roce), 256 or so; the
-# sandbox's are 8, and a check opens every one.
+# sandbox's are 8. Past the used entries a check reads none: its scan
+# stops at the address's entry.
 gid_tables() {
 	local ib n port i
 	for ib in rocep194s0f0:$2 rocep65s0f0:$3; do
