@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/ipv6_route.h>
 #include <linux/rtnetlink.h>
 
 #include "links/items.h"
@@ -245,6 +246,23 @@ static int addr_observe(struct halo_ctx *ctx, struct halo_item *item)
 	return HALO_SYNC_DIFFERS;
 }
 
+static int remove_stale(struct halo_ctx *ctx, struct halo_item *item,
+			const struct halo_link_want *w, const struct halo_cidr *stale, size_t n)
+{
+	char what[128], buf[64];
+
+	for (size_t i = 0; i < n; i++) {
+		int err = halo_rtnl_addr_del(ctx, w->ifindex, &stale[i]);
+
+		if (err < 0 && err != -EADDRNOTAVAIL) {
+			addr_format(&stale[i], buf, sizeof(buf));
+			snprintf(what, sizeof(what), "removing %s from %s", buf, w->link);
+			return nl_fail(ctx, item, err, what);
+		}
+	}
+	return 0;
+}
+
 static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
@@ -262,21 +280,23 @@ static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 		    halo_cidr_same_addr(&addrs[i].cidr, &w->addr) &&
 		    addrs[i].cidr.prefixlen != w->addr.prefixlen)
 			stale[n_stale++] = addrs[i].cidr;
+	/* IPv6 knows an address by the address alone: the add would answer
+	 * EEXIST while the old prefix is there (net/ipv6/addrconf.c
+	 * ipv6_add_addr), and no replace changes a prefix, so the old one
+	 * goes first. IPv4 holds both for a moment instead of neither. */
+	if (w->addr.family == AF_INET6) {
+		err = remove_stale(ctx, item, w, stale, n_stale);
+		if (err < 0)
+			return err;
+		n_stale = 0;
+	}
 	addr_format(&w->addr, buf, sizeof(buf));
 	err = halo_rtnl_addr_add(ctx, w->ifindex, &w->addr);
 	if (err < 0 && err != -EEXIST) { /* already there: success */
 		snprintf(what, sizeof(what), "adding %s to %s", buf, w->link);
 		return nl_fail(ctx, item, err, what);
 	}
-	for (size_t i = 0; i < n_stale; i++) {
-		err = halo_rtnl_addr_del(ctx, w->ifindex, &stale[i]);
-		if (err < 0 && err != -EADDRNOTAVAIL) {
-			addr_format(&stale[i], buf, sizeof(buf));
-			snprintf(what, sizeof(what), "removing %s from %s", buf, w->link);
-			return nl_fail(ctx, item, err, what);
-		}
-	}
-	return 0;
+	return remove_stale(ctx, item, w, stale, n_stale);
 }
 
 /* ---- addr-extra (exclusive_addresses) ---- */
@@ -375,6 +395,16 @@ static bool route_ok(const struct halo_rtnl_route *r, const struct halo_link_wan
 	return !w->metric || r->priority == w->metric;
 }
 
+/* The metric the kernel gives the route apply adds: without one asked
+ * for, IPv6 uses IP6_RT_PRIO_USER (net/ipv6/route.c ip6_route_info_create),
+ * IPv4 0. */
+static uint32_t applied_metric(const struct halo_link_want *w)
+{
+	if (w->metric)
+		return w->metric;
+	return w->dst.family == AF_INET6 ? IP6_RT_PRIO_USER : 0;
+}
+
 static void route_describe(struct halo_ctx *ctx, const struct halo_rtnl_route *r,
 			   char *buf, size_t len)
 {
@@ -422,7 +452,7 @@ static int route_observe(struct halo_ctx *ctx, struct halo_item *item)
 	 * another link is not ours to take over (apply would delete it). */
 	for (size_t i = 0; i < n && !good; i++) {
 		if (!route_dst_equal(&routes[i], &w->dst) || routes[i].oif == w->ifindex ||
-		    routes[i].priority != w->metric || routes[i].table != RT_TABLE_MAIN)
+		    routes[i].priority != applied_metric(w) || routes[i].table != RT_TABLE_MAIN)
 			continue;
 		route_describe(ctx, &routes[i], buf, sizeof(buf));
 		halo_item_set_observed(item, "%s", buf);

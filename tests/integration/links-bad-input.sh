@@ -15,6 +15,9 @@ ip -n "$NS" addr add 10.9.9.1/24 dev other0
 ip -n "$NS" link set other0 up && ip -n "$NS" link set other1 up
 # Another link's route, which applying a configured one must never replace.
 ip -n "$NS" route add 10.0.2.0/24 via 10.9.9.254
+# And an IPv6 one without a metric, which the kernel gives 1024, as it
+# gives a configured route without one.
+ip -n "$NS" -6 route add fd01::/64 dev other0
 # A tap's own maximum MTU is 65521 (veth, bridge, macvlan: 65535, and the
 # config already stops at 65535).
 ip -n "$NS" tuntap add tap0 mode tap
@@ -36,6 +39,7 @@ net_state() {
 		ip -n "$ns" -j link show | jq -S -c 'map(del(.operstate, .linkmode))'
 		ip -n "$ns" -j addr show | jq -S -c '[.[] | {ifname, mtu, flags, addr_info: [.addr_info[] | {local, prefixlen}]}]'
 		ip -n "$ns" -j route show | jq -S -c .
+		ip -n "$ns" -j -6 route show | jq -S -c .
 	done
 }
 
@@ -95,6 +99,12 @@ bad_case "a route that would replace another link's route" \
 	   routes = ( { to = "10.0.2.0/24"; via = "192.168.60.2"; } ); }'
 is "$(ip -n "$NS" -j route show 10.0.2.0/24 | jq -r '.[0].dev')" other0 \
 	"the other link's route is still there"
+
+bad_case "an IPv6 route that would replace another link's route" \
+	'link/rdma0/route/fd01::/64: another route to the same destination and metric exists \(fd01::/64 dev other0 metric 1024\)' \
+	'{ name = "rdma0"; addresses = [ "fd02::1/64" ]; routes = ( { to = "fd01::/64"; } ); }'
+is "$(ip -n "$NS" -j -6 route show fd01::/64 | jq -r '[.[].dev] | join(" ")')" other0 \
+	"the other link's IPv6 route is still there, and only there"
 
 # --root without --netns would mean this machine's own links: refused.
 host_before=$(ip -j link show)
