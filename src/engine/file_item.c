@@ -27,6 +27,12 @@ struct file_data {
 	/* --diff: the content the first observation that differed found
 	 * ("" when absent), for Ansible's before/after diff. */
 	char *before;
+	/* halo_file_item_keep_prior: the file as the first observation that
+	 * differed found it, to be put back (prior NULL: it was absent). */
+	bool keep_prior, prior_known;
+	char *prior;
+	size_t prior_len;
+	mode_t prior_mode;
 };
 
 static void file_data_free(void *p)
@@ -36,6 +42,7 @@ static void file_data_free(void *p)
 	free(d->path);
 	free(d->content);
 	free(d->before);
+	free(d->prior);
 	free(d);
 }
 
@@ -182,6 +189,18 @@ static int file_observe(struct halo_ctx *ctx, struct halo_item *item)
 		free(item->diff);
 		item->diff = diff;
 	}
+	if (d->keep_prior && !d->prior_known) {
+		if (old) {
+			d->prior = malloc(old_len + 1);
+			if (!d->prior)
+				return -ENOMEM;
+			memcpy(d->prior, old, old_len);
+			d->prior[old_len] = '\0';
+		}
+		d->prior_len = old_len;
+		d->prior_mode = st.st_mode & 07777;
+		d->prior_known = true;
+	}
 	if (ctx->diff && !d->before) {
 		d->before = old ? TAKE_PTR(old) : strdup("");
 		if (!d->before)
@@ -215,6 +234,25 @@ static const struct halo_item_ops file_ops = {
 	.apply = file_apply,
 	.free_data = file_data_free,
 };
+
+void halo_file_item_keep_prior(struct halo_item *item)
+{
+	if (item->ops == &file_ops && item->data)
+		((struct file_data *)item->data)->keep_prior = true;
+}
+
+int halo_file_item_restore(struct halo_ctx *ctx, struct halo_item *item)
+{
+	const struct file_data *d;
+	int r;
+
+	if (item->ops != &file_ops || !item->data || !((struct file_data *)item->data)->prior_known)
+		return -ENODATA;
+	d = item->data;
+	r = d->prior ? halo_write_file_atomic(ctx, d->path, d->prior, d->prior_len, d->prior_mode) :
+		       halo_root_unlink(ctx, d->path);
+	return r < 0 ? r : 0;
+}
 
 bool halo_file_item_contents(const struct halo_item *item, const char **ret_before,
 			     const char **ret_after)

@@ -102,6 +102,15 @@ char *halo_file_unwritable_why(struct halo_ctx *ctx, const char *path, int err);
  * declaration). What --revert removes is decided by this. */
 bool halo_is_managed(const char *text, size_t len);
 
+/* An owned-file item keeps the file as its first differing observation
+ * found it (absent included), so that halo_file_item_restore can put it
+ * back: for a file whose apply has a second step that may fail. */
+void halo_file_item_keep_prior(struct halo_item *item);
+
+/* Puts the kept file back (removes it if it was absent): 0, -ENODATA
+ * when nothing was kept, or the write's or unlink's -errno. */
+int halo_file_item_restore(struct halo_ctx *ctx, struct halo_item *item);
+
 /* With ctx->diff: the content an owned-file item's first differing
  * observation found ("" when the file was absent) and the content it
  * wants ("" for absent): true, or false for any other item or a file

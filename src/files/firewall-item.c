@@ -10,8 +10,10 @@
  *
  * The file is the state: a file already right is not loaded again, and
  * the live ruleset is not observed (nft's listing is normalised, not the
- * file's text; a check would have to run nft on every timer tick). After
- * a reboot the table is there when /etc/nftables.conf includes the file.
+ * file's text; a check would have to run nft on every timer tick). So a
+ * file that failed to load is put back as it was, for the next run to
+ * load again. After a reboot the table is there when /etc/nftables.conf
+ * includes the file.
  *
  * Under --root nothing is run: the tree is not this machine's firewall.
  */
@@ -142,6 +144,26 @@ static int activate_nft(struct halo_ctx *ctx, struct halo_item *item)
 	return halo_item_set_note(item, "loaded with nft -f " HALO_FW_NFT_PATH);
 }
 
+/* The file was written but did not take effect (ERR): it goes back to
+ * what it was, so the next run sees it differ and loads it again instead
+ * of calling it right. The message says so after what failed. */
+static int put_back(struct halo_ctx *ctx, struct halo_item *item, struct halo_item *f, int err)
+{
+	_cleanup_free_ char *what = strdup(item->message ? item->message : strerror(-err));
+	int r;
+
+	if (!what)
+		return -ENOMEM;
+	r = halo_file_item_restore(ctx, f);
+	if (r < 0)
+		(void)halo_item_set_message(item, "%s; putting %s back as it was failed too: %s",
+					    what, f->path, strerror(-r));
+	else
+		(void)halo_item_set_message(item, "%s; %s is back as it was, for the next run to "
+					    "write and load again", what, f->path);
+	return err;
+}
+
 static int fw_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct fw_data *d = item->data;
@@ -154,8 +176,9 @@ static int fw_apply(struct halo_ctx *ctx, struct halo_item *item)
 	}
 	if (ctx->under_root)
 		return halo_item_set_note(item, "%s", under_root_note(d->kind));
-	return d->kind == HALO_FW_KIND_FIREWALLD ? activate_firewalld(ctx, item) :
-						   activate_nft(ctx, item);
+	r = d->kind == HALO_FW_KIND_FIREWALLD ? activate_firewalld(ctx, item) :
+						activate_nft(ctx, item);
+	return r < 0 && r != -ENOMEM ? put_back(ctx, item, f, r) : r;
 }
 
 static const struct halo_item_ops fw_ops = {
@@ -181,5 +204,6 @@ int halo_fw_item_add(struct halo_plan *plan, enum halo_fw_kind kind, const char 
 				 0644, &f);
 	if (err < 0)
 		return err;
+	halo_file_item_keep_prior(f);
 	return halo_item_set_wanted(item, "%s", f->wanted);
 }

@@ -55,7 +55,8 @@ TESTS += $(firewall_unit_tests)
 # the zone read by the real firewall-offline-cmd, the table by nft -c.
 firewall_integration_tests = \
 	tests/integration/files-firewalld.sh \
-	tests/integration/files-nftables.sh
+	tests/integration/files-nftables.sh \
+	tests/integration/files-nft-activate.sh
 TESTS += $(firewall_integration_tests)
 EXTRA_DIST += $(firewall_integration_tests) tests/integration/firewall-lib.sh
 

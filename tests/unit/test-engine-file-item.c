@@ -145,6 +145,38 @@ static void test_mode_and_content_drift(void **state)
 	assert_non_null(strstr(content->diff, "+wxyz"));
 }
 
+/* A kept prior file is put back as the first differing observation
+ * found it: its text and mode, or its absence; nothing kept: -ENODATA. */
+static void test_restore_prior(void **state)
+{
+	struct fixture *fx = *state;
+	struct halo_item *was, *none, *plain;
+	struct stat st;
+
+	put(fx, "/was.conf", "old\n", 0640);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/was.conf", "new\n", 0644, &was), 0);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/none.conf", "new\n", 0644, &none), 0);
+	assert_int_equal(halo_plan_add_file(&fx->plan, HALO_SUB_FILES, HALO_PHASE_FILES,
+					    "/plain.conf", "new\n", 0644, &plain), 0);
+	halo_file_item_keep_prior(was);
+	halo_file_item_keep_prior(none);
+	fx->ctx.mode = HALO_MODE_APPLY;
+	assert_int_equal(engine_steps(&fx->ctx, &fx->plan, &fx->errs), HALO_EXIT_CHANGED);
+	assert_string_equal(slurp(fx, "/was.conf"), "new\n");
+	assert_string_equal(slurp(fx, "/none.conf"), "new\n");
+
+	assert_int_equal(halo_file_item_restore(&fx->ctx, was), 0);
+	assert_string_equal(slurp(fx, "/was.conf"), "old\n");
+	assert_int_equal(stat(host(fx, "/was.conf"), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	assert_int_equal(halo_file_item_restore(&fx->ctx, none), 0);
+	assert_null(slurp(fx, "/none.conf"));
+	assert_int_equal(halo_file_item_restore(&fx->ctx, plain), -ENODATA);
+	assert_string_equal(slurp(fx, "/plain.conf"), "new\n");
+}
+
 static void test_remove_stale(void **state)
 {
 	struct fixture *fx = *state;
@@ -340,6 +372,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_create_then_in_sync, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mode_and_content_drift, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remove_stale, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_prior, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlinks_are_invalid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_directory_is_invalid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_paths, setup, teardown),
