@@ -10,8 +10,11 @@
 source "$top_srcdir/tests/lib/tap.sh"
 source "$top_srcdir/tests/integration/firewall-lib.sh"
 
-if ! command -v nft >/dev/null || ! unshare -m --propagation private true 2>/dev/null; then
-	echo "1..0 # SKIP needs nft and unshare -m"
+mkdir -p "$TEST_TMP/probe/l" "$TEST_TMP/probe/u" "$TEST_TMP/probe/w" "$TEST_TMP/probe/m"
+if ! command -v nft >/dev/null || ! unshare -m --propagation private mount -t overlay overlay \
+	-o "lowerdir=$TEST_TMP/probe/l,upperdir=$TEST_TMP/probe/u,workdir=$TEST_TMP/probe/w" \
+	"$TEST_TMP/probe/m" 2>/dev/null; then
+	echo "1..0 # SKIP needs nft, unshare -m and overlayfs"
 	exit 0
 fi
 firewall_node nftact
