@@ -45,6 +45,7 @@ util_unit_tests = \
 	tests/unit/test-util-strv \
 	tests/unit/test-util-rootfs \
 	tests/unit/test-util-rootfs-snapshot \
+	tests/unit/test-util-rootfs-race \
 	tests/unit/test-util-spawn \
 	tests/unit/test-util-lock \
 	tests/unit/test-util-diff \

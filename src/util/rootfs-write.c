@@ -234,9 +234,17 @@ int halo_write_file_atomic(struct halo_ctx *ctx, const char *path,
 		if ((st.st_mode & MODE_BITS) == mode && (size_t)st.st_size == len) {
 			_cleanup_close_ int old = -1;
 
-			old = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+			struct stat ost;
+
+			/* Whoever can write the directory may have swapped in
+			 * a FIFO since the fstatat: never wait on one. */
+			old = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 			if (old < 0)
 				return -errno;
+			if (fstat(old, &ost) < 0)
+				return -errno;
+			if (!S_ISREG(ost.st_mode))
+				return -EEXIST;
 			r = same_content(old, buf, len);
 			if (r != 0)
 				return r < 0 ? r : 0;
