@@ -153,7 +153,7 @@ static int file_observe(struct halo_ctx *ctx, struct halo_item *item)
 		r = halo_file_check_path(ctx, item, d->path, &st);
 		if (r < 0 || r == HALO_SYNC_INVALID)
 			return r;
-		if (r == 1 && (r = halo_read_file(ctx, d->path, &old, &old_len)) < 0)
+		if (r == 1 && (r = halo_root_read_owned(ctx, d->path, &old, &old_len)) < 0)
 			return halo_item_fail(item, r, "reading %s", d->path);
 	}
 	/* Read (0) or absent (-ENOENT, or 0 from the walk with OLD unset). */

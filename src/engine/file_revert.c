@@ -116,7 +116,7 @@ static int revert_observe(struct halo_ctx *ctx, struct halo_item *item)
 		return r;
 	if (r == 0)
 		return halo_item_set_observed(item, NULL) < 0 ? -ENOMEM : HALO_SYNC_OK;
-	r = halo_read_file(ctx, d->path, &text, &len);
+	r = halo_root_read_owned(ctx, d->path, &text, &len);
 	if (r < 0)
 		return halo_item_fail(item, r, "reading %s", d->path);
 	r = not_ours(d, text, len, item);

@@ -329,6 +329,28 @@ int halo_read_file(const struct halo_ctx *ctx, const char *path,
 	return read_file(ctx, path, false, ret_buf, ret_len);
 }
 
+int halo_root_read_owned(const struct halo_ctx *ctx, const char *path,
+			 char **ret_buf, size_t *ret_len)
+{
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *buf = NULL;
+	struct stat st;
+	size_t len = 0;
+	int r = halo_rootfs_open(ctx, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW, 0,
+				 true, &fd);
+
+	if (r == 0)
+		r = stat_regular(fd, &st);
+	if (r == 0)
+		r = read_rest(fd, path, true, st.st_size > 0 ? (size_t)st.st_size : 0, &buf, &len);
+	if (r < 0)
+		return r;
+	*ret_buf = TAKE_PTR(buf);
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+}
+
 int halo_root_read_attr(const struct halo_ctx *ctx, const char *path,
 			char **ret_buf, size_t *ret_len)
 {

@@ -134,6 +134,14 @@ int halo_root_lstat(const struct halo_ctx *ctx, const char *path,
 int halo_root_lstat_plain(const struct halo_ctx *ctx, const char *path,
 			  struct stat *ret_st);
 
+/* An owned file read whole with the write rule: no symlink anywhere on
+ * PATH, itself included (-ELOOP), never blocking on what is not a
+ * regular file (-EISDIR, -HALO_ENOTREG), not from the run's cache. For
+ * a file judged by its path first, which whoever can write its
+ * directory could have swapped since. */
+int halo_root_read_owned(const struct halo_ctx *ctx, const char *path,
+			 char **ret_buf, size_t *ret_len);
+
 /* PATH read whole in one pass when nothing on the way to it, itself
  * included, is a symlink and it is a regular file: 0 with its status
  * and contents (as halo_read_file gives them); -ENOENT when a component
