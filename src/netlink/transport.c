@@ -191,8 +191,15 @@ static void read_datagram(struct halo_nlt *t, const void *buf, size_t len,
 		const struct nlmsghdr *nlh = (const void *)((const char *)buf + pos);
 		int err = 0;
 
-		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > len - pos)
+		/* A message that does not fit its datagram ends the answer:
+		 * the rest of it cannot be found, and waiting for more would
+		 * wait forever. */
+		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > len - pos) {
+			if (r->err == 0)
+				r->err = -EBADMSG;
+			r->done = true;
 			return;
+		}
 		pos += NLMSG_ALIGN((size_t)nlh->nlmsg_len);
 		if (pos > len)
 			pos = len;

@@ -305,10 +305,14 @@ static void dump_endings(void **state)
 	f.answer = ANS_NONE;
 	assert_int_equal(halo_nlt_request(t, HALO_NLT_ROUTE, getlink(buf, NULL, 0),
 					  NULL, NULL, NULL), -ECONNREFUSED);
-	/* A length that wraps: read as nothing, not walked forever. */
+	/* A length that wraps: not walked forever, and the answer ends
+	 * there, a malformed one (a GET too: its socket would wait for a
+	 * message that never comes). */
 	f.answer = ANS_HUGE_LEN;
 	assert_int_equal(halo_nlt_request(t, HALO_NLT_ROUTE, getlink(buf, NULL, 0),
-					  on_link, &s, NULL), -EPROTO);
+					  on_link, &s, NULL), -EBADMSG);
+	assert_int_equal(halo_nlt_get(t, HALO_NLT_ROUTE, getlink(buf, NULL, 0), on_link, &s),
+			 -EBADMSG);
 	halo_nlt_free(t);
 }
 
