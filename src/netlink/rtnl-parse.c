@@ -263,7 +263,9 @@ static int hop_attr(const struct nlattr *a, void *userdata)
 
 /* RTA_MULTIPATH: struct rtnexthop records, each followed by its own
  * attributes (fib_add_nexthop). Every hop must fit its header and the
- * attribute; a tail too short for a hop ends the list. */
+ * attribute (a hop claiming more is malformed, as the kernel's rtnh_ok
+ * judges it, not the end of the list); a tail too short for a hop's
+ * header ends the list. */
 static int multipath(const struct nlattr *a, struct route_attrs *ra)
 {
 	const char *p = (const char *)(a + 1);
@@ -274,9 +276,7 @@ static int multipath(const struct nlattr *a, struct route_attrs *ra)
 		struct route_attrs hop = { 0 };
 		size_t step = RTNH_ALIGN((size_t)rtnh->rtnh_len);
 
-		if (rest < rtnh->rtnh_len)
-			break;
-		if (rtnh->rtnh_len < sizeof(*rtnh) || step > rest)
+		if (rtnh->rtnh_len < sizeof(*rtnh) || rtnh->rtnh_len > rest || step > rest)
 			return -EBADMSG;
 		if (halo_attr_walk(p + sizeof(*rtnh), rtnh->rtnh_len - sizeof(*rtnh),
 				   hop_attr, &hop) < 0)

@@ -313,6 +313,11 @@ static void parse_route_multipath(void **state)
 	/* shorter than its header */
 	multipath_msg(&m, 4, 2);
 	assert_int_equal(halo_rtnl_parse_route(m.b, m.len, &r), -EBADMSG);
+	/* a second hop claiming more than the attribute holds: malformed,
+	 * not a route of one hop (whose device and gateway it would take) */
+	multipath_msg(&m, sizeof(struct rtnexthop), 2);
+	put_nexthop(&m, m.len - sizeof(struct rtnexthop), 64, 4);
+	assert_int_equal(halo_rtnl_parse_route(m.b, m.len, &r), -EBADMSG);
 	/* an unaligned length whose padding passes the attribute's end */
 	multipath_msg(&m, 8, 1);
 	put_nexthop(&m, m.len - 8, 9, 3);
