@@ -119,8 +119,10 @@ static int add_recorded(void *userdata, const char *key, enum halo_subsys sub,
 		return 0;
 	}
 	r = halo_plan_add_revert_file(rec->plan, sub, HALO_PHASE_FILES, path, NULL);
-	/* A hand-edited path that is not absolute is not ours. */
-	return r == -EINVAL ? 0 : r;
+	/* A hand-edited path that is not absolute is not ours; one that an
+	 * item of the plan owns under another key (a hand-edited key) is
+	 * that item's to revert. */
+	return r == -EINVAL || r == -EEXIST ? 0 : r;
 }
 
 /* The files the reverted subsystems keep for their later runs (managed
@@ -187,7 +189,15 @@ int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (r >= 0)
 		r = revert_kept(ctx, &to);
 	if (r < 0) {
+		size_t n = 0;
+
+		/* The items moved to TO go with it: the plan keeps the rest,
+		 * without the holes they left. */
 		halo_plan_free(&to);
+		for (size_t i = 0; i < plan->n; i++)
+			if (plan->items[i])
+				plan->items[n++] = plan->items[i];
+		plan->n = n;
 		return r;
 	}
 	/* The items moved to TO are NULL here; the rest are freed. */

@@ -217,9 +217,9 @@ static int plan_and_observe(struct run *run, enum halo_host_stage *ret_stage,
 	*ret_first_warning = plan->n_warnings;
 	if (plan_on_host(run, stage) < 0)
 		return -EINVAL;
-	if (ctx->revert && halo_revert_plan(ctx, run->cfg, plan, run->errs) < 0) {
+	if (ctx->revert && (r = halo_revert_plan(ctx, run->cfg, plan, run->errs)) < 0) {
 		if (run->errs->n == 0)
-			halo_errors_add(run->errs, "revert: out of memory");
+			halo_errors_add(run->errs, "revert: %s", strerror(-r));
 		return -EINVAL;
 	}
 	/* A revert's plan removes the state file itself, as an item. */

@@ -44,4 +44,18 @@ is "$(item "$KEY" .outcome)" ok "a zone without the header: ok"
 like "$(item "$KEY" .message)" "not ours" "... said not ours"
 ok "$([ -f "$ZONE" ]; echo $?)" "... and left in place"
 
+# A hand-edited state that records the zone's path under a second key:
+# the path is the zone item's to revert, not a second claim on it.
+rm -f "$ZONE"
+halo
+STATE=$ROOT/var/lib/halo-provision/state.json
+jq '.items += [{"key": "file/etc/hand-edited", "subsystem": "files",
+	"path": "/etc/firewalld/zones/halo-rdma.xml", "wanted": "x", "observed": "x",
+	"outcome": "ok", "message": null}]' "$STATE" >"$TEST_TMP/state" && cat "$TEST_TMP/state" >"$STATE"
+halo --revert --json
+is "$rc" 2 "a path recorded under two keys: revert exit 2"
+is "$err" "" "... and nothing on stderr"
+is "$(item "$KEY" .outcome)" changed "... the zone item removes it"
+ok "$([ ! -e "$ZONE" ]; echo $?)" "... and the zone file is gone"
+
 done_testing
