@@ -12,10 +12,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -166,6 +168,26 @@ int halo_root_clean_temps(struct halo_ctx *ctx, const char *path)
 	return clean_stale_temps(ctx, dfd, base);
 }
 
+/* A regular file that is append-only or immutable: access() passes the
+ * former, and neither can be renamed over (fs/namei.c may_delete). FD: an
+ * O_PATH descriptor of the file. 0 or -EPERM; flags a filesystem does
+ * not keep are no refusal. */
+static int check_flags(int fd)
+{
+	_cleanup_close_ int rfd = -1;
+	char proc[64];
+	struct stat st;
+	int flags = 0;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	rfd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (rfd < 0 || ioctl(rfd, FS_IOC_GETFLAGS, &flags) < 0)
+		return 0;
+	return flags & (FS_APPEND_FL | FS_IMMUTABLE_FL) ? -EPERM : 0;
+}
+
 int halo_root_check_writable(const struct halo_ctx *ctx, const char *path)
 {
 	_cleanup_free_ char *dir = strdup(path);
@@ -174,12 +196,12 @@ int halo_root_check_writable(const struct halo_ctx *ctx, const char *path)
 
 	if (!dir)
 		return -ENOMEM;
-	/* The file itself when it exists (an immutable file cannot be
-	 * renamed over), else the deepest directory that exists (mkdir -p
-	 * and the temp file need it writable); for a symlink to be replaced,
-	 * its directory. access() through the descriptor: EROFS and EPERM
-	 * (immutable) come from the kernel's own permission check, without
-	 * writing anything. */
+	/* The file itself when it exists (an immutable or append-only file
+	 * cannot be renamed over), and the deepest directory that exists
+	 * (the temp file is made there, and mkdir -p needs it writable); for
+	 * a symlink to be replaced, its directory. access() through the
+	 * descriptor: EROFS and EPERM (immutable) come from the kernel's own
+	 * permission check, without writing anything. */
 	for (bool first = true;; first = false) {
 		_cleanup_close_ int fd = -1;
 
@@ -188,10 +210,14 @@ int halo_root_check_writable(const struct halo_ctx *ctx, const char *path)
 			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 			if (access(proc, W_OK) < 0 && errno != ENOENT)
 				return -errno;
-			return 0;
-		}
-		if (r != -ENOENT && !(first && r == -ELOOP))
+			if (!first)
+				return 0;
+			r = check_flags(fd);
+			if (r < 0)
+				return r;
+		} else if (r != -ENOENT && !(first && r == -ELOOP)) {
 			return r;
+		}
 		char *slash = strrchr(dir, '/');
 
 		if (!slash || (slash == dir && !dir[1]))

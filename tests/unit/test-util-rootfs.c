@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sched.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -389,6 +391,62 @@ static void test_write_failure_keeps_old(void **state)
 	assert_int_equal(halo_write_file_atomic(&f->ctx, "/etc/target/x", "x", 1, 0644), -ENOTDIR);
 	assert_int_equal(temp_files(f, "root/etc"), 0);
 	assert_int_equal(f->ctx.files_written, 0);
+}
+
+/* REL's append-only and immutable flags made FLAGS (0: both cleared),
+ * its other flags kept: false where the filesystem keeps no such flags. */
+static bool set_flags(struct fx *f, const char *rel, int flags)
+{
+	char p[256];
+	int fd, r, cur = 0;
+
+	snprintf(p, sizeof(p), "%s/%s", f->outer, rel);
+	fd = open(p, O_RDONLY | O_NONBLOCK);
+	assert_true(fd >= 0);
+	r = ioctl(fd, FS_IOC_GETFLAGS, &cur);
+	cur = (cur & ~(FS_APPEND_FL | FS_IMMUTABLE_FL)) | flags;
+	if (r == 0)
+		r = ioctl(fd, FS_IOC_SETFLAGS, &cur);
+	close(fd);
+	return r == 0;
+}
+
+/* What access() does not see: an append-only file (it cannot be renamed
+ * over), and the directory of a file that exists (the temp file is made
+ * there). */
+static void test_check_writable_flags(void **state)
+{
+	struct fx *f = *state;
+	int appended, immutable, cleared, in_dir, new_in_dir, dir_cleared;
+
+	mkd(f, "root/etc");
+	mkd(f, "root/etc/d");
+	put(f, "root/etc/file", "x\n", 0644);
+	put(f, "root/etc/d/file", "x\n", 0644);
+	if (!set_flags(f, "root/etc/file", FS_APPEND_FL)) {
+		/* No such flags here (tmpfs, overlayfs): only the plain case. */
+		print_message("no append-only or immutable flags on this filesystem\n");
+		assert_int_equal(halo_root_check_writable(&f->ctx, "/etc/d/file"), 0);
+		return;
+	}
+	/* Judged first, asserted after the flags are gone: a failure must
+	 * not leave a tree nobody can remove. */
+	appended = halo_root_check_writable(&f->ctx, "/etc/file");
+	assert_true(set_flags(f, "root/etc/file", FS_IMMUTABLE_FL));
+	immutable = halo_root_check_writable(&f->ctx, "/etc/file");
+	assert_true(set_flags(f, "root/etc/file", 0));
+	cleared = halo_root_check_writable(&f->ctx, "/etc/file");
+	assert_true(set_flags(f, "root/etc/d", FS_IMMUTABLE_FL));
+	in_dir = halo_root_check_writable(&f->ctx, "/etc/d/file");
+	new_in_dir = halo_root_check_writable(&f->ctx, "/etc/d/new");
+	assert_true(set_flags(f, "root/etc/d", 0));
+	dir_cleared = halo_root_check_writable(&f->ctx, "/etc/d/file");
+	assert_int_equal(appended, -EPERM);
+	assert_int_equal(immutable, -EPERM);
+	assert_int_equal(cleared, 0);
+	assert_int_equal(in_dir, -EPERM);
+	assert_int_equal(new_in_dir, -EPERM);
+	assert_int_equal(dir_cleared, 0);
 }
 
 /*
@@ -1151,6 +1209,7 @@ int main(void)
 		T(test_lstat_plain),
 		T(test_read_plain),
 		T(test_check_writable),
+		T(test_check_writable_flags),
 		T(test_write_attr),
 		T(test_write_attr_fixture_refusals),
 		T(test_attr_root_renamed),
