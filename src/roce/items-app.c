@@ -9,8 +9,9 @@
  * removes only those when they are no longer wanted. Apply adds the
  * missing entries first (no window without a mapping), then removes the
  * stale ones: an entry of a wanted DSCP with another priority, whoever
- * added it (removed before the new one is added, since ice refuses a DSCP
- * mapped twice), and entries of our record no longer in the map. An entry
+ * added it (replaced in place on mlx5; elsewhere removed before the new
+ * one is added, since ice refuses a DSCP mapped twice), and entries of
+ * our record no longer in the map. An entry
  * someone else added is never touched unless `exclusive = true`: then
  * every DSCP entry the map does not hold goes. trust = "pcp" removes ours
  * (all with exclusive), and fails, naming them, while foreign entries
@@ -268,11 +269,17 @@ static int map_apply(struct halo_ctx *ctx, struct halo_item *item,
 						     .protocol = w->app[i].protocol };
 	}
 	err = change(ctx, item, w, true, fresh, n_fresh);
-	if (err == 0)
+	/* mlx5's setapp replaces a DSCP's entry in place, so the DSCP never
+	 * falls back to priority 0 nor the port to PCP trust; ice refuses a
+	 * DSCP mapped twice, and another driver may keep both, so there the
+	 * old entry goes first (docs/hardware.md). */
+	if (err == 0 && w->nic != HALO_ROCE_NIC_MLX5)
 		err = change(ctx, item, w, false, stale, n_stale);
+	/* On mlx5 the replaced entry leaves the record at the verify's
+	 * observation (prune_owned). */
 	if (err == 0)
 		err = change(ctx, item, w, true, remap, n_stale);
-	/* Last, so the port keeps a DSCP mapping throughout. */
+	/* Last, so the other DSCPs keep their mapping throughout. */
 	if (err == 0)
 		err = change(ctx, item, w, false, gone, n_gone);
 	return err;

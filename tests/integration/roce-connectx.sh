@@ -80,10 +80,17 @@ is "$rc" 2 "drift: check exit 2"
 is "$(jq -c '[.items[] | select(.outcome=="drift") | .key]' <<<"$out")" '["roce/cx/dscp-prio"]' \
 	"drift names roce/cx/dscp-prio"
 is "$(item roce/cx/dscp-prio .observed)" '26:5' "observed 26:5"
+export NICSIM_LOG=$TEST_TMP/nicsim.log
 run
 is "$rc" 2 "apply repairs it"
 is "$(state cx0 '[.app[] | "\(.protocol):\(.priority)"] | sort')" '["26:3","48:6"]' \
 	"26 -> 3 again; the unmapped DSCP 48 entry is left alone"
+# mlx5's setapp replaces a DSCP's entry in place: deleting 26:5 first
+# would send DSCP 26 to priority 0 (and, as the last entry, trust to PCP)
+# while RoCE traffic runs.
+is "$(grep -c '^cx0 dcbnl type=79 cmd=27 ' "$NICSIM_LOG")" 0 "... by replacing the entry: no IEEE_DEL"
+is "$(grep -c '^cx0 dcbnl type=79 cmd=20 err=0' "$NICSIM_LOG")" 1 "... one IEEE_SET"
+unset NICSIM_LOG
 echo 0 >"$ECN/roce_np/enable/6"
 run --check
 is "$rc" 0 "ECN turned off on priority 6: nothing asked for it, no drift"
@@ -139,9 +146,13 @@ for p in roce_np roce_rp; do
 	rm "$f"
 	mv "$TEST_TMP/saved" "$f"
 done
+export NICSIM_LOG=$TEST_TMP/nicsim2.log
 run
 is "$rc" 2 "each switch a file of its own again: apply exit 2"
 is "$(state cx0 '[.app[] | "\(.protocol):\(.priority)"]')" '["26:3"]' "... the DSCP map repaired"
+is "$(grep -c '^cx0 dcbnl type=79 cmd=27 ' "$NICSIM_LOG")" 0 \
+	"... in place: the port's only DSCP entry is never deleted, trust never PCP"
+unset NICSIM_LOG
 # A switch the apply never writes (ECN off elsewhere is left as found
 # without ecn_exclusive) is only read: a hard link there is no refusal.
 sed -i 's/ ecn_exclusive = true;//' "$CONF"

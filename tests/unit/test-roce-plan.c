@@ -118,6 +118,15 @@ static int app_find(const struct nic *n, const struct dcb_app *a)
 	return -1;
 }
 
+/* The entry of A's DSCP, whatever its priority, or -1. */
+static int dscp_find(const struct nic *n, const struct dcb_app *a)
+{
+	for (size_t i = 0; i < n->n_app; i++)
+		if (n->app[i].selector == a->selector && n->app[i].protocol == a->protocol)
+			return (int)i;
+	return -1;
+}
+
 /* IEEE_SET / IEEE_DEL: the driver's verdict (0 or -errno). */
 static int dcb_ieee_change(struct nic *n, const struct nlmsghdr *req, bool add)
 {
@@ -151,7 +160,10 @@ static int dcb_ieee_change(struct nic *n, const struct nlmsghdr *req, bool add)
 
 			if (n->kind == NIC_ICE && app->selector != IEEE_8021QAZ_APP_SEL_DSCP)
 				return -EINVAL;
-			if (add && i < 0) {
+			/* mlx5e_dcbnl_ieee_setapp replaces a DSCP's entry. */
+			if (add && n->kind == NIC_MLX5 && dscp_find(n, app) >= 0) {
+				n->app[dscp_find(n, app)] = *app;
+			} else if (add && i < 0) {
 				assert_true(n->n_app < HALO_ROCE_DSCP_MAX);
 				n->app[n->n_app++] = *app;
 			} else if (!add && i >= 0) {
@@ -778,7 +790,7 @@ static void ice_apply_order(void **state)
 
 /* mlx5: enable_roce is driverinit (on by default), the PFC change waits
  * for the carrier, DSCP entries make trust DSCP, a foreign entry stays,
- * a stale priority of a wanted DSCP is replaced. */
+ * a stale priority of a wanted DSCP is replaced in place (no delete). */
 static void mlx5_apply(void **state)
 {
 	struct run *r = run_new(ROCE_CONF(FULL), "mlx5_core");
@@ -790,8 +802,9 @@ static void mlx5_apply(void **state)
 	r->nic.app[0] = (struct dcb_app){ IEEE_8021QAZ_APP_SEL_DSCP, 5, 10 };  /* not ours */
 	r->nic.app[1] = (struct dcb_app){ IEEE_8021QAZ_APP_SEL_DSCP, 1, 48 };  /* stale */
 	r->nic.n_app = 2;
+	assert_int_equal(halo_owned_add(item(r, "dscp-prio")->owned, "48:1"), 0); /* ours once */
 	assert_int_equal(engine(r, HALO_MODE_APPLY), HALO_EXIT_CHANGED);
-	assert_string_equal(r->nic.log, "pfc=0x08 app+26:3 app-48:1 app+48:6 ");
+	assert_string_equal(r->nic.log, "pfc=0x08 app+26:3 app+48:6 ");
 	assert_int_equal(item(r, "enable")->outcome, HALO_OUTCOME_OK);
 	assert_int_equal(item(r, "pfc")->outcome, HALO_OUTCOME_CHANGED);
 	assert_non_null(strstr(item(r, "pfc")->note,
@@ -799,6 +812,9 @@ static void mlx5_apply(void **state)
 	assert_int_equal(item(r, "trust")->outcome, HALO_OUTCOME_OK);
 	assert_int_equal(r->nic.n_app, 3);
 	assert_true(app_find(&r->nic, &(struct dcb_app){ IEEE_8021QAZ_APP_SEL_DSCP, 5, 10 }) >= 0);
+	/* the replaced entry is no longer recorded; its replacement is ours */
+	assert_false(halo_owned_has(item(r, "dscp-prio")->owned, "48:1"));
+	assert_true(halo_owned_has(item(r, "dscp-prio")->owned, "48:6"));
 	run_free(r);
 }
 
