@@ -37,12 +37,24 @@ int halo_rdma_item_add(struct halo_plan *plan, const char *key,
 	return 0;
 }
 
+static bool roce_pending(const struct halo_rdma_link *l)
+{
+	return l->roce_enable && l->roce_enable->sync == HALO_SYNC_DIFFERS;
+}
+
 /* Whether this observation may still see the fact change in this run:
  * the first observation of an apply, or a check while the modules phase
- * has work (it would load the RDMA driver). */
+ * has work (it would load the RDMA driver) or RoCE is still to be turned
+ * on (roce items are observed first: they are planned first). */
 static bool may_come(const struct halo_ctx *ctx, const struct halo_rdma_link *l)
 {
-	return ctx->mode == HALO_MODE_APPLY || l->modules_pending;
+	return ctx->mode == HALO_MODE_APPLY || l->modules_pending || roce_pending(l);
+}
+
+/* What a check must wait for before the device can come. */
+static const char *first_work(const struct halo_rdma_link *l)
+{
+	return l->modules_pending ? "the modules phase" : l->roce_enable->key;
 }
 
 int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
@@ -74,8 +86,11 @@ int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
 		/* ice hands irdma an iWARP device until enable_roce is set. */
 		(void)halo_item_set_observed(item, "%s port %u (iWARP)", ret->ibdev, ret->port);
 		free(why);
-		why = halo_strdup_printf("%s on %s is an iWARP device, not RoCE: set roce.enable = "
-					 "true (devlink enable_roce)", ret->ibdev, l->ifname);
+		why = roce_pending(l)
+			? halo_strdup_printf("%s on %s is an iWARP device, not RoCE", ret->ibdev,
+					     l->ifname)
+			: halo_strdup_printf("%s on %s is an iWARP device, not RoCE: set roce.enable = "
+					     "true (devlink enable_roce)", ret->ibdev, l->ifname);
 		err = -EPROTONOSUPPORT;
 	} else {
 		(void)halo_item_set_observed(item, NULL);
@@ -85,9 +100,11 @@ int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
 	if (!why)
 		return -ENOMEM;
 	if (wait_ms == 0 && may_come(ctx, l)) {
-		(void)halo_item_set_message(item, "%s%s", why,
-					    ctx->mode == HALO_MODE_APPLY ? "" :
-					    " (the modules phase has work to do first)");
+		if (ctx->mode == HALO_MODE_APPLY)
+			(void)halo_item_set_message(item, "%s", why);
+		else
+			(void)halo_item_set_message(item, "%s (%s has work to do first)", why,
+						    first_work(l));
 		return HALO_SYNC_DIFFERS;
 	}
 	(void)halo_item_set_message(item, "%s", why);

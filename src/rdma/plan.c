@@ -55,9 +55,10 @@ static bool check_tos(const struct halo_config *cfg, struct halo_errors *errs)
 }
 
 /* 0, or -ENOMEM for the link's halo_rdma_seen. */
-static int fill_link(const struct halo_ctx *ctx, const struct halo_host_link *h,
-		     struct halo_rdma_link *l)
+static int fill_link(const struct halo_ctx *ctx, const struct halo_plan *plan,
+		     const struct halo_host_link *h, struct halo_rdma_link *l)
 {
+	char key[300];
 	const struct halo_interface *f = h->entry;
 
 	memset(l, 0, sizeof(*l));
@@ -69,6 +70,10 @@ static int fill_link(const struct halo_ctx *ctx, const struct halo_host_link *h,
 	halo_strjoin(l->driver, sizeof(l->driver), h->driver ? h->driver : "", NULL);
 	l->tos = f->roce.tos;
 	l->modules_pending = ctx->host->stage == HALO_HOST_BEFORE_MODULES;
+	if (f->roce.enable == HALO_TRUE) {
+		halo_strjoin(key, sizeof(key), "roce/", f->name, "/enable", NULL);
+		l->roce_enable = halo_plan_find(plan, key);
+	}
 	/* The first IPv4 address listed is the one NCCL uses: a second one
 	 * on the link, listed or not, never decides. */
 	for (size_t i = 0; i < f->addresses.n; i++)
@@ -187,7 +192,7 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 			continue;
 		}
 		l = &ls.v[ls.n];
-		err = fill_link(ctx, h, l);
+		err = fill_link(ctx, plan, h, l);
 		if (err < 0)
 			return err;
 		ls.n++;

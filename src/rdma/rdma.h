@@ -221,6 +221,10 @@ struct halo_rdma_link {
 	int tos;                   /* roce.tos, -1 unset */
 	/* The modules phase still has work (the device may come with it). */
 	bool modules_pending;
+	/* roce/<entry>/enable, planned to turn RoCE on: while it differs, ice
+	 * may still swap its iWARP device (or none) for a RoCE one in this
+	 * run. NULL: not planned. */
+	const struct halo_item *roce_enable;
 	/* Shared by the link's items (each holds a reference); NULL: none. */
 	struct halo_rdma_seen *seen;
 };

@@ -1,0 +1,46 @@
+#!/bin/bash
+# ice hands irdma an iWARP device (or none) until devlink's enable_roce is
+# set. With roce.enable = true in the config, a --check finds the enable
+# item drifting and the rdma items drifting with it: the apply would bring
+# the RoCE device. They are not failed with advice to set roce.enable =
+# true, which the config already says. Without roce.enable the same host
+# fails them, naming the key.
+source "$top_srcdir/tests/integration/rdma-lib.sh"
+source "$top_srcdir/tests/nicsim/nicsim-lib.sh"
+
+sim_node rdmaiw e810a 0000:3b:00.0 ice
+echo "e810a e810 pci=0000:3b:00.0 enable_roce=false enable_iwarp=true" >"$NICSIM_CONFIG"
+fake_ibdev iwp59s0f0 0000:3b:00.0 "4: RNIC"
+mkdir -p "$ROOT/sys/module/irdma" "$ROOT/sys/kernel/config/rdma_cm"
+
+conf() {
+	write_conf "$CONF" <<CONF
+version = 1;
+interfaces = (
+  { name = "rdma0"; match = { driver = "ice"; }; addresses = [ "192.168.60.1/24" ];
+    roce = { $1 tos = 106; }; }
+);
+CONF
+}
+item() { jq -r --arg k "$1" '.items[] | select(.key==$k) | '"$2" <<<"$out"; }
+
+conf "enable = true;"
+nicsim_halo --only roce,rdma --check --json
+is "$rc" 2 "iWARP mode, roce.enable = true: check exit 2 (drift only)"
+[ "$rc" = 2 ] || diag "$out $err"
+is "$(item roce/rdma0/enable .outcome)" drift "roce/rdma0/enable: drift"
+is "$(jq -c '[.items[] | select(.key | startswith("rdma/")) | .outcome] | unique' <<<"$out")" \
+	'["drift"]' "every rdma item: drift, none failed"
+is "$(item rdma/rdma0/device .message)" \
+	"iwp59s0f0 on e810a is an iWARP device, not RoCE (roce/rdma0/enable has work to do first)" \
+	"... the device item names the item to apply first"
+is "$(state e810a .devlink.enable_roce)" false "the check changed nothing"
+
+conf ""
+nicsim_halo --only roce,rdma --check --json
+is "$rc" 4 "iWARP mode, no roce.enable: check exit 4"
+is "$(item rdma/rdma0/device .outcome)" failed "rdma/rdma0/device: failed"
+like "$(item rdma/rdma0/device .message)" \
+	'^iwp59s0f0 on e810a is an iWARP device, not RoCE: set roce.enable = true' "... naming the key"
+
+done_testing
