@@ -132,6 +132,10 @@ static int link_attr(const struct nlattr *a, void *userdata)
 		if (err == 0)
 			l->carrier = carrier != 0;
 		break;
+	case IFLA_CARRIER_DOWN_COUNT:
+		err = halo_attr_u32(a, &l->carrier_down_count);
+		l->has_carrier_down_count = err == 0;
+		break;
 	case IFLA_ADDRESS:
 		hwaddr(a, l->mac, &l->mac_len);
 		break;

@@ -44,6 +44,10 @@ struct halo_rtnl_link {
 	uint32_t min_mtu, max_mtu; /* 0 with has_* false: the kernel did not say */
 	bool has_min_mtu, has_max_mtu;
 	int carrier;              /* 1, 0, or -1 unknown */
+	/* IFLA_CARRIER_DOWN_COUNT (4.16+): carrier losses since the link
+	 * was made; a flap between two reads still counts. */
+	uint32_t carrier_down_count;
+	bool has_carrier_down_count;
 	uint8_t mac[HALO_RTNL_HWADDR_MAX];
 	size_t mac_len;
 	uint8_t perm_mac[HALO_RTNL_HWADDR_MAX]; /* IFLA_PERM_ADDRESS (5.6+) */

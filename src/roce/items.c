@@ -24,6 +24,8 @@
 /* mlx5 toggles the port after a PFC change; how long we wait for the
  * carrier before verifying. */
 #define CARRIER_WAIT_MS 5000
+/* How long the carrier may take to go after the PFC change's reply. */
+#define CARRIER_LOSS_WAIT_MS 2000
 
 /* The wanted value, in the form observe shows the NIC's. */
 static int set_wanted(struct halo_item *item, const struct halo_roce_want *w)
@@ -252,8 +254,9 @@ static int pfc_observe(struct halo_ctx *ctx, struct halo_item *item,
 	return g->pfc.pfc_en == w->pfc_mask ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
 }
 
-/* The carrier of IFINDEX now (one RTM_GETLINK): 1 up, 0 down; -errno. */
-static int carrier_get(struct halo_ctx *ctx, int ifindex, int *ret)
+/* The carrier of IFINDEX now (one RTM_GETLINK): 1 up, 0 down, and the
+ * carrier losses so far (-1 when the kernel does not count them); -errno. */
+static int carrier_get(struct halo_ctx *ctx, int ifindex, int *ret, long long *ret_losses)
 {
 	struct halo_rtnl_link l;
 	int err = halo_rtnl_link_fetch(ctx, ifindex, &l);
@@ -261,6 +264,7 @@ static int carrier_get(struct halo_ctx *ctx, int ifindex, int *ret)
 	if (err < 0)
 		return err;
 	*ret = (l.flags & IFF_UP) && l.carrier == 1 ? 1 : 0;
+	*ret_losses = l.has_carrier_down_count ? (long long)l.carrier_down_count : -1;
 	return 0;
 }
 
@@ -273,27 +277,45 @@ static long ms_since(const struct timespec *a)
 }
 
 /* mlx5 flaps the link when the PFC bitmap changes: wait (bounded) for
- * the carrier, so the verification and the next phase see a working
- * link. Only a link that was up before is waited for. */
+ * the carrier to go and come back, so the verification and the next
+ * phase see a working link. The IEEE_SET reply comes before the carrier
+ * goes: mlx5 learns of the toggled port from the firmware's port-change
+ * event (docs/hardware.md), so a carrier still up is not yet the end.
+ * LOSSES_BEFORE: the carrier losses counted before the set (-1 unknown). */
 static void wait_carrier(struct halo_ctx *ctx, struct halo_item *item,
-			 const struct halo_roce_want *w)
+			 const struct halo_roce_want *w, long long losses_before)
 {
-	const struct timespec tick = { 0, 50 * 1000000L };
+	const struct timespec tick = { 0, 10 * 1000000L };
 	struct timespec start;
-	int carrier = 0;
-	long waited;
+	bool lost = false;
+	long long losses;
+	int carrier = 0, err;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (carrier_get(ctx, w->ifindex, &carrier) == 0 && !carrier &&
-	       ms_since(&start) < CARRIER_WAIT_MS)
+	for (;;) {
+		err = carrier_get(ctx, w->ifindex, &carrier, &losses);
+		if (err < 0) {
+			halo_item_set_note(item, "mlx5 flaps the link on a PFC change: reading its "
+					   "carrier: %s", strerror(-err));
+			return;
+		}
+		lost = lost || !carrier || (losses_before >= 0 && losses > losses_before);
+		if (lost && carrier) {
+			halo_item_set_note(item, "mlx5 flaps the link on a PFC change: carrier back "
+					   "after %ld ms", ms_since(&start));
+			return;
+		}
+		if (!lost && ms_since(&start) >= CARRIER_LOSS_WAIT_MS) {
+			halo_item_set_note(item, "mlx5 flaps the link on a PFC change: the carrier "
+					   "stayed up for %d ms", CARRIER_LOSS_WAIT_MS);
+			return;
+		}
+		if (ms_since(&start) >= CARRIER_WAIT_MS)
+			break;
 		nanosleep(&tick, NULL);
-	waited = ms_since(&start);
-	if (carrier == 1)
-		halo_item_set_note(item, "mlx5 flaps the link on a PFC change: carrier back after %ld ms",
-				      waited);
-	else
-		halo_item_set_note(item, "mlx5 flaps the link on a PFC change: no carrier after %d ms",
-				      CARRIER_WAIT_MS);
+	}
+	halo_item_set_note(item, "mlx5 flaps the link on a PFC change: no carrier after %d ms",
+			   CARRIER_WAIT_MS);
 }
 
 static int pfc_apply(struct halo_ctx *ctx, struct halo_item *item,
@@ -302,6 +324,7 @@ static int pfc_apply(struct halo_ctx *ctx, struct halo_item *item,
 	struct halo_dcbnl_ieee g;
 	struct halo_nlt *t;
 	int was_up = 0;
+	long long losses = -1;
 	int err = halo_roce_ieee_get(ctx, item, w, &g);
 
 	if (err != 0)
@@ -313,7 +336,7 @@ static int pfc_apply(struct halo_ctx *ctx, struct halo_item *item,
 	err = halo_roce_nlt(ctx, item, &t);
 	if (err < 0)
 		return err;
-	if (w->nic == HALO_ROCE_NIC_MLX5 && carrier_get(ctx, w->ifindex, &was_up) < 0)
+	if (w->nic == HALO_ROCE_NIC_MLX5 && carrier_get(ctx, w->ifindex, &was_up, &losses) < 0)
 		was_up = 0;
 	/* Read-modify-write: pfc_cap, mbc, delay (mlx5's cable length) and
 	 * the counters stay as the driver reported them. */
@@ -322,7 +345,7 @@ static int pfc_apply(struct halo_ctx *ctx, struct halo_item *item,
 	if (err < 0)
 		return halo_roce_fail(ctx, item, err, "setting PFC (IEEE_SET)");
 	if (was_up)
-		wait_carrier(ctx, item, w);
+		wait_carrier(ctx, item, w, losses);
 	return 0;
 }
 

@@ -247,6 +247,10 @@ static int parse_key(struct nicsim_if *nic, char *kv, char *err, size_t errlen,
 		if (parse_uint(v, 60000, &n) < 0)
 			goto bad;
 		nic->flap_ms = (unsigned)n;
+	} else if (strcmp(k, "flap_delay_ms") == 0 && !e810) {
+		if (parse_uint(v, 60000, &n) < 0)
+			goto bad;
+		nic->flap_delay_ms = (unsigned)n;
 	} else {
 		return fail(err, errlen, "%s: unknown key '%s' for profile %s",
 			    where, k, e810 ? "e810" : "connectx");

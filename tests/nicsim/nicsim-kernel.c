@@ -322,10 +322,18 @@ static int netns_open(int32_t nsid)
 	return found;
 }
 
-/* In a child (inside NSFD when it is not -1): L down now, and up again
- * after MS milliseconds from a grandchild, so the caller's reply comes
- * while the carrier is still down (at once when MS is 0). */
-static int toggle(const struct link_ref *l, int nsfd, unsigned ms)
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* In a child (inside NSFD when it is not -1): L down, and up again MS
+ * milliseconds later. Down at once, so the caller's reply comes while
+ * the carrier is down (and up at once when MS is 0); or, with DELAY_MS,
+ * down that long after the reply, from a grandchild. */
+static int toggle(const struct link_ref *l, int nsfd, unsigned delay_ms, unsigned ms)
 {
 	int status = 0;
 	pid_t pid = fork();
@@ -335,9 +343,9 @@ static int toggle(const struct link_ref *l, int nsfd, unsigned ms)
 	if (pid == 0) {
 		if (nsfd >= 0 && setns(nsfd, CLONE_NEWNET) < 0)
 			_exit(1);
-		if (link_set(l, false) < 0)
+		if (!delay_ms && link_set(l, false) < 0)
 			_exit(1);
-		if (!ms)
+		if (!delay_ms && !ms)
 			_exit(link_set(l, true) < 0);
 		if (fork() == 0) {
 			/* Hold no descriptor of the caller's: a shell reading
@@ -346,9 +354,12 @@ static int toggle(const struct link_ref *l, int nsfd, unsigned ms)
 			for (int fd = 0; fd < 1024; fd++)
 				libc.close(fd);
 			setsid();
-			struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-			nanosleep(&ts, NULL);
+			if (delay_ms) {
+				sleep_ms(delay_ms);
+				if (link_set(l, false) < 0)
+					_exit(1);
+			}
+			sleep_ms(ms);
 			_exit(link_set(l, true) < 0);
 		}
 		_exit(0);
@@ -385,7 +396,7 @@ int nicsim_carrier_flap(struct nicsim_if *nic)
 		return 0; /* no carrier to lose */
 	if (peer.netnsid >= 0 && (nsfd = netns_open(peer.netnsid)) < 0)
 		return -ENOENT; /* the peer's namespace has no name to enter */
-	err = toggle(&peer, nsfd, nic->flap_ms);
+	err = toggle(&peer, nsfd, nic->flap_delay_ms, nic->flap_ms);
 	if (nsfd >= 0)
 		libc.close(nsfd);
 	if (err < 0)

@@ -52,6 +52,7 @@ struct nicsim_if {
 	char pci[32];             /* devlink handle pci/<pci> */
 	bool bonded;
 	unsigned flap_ms;         /* connectx: carrier down this long */
+	unsigned flap_delay_ms;   /* connectx: and lost this long after the reply */
 	bool no_reset;            /* e810 reset=off: DCB commits do not reset */
 	/* planted=addr-clears-pfc: a fault no driver has, for tests of what
 	 * no apply order avoids: an address or route added on the port

@@ -49,6 +49,10 @@ struct nic {
 	enum nic_kind kind;
 	bool fw_lldp;          /* ice: the firmware agent runs */
 	bool roce, iwarp;      /* devlink enable_roce, enable_iwarp */
+	uint32_t carrier_losses; /* IFLA_CARRIER_DOWN_COUNT */
+	bool no_flap;            /* mlx5: a PFC change leaves the carrier alone */
+	bool link_gone_after_pfc; /* RTM_GETLINK: ENODEV once PFC changed */
+	bool pfc_changed;
 	uint8_t dcbx;          /* DCB_CAP_DCBX_* */
 	uint8_t pfc_en;
 	struct dcb_app app[HALO_ROCE_DSCP_MAX];
@@ -149,6 +153,10 @@ static int dcb_ieee_change(struct nic *n, const struct nlmsghdr *req, bool add)
 			/* read-modify-write: the fields we do not own come back */
 			assert_int_equal(p->pfc_cap, 8);
 			assert_int_equal(p->delay, 0x77);
+			/* mlx5_toggle_port_link: the flap is over by the next read */
+			if (n->kind == NIC_MLX5 && p->pfc_en != n->pfc_en && !n->no_flap)
+				n->carrier_losses++;
+			n->pfc_changed = n->pfc_changed || p->pfc_en != n->pfc_en;
 			n->pfc_en = p->pfc_en;
 			logf_(n, "pfc=0x%02x ", p->pfc_en);
 		}
@@ -340,13 +348,18 @@ static int ethtool_answer(struct nic *n, const struct nlmsghdr *req, char *buf)
 }
 
 /* RTM_GETLINK of our link: up with carrier (mlx5's flap is over). */
-static int link_answer(const struct nlmsghdr *req, char *buf)
+static int link_answer(const struct nic *n, const struct nlmsghdr *req, char *buf)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct ifinfomsg *ifi;
 	size_t off;
 
 	assert_int_equal(req->nlmsg_type, RTM_GETLINK);
+	if (n->link_gone_after_pfc && n->pfc_changed) {
+		off = 0;
+		put_ack(buf, &off, req, -ENODEV, NULL);
+		return (int)off;
+	}
 	nlh->nlmsg_type = RTM_NEWLINK;
 	nlh->nlmsg_seq = req->nlmsg_seq;
 	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
@@ -356,6 +369,7 @@ static int link_answer(const struct nlmsghdr *req, char *buf)
 	mnl_attr_put_strz(nlh, IFLA_IFNAME, "rdma0");
 	mnl_attr_put_u32(nlh, IFLA_MTU, 9000);
 	mnl_attr_put_u8(nlh, IFLA_CARRIER, 1);
+	mnl_attr_put_u32(nlh, IFLA_CARRIER_DOWN_COUNT, n->carrier_losses);
 	off = MNL_ALIGN(nlh->nlmsg_len);
 	put_ack(buf, &off, req, 0, NULL);
 	return (int)off;
@@ -374,7 +388,7 @@ static int nic_io(void *userdata, enum halo_nlt_proto proto, const struct nlmsgh
 	case HALO_NLT_DCB:
 		return dcb_answer(n, req, buf);
 	case HALO_NLT_ROUTE:
-		return link_answer(req, buf);
+		return link_answer(n, req, buf);
 	case HALO_NLT_GENERIC:
 		if (req->nlmsg_type == GENL_ID_CTRL) {
 			const char *fam = family_asked(req);
@@ -818,6 +832,28 @@ static void mlx5_apply(void **state)
 	run_free(r);
 }
 
+/* The wait for mlx5's flap says what it saw: a carrier that never went
+ * (after its bound), or a carrier it could not read. */
+static void mlx5_carrier_notes(void **state)
+{
+	struct run *r = run_new(ROCE_CONF(FULL), "mlx5_core");
+
+	(void)state;
+	assert_int_equal(plan(r), 0);
+	nic_init(&r->nic, NIC_MLX5);
+	r->nic.no_flap = true;
+	assert_int_equal(engine(r, HALO_MODE_APPLY), HALO_EXIT_CHANGED);
+	assert_string_equal(item(r, "pfc")->note,
+			    "mlx5 flaps the link on a PFC change: the carrier stayed up for 2000 ms");
+
+	nic_init(&r->nic, NIC_MLX5);
+	r->nic.link_gone_after_pfc = true;
+	assert_int_equal(engine(r, HALO_MODE_APPLY), HALO_EXIT_CHANGED);
+	assert_string_equal(item(r, "pfc")->note, "mlx5 flaps the link on a PFC change: reading "
+						  "its carrier: No such device");
+	run_free(r);
+}
+
 /* A NIC without dcbnl (the kernel's EOPNOTSUPP): unsupported, not failed;
  * with required = true, failed (exit 4). */
 static void unsupported_and_required(void **state)
@@ -932,6 +968,7 @@ int main(void)
 		cmocka_unit_test_teardown(plan_errors_all_at_once, free_live),
 		cmocka_unit_test_teardown(ice_apply_order, free_live),
 		cmocka_unit_test_teardown(mlx5_apply, free_live),
+		cmocka_unit_test_teardown(mlx5_carrier_notes, free_live),
 		cmocka_unit_test_teardown(unsupported_and_required, free_live),
 		cmocka_unit_test_teardown(ice_refusal_is_failed, free_live),
 		cmocka_unit_test_teardown(ice_bond_port, free_live),
