@@ -216,6 +216,24 @@ static int app_observe(struct halo_ctx *ctx, struct halo_item *item)
 	return halo_roce_bond_refuses(item, w, same ? HALO_SYNC_OK : HALO_SYNC_DIFFERS);
 }
 
+/* The kernel stops an IEEE_SET at the first entry the driver refuses and
+ * keeps those before it (dcbnl_ieee_set): the ones the table now holds
+ * were added by this request (none was there), so they are ours. */
+static void record_partial_add(struct halo_nlt *t_nl, struct halo_item *item,
+			       const struct halo_roce_want *w, const struct dcb_app *app, size_t n)
+{
+	struct halo_dcbnl_ieee g;
+	char t[HALO_OWNED_LEN];
+
+	if (halo_dcbnl_ieee_get(t_nl, w->ifname, &g) < 0 || !g.has_app)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		halo_roce_app_text(&app[i], t);
+		if (in_table(&g, t))
+			(void)halo_owned_add(item->owned, t);
+	}
+}
+
 /* Adds or deletes N entries in one request; the record follows: what
  * this tool added is ours, what it deleted is no one's. */
 static int change(struct halo_ctx *ctx, struct halo_item *item,
@@ -233,6 +251,8 @@ static int change(struct halo_ctx *ctx, struct halo_item *item,
 		return err;
 	err = add ? halo_dcbnl_app_add(t_nl, w->ifname, app, n)
 		  : halo_dcbnl_app_del(t_nl, w->ifname, app, n);
+	if (err < 0 && add)
+		record_partial_add(t_nl, item, w, app, n);
 	if (err < 0)
 		return halo_roce_fail(ctx, item, err, add ? "adding DSCP APP entries (IEEE_SET)"
 						       : "deleting DSCP APP entries (IEEE_DEL)");

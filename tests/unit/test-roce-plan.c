@@ -53,6 +53,7 @@ struct nic {
 	bool no_flap;            /* mlx5: a PFC change leaves the carrier alone */
 	bool link_gone_after_pfc; /* RTM_GETLINK: ENODEV once PFC changed */
 	bool pfc_changed;
+	int refuse_dscp;         /* setapp: EINVAL for this DSCP; 0 none */
 	uint8_t dcbx;          /* DCB_CAP_DCBX_* */
 	uint8_t pfc_en;
 	struct dcb_app app[HALO_ROCE_DSCP_MAX];
@@ -168,6 +169,8 @@ static int dcb_ieee_change(struct nic *n, const struct nlmsghdr *req, bool add)
 
 			if (n->kind == NIC_ICE && app->selector != IEEE_8021QAZ_APP_SEL_DSCP)
 				return -EINVAL;
+			if (add && n->refuse_dscp && app->protocol == n->refuse_dscp)
+				return -EINVAL; /* dcbnl_ieee_set stops here */
 			/* mlx5e_dcbnl_ieee_setapp replaces a DSCP's entry. */
 			if (add && n->kind == NIC_MLX5 && dscp_find(n, app) >= 0) {
 				n->app[dscp_find(n, app)] = *app;
@@ -854,6 +857,24 @@ static void mlx5_carrier_notes(void **state)
 	run_free(r);
 }
 
+/* An IEEE_SET the driver refuses part way: the entries before the refused
+ * one stay in the table, and are recorded as ours. */
+static void partial_add_recorded(void **state)
+{
+	struct run *r = run_new(ROCE_CONF(FULL), "mlx5_core");
+
+	(void)state;
+	assert_int_equal(plan(r), 0);
+	nic_init(&r->nic, NIC_MLX5);
+	r->nic.refuse_dscp = 48;
+	assert_int_equal(engine(r, HALO_MODE_APPLY) & HALO_EXIT_FAILED, HALO_EXIT_FAILED);
+	assert_int_equal(item(r, "dscp-prio")->outcome, HALO_OUTCOME_FAILED);
+	assert_int_equal(r->nic.n_app, 1);
+	assert_true(halo_owned_has(item(r, "dscp-prio")->owned, "26:3"));
+	assert_false(halo_owned_has(item(r, "dscp-prio")->owned, "48:6"));
+	run_free(r);
+}
+
 /* A NIC without dcbnl (the kernel's EOPNOTSUPP): unsupported, not failed;
  * with required = true, failed (exit 4). */
 static void unsupported_and_required(void **state)
@@ -969,6 +990,7 @@ int main(void)
 		cmocka_unit_test_teardown(ice_apply_order, free_live),
 		cmocka_unit_test_teardown(mlx5_apply, free_live),
 		cmocka_unit_test_teardown(mlx5_carrier_notes, free_live),
+		cmocka_unit_test_teardown(partial_add_recorded, free_live),
 		cmocka_unit_test_teardown(unsupported_and_required, free_live),
 		cmocka_unit_test_teardown(ice_refusal_is_failed, free_live),
 		cmocka_unit_test_teardown(ice_bond_port, free_live),
