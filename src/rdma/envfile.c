@@ -172,6 +172,13 @@ static int compute(struct halo_ctx *ctx, const struct env_data *d, bool observin
 		}
 		if (!l->has_addr && g.n_v4 == 1)
 			g.index = g.first_v4;
+		if (!l->has_addr && g.n_v4 > 1) {
+			*ret_why = halo_strdup_printf("%s has %u RoCE v2 IPv4 GIDs: list the address "
+						      "NCCL should use in the entry's addresses "
+						      "(rdma/%s/gid-index)", l->ifname, g.n_v4,
+						      l->entry);
+			return -ENOTUNIQ;
+		}
 		if (g.index < 0) {
 			*ret_why = halo_strdup_printf("no RoCE v2 GID of %s on %s yet (rdma/%s/gid-index)",
 						      l->has_addr ? l->addr_text : "an IPv4 address",

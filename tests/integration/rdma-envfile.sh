@@ -137,6 +137,20 @@ like "$(item file/etc/halo-provision/rccl.env .message)" 'not written: no RoCE v
 	"... saying why it was not written"
 is "$(sha256sum <"$ENV")" "$before" "the old env file is untouched"
 
+# No address configured, and the link has two IPv4 GIDs: the env file
+# says the choice is ambiguous, as gid-index does, not that a GID is
+# still to come.
+set_gid mlx5_1 2 "$(v4gid 192.168.101.1)" "RoCE v2" eth-c
+set_gid mlx5_1 3 "$(v4gid 192.168.101.9)" "RoCE v2" eth-c
+sed -i 's|addresses = \[ "192.168.101.1/30" \]; ||' "$CONF"
+grep -q "192.168.101.1/30" "$CONF" && diag "the config still lists the address"
+halo --check --json
+like "$(item rdma/rdma1/gid-index .message)" '^eth-c has 2 RoCE v2 IPv4 GIDs on mlx5_1 port 1' \
+	"two IPv4 GIDs, no address: gid-index says which choice is missing"
+is "$(item file/etc/halo-provision/rccl.env .message)" \
+	"cannot compute the content: eth-c has 2 RoCE v2 IPv4 GIDs: list the address NCCL should use in the entry's addresses (rdma/rdma1/gid-index)" \
+	"... and so does the env file"
+
 # A hotplug run (--interface) leaves the env file to the full runs.
 halo --interface rdma0 --json
 is "$(jq -r '[.items[] | select(.key | startswith("file/"))] | length' <<<"$out")" 0 \
