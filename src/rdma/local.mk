@@ -27,7 +27,8 @@ rdma_integration_tests = \
 	tests/integration/rdma-gid.sh \
 	tests/integration/rdma-configfs.sh \
 	tests/integration/rdma-envfile.sh \
-	tests/integration/rdma-seed.sh
+	tests/integration/rdma-seed.sh \
+	tests/integration/rdma-e810-iwarp.sh
 TESTS += $(rdma_integration_tests)
 EXTRA_DIST += $(rdma_integration_tests) tests/integration/rdma-lib.sh \
 	tests/fixtures/rdma/e810-node1.conf tests/fixtures/rdma/e810-node1.env \

@@ -11,11 +11,10 @@
  * stale ones: an entry of a wanted DSCP with another priority, whoever
  * added it (replaced in place on mlx5; elsewhere removed before the new
  * one is added, since ice refuses a DSCP mapped twice), and entries of
- * our record no longer in the map. An entry
- * someone else added is never touched unless `exclusive = true`: then
- * every DSCP entry the map does not hold goes. trust = "pcp" removes ours
- * (all with exclusive), and fails, naming them, while foreign entries
- * keep the port in DSCP trust.
+ * our record no longer in the map. An entry someone else added is never
+ * touched unless `exclusive = true`: then every DSCP entry the map does
+ * not hold goes. trust = "pcp" removes ours (all with exclusive), and
+ * fails, naming them, while foreign entries keep the port in DSCP trust.
  */
 #include "config.h"
 

@@ -27,8 +27,7 @@ roce_integration_tests = \
 	tests/integration/roce-bad-input.sh \
 	tests/integration/roce-examples.sh \
 	tests/integration/roce-dscp-owner.sh \
-	tests/integration/roce-e810-bond.sh \
-	tests/integration/rdma-e810-iwarp.sh
+	tests/integration/roce-e810-bond.sh
 TESTS += $(roce_integration_tests)
 EXTRA_DIST += $(roce_integration_tests)
 
