@@ -132,6 +132,8 @@ char *halo_file_unwritable_why(struct halo_ctx *ctx, const char *path, int err)
 	}
 	free(probe.message);
 	free(probe.observed);
+	if (err == -EBUSY)
+		return strdup("it is a mount point, and a file is replaced by renaming over it");
 	return strdup(strerror(-err));
 }
 

@@ -168,17 +168,23 @@ int halo_root_clean_temps(struct halo_ctx *ctx, const char *path)
 	return clean_stale_temps(ctx, dfd, base);
 }
 
-/* A regular file that is append-only or immutable: access() passes the
- * former, and neither can be renamed over (fs/namei.c may_delete). FD: an
- * O_PATH descriptor of the file. 0 or -EPERM; flags a filesystem does
- * not keep are no refusal. */
-static int check_flags(int fd)
+/* A file that cannot be renamed over though access() allows writing it:
+ * a mount point (fs/namei.c do_renameat2: EBUSY), or a regular file that
+ * is append-only or immutable (may_delete: EPERM). FD: an O_PATH
+ * descriptor of the file. 0, -EBUSY or -EPERM; what the kernel or the
+ * filesystem does not tell is no refusal. */
+static int check_replaceable(int fd)
 {
 	_cleanup_close_ int rfd = -1;
 	char proc[64];
+	struct statx stx;
 	struct stat st;
 	int flags = 0;
 
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, 0, &stx) == 0 &&
+	    (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	    (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+		return -EBUSY;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
@@ -212,7 +218,7 @@ int halo_root_check_writable(const struct halo_ctx *ctx, const char *path)
 				return -errno;
 			if (!first)
 				return 0;
-			r = check_flags(fd);
+			r = check_replaceable(fd);
 			if (r < 0)
 				return r;
 		} else if (r != -ENOENT && !(first && r == -ELOOP)) {

@@ -124,6 +124,20 @@ for dir in etc/sysctl.d var/lib/halo-provision var/lib/node_exporter/textfile_co
 		"$(named "$dir")${root//./\\.}/$dir/[^ ]* cannot be written: ${root//./\\.}/$dir is not a directory; nothing was changed$"
 done
 
+# A file that is a mount point (a bind mount over it): writable, but a
+# rename over it fails (EBUSY), so the file is replaced no more than a
+# read-only one; found before the first change.
+for f in etc/security/limits.d/90-halo-provision.conf var/lib/node_exporter/textfile_collector/halo.prom; do
+	fresh
+	mkdir -p "$(dirname "$root/$f")"
+	echo "# someone else's" >"$root/$f"
+	echo "# bound over it" >"$TEST_TMP/over"
+	before=$(snapshot)
+	in_ns "mount --bind \"$TEST_TMP/over\" \"\$R/$f\""
+	refused "$f a mount point" \
+		"$(named "$(dirname "$f")")${root//./\\.}/${f//./\\.} cannot be written: it is a mount point, and a file is replaced by renaming over it; nothing was changed$"
+done
+
 # A check writes only its textfile, after the audit: the audit's drift
 # and the failed write, one line naming the file in the way.
 fresh
