@@ -51,6 +51,18 @@ static bool may_come(const struct halo_ctx *ctx, const struct halo_rdma_link *l)
 	return ctx->mode == HALO_MODE_APPLY || l->modules_pending || roce_pending(l);
 }
 
+/* What to do about an iWARP device where RoCE is wanted. */
+static const char *iwarp_hint(const struct halo_rdma_link *l)
+{
+	if (roce_pending(l))
+		return "";
+	if (!l->roce_enable_wanted)
+		return ": set roce.enable = true (devlink enable_roce)";
+	if (!l->roce_enable)
+		return ": the roce subsystem applies roce.enable = true (include roce in --only)";
+	return ", although devlink enable_roce is on";
+}
+
 /* What a check must wait for before the device can come. */
 static const char *first_work(const struct halo_rdma_link *l)
 {
@@ -86,11 +98,8 @@ int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
 		/* ice hands irdma an iWARP device until enable_roce is set. */
 		(void)halo_item_set_observed(item, "%s port %u (iWARP)", ret->ibdev, ret->port);
 		free(why);
-		why = roce_pending(l)
-			? halo_strdup_printf("%s on %s is an iWARP device, not RoCE", ret->ibdev,
-					     l->ifname)
-			: halo_strdup_printf("%s on %s is an iWARP device, not RoCE: set roce.enable = "
-					     "true (devlink enable_roce)", ret->ibdev, l->ifname);
+		why = halo_strdup_printf("%s on %s is an iWARP device, not RoCE%s", ret->ibdev,
+					 l->ifname, iwarp_hint(l));
 		err = -EPROTONOSUPPORT;
 	} else {
 		(void)halo_item_set_observed(item, NULL);

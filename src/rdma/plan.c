@@ -70,7 +70,8 @@ static int fill_link(const struct halo_ctx *ctx, const struct halo_plan *plan,
 	halo_strjoin(l->driver, sizeof(l->driver), h->driver ? h->driver : "", NULL);
 	l->tos = f->roce.tos;
 	l->modules_pending = ctx->host->stage == HALO_HOST_BEFORE_MODULES;
-	if (f->roce.enable == HALO_TRUE) {
+	l->roce_enable_wanted = f->roce.enable == HALO_TRUE;
+	if (l->roce_enable_wanted) {
 		halo_strjoin(key, sizeof(key), "roce/", f->name, "/enable", NULL);
 		l->roce_enable = halo_plan_find(plan, key);
 	}

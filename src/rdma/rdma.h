@@ -223,8 +223,10 @@ struct halo_rdma_link {
 	bool modules_pending;
 	/* roce/<entry>/enable, planned to turn RoCE on: while it differs, ice
 	 * may still swap its iWARP device (or none) for a RoCE one in this
-	 * run. NULL: not planned. */
+	 * run. NULL: not planned (roce.enable is not true, or --only leaves
+	 * the roce subsystem out: roce_enable_wanted tells). */
 	const struct halo_item *roce_enable;
+	bool roce_enable_wanted;
 	/* Shared by the link's items (each holds a reference); NULL: none. */
 	struct halo_rdma_seen *seen;
 };

@@ -36,6 +36,24 @@ is "$(item rdma/rdma0/device .message)" \
 	"... the device item names the item to apply first"
 is "$(state e810a .devlink.enable_roce)" false "the check changed nothing"
 
+# --only rdma: nothing in this run turns RoCE on; the line says which
+# subsystem would.
+nicsim_halo --only rdma --check --json
+is "$rc" 4 "iWARP mode, roce.enable = true, --only rdma: check exit 4"
+is "$(item rdma/rdma0/device .message)" \
+	"iwp59s0f0 on e810a is an iWARP device, not RoCE: the roce subsystem applies roce.enable = true (include roce in --only)" \
+	"... the device item says which subsystem turns RoCE on"
+
+# enable_roce already on and the device still iWARP: nothing to apply,
+# and no advice to set what is set.
+jq '.devlink.enable_roce = true | .devlink.enable_iwarp = false' "$NICSIM_STATE/e810a.json" >"$TEST_TMP/s" &&
+	mv "$TEST_TMP/s" "$NICSIM_STATE/e810a.json"
+nicsim_halo --only roce,rdma --check --json
+is "$(item roce/rdma0/enable .outcome)" ok "enable_roce on: roce/rdma0/enable ok"
+is "$(item rdma/rdma0/device .outcome)/$(item rdma/rdma0/device .message)" \
+	"failed/iwp59s0f0 on e810a is an iWARP device, not RoCE, although devlink enable_roce is on" \
+	"... the device item fails, saying enable_roce is on"
+
 conf ""
 nicsim_halo --only roce,rdma --check --json
 is "$rc" 4 "iWARP mode, no roce.enable: check exit 4"
