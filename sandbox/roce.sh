@@ -139,7 +139,8 @@ roce_demo() {
 	cat "$here/../examples/connectx-node.conf" - <<<"$env_file" |
 		install -m 0600 /dev/stdin "$RC/etc/halo-provision/halo.conf"
 	mkdir -p "$box/niccx"
-	echo "enp65s0f0np0 connectx pci=0000:41:00.0 flap_ms=300" >"$box/niccx.conf"
+	# mlx5 drops the carrier a moment after the PFC change's reply.
+	echo "enp65s0f0np0 connectx pci=0000:41:00.0 flap_delay_ms=50 flap_ms=300" >"$box/niccx.conf"
 
 	echo
 	echo "${bold}== ConnectX node: examples/connectx-node.conf on a simulated ConnectX (mlx5_core) (namespace $cx)${plain}"
