@@ -133,7 +133,8 @@ char *halo_file_unwritable_why(struct halo_ctx *ctx, const char *path, int err)
 	free(probe.message);
 	free(probe.observed);
 	if (err == -EBUSY)
-		return strdup("it is a mount point, and a file is replaced by renaming over it");
+		return strdup("it is a mount point (a file mounted there), which cannot be replaced "
+			      "or removed");
 	return strdup(strerror(-err));
 }
 

@@ -168,23 +168,34 @@ int halo_root_clean_temps(struct halo_ctx *ctx, const char *path)
 	return clean_stale_temps(ctx, dfd, base);
 }
 
-/* A file that cannot be renamed over though access() allows writing it:
- * a mount point (fs/namei.c do_renameat2: EBUSY), or a regular file that
- * is append-only or immutable (may_delete: EPERM). FD: an O_PATH
- * descriptor of the file. 0, -EBUSY or -EPERM; what the kernel or the
- * filesystem does not tell is no refusal. */
-static int check_replaceable(int fd)
+#ifndef STATX_ATTR_MOUNT_ROOT
+#define STATX_ATTR_MOUNT_ROOT 0x00002000 /* uapi linux/stat.h, Linux 5.8 */
+#endif
+
+/* Whether the file FD (O_PATH) is a mount point in this view of the tree:
+ * neither renamed over nor unlinked (fs/namei.c do_renameat2, do_unlinkat:
+ * EBUSY). A file mounted over in another view of the same tree (--root
+ * a plain bind of it) is not seen here; the rename then says so. */
+static bool is_mount_point(int fd)
+{
+	struct statx stx;
+
+	return statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, 0, &stx) == 0 &&
+	       (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+}
+
+/* A regular file that is append-only or immutable: access() passes the
+ * former, and neither can be renamed over (fs/namei.c may_delete). FD: an
+ * O_PATH descriptor of the file. 0 or -EPERM; flags a filesystem does
+ * not keep are no refusal. */
+static int check_flags(int fd)
 {
 	_cleanup_close_ int rfd = -1;
 	char proc[64];
-	struct statx stx;
 	struct stat st;
 	int flags = 0;
 
-	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, 0, &stx) == 0 &&
-	    (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
-	    (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
-		return -EBUSY;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
@@ -202,23 +213,26 @@ int halo_root_check_writable(const struct halo_ctx *ctx, const char *path)
 
 	if (!dir)
 		return -ENOMEM;
-	/* The file itself when it exists (an immutable or append-only file
-	 * cannot be renamed over), and the deepest directory that exists
-	 * (the temp file is made there, and mkdir -p needs it writable); for
-	 * a symlink to be replaced, its directory. access() through the
-	 * descriptor: EROFS and EPERM (immutable) come from the kernel's own
-	 * permission check, without writing anything. */
+	/* The file itself when it exists (a mount point, an immutable or
+	 * append-only file cannot be renamed over), and the deepest directory
+	 * that exists (the temp file is made there, and mkdir -p needs it
+	 * writable); for a symlink to be replaced, its directory. access()
+	 * through the descriptor: EROFS and EPERM (immutable) come from the
+	 * kernel's own permission check, without writing anything. A mount
+	 * point first: a read-only one is no more replaceable made writable. */
 	for (bool first = true;; first = false) {
 		_cleanup_close_ int fd = -1;
 
 		r = halo_rootfs_open(ctx, dir, O_PATH, 0, true, &fd);
 		if (r == 0) {
+			if (first && is_mount_point(fd))
+				return -EBUSY;
 			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 			if (access(proc, W_OK) < 0 && errno != ENOENT)
 				return -errno;
 			if (!first)
 				return 0;
-			r = check_replaceable(fd);
+			r = check_flags(fd);
 			if (r < 0)
 				return r;
 		} else if (r != -ENOENT && !(first && r == -ELOOP)) {

@@ -68,7 +68,7 @@ fault() {
 		n=$(find "$d" -mindepth 1 | wc -l)
 		mount -t tmpfs -o "size=4m,nr_inodes=$((n + 1)),mode=0755" tmpfs "$d" &&
 			cp -a "$TEST_TMP/save/." "$d/"
-		rm -rf "$TEST_TMP/save"
+		rm -rf "${TEST_TMP:?}/save"
 		;;
 	EROFS) mount --bind "$d" "$d" && mount -o remount,bind,ro "$d" ;;
 	EACCES) chmod 0555 "$d" ;;
@@ -95,8 +95,8 @@ dir_sum() { (cd "$1" && find . -maxdepth 1 -type f ! -name halo-provision.lock -
 
 for kind in ${FAULTS_KINDS:-ENOSPC EROFS EACCES}; do
 	for dir in ${FAULTS_DIRS:-$dirs}; do
-		root=$TEST_TMP/r
-		rm -rf "$root"
+		root=${TEST_TMP:?}/r
+		rm -rf "${root:?}"
 		cp -a "$old" "$root"
 		before=$(dir_sum "$root$dir")
 		fault "$dir" "$root" "$kind"

@@ -70,8 +70,8 @@ sweep() {
 	mapfile -t paths < <(read_paths "$trace" "$traced")
 	ok $(( ${#paths[@]} < 10 )) "$name: the trace lists the files it reads (${#paths[@]})"
 	for p in "${paths[@]}"; do
-		root=$TEST_TMP/fifo
-		rm -rf "$root"
+		root=${TEST_TMP:?}/fifo
+		rm -rf "${root:?}"
 		cp -a "$ref" "$root"
 		rm -f "$root$p"
 		mkdir -p "$(dirname "$root$p")"

@@ -18,8 +18,8 @@ CONF
 }
 
 fresh() {	# fresh KIND: $root, a sandbox root of that kind
-	root=$TEST_TMP/$1
-	rm -rf "$root"
+	root=${TEST_TMP:?}/$1
+	rm -rf "${root:?}"
 	"$top_srcdir/sandbox/mkroot.sh" "$1" "$root"
 	conf "$root"
 }

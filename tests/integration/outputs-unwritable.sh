@@ -27,7 +27,7 @@ CONF
 
 # fresh [KIND]: a sandbox root (Debian unless KIND) with what the run reads.
 fresh() {
-	rm -rf "$TEST_TMP/root"
+	rm -rf "${TEST_TMP:?}/root"
 	"$top_srcdir/sandbox/mkroot.sh" "${1:-debian}" "$TEST_TMP/root"
 	mkdir -p "$TEST_TMP/root/proc/sys/net/core" "$TEST_TMP/root/var/lib/node_exporter/textfile_collector"
 	echo 212992 >"$TEST_TMP/root/proc/sys/net/core/rmem_max"
@@ -135,8 +135,25 @@ for f in etc/security/limits.d/90-halo-provision.conf var/lib/node_exporter/text
 	before=$(snapshot)
 	in_ns "mount --bind \"$TEST_TMP/over\" \"\$R/$f\""
 	refused "$f a mount point" \
-		"$(named "$(dirname "$f")")${root//./\\.}/${f//./\\.} cannot be written: it is a mount point, and a file is replaced by renaming over it; nothing was changed$"
+		"$(named "$(dirname "$f")")${root//./\\.}/${f//./\\.} cannot be written: it is a mount point \\(a file mounted there\\), which cannot be replaced or removed; nothing was changed$"
 done
+# Read-only as well: the mount point is named, which making it writable
+# would not cure.
+f=etc/security/limits.d/90-halo-provision.conf
+fresh
+mkdir -p "$(dirname "$root/$f")"
+echo "# someone else's" >"$root/$f"
+before=$(snapshot)
+in_ns "mount --bind \"$TEST_TMP/over\" \"\$R/$f\"; mount -o remount,ro,bind \"\$R/$f\""
+refused "$f a read-only mount point" \
+	"${root//./\\.}/${f//./\\.} cannot be written: it is a mount point \\(a file mounted there\\)"
+# A directory that is a mount point is no refusal: files are made and
+# renamed inside it (the textfile's directory often is one).
+fresh
+echo "# old" >"$root/var/lib/node_exporter/textfile_collector/halo.prom"
+in_ns "mount --bind \"\$R/var/lib/node_exporter/textfile_collector\" \"\$R/var/lib/node_exporter/textfile_collector\""
+is "$rc" 10 "the textfile's directory a mount point: the apply runs"
+like "$(cat "$root/var/lib/node_exporter/textfile_collector/halo.prom")" 'halo_' "... and writes the textfile there"
 
 # A check writes only its textfile, after the audit: the audit's drift
 # and the failed write, one line naming the file in the way.

@@ -157,7 +157,7 @@ slot_tree() {
 	echo 16 >"$pci/max_link_width"
 }
 slot_case() { # slot_case NAME SLOT_W SLOT_SPEED CUR_W CUR_SPEED
-	rm -rf "$TEST_TMP/slot"
+	rm -rf "${TEST_TMP:?}/slot"
 	slot_tree "$TEST_TMP/slot" "$2" "$3" "$4" "$5"
 	run_halo --check --root "$TEST_TMP/slot" -c "$CONF" --only ready --json
 }
