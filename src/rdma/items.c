@@ -37,9 +37,13 @@ int halo_rdma_item_add(struct halo_plan *plan, const char *key,
 	return 0;
 }
 
+/* roce/<entry>/enable will turn RoCE on in this run: it differs, and
+ * takes effect at once (ice's runtime enable_roce; mlx5's is driverinit,
+ * pending a reload). */
 static bool roce_pending(const struct halo_rdma_link *l)
 {
-	return l->roce_enable && l->roce_enable->sync == HALO_SYNC_DIFFERS;
+	return l->roce_enable && l->roce_enable->sync == HALO_SYNC_DIFFERS &&
+	       !l->roce_enable->activates_on_reboot;
 }
 
 /* Whether this observation may still see the fact change in this run:
@@ -51,16 +55,22 @@ static bool may_come(const struct halo_ctx *ctx, const struct halo_rdma_link *l)
 	return ctx->mode == HALO_MODE_APPLY || l->modules_pending || roce_pending(l);
 }
 
-/* What to do about an iWARP device where RoCE is wanted. */
-static const char *iwarp_hint(const struct halo_rdma_link *l)
+/* What to do about an iWARP device where RoCE is wanted; into BUF. */
+static const char *iwarp_hint(const struct halo_ctx *ctx, const struct halo_rdma_link *l,
+			      char *buf, size_t size)
 {
-	if (roce_pending(l))
-		return "";
+	const struct halo_item *e = l->roce_enable;
+
 	if (!l->roce_enable_wanted)
 		return ": set roce.enable = true (devlink enable_roce)";
-	if (!l->roce_enable)
+	if (!e)
 		return ": the roce subsystem applies roce.enable = true (include roce in --only)";
-	return ", although devlink enable_roce is on";
+	if (ctx->mode != HALO_MODE_APPLY && roce_pending(l))
+		return ""; /* the line names the item to apply first */
+	if (e->sync == HALO_SYNC_OK && e->outcome != HALO_OUTCOME_FAILED)
+		return ", although devlink enable_roce is on";
+	snprintf(buf, size, " (%s)", e->key);
+	return buf;
 }
 
 /* What a check must wait for before the device can come. */
@@ -74,6 +84,7 @@ int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
 		       struct halo_rdma_dev *ret)
 {
 	_cleanup_free_ char *why = NULL;
+	char hint[320];
 	unsigned waited = 0;
 	int err;
 
@@ -99,7 +110,7 @@ int halo_rdma_item_dev(struct halo_ctx *ctx, struct halo_item *item,
 		(void)halo_item_set_observed(item, "%s port %u (iWARP)", ret->ibdev, ret->port);
 		free(why);
 		why = halo_strdup_printf("%s on %s is an iWARP device, not RoCE%s", ret->ibdev,
-					 l->ifname, iwarp_hint(l));
+					 l->ifname, iwarp_hint(ctx, l, hint, sizeof(hint)));
 		err = -EPROTONOSUPPORT;
 	} else {
 		(void)halo_item_set_observed(item, NULL);

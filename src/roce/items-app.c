@@ -231,6 +231,20 @@ static void record_partial_add(struct halo_nlt *t_nl, struct halo_item *item,
 		if (in_table(&g, t))
 			(void)halo_owned_add(item->owned, t);
 	}
+	/* And what the added ones replaced (mlx5) is no longer ours: a
+	 * failed item's record is written as it stands. */
+	prune_owned(item->owned, &g);
+}
+
+/* The entries deleted or replaced: no longer in the table, so no longer ours. */
+static void forget(struct halo_item *item, const struct dcb_app *app, size_t n)
+{
+	char t[HALO_OWNED_LEN];
+
+	for (size_t i = 0; i < n; i++) {
+		halo_roce_app_text(&app[i], t);
+		halo_owned_remove(item->owned, t);
+	}
 }
 
 /* Adds or deletes N entries in one request; the record follows: what
@@ -255,11 +269,13 @@ static int change(struct halo_ctx *ctx, struct halo_item *item,
 	if (err < 0)
 		return halo_roce_fail(ctx, item, err, add ? "adding DSCP APP entries (IEEE_SET)"
 						       : "deleting DSCP APP entries (IEEE_DEL)");
+	if (!add) {
+		forget(item, app, n);
+		return 0;
+	}
 	for (size_t i = 0; i < n; i++) {
 		halo_roce_app_text(&app[i], t);
-		if (!add)
-			halo_owned_remove(item->owned, t);
-		else if (halo_owned_add(item->owned, t) < 0)
+		if (halo_owned_add(item->owned, t) < 0)
 			return halo_item_fail(item, -ENOSPC, "recording DSCP entry %s as ours", t);
 	}
 	return 0;
@@ -294,10 +310,11 @@ static int map_apply(struct halo_ctx *ctx, struct halo_item *item,
 	 * old entry goes first (docs/hardware.md). */
 	if (err == 0 && w->nic != HALO_ROCE_NIC_MLX5)
 		err = change(ctx, item, w, false, stale, n_stale);
-	/* On mlx5 the replaced entry leaves the record at the verify's
-	 * observation (prune_owned). */
 	if (err == 0)
 		err = change(ctx, item, w, true, remap, n_stale);
+	/* The record is written as it stands even when a later step fails. */
+	if (err == 0 && w->nic == HALO_ROCE_NIC_MLX5)
+		forget(item, stale, n_stale);
 	/* Last, so the other DSCPs keep their mapping throughout. */
 	if (err == 0)
 		err = change(ctx, item, w, false, gone, n_gone);

@@ -22,7 +22,7 @@
 #include "util/strv.h"
 
 /* mlx5 toggles the port after a PFC change; how long we wait for the
- * carrier before verifying. */
+ * carrier, from its loss, before verifying. */
 #define CARRIER_WAIT_MS 5000
 /* How long the carrier may take to go after the PFC change's reply. */
 #define CARRIER_LOSS_WAIT_MS 2000
@@ -286,7 +286,7 @@ static void wait_carrier(struct halo_ctx *ctx, struct halo_item *item,
 			 const struct halo_roce_want *w, long long losses_before)
 {
 	const struct timespec tick = { 0, 10 * 1000000L };
-	struct timespec start;
+	struct timespec start, lost_at;
 	bool lost = false;
 	long long losses;
 	int carrier = 0, err;
@@ -299,7 +299,11 @@ static void wait_carrier(struct halo_ctx *ctx, struct halo_item *item,
 					   "carrier: %s", strerror(-err));
 			return;
 		}
-		lost = lost || !carrier || (losses_before >= 0 && losses > losses_before);
+		/* The count may wrap: any change is a loss. */
+		if (!lost && (!carrier || (losses_before >= 0 && losses != losses_before))) {
+			lost = true;
+			clock_gettime(CLOCK_MONOTONIC, &lost_at);
+		}
 		if (lost && carrier) {
 			halo_item_set_note(item, "mlx5 flaps the link on a PFC change: carrier back "
 					   "after %ld ms", ms_since(&start));
@@ -310,12 +314,13 @@ static void wait_carrier(struct halo_ctx *ctx, struct halo_item *item,
 					   "stayed up for %d ms", CARRIER_LOSS_WAIT_MS);
 			return;
 		}
-		if (ms_since(&start) >= CARRIER_WAIT_MS)
+		/* Link training gets its whole bound from the loss. */
+		if (lost && ms_since(&lost_at) >= CARRIER_WAIT_MS)
 			break;
 		nanosleep(&tick, NULL);
 	}
-	halo_item_set_note(item, "mlx5 flaps the link on a PFC change: no carrier after %d ms",
-			   CARRIER_WAIT_MS);
+	halo_item_set_note(item, "mlx5 flaps the link on a PFC change: no carrier %d ms after "
+			   "it went", CARRIER_WAIT_MS);
 }
 
 static int pfc_apply(struct halo_ctx *ctx, struct halo_item *item,

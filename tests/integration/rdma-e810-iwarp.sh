@@ -61,4 +61,22 @@ is "$(item rdma/rdma0/device .outcome)" failed "rdma/rdma0/device: failed"
 like "$(item rdma/rdma0/device .message)" \
 	'^iwp59s0f0 on e810a is an iWARP device, not RoCE: set roce.enable = true' "... naming the key"
 
+# mlx5's enable_roce is driverinit: set, it waits for a devlink reload,
+# so this run brings no RDMA device, and a check says so (failed), not
+# drift that an apply would not clear.
+veth_pair "$NS" cx0
+fake_nic cx0 0000:41:00.0 mlx5_core
+mkdir -p "$ROOT/sys/module/mlx5_ib"
+echo "cx0 connectx pci=0000:41:00.0 enable_roce=false" >>"$NICSIM_CONFIG"
+write_conf "$CONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "cx"; match = { driver = "mlx5_core"; }; addresses = [ "192.168.61.1/24" ];
+    roce = { enable = true; tos = 106; }; }
+);
+CONF
+nicsim_halo --only roce,rdma --check --json
+is "$(item roce/cx/enable .outcome)" drift "mlx5, enable_roce off: roce/cx/enable drift"
+is "$(item rdma/cx/device .outcome)" failed "... rdma/cx/device failed: the reload, not this run, brings it"
+
 done_testing

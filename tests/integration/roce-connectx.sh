@@ -53,7 +53,7 @@ is "$(state cx0 .link_flaps)" 1 "the PFC change flapped the link once"
 like "$(item roce/cx/pfc .note)" '^mlx5 flaps the link on a PFC change: carrier back after [0-9]+ ms$' \
 	"the pfc item says it waited for the carrier"
 waited=$(item roce/cx/pfc .note | grep -o '[0-9]* ms' | cut -d' ' -f1)
-[ "${waited:-0}" -ge 350 ]
+[ "${waited:-0}" -ge 300 ]
 ok $? "... and really waited for it (${waited:-?} ms: lost after 100 ms, back 300 ms later)"
 is "$(ip -n "$NS" -j link show cx0 | jq -r '.[0].operstate')" UP "the link is up after the run"
 is "$(ip -n "$NS" -j link show cx0 | jq -r '.[0].flags | index("UP") != null')" true \

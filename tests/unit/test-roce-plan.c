@@ -54,6 +54,7 @@ struct nic {
 	bool link_gone_after_pfc; /* RTM_GETLINK: ENODEV once PFC changed */
 	bool pfc_changed;
 	int refuse_dscp;         /* setapp: EINVAL for this DSCP; 0 none */
+	bool refuse_del;         /* delapp: EINVAL */
 	uint8_t dcbx;          /* DCB_CAP_DCBX_* */
 	uint8_t pfc_en;
 	struct dcb_app app[HALO_ROCE_DSCP_MAX];
@@ -171,6 +172,8 @@ static int dcb_ieee_change(struct nic *n, const struct nlmsghdr *req, bool add)
 				return -EINVAL;
 			if (add && n->refuse_dscp && app->protocol == n->refuse_dscp)
 				return -EINVAL; /* dcbnl_ieee_set stops here */
+			if (!add && n->refuse_del)
+				return -EINVAL;
 			/* mlx5e_dcbnl_ieee_setapp replaces a DSCP's entry. */
 			if (add && n->kind == NIC_MLX5 && dscp_find(n, app) >= 0) {
 				n->app[dscp_find(n, app)] = *app;
@@ -875,6 +878,37 @@ static void partial_add_recorded(void **state)
 	run_free(r);
 }
 
+/* mlx5: the entry a remap replaced is no longer recorded as ours, even
+ * when a later step fails and the item's record is written as it stands;
+ * with a remap refused part way, what the refused entry did not replace
+ * stays ours. */
+static void mlx5_replaced_forgotten(void **state)
+{
+	struct run *r = run_new(ROCE_CONF(FULL), "mlx5_core");
+	struct halo_owned *owned;
+
+	(void)state;
+	assert_int_equal(plan(r), 0);
+	nic_init(&r->nic, NIC_MLX5);
+	r->nic.pfc_en = 1 << 3;
+	r->nic.app[0] = (struct dcb_app){ IEEE_8021QAZ_APP_SEL_DSCP, 1, 48 };  /* remapped */
+	r->nic.app[1] = (struct dcb_app){ IEEE_8021QAZ_APP_SEL_DSCP, 2, 26 };  /* remapped */
+	r->nic.app[2] = (struct dcb_app){ IEEE_8021QAZ_APP_SEL_DSCP, 5, 10 };  /* gone */
+	r->nic.n_app = 3;
+	owned = item(r, "dscp-prio")->owned;
+	assert_int_equal(halo_owned_add(owned, "48:1"), 0);
+	assert_int_equal(halo_owned_add(owned, "26:2"), 0);
+	assert_int_equal(halo_owned_add(owned, "10:5"), 0);
+	r->nic.refuse_del = true; /* the last step, the gone entry, fails */
+	assert_int_equal(engine(r, HALO_MODE_APPLY) & HALO_EXIT_FAILED, HALO_EXIT_FAILED);
+	assert_int_equal(item(r, "dscp-prio")->outcome, HALO_OUTCOME_FAILED);
+	assert_false(halo_owned_has(owned, "48:1"));
+	assert_false(halo_owned_has(owned, "26:2"));
+	assert_true(halo_owned_has(owned, "48:6"));
+	assert_true(halo_owned_has(owned, "10:5"));
+	run_free(r);
+}
+
 /* A NIC without dcbnl (the kernel's EOPNOTSUPP): unsupported, not failed;
  * with required = true, failed (exit 4). */
 static void unsupported_and_required(void **state)
@@ -991,6 +1025,7 @@ int main(void)
 		cmocka_unit_test_teardown(mlx5_apply, free_live),
 		cmocka_unit_test_teardown(mlx5_carrier_notes, free_live),
 		cmocka_unit_test_teardown(partial_add_recorded, free_live),
+		cmocka_unit_test_teardown(mlx5_replaced_forgotten, free_live),
 		cmocka_unit_test_teardown(unsupported_and_required, free_live),
 		cmocka_unit_test_teardown(ice_refusal_is_failed, free_live),
 		cmocka_unit_test_teardown(ice_bond_port, free_live),
