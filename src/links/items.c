@@ -263,6 +263,36 @@ static int remove_stale(struct halo_ctx *ctx, struct halo_item *item,
 	return 0;
 }
 
+/* The new IPv6 prefix was refused after the old one went: the old one is
+ * put back (without the lifetimes and flags it had), so a failed change
+ * leaves the link as it found it rather than without the address. */
+static int restore_stale(struct halo_ctx *ctx, struct halo_item *item,
+			 const struct halo_link_want *w, const struct halo_cidr *stale,
+			 size_t n, int err, const char *what)
+{
+	char ext[256] = "", old[64], why[160];
+	const char *e = halo_netlink_extack(ctx);
+	int back = 0;
+
+	/* The kernel's words about the refusal, before a re-add replaces them. */
+	if (e)
+		snprintf(ext, sizeof(ext), " (kernel: %s)", e);
+	for (size_t i = 0; i < n && back == 0; i++) {
+		back = halo_rtnl_addr_add(ctx, w->ifindex, &stale[i]);
+		if (back == -EEXIST)
+			back = 0;
+		addr_format(&stale[i], old, sizeof(old));
+	}
+	if (back < 0)
+		snprintf(why, sizeof(why), "%s; %s, removed first, could not be put back (%s)",
+			 strerror(-err), old, strerror(-back));
+	else if (n == 1)
+		snprintf(why, sizeof(why), "%s; %s was put back", strerror(-err), old);
+	else
+		snprintf(why, sizeof(why), "%s; the old prefixes were put back", strerror(-err));
+	return halo_item_fail_why(item, err, why, "%s%s", what, ext);
+}
+
 static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
@@ -288,14 +318,17 @@ static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 		err = remove_stale(ctx, item, w, stale, n_stale);
 		if (err < 0)
 			return err;
-		n_stale = 0;
 	}
 	addr_format(&w->addr, buf, sizeof(buf));
 	err = halo_rtnl_addr_add(ctx, w->ifindex, &w->addr);
 	if (err < 0 && err != -EEXIST) { /* already there: success */
 		snprintf(what, sizeof(what), "adding %s to %s", buf, w->link);
+		if (w->addr.family == AF_INET6 && n_stale)
+			return restore_stale(ctx, item, w, stale, n_stale, err, what);
 		return nl_fail(ctx, item, err, what);
 	}
+	if (w->addr.family == AF_INET6)
+		return 0;
 	return remove_stale(ctx, item, w, stale, n_stale);
 }
 
