@@ -42,11 +42,6 @@ static void gateway_format(const struct halo_cidr *c, char *buf, size_t len)
 	snprintf(buf, len, "%s", tmp);
 }
 
-static bool cidr_equal(const struct halo_cidr *a, const struct halo_cidr *b)
-{
-	return a->prefixlen == b->prefixlen && halo_cidr_same_addr(a, b);
-}
-
 static void clear_observed(struct halo_item *item)
 {
 	free(item->observed);
@@ -215,12 +210,20 @@ static int up_apply(struct halo_ctx *ctx, struct halo_item *item)
 
 /* ---- addr ---- */
 
+/* An IPv6 address whose duplicate address detection failed stays listed
+ * but unusable (net/ipv6/addrconf.c addrconf_dad_stop): only removing and
+ * adding it again starts the detection anew. */
+static bool dad_failed(const struct halo_rtnl_addr *a)
+{
+	return a->cidr.family == AF_INET6 && (a->flags & IFA_F_DADFAILED);
+}
+
 static int addr_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
 	const struct halo_rtnl_addr *addrs;
-	const struct halo_rtnl_addr *other = NULL;
-	char buf[64];
+	const struct halo_rtnl_addr *exact = NULL, *other = NULL;
+	char buf[64], also[64];
 	size_t n;
 	int err = halo_rtnl_addrs(ctx, &addrs, &n);
 
@@ -230,20 +233,34 @@ static int addr_observe(struct halo_ctx *ctx, struct halo_item *item)
 		if (addrs[i].ifindex != w->ifindex ||
 		    !halo_cidr_same_addr(&addrs[i].cidr, &w->addr))
 			continue;
-		if (addrs[i].cidr.prefixlen == w->addr.prefixlen) {
-			addr_format(&addrs[i].cidr, buf, sizeof(buf));
-			halo_item_set_observed(item, "%s", buf);
-			return HALO_SYNC_OK;
-		}
-		other = &addrs[i];
+		if (addrs[i].cidr.prefixlen == w->addr.prefixlen)
+			exact = &addrs[i];
+		else
+			other = &addrs[i];
 	}
-	if (other) {
-		addr_format(&other->cidr, buf, sizeof(buf));
-		halo_item_set_observed(item, "%s", buf);
-	} else {
+	if (!exact && !other) {
 		clear_observed(item);
+		return HALO_SYNC_DIFFERS;
 	}
-	return HALO_SYNC_DIFFERS;
+	addr_format(exact ? &exact->cidr : &other->cidr, buf, sizeof(buf));
+	halo_item_set_observed(item, "%s", buf);
+	if (!exact)
+		return HALO_SYNC_DIFFERS;
+	if (dad_failed(exact)) {
+		halo_item_set_message(item, "duplicate address detection failed: another host on "
+				      "the link answers for it");
+		return HALO_SYNC_DIFFERS;
+	}
+	/* IPv4 holds one address under several prefixes: the others go. */
+	if (other) {
+		addr_format(&other->cidr, also, sizeof(also));
+		halo_item_set_message(item, "also %s, which apply removes", also);
+		return HALO_SYNC_DIFFERS;
+	}
+	if ((exact->flags & IFA_F_TENTATIVE) && !(exact->flags & IFA_F_NODAD))
+		halo_item_set_message(item, "tentative: duplicate address detection has not "
+				      "finished (it starts once the link has carrier)");
+	return HALO_SYNC_OK;
 }
 
 static int remove_stale(struct halo_ctx *ctx, struct halo_item *item,
@@ -297,18 +314,21 @@ static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
 	const struct halo_rtnl_addr *addrs;
-	struct halo_cidr stale[8];
+	/* IPv4 knows an address by address and prefix (at most 33 of one
+	 * address), IPv6 by the address alone (at most one). */
+	struct halo_cidr stale[33];
 	size_t n, n_stale = 0;
 	char what[128], buf[64];
 	int err = halo_rtnl_addrs_observed(ctx, &addrs, &n);
 
 	if (err < 0)
 		return halo_item_fail(item, err, "reading addresses");
-	/* The same address with another prefix is replaced, not doubled. */
+	/* The same address with another prefix is replaced, not doubled;
+	 * one that failed duplicate address detection is added anew. */
 	for (size_t i = 0; i < n && n_stale < ARRAY_SIZE(stale); i++)
 		if (addrs[i].ifindex == w->ifindex &&
 		    halo_cidr_same_addr(&addrs[i].cidr, &w->addr) &&
-		    addrs[i].cidr.prefixlen != w->addr.prefixlen)
+		    (addrs[i].cidr.prefixlen != w->addr.prefixlen || dad_failed(&addrs[i])))
 			stale[n_stale++] = addrs[i].cidr;
 	/* IPv6 knows an address by the address alone: the add would answer
 	 * EEXIST while the old prefix is there (net/ipv6/addrconf.c
@@ -338,8 +358,13 @@ static bool is_kept(const struct halo_link_want *w, const struct halo_cidr *c)
 {
 	if (halo_cidr_is_link_local(c))
 		return true;
+	/* A listed address under another prefix is its addr item's to
+	 * replace (the new prefix first, for IPv4). Removed here first, it
+	 * could be the link's last IPv4 address, and that removal takes
+	 * every IPv4 route of the link with it (net/ipv4/fib_frontend.c
+	 * fib_inetaddr_event, fib_disable_ip). */
 	for (size_t i = 0; i < w->n_keep; i++)
-		if (cidr_equal(&w->keep[i], c))
+		if (halo_cidr_same_addr(&w->keep[i], c))
 			return true;
 	return false;
 }

@@ -27,7 +27,8 @@ links_integration_tests = \
 	tests/integration/links-interface.sh \
 	tests/integration/links-root-confined.sh \
 	tests/integration/links-networkd.sh \
-	tests/integration/links-ipv6-prefix.sh
+	tests/integration/links-ipv6-prefix.sh \
+	tests/integration/links-addr-kernel.sh
 TESTS += $(links_integration_tests)
 EXTRA_DIST += $(links_integration_tests)
 

@@ -181,7 +181,7 @@ int halo_rtnl_parse_link(const void *buf, size_t len, struct halo_rtnl_link *ret
 /* ---- addresses ---- */
 
 struct addr_attrs {
-	const struct nlattr *local, *address;
+	const struct nlattr *local, *address, *flags;
 };
 
 static int addr_attr(const struct nlattr *a, void *userdata)
@@ -192,6 +192,8 @@ static int addr_attr(const struct nlattr *a, void *userdata)
 		aa->local = a;
 	else if ((a->nla_type & NLA_TYPE_MASK) == IFA_ADDRESS)
 		aa->address = a;
+	else if ((a->nla_type & NLA_TYPE_MASK) == IFA_FLAGS)
+		aa->flags = a;
 	return 0;
 }
 
@@ -224,6 +226,13 @@ int halo_rtnl_parse_addr(const void *buf, size_t len, struct halo_rtnl_addr *ret
 	addr.cidr.prefixlen = ifa->ifa_prefixlen;
 	addr.ifindex = (int)ifa->ifa_index;
 	addr.scope = ifa->ifa_scope;
+	/* ifa_flags holds the low 8 bits; IFA_FLAGS all 32 (since 3.14). */
+	addr.flags = ifa->ifa_flags;
+	if (aa.flags) {
+		if (aa.flags->nla_len - sizeof(*aa.flags) != sizeof(uint32_t))
+			return -EBADMSG;
+		memcpy(&addr.flags, aa.flags + 1, sizeof(uint32_t));
+	}
 	*ret = addr;
 	return 1;
 }

@@ -67,6 +67,7 @@ struct halo_rtnl_addr {
 	int ifindex;
 	struct halo_cidr cidr; /* IFA_LOCAL (IFA_ADDRESS when absent) */
 	uint8_t scope;
+	uint32_t flags; /* IFA_F_*: IFA_FLAGS, or ifa_flags without it */
 };
 
 struct halo_rtnl_route {

@@ -141,6 +141,24 @@ static void parse_addr(void **state)
 	assert_int_equal(halo_rtnl_parse_addr(m.b, m.len, &a), 1);
 	assert_int_equal(a.cidr.family, AF_INET6);
 	assert_int_equal(a.scope, RT_SCOPE_LINK);
+	assert_int_equal(a.flags, 0);
+
+	/* the flags: ifa_flags (8 bits), IFA_FLAGS (32) when sent */
+	uint32_t flags = IFA_F_DADFAILED | IFA_F_TENTATIVE | IFA_F_NOPREFIXROUTE;
+
+	ifa6.ifa_flags = IFA_F_DADFAILED | IFA_F_TENTATIVE;
+	msg_start(&m, RTM_NEWADDR, &ifa6, sizeof(ifa6));
+	put(&m, IFA_ADDRESS, &ll, 16);
+	assert_int_equal(halo_rtnl_parse_addr(m.b, m.len, &a), 1);
+	assert_int_equal(a.flags, IFA_F_DADFAILED | IFA_F_TENTATIVE);
+	put(&m, IFA_FLAGS, &flags, sizeof(flags));
+	assert_int_equal(halo_rtnl_parse_addr(m.b, m.len, &a), 1);
+	assert_int_equal(a.flags, flags);
+	/* an IFA_FLAGS of the wrong size: the message is malformed */
+	msg_start(&m, RTM_NEWADDR, &ifa6, sizeof(ifa6));
+	put(&m, IFA_ADDRESS, &ll, 16);
+	put(&m, IFA_FLAGS, &flags, 2);
+	assert_int_equal(halo_rtnl_parse_addr(m.b, m.len, &a), -EBADMSG);
 
 	/* wrong address length, bad prefix, other family */
 	msg_start(&m, RTM_NEWADDR, &ifa, sizeof(ifa));

@@ -1,0 +1,100 @@
+#!/bin/bash
+# What the kernel does around an address change, on a real veth pair:
+# - with exclusive_addresses, the link's only IPv4 address under a new
+#   prefix is replaced by its addr item (new first), never removed first:
+#   removing a link's last IPv4 address takes every IPv4 route of the link
+#   with it (net/ipv4/fib_frontend.c fib_inetaddr_event);
+# - one IPv4 address held under two prefixes is drift, and apply leaves
+#   the configured one;
+# - an IPv6 address whose duplicate address detection failed is drift
+#   (the kernel keeps it listed, flagged dadfailed, unusable), and apply
+#   adds it anew, which starts the detection again.
+source "$top_srcdir/tests/lib/tap.sh"
+
+NS=$(new_netns addrk) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
+# eth-b is the other host, in a namespace of its own.
+PEER=$(new_netns addrk-peer) || { echo "1..0 # SKIP cannot create network namespaces"; exit 0; }
+ip -n "$NS" link add eth-a type veth peer name eth-b netns "$PEER"
+ip -n "$NS" link set eth-a up
+ip -n "$PEER" link set eth-b up
+ROOT=$TEST_TMP/root
+CONF=$ROOT/etc/halo-provision/halo.conf
+mkdir -p "$ROOT/etc/halo-provision"
+item() { jq -r --arg k "$1" '.items[] | select(.key==$k) | '"$2" <<<"$out"; }
+halo() { run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only links --json "$@"; }
+global() { ip -n "$NS" -j addr show dev "$1" |
+	jq -r '[.[0].addr_info[] | select(.scope=="global") | "\(.local)/\(.prefixlen)"] | sort | join(" ")'; }
+routes() { ip -n "$NS" -j route show dev eth-a | jq -r '[.[] | select(.gateway) | "\(.dst) via \(.gateway)"] | join(" ")'; }
+
+# ---- the only IPv4 address, a new prefix, a route through it
+ip -n "$NS" addr add 10.7.0.1/24 dev eth-a
+ip -n "$NS" route add 10.9.0.0/16 via 10.7.0.254 dev eth-a
+write_conf "$CONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "eth-a"; addresses = [ "10.7.0.1/16" ]; exclusive_addresses = true; }
+);
+CONF
+halo --check
+is "$rc" 2 "check: drift"
+is "$(item link/eth-a/addr-extra .outcome)" ok "addr-extra: the old prefix is the addr item's to replace"
+is "$(item link/eth-a/addr/10.7.0.1/16 .outcome)" drift "addr: drift"
+halo
+is "$rc" 2 "apply: exit 2"
+is "$(global eth-a)" "10.7.0.1/16" "10.7.0.1/16 only (ip -j)"
+is "$(routes)" "10.9.0.0/16 via 10.7.0.254" "the route through the link survived the change (ip -j)"
+is "$(item link/eth-a/addr-extra .outcome)" ok "addr-extra: nothing to remove"
+
+# ---- one IPv4 address under two prefixes
+write_conf "$CONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "eth-a"; addresses = [ "10.7.0.1/16" ]; }
+);
+CONF
+ip -n "$NS" addr add 10.7.0.1/24 dev eth-a
+halo --check
+is "$rc" 2 "two prefixes: drift"
+is "$(item link/eth-a/addr/10.7.0.1/16 .message)" "also 10.7.0.1/24, which apply removes" \
+	"the line names the other prefix"
+halo
+is "$rc" 2 "apply: exit 2"
+is "$(global eth-a)" "10.7.0.1/16" "10.7.0.1/16 only (ip -j)"
+halo --check
+is "$rc" 0 "then in sync"
+
+# ---- duplicate address detection failed
+# The other host answers for fd00::1 (nodad: its own detection would see
+# eth-a's).
+ip netns exec "$NS" sysctl -qw net.ipv6.conf.eth-a.accept_dad=1
+ip -n "$PEER" -6 addr add fd00::1/64 dev eth-b nodad
+ip -n "$NS" -6 addr add fd00::1/64 dev eth-a
+dadfailed() { ip -n "$NS" -j -6 addr show dev eth-a | jq -e '[.[0].addr_info[] | select(.local=="fd00::1" and .dadfailed)] | length == 1' >/dev/null; }
+for _ in $(seq 50); do dadfailed && break; sleep 0.1; done
+ok "$(dadfailed; echo $?)" "the kernel flags eth-a's fd00::1 dadfailed (ip -j)"
+write_conf "$CONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "eth-a"; addresses = [ "10.7.0.1/16", "fd00::1/64" ]; }
+);
+CONF
+halo --check
+is "$rc" 2 "dadfailed: drift"
+key=link/eth-a/addr/fd00::1/64
+is "$(item "$key" .outcome)" drift "$key: drift"
+is "$(item "$key" .message)" "duplicate address detection failed: another host on the link answers for it" \
+	"$key: the line says why"
+# The other host gives it up; apply adds it anew and the detection passes.
+ip -n "$PEER" -6 addr del fd00::1/64 dev eth-b
+halo
+is "$rc" 2 "apply: exit 2"
+is "$(item "$key" .outcome)" changed "$key: added anew"
+for _ in $(seq 50); do
+	ip -n "$NS" -j -6 addr show dev eth-a | jq -e '.[0].addr_info[] | select(.local=="fd00::1") | .tentative or .dadfailed' >/dev/null || break
+	sleep 0.1
+done
+halo --check
+is "$rc" 0 "once the detection passed: in sync"
+is "$(item "$key" .message)" null "$key: no line"
+
+done_testing
