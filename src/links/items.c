@@ -210,6 +210,33 @@ static int up_apply(struct halo_ctx *ctx, struct halo_item *item)
 
 /* ---- addr ---- */
 
+/* The addresses the kernel removes with the IPv4 address P unless the
+ * link promotes secondaries (net/ipv4/devinet.c __inet_del_ifa): when P
+ * is a primary, the link's secondaries of its prefix and subnet. The
+ * first is named in HELD; the number is returned. */
+static size_t held_by(const struct halo_rtnl_addr *addrs, size_t n,
+		      const struct halo_rtnl_addr *p, char *held, size_t size)
+{
+	struct halo_cidr net, other;
+	size_t count = 0;
+
+	if (p->cidr.family != AF_INET || (p->flags & IFA_F_SECONDARY))
+		return 0;
+	halo_cidr_network(&p->cidr, &net);
+	for (size_t i = 0; i < n; i++) {
+		if (addrs[i].ifindex != p->ifindex || addrs[i].cidr.family != AF_INET ||
+		    !(addrs[i].flags & IFA_F_SECONDARY) ||
+		    addrs[i].cidr.prefixlen != p->cidr.prefixlen)
+			continue;
+		halo_cidr_network(&addrs[i].cidr, &other);
+		if (!halo_cidr_same_addr(&net, &other))
+			continue;
+		if (count++ == 0)
+			addr_format(&addrs[i].cidr, held, size);
+	}
+	return count;
+}
+
 /* An IPv6 address whose duplicate address detection failed stays listed
  * but unusable (net/ipv6/addrconf.c addrconf_dad_stop): only removing and
  * adding it again starts the detection anew. */
@@ -251,10 +278,21 @@ static int addr_observe(struct halo_ctx *ctx, struct halo_item *item)
 				      "the link answers for it");
 		return HALO_SYNC_DIFFERS;
 	}
-	/* IPv4 holds one address under several prefixes: the others go. */
+	/* IPv4 holds one address under several prefixes: the others go,
+	 * unless one takes secondaries with it (addr_apply). */
 	if (other) {
+		const struct halo_rtnl_link *l;
+		char held[64];
+
 		addr_format(&other->cidr, also, sizeof(also));
-		halo_item_set_message(item, "also %s, which apply removes", also);
+		err = find_link(ctx, item, w, true, &l);
+		if (err < 0)
+			return err;
+		if (l->promote_secondaries != 1 && held_by(addrs, n, other, held, sizeof(held)))
+			halo_item_set_message(item, "also %s, which apply leaves: it would take %s "
+					      "with it (promote_secondaries is 0)", also, held);
+		else
+			halo_item_set_message(item, "also %s, which apply removes", also);
 		return HALO_SYNC_DIFFERS;
 	}
 	if ((exact->flags & IFA_F_TENTATIVE) && !(exact->flags & IFA_F_NODAD))
@@ -310,26 +348,61 @@ static int restore_stale(struct halo_ctx *ctx, struct halo_item *item,
 	return halo_item_fail_why(item, err, why, "%s%s", what, ext);
 }
 
+/* An old IPv4 prefix that would take other addresses with it is left in
+ * place, and the item fails saying why. */
+static int stale_held(struct halo_item *item, const struct halo_link_want *w,
+		      const struct halo_cidr *stale, const char *held, size_t n_held)
+{
+	char old[64], why[320];
+
+	addr_format(stale, old, sizeof(old));
+	snprintf(why, sizeof(why),
+		 "left in place: the kernel would remove %s%s with it (its secondary "
+		 "address%s), as net.ipv4.conf.%s.promote_secondaries is 0",
+		 held, n_held > 1 ? " and others" : "", n_held > 1 ? "es" : "", w->link);
+	return halo_item_fail_why(item, -EBUSY, why, "removing %s from %s", old, w->link);
+}
+
 static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
 	const struct halo_rtnl_addr *addrs;
+	const struct halo_rtnl_link *l;
 	/* IPv4 knows an address by address and prefix (at most 33 of one
 	 * address), IPv6 by the address alone (at most one). */
-	struct halo_cidr stale[33];
-	size_t n, n_stale = 0;
+	struct halo_cidr stale[33], removed[33];
+	char held[64] = "";
+	size_t n, n_stale = 0, n_removed = 0, n_held = 0;
+	const struct halo_cidr *kept = NULL;
 	char what[128], buf[64];
-	int err = halo_rtnl_addrs_observed(ctx, &addrs, &n);
+	int promote, err = find_link(ctx, item, w, true, &l);
 
+	if (err < 0)
+		return err;
+	promote = l->promote_secondaries;
+	err = halo_rtnl_addrs_observed(ctx, &addrs, &n);
 	if (err < 0)
 		return halo_item_fail(item, err, "reading addresses");
 	/* The same address with another prefix is replaced, not doubled;
-	 * one that failed duplicate address detection is added anew. */
-	for (size_t i = 0; i < n && n_stale < ARRAY_SIZE(stale); i++)
-		if (addrs[i].ifindex == w->ifindex &&
-		    halo_cidr_same_addr(&addrs[i].cidr, &w->addr) &&
-		    (addrs[i].cidr.prefixlen != w->addr.prefixlen || dad_failed(&addrs[i])))
-			stale[n_stale++] = addrs[i].cidr;
+	 * one that failed duplicate address detection is added anew. An
+	 * IPv4 one whose removal would take unlisted secondaries with it
+	 * stays, unless the link promotes them. */
+	for (size_t i = 0; i < n && n_stale < ARRAY_SIZE(stale); i++) {
+		size_t h;
+
+		if (addrs[i].ifindex != w->ifindex ||
+		    !halo_cidr_same_addr(&addrs[i].cidr, &w->addr) ||
+		    (addrs[i].cidr.prefixlen == w->addr.prefixlen && !dad_failed(&addrs[i])))
+			continue;
+		stale[n_stale++] = addrs[i].cidr;
+		h = promote == 1 ? 0 : held_by(addrs, n, &addrs[i], held, sizeof(held));
+		if (h) {
+			n_held = h;
+			kept = &stale[n_stale - 1];
+		} else {
+			removed[n_removed++] = addrs[i].cidr;
+		}
+	}
 	/* IPv6 knows an address by the address alone: the add would answer
 	 * EEXIST while the old prefix is there (net/ipv6/addrconf.c
 	 * ipv6_add_addr), and no replace changes a prefix, so the old one
@@ -349,7 +422,14 @@ static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 	}
 	if (w->addr.family == AF_INET6)
 		return 0;
-	return remove_stale(ctx, item, w, stale, n_stale);
+	err = remove_stale(ctx, item, w, removed, n_removed);
+	if (err < 0)
+		return err;
+	if (!kept)
+		return 0;
+	/* Failed, but the new prefix is in place: the run changed the host. */
+	item->changed = true;
+	return stale_held(item, w, kept, held, n_held);
 }
 
 /* ---- addr-extra (exclusive_addresses) ---- */

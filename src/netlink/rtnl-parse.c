@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
+#include <linux/ip.h>
 #include <linux/rtnetlink.h>
 #include <stdint.h>
 #include <string.h>
@@ -107,6 +108,31 @@ static bool mtu_bound(const struct nlattr *a, uint32_t *ret)
 	return true;
 }
 
+/* IFLA_INET_CONF: the link's IPv4 settings, an array of u32 indexed by
+ * IPV4_DEVCONF_* - 1 (net/ipv4/devinet.c inet_fill_link_af). A shorter
+ * one (an older kernel) leaves the setting unknown. */
+static int inet_af_attr(const struct nlattr *a, void *userdata)
+{
+	struct halo_rtnl_link *l = userdata;
+	const size_t at = (IPV4_DEVCONF_PROMOTE_SECONDARIES - 1) * sizeof(uint32_t);
+	uint32_t v;
+
+	if ((a->nla_type & NLA_TYPE_MASK) != IFLA_INET_CONF ||
+	    a->nla_len - sizeof(*a) < at + sizeof(v))
+		return 0;
+	memcpy(&v, (const char *)(a + 1) + at, sizeof(v));
+	l->promote_secondaries = v != 0;
+	return 0;
+}
+
+/* IFLA_AF_SPEC: one nest per address family; IPv4's is the one read. */
+static int af_spec_attr(const struct nlattr *a, void *userdata)
+{
+	if ((a->nla_type & NLA_TYPE_MASK) != AF_INET)
+		return 0;
+	return halo_attr_walk_nested(a, inet_af_attr, userdata);
+}
+
 static int link_attr(const struct nlattr *a, void *userdata)
 {
 	struct halo_rtnl_link *l = userdata;
@@ -153,13 +179,16 @@ static int link_attr(const struct nlattr *a, void *userdata)
 	case IFLA_PROP_LIST:
 		err = halo_attr_walk_nested(a, prop_attr, l);
 		break;
+	case IFLA_AF_SPEC:
+		err = halo_attr_walk_nested(a, af_spec_attr, l);
+		break;
 	}
 	return err;
 }
 
 int halo_rtnl_parse_link(const void *buf, size_t len, struct halo_rtnl_link *ret)
 {
-	struct halo_rtnl_link l = { .carrier = -1 };
+	struct halo_rtnl_link l = { .carrier = -1, .promote_secondaries = -1 };
 	const struct ifinfomsg *ifi;
 	const void *attrs;
 	size_t alen;

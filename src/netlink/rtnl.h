@@ -61,6 +61,9 @@ struct halo_rtnl_link {
 	 * systemd-networkd's Name= matches them too. */
 	char altnames[HALO_RTNL_ALTNAMES][64];
 	size_t n_altnames;
+	/* The link's own net.ipv4.conf.<link>.promote_secondaries (IFLA_INET_CONF):
+	 * 1, 0, or -1 unknown. */
+	int promote_secondaries;
 };
 
 struct halo_rtnl_addr {

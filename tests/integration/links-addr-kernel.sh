@@ -5,7 +5,8 @@
 #   removing a link's last IPv4 address takes every IPv4 route of the link
 #   with it (net/ipv4/fib_frontend.c fib_inetaddr_event);
 # - one IPv4 address held under two prefixes is drift, and apply leaves
-#   the configured one;
+#   the configured one, unless removing the other would take another
+#   tool's secondary address with it;
 # - an IPv6 address whose duplicate address detection failed is drift
 #   (the kernel keeps it listed, flagged dadfailed, unusable), and apply
 #   adds it anew, which starts the detection again.
@@ -62,6 +63,31 @@ is "$rc" 2 "apply: exit 2"
 is "$(global eth-a)" "10.7.0.1/16" "10.7.0.1/16 only (ip -j)"
 halo --check
 is "$rc" 0 "then in sync"
+
+# ---- a new prefix for a primary address that holds a secondary
+# 10.7.0.50/24 is another tool's (a VIP): removing its primary 10.7.0.1/24
+# removes it too unless the link promotes secondaries (net/ipv4/devinet.c
+# __inet_del_ifa); a namespace starts with promote_secondaries 0.
+ip -n "$NS" addr flush dev eth-a scope global
+ip -n "$NS" addr add 10.7.0.1/24 dev eth-a
+ip -n "$NS" addr add 10.7.0.50/24 dev eth-a
+halo --check
+is "$(item link/eth-a/addr/10.7.0.1/16 .message)" null "a secondary's primary: no line before the new prefix is there"
+halo
+is "$rc" 6 "apply: exit 6 (changed, failed)"
+is "$(item link/eth-a/addr/10.7.0.1/16 .message)" \
+	"removing 10.7.0.1/24 from eth-a: left in place: the kernel would remove 10.7.0.50/24 with it (its secondary address), as net.ipv4.conf.eth-a.promote_secondaries is 0" \
+	"the line says why the old prefix stays"
+is "$(global eth-a)" "10.7.0.1/16 10.7.0.1/24 10.7.0.50/24" "the secondary is still there (ip -j)"
+halo --check
+is "$rc" 2 "check: drift"
+is "$(item link/eth-a/addr/10.7.0.1/16 .message)" \
+	"also 10.7.0.1/24, which apply leaves: it would take 10.7.0.50/24 with it (promote_secondaries is 0)" \
+	"the check's line says so too"
+ip netns exec "$NS" sysctl -qw net.ipv4.conf.eth-a.promote_secondaries=1
+halo
+is "$rc" 2 "promote_secondaries 1: apply removes the old prefix"
+is "$(global eth-a)" "10.7.0.1/16 10.7.0.50/24" "and the kernel keeps the secondary, promoted (ip -j)"
 
 # ---- duplicate address detection failed
 # The other host answers for fd00::1 (nodad: its own detection would see

@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
+#include <linux/ip.h>
 #include <net/if.h>
 
 #include "rtnl-test.h"
@@ -48,6 +49,46 @@ static void parse_link_full(void **state)
 	assert_int_equal(l.mac[5], 0x01);
 	assert_int_equal(l.perm_mac_len, 0);
 	assert_true(l.flags & IFF_UP);
+}
+
+/* IFLA_AF_SPEC { AF_INET { IFLA_INET_CONF: N u32, promote_secondaries = V } } */
+static void put_inet_conf(struct msgbuf *m, size_t n, uint32_t v)
+{
+	uint8_t b[256] = { 0 };
+	struct nlattr *spec = (struct nlattr *)b, *inet = spec + 1, *conf = inet + 1;
+	uint32_t *vals = (uint32_t *)(conf + 1);
+
+	assert_true(n * sizeof(uint32_t) + 3 * sizeof(struct nlattr) <= sizeof(b));
+	if (n >= IPV4_DEVCONF_PROMOTE_SECONDARIES)
+		vals[IPV4_DEVCONF_PROMOTE_SECONDARIES - 1] = v;
+	conf->nla_type = IFLA_INET_CONF;
+	conf->nla_len = (uint16_t)(sizeof(*conf) + n * sizeof(uint32_t));
+	inet->nla_type = AF_INET | NLA_F_NESTED;
+	inet->nla_len = (uint16_t)(sizeof(*inet) + conf->nla_len);
+	put(m, IFLA_AF_SPEC, inet, inet->nla_len);
+}
+
+static void parse_link_promote_secondaries(void **state)
+{
+	struct msgbuf m;
+	struct halo_rtnl_link l;
+
+	link_msg(&m, "eth0");
+	assert_int_equal(halo_rtnl_parse_link(m.b, m.len, &l), 1);
+	assert_int_equal(l.promote_secondaries, -1); /* not said */
+	link_msg(&m, "eth0");
+	put_inet_conf(&m, IPV4_DEVCONF_MAX, 1);
+	assert_int_equal(halo_rtnl_parse_link(m.b, m.len, &l), 1);
+	assert_int_equal(l.promote_secondaries, 1);
+	link_msg(&m, "eth0");
+	put_inet_conf(&m, IPV4_DEVCONF_MAX, 0);
+	assert_int_equal(halo_rtnl_parse_link(m.b, m.len, &l), 1);
+	assert_int_equal(l.promote_secondaries, 0);
+	/* an array too short to hold it (an older kernel's): unknown */
+	link_msg(&m, "eth0");
+	put_inet_conf(&m, IPV4_DEVCONF_PROMOTE_SECONDARIES - 1, 1);
+	assert_int_equal(halo_rtnl_parse_link(m.b, m.len, &l), 1);
+	assert_int_equal(l.promote_secondaries, -1);
 }
 
 static void parse_link_minimal(void **state)
@@ -504,6 +545,7 @@ int main(void)
 		cmocka_unit_test(parse_link_malformed),
 		cmocka_unit_test(parse_link_kind),
 		cmocka_unit_test(parse_link_master),
+		cmocka_unit_test(parse_link_promote_secondaries),
 		cmocka_unit_test(parse_addr),
 		cmocka_unit_test(parse_route),
 		cmocka_unit_test(parse_route_multipath),
