@@ -370,23 +370,19 @@ static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 	const struct halo_rtnl_link *l;
 	/* IPv4 knows an address by address and prefix (at most 33 of one
 	 * address), IPv6 by the address alone (at most one). */
-	struct halo_cidr stale[33], removed[33];
+	struct halo_cidr stale[33], removed[33], holding[33];
 	char held[64] = "";
-	size_t n, n_stale = 0, n_removed = 0, n_held = 0;
+	size_t n, n_stale = 0, n_removed = 0, n_holding = 0, n_held = 0;
 	const struct halo_cidr *kept = NULL;
 	char what[128], buf[64];
-	int promote, err = find_link(ctx, item, w, true, &l);
+	int err = halo_rtnl_addrs_observed(ctx, &addrs, &n);
 
-	if (err < 0)
-		return err;
-	promote = l->promote_secondaries;
-	err = halo_rtnl_addrs_observed(ctx, &addrs, &n);
 	if (err < 0)
 		return halo_item_fail(item, err, "reading addresses");
 	/* The same address with another prefix is replaced, not doubled;
 	 * one that failed duplicate address detection is added anew. An
-	 * IPv4 one whose removal would take unlisted secondaries with it
-	 * stays, unless the link promotes them. */
+	 * IPv4 one whose removal would take secondaries with it stays,
+	 * unless the link promotes them. */
 	for (size_t i = 0; i < n && n_stale < ARRAY_SIZE(stale); i++) {
 		size_t h;
 
@@ -395,12 +391,24 @@ static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 		    (addrs[i].cidr.prefixlen == w->addr.prefixlen && !dad_failed(&addrs[i])))
 			continue;
 		stale[n_stale++] = addrs[i].cidr;
-		h = promote == 1 ? 0 : held_by(addrs, n, &addrs[i], held, sizeof(held));
+		h = held_by(addrs, n, &addrs[i], held, sizeof(held));
 		if (h) {
 			n_held = h;
-			kept = &stale[n_stale - 1];
+			holding[n_holding++] = addrs[i].cidr;
 		} else {
 			removed[n_removed++] = addrs[i].cidr;
+		}
+	}
+	/* The link is looked up only then: its snapshot may be stale. */
+	if (n_holding) {
+		err = find_link(ctx, item, w, true, &l);
+		if (err < 0)
+			return err;
+		if (l->promote_secondaries == 1) {
+			memcpy(removed + n_removed, holding, n_holding * sizeof(holding[0]));
+			n_removed += n_holding;
+		} else {
+			kept = &holding[n_holding - 1];
 		}
 	}
 	/* IPv6 knows an address by the address alone: the add would answer
@@ -565,10 +573,34 @@ static void route_describe(struct halo_ctx *ctx, const struct halo_rtnl_route *r
 		snprintf(buf, len, "%s%s%s", dst, gw, dev);
 }
 
+/* Whether R, on W's link, sends W's destination instead of OURS: another
+ * main-table route to it with a lower metric (a replace changes only the
+ * route of the same metric: fib_table_insert, fib6_add_rt2node). One on
+ * another link is that link's business. */
+static bool outranks(const struct halo_rtnl_route *r, const struct halo_rtnl_route *ours,
+		     const struct halo_link_want *w)
+{
+	return route_dst_equal(r, &w->dst) && r->oif == w->ifindex &&
+	       r->table == RT_TABLE_MAIN && r->priority < ours->priority && !route_ok(r, w);
+}
+
+/* The route W wants of the lowest metric, NULL none. */
+static const struct halo_rtnl_route *best_match(const struct halo_rtnl_route *routes, size_t n,
+						const struct halo_link_want *w)
+{
+	const struct halo_rtnl_route *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (route_dst_equal(&routes[i], &w->dst) && route_ok(&routes[i], w) &&
+		    (!best || routes[i].priority < best->priority))
+			best = &routes[i];
+	return best;
+}
+
 static int route_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
-	const struct halo_rtnl_route *routes;
+	const struct halo_rtnl_route *routes, *best;
 	struct halo_rtnl_route seen;
 	bool found = false, good = false;
 	char buf[200];
@@ -577,14 +609,18 @@ static int route_observe(struct halo_ctx *ctx, struct halo_item *item)
 
 	if (err < 0)
 		return halo_item_fail(item, err, "reading routes");
-	/* The matching route if there is one, else another to the same
-	 * destination (shown as what differs). */
-	for (size_t i = 0; i < n && !good; i++) {
-		if (!route_dst_equal(&routes[i], &w->dst) || (found && !route_ok(&routes[i], w)))
+	/* The matching route of the lowest metric if there is one, else
+	 * another to the same destination (shown as what differs). */
+	best = best_match(routes, n, w);
+	for (size_t i = 0; i < n && !best && !found; i++) {
+		if (!route_dst_equal(&routes[i], &w->dst))
 			continue;
 		seen = routes[i];
 		found = true;
-		good = route_ok(&seen, w);
+	}
+	if (best) {
+		seen = *best;
+		found = good = true;
 	}
 	/* The kernel replaces by destination and metric: a route with both on
 	 * another link is not ours to take over (apply would delete it). */
@@ -605,7 +641,53 @@ static int route_observe(struct halo_ctx *ctx, struct halo_item *item)
 	}
 	route_describe(ctx, &seen, buf, sizeof(buf));
 	halo_item_set_observed(item, "%s", buf);
-	return good ? HALO_SYNC_OK : HALO_SYNC_DIFFERS;
+	if (!good)
+		return HALO_SYNC_DIFFERS;
+	/* Right, but outranked: the kernel sends by the lowest metric. */
+	for (size_t i = 0; i < n; i++) {
+		char other[200];
+
+		if (!outranks(&routes[i], &seen, w))
+			continue;
+		route_describe(ctx, &routes[i], other, sizeof(other));
+		return halo_item_set_message(item, "a route with a lower metric takes the traffic "
+					     "(%s), which apply removes", other) < 0 ?
+			       -ENOMEM : HALO_SYNC_DIFFERS;
+	}
+	return HALO_SYNC_OK;
+}
+
+/* Removes the routes on W's link that outrank the one just made. */
+static int remove_outranking(struct halo_ctx *ctx, struct halo_item *item,
+			     const struct halo_link_want *w)
+{
+	const struct halo_rtnl_route *routes, *ours;
+	char what[256], buf[200];
+	size_t n;
+	int err;
+
+	/* One at a time: each removal makes the snapshot stale. */
+	for (;;) {
+		const struct halo_rtnl_route *gone = NULL;
+
+		err = halo_rtnl_routes(ctx, &routes, &n);
+		if (err < 0)
+			return halo_item_fail(item, err, "reading routes");
+		ours = best_match(routes, n, w);
+		for (size_t i = 0; ours && i < n && !gone; i++)
+			if (outranks(&routes[i], ours, w))
+				gone = &routes[i];
+		if (!gone)
+			return 0;
+		route_describe(ctx, gone, buf, sizeof(buf));
+		err = halo_rtnl_route_del(ctx, gone);
+		if (err < 0 && err != -ESRCH) {
+			snprintf(what, sizeof(what), "removing the route %s, which outranks it", buf);
+			return nl_fail(ctx, item, err, what);
+		}
+		if (err == -ESRCH)
+			return 0; /* gone meanwhile; the verify pass looks again */
+	}
 }
 
 static int route_apply(struct halo_ctx *ctx, struct halo_item *item)
@@ -621,7 +703,7 @@ static int route_apply(struct halo_ctx *ctx, struct halo_item *item)
 		snprintf(what, sizeof(what), "route to %s on %s", dst, w->link);
 		return nl_fail(ctx, item, err, what);
 	}
-	return 0;
+	return remove_outranking(ctx, item, w);
 }
 
 /* ---- table ---- */

@@ -159,6 +159,40 @@ int halo_rtnl_req_route(void *buf, size_t size, int ifindex,
 	return 0;
 }
 
+int halo_rtnl_req_route_del(void *buf, size_t size, const struct halo_rtnl_route *r,
+			    struct nlmsghdr **ret_nlh)
+{
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+	void *hdr;
+	int err;
+
+	if (r->oif <= 0 || !family_ok(&r->dst) || r->dst.prefixlen > 8 * addr_len(&r->dst) ||
+	    (r->has_gateway && r->gateway.family != r->dst.family))
+		return -EINVAL;
+	err = halo_req_start(buf, size, RTM_DELROUTE, sizeof(*rtm), &nlh, &hdr);
+	if (err < 0)
+		return err;
+	rtm = hdr;
+	rtm->rtm_family = (uint8_t)r->dst.family;
+	rtm->rtm_dst_len = r->dst.prefixlen;
+	rtm->rtm_table = RT_TABLE_MAIN;
+	/* Any scope (net/ipv4/fib_trie.c fib_table_delete); the metric,
+	 * gateway and link single the route out (fib_nh_match, and IPv6's
+	 * ip6_route_del). */
+	rtm->rtm_scope = RT_SCOPE_NOWHERE;
+	if (!mnl_attr_put_u32_check(nlh, size, RTA_TABLE, RT_TABLE_MAIN) ||
+	    (r->dst.prefixlen &&
+	     !mnl_attr_put_check(nlh, size, RTA_DST, addr_len(&r->dst), r->dst.addr)) ||
+	    (r->priority && !mnl_attr_put_u32_check(nlh, size, RTA_PRIORITY, r->priority)) ||
+	    (r->has_gateway &&
+	     !mnl_attr_put_check(nlh, size, RTA_GATEWAY, addr_len(&r->gateway), r->gateway.addr)) ||
+	    !mnl_attr_put_u32_check(nlh, size, RTA_OIF, (uint32_t)r->oif))
+		return -EMSGSIZE;
+	*ret_nlh = nlh;
+	return 0;
+}
+
 /* Sends the request built into BUF (BUILT: the builder's return), after
  * marking the snapshots it changes stale. */
 static int change(struct halo_ctx *ctx, int built, struct nlmsghdr *nlh,
@@ -217,6 +251,15 @@ int halo_rtnl_route_replace(struct halo_ctx *ctx, int ifindex,
 	struct nlmsghdr *nlh = NULL;
 	int err = halo_rtnl_req_route(buf, sizeof(buf), ifindex, dst, gateway,
 				      priority, &nlh);
+
+	return change(ctx, err, nlh, HALO_RTNL_SNAP_ROUTES, false);
+}
+
+int halo_rtnl_route_del(struct halo_ctx *ctx, const struct halo_rtnl_route *r)
+{
+	char buf[HALO_RTNL_REQ_SIZE] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh = NULL;
+	int err = halo_rtnl_req_route_del(buf, sizeof(buf), r, &nlh);
 
 	return change(ctx, err, nlh, HALO_RTNL_SNAP_ROUTES, false);
 }

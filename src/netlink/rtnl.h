@@ -168,6 +168,10 @@ int halo_rtnl_req_route(void *buf, size_t size, int ifindex,
 			const struct halo_cidr *dst,
 			const struct halo_cidr *gateway, uint32_t priority,
 			struct nlmsghdr **ret_nlh);
+/* RTM_DELROUTE of the main-table route R as a dump showed it: its
+ * destination, metric, gateway and link, any scope. */
+int halo_rtnl_req_route_del(void *buf, size_t size, const struct halo_rtnl_route *r,
+			    struct nlmsghdr **ret_nlh);
 
 /* Each sends one request, acknowledged, and marks the matching snapshot
  * stale. 0 or the kernel's -errno (address add: -EEXIST is returned as
@@ -180,3 +184,4 @@ int halo_rtnl_addr_del(struct halo_ctx *ctx, int ifindex, const struct halo_cidr
 int halo_rtnl_route_replace(struct halo_ctx *ctx, int ifindex,
 			    const struct halo_cidr *dst,
 			    const struct halo_cidr *gateway, uint32_t priority);
+int halo_rtnl_route_del(struct halo_ctx *ctx, const struct halo_rtnl_route *r);

@@ -7,6 +7,8 @@
 # - one IPv4 address held under two prefixes is drift, and apply leaves
 #   the configured one, unless removing the other would take another
 #   tool's secondary address with it;
+# - a route outranked on its link by another to the same destination
+#   with a lower metric is drift, and apply removes that one;
 # - an IPv6 address whose duplicate address detection failed is drift
 #   (the kernel keeps it listed, flagged dadfailed, unusable), and apply
 #   adds it anew, which starts the detection again.
@@ -88,6 +90,38 @@ ip netns exec "$NS" sysctl -qw net.ipv4.conf.eth-a.promote_secondaries=1
 halo
 is "$rc" 2 "promote_secondaries 1: apply removes the old prefix"
 is "$(global eth-a)" "10.7.0.1/16 10.7.0.50/24" "and the kernel keeps the secondary, promoted (ip -j)"
+
+# ---- a route outranked on its own link
+# Another route to the destination on the link with a lower metric takes
+# the traffic: a replace leaves it (it changes only the route of the same
+# metric), so apply removes it. The kernel's own answer is the witness.
+ip -n "$NS" addr flush dev eth-a scope global
+ip -n "$NS" addr add 10.7.0.1/16 dev eth-a
+ip -n "$NS" route add 10.9.0.0/16 via 10.7.0.253 dev eth-a metric 100
+write_conf "$CONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "eth-a"; addresses = [ "10.7.0.1/16" ];
+    routes = ( { to = "10.9.0.0/16"; via = "10.7.0.254"; metric = 200; } ); }
+);
+CONF
+via() { ip -n "$NS" -j route get 10.9.1.1 | jq -r '.[0].gateway'; }
+halo
+is "$rc" 2 "apply: exit 2"
+is "$(via)" 10.7.0.254 "the kernel sends through the configured gateway (ip route get)"
+is "$(routes)" "10.9.0.0/16 via 10.7.0.254" "the outranking route is gone (ip -j)"
+# The configured route there, outranked again behind the tool's back.
+ip -n "$NS" route add 10.9.0.0/16 via 10.7.0.253 dev eth-a metric 100
+halo --check
+is "$rc" 2 "outranked: drift"
+is "$(item link/eth-a/route/10.9.0.0/16 .message)" \
+	"a route with a lower metric takes the traffic (10.9.0.0/16 via 10.7.0.253 dev eth-a metric 100), which apply removes" \
+	"the line names the route that takes the traffic"
+halo
+is "$(via)" 10.7.0.254 "apply: through the configured gateway again (ip route get)"
+halo --check
+is "$rc" 0 "then in sync"
+ip -n "$NS" route del 10.9.0.0/16 via 10.7.0.254 dev eth-a metric 200
 
 # ---- duplicate address detection failed
 # The other host answers for fd00::1 (nodad: its own detection would see

@@ -213,6 +213,43 @@ static void build_route(void **state)
 	assert_int_equal(r.dst.prefixlen, 24);
 }
 
+/* RTM_DELROUTE of a route as a dump showed it: any scope, no create or
+ * replace flags, the metric, gateway and link that single it out. */
+static void build_route_del(void **state)
+{
+	struct halo_rtnl_route r = { .dst = cidr("10.0.2.0/24"), .has_gateway = true,
+				     .gateway = cidr("192.168.100.2/32"), .oif = 9,
+				     .priority = 100, .table = RT_TABLE_MAIN };
+	struct rtmsg rtm = { .rtm_family = AF_INET, .rtm_dst_len = 24,
+			     .rtm_table = RT_TABLE_MAIN, .rtm_scope = RT_SCOPE_NOWHERE };
+	struct msgbuf want;
+	struct built b;
+
+	assert_int_equal(halo_rtnl_req_route_del(b.buf, sizeof(b.buf), &r, &b.nlh), 0);
+	want_start(&want, RTM_DELROUTE, NLM_F_REQUEST | NLM_F_ACK, &rtm, sizeof(rtm));
+	put_u32(&want, RTA_TABLE, RT_TABLE_MAIN);
+	put(&want, RTA_DST, r.dst.addr, 4);
+	put_u32(&want, RTA_PRIORITY, 100);
+	put(&want, RTA_GATEWAY, r.gateway.addr, 4);
+	put_u32(&want, RTA_OIF, 9);
+	same(&b, &want);
+	/* a default route on the link, metric 0: neither attribute */
+	r = (struct halo_rtnl_route){ .dst = cidr("0.0.0.0/0"), .oif = 9 };
+	rtm.rtm_dst_len = 0;
+	assert_int_equal(halo_rtnl_req_route_del(b.buf, sizeof(b.buf), &r, &b.nlh), 0);
+	want_start(&want, RTM_DELROUTE, NLM_F_REQUEST | NLM_F_ACK, &rtm, sizeof(rtm));
+	put_u32(&want, RTA_TABLE, RT_TABLE_MAIN);
+	put_u32(&want, RTA_OIF, 9);
+	same(&b, &want);
+	/* what cannot be a dumped route of a link is refused */
+	r.oif = 0;
+	assert_int_equal(halo_rtnl_req_route_del(b.buf, sizeof(b.buf), &r, &b.nlh), -EINVAL);
+	r.oif = 9;
+	r.has_gateway = true;
+	r.gateway = cidr("fd00::2/128");
+	assert_int_equal(halo_rtnl_req_route_del(b.buf, sizeof(b.buf), &r, &b.nlh), -EINVAL);
+}
+
 static void build_errors(void **state)
 {
 	struct halo_cidr c = cidr("192.168.100.1/30"), c6 = cidr("fd00::1/64");
@@ -289,6 +326,7 @@ int main(void)
 		cmocka_unit_test(build_link),
 		cmocka_unit_test(build_addr),
 		cmocka_unit_test(build_route),
+		cmocka_unit_test(build_route_del),
 		cmocka_unit_test(build_errors),
 		cmocka_unit_test_setup_teardown(changes_sent, seam_setup, seam_teardown),
 		cmocka_unit_test_setup_teardown(changes_errors, seam_setup, seam_teardown),
