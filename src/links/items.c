@@ -492,7 +492,7 @@ static int extra_apply(struct halo_ctx *ctx, struct halo_item *item)
 {
 	const struct halo_link_want *w = item->data;
 	const struct halo_rtnl_addr *addrs;
-	struct halo_cidr *gone = NULL;
+	struct halo_rtnl_addr *gone = NULL;
 	char what[128], buf[64];
 	size_t n, n_gone = 0;
 	int err = halo_rtnl_addrs_observed(ctx, &addrs, &n);
@@ -505,12 +505,12 @@ static int extra_apply(struct halo_ctx *ctx, struct halo_item *item)
 		return halo_item_fail(item, -ENOMEM, "listing addresses");
 	for (size_t i = 0; i < n; i++)
 		if (addrs[i].ifindex == w->ifindex && !is_kept(w, &addrs[i].cidr))
-			gone[n_gone++] = addrs[i].cidr;
+			gone[n_gone++] = addrs[i];
 	for (size_t i = 0; i < n_gone; i++) {
-		err = halo_rtnl_addr_del(ctx, w->ifindex, &gone[i]);
+		err = halo_rtnl_addr_del_seen(ctx, &gone[i]);
 		/* Removing an IPv4 primary can take its secondaries along. */
 		if (err < 0 && err != -EADDRNOTAVAIL) {
-			addr_format(&gone[i], buf, sizeof(buf));
+			addr_format(&gone[i].cidr, buf, sizeof(buf));
 			snprintf(what, sizeof(what), "removing %s from %s", buf, w->link);
 			free(gone);
 			return nl_fail(ctx, item, err, what);

@@ -85,8 +85,10 @@ static void broadcast_of(const struct halo_cidr *c, uint8_t brd[4])
 	}
 }
 
-int halo_rtnl_req_addr(void *buf, size_t size, bool add, int ifindex,
-		       const struct halo_cidr *c, struct nlmsghdr **ret_nlh)
+/* RTM_NEWADDR or RTM_DELADDR of C, IFA_ADDRESS holding ADDRESS (C's own,
+ * or an IPv4 peer's). */
+static int req_addr(void *buf, size_t size, bool add, int ifindex, const struct halo_cidr *c,
+		    const uint8_t *address, struct nlmsghdr **ret_nlh)
 {
 	struct nlmsghdr *nlh;
 	struct ifaddrmsg *ifa;
@@ -107,9 +109,8 @@ int halo_rtnl_req_addr(void *buf, size_t size, bool add, int ifindex,
 	ifa->ifa_prefixlen = c->prefixlen;
 	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
 	ifa->ifa_index = (uint32_t)ifindex;
-	/* No peer: IFA_ADDRESS is the local address too. */
 	if (!mnl_attr_put_check(nlh, size, IFA_LOCAL, addr_len(c), c->addr) ||
-	    !mnl_attr_put_check(nlh, size, IFA_ADDRESS, addr_len(c), c->addr))
+	    !mnl_attr_put_check(nlh, size, IFA_ADDRESS, addr_len(c), address))
 		return -EMSGSIZE;
 	if (add && c->family == AF_INET && c->prefixlen < 31) {
 		uint8_t brd[4];
@@ -157,6 +158,22 @@ int halo_rtnl_req_route(void *buf, size_t size, int ifindex,
 		return -EMSGSIZE;
 	*ret_nlh = nlh;
 	return 0;
+}
+
+int halo_rtnl_req_addr(void *buf, size_t size, bool add, int ifindex,
+		       const struct halo_cidr *c, struct nlmsghdr **ret_nlh)
+{
+	/* No peer: IFA_ADDRESS is the local address too. */
+	return req_addr(buf, size, add, ifindex, c, c->addr, ret_nlh);
+}
+
+int halo_rtnl_req_addr_del(void *buf, size_t size, const struct halo_rtnl_addr *a,
+			   struct nlmsghdr **ret_nlh)
+{
+	if (a->has_peer && a->cidr.family != AF_INET)
+		return -EINVAL;
+	return req_addr(buf, size, false, a->ifindex, &a->cidr,
+			a->has_peer ? a->peer : a->cidr.addr, ret_nlh);
 }
 
 int halo_rtnl_req_route_del(void *buf, size_t size, const struct halo_rtnl_route *r,
@@ -239,6 +256,15 @@ int halo_rtnl_addr_del(struct halo_ctx *ctx, int ifindex, const struct halo_cidr
 	char buf[HALO_RTNL_REQ_SIZE] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh = NULL;
 	int err = halo_rtnl_req_addr(buf, sizeof(buf), false, ifindex, c, &nlh);
+
+	return change(ctx, err, nlh, HALO_RTNL_SNAP_ADDRS, true);
+}
+
+int halo_rtnl_addr_del_seen(struct halo_ctx *ctx, const struct halo_rtnl_addr *a)
+{
+	char buf[HALO_RTNL_REQ_SIZE] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh = NULL;
+	int err = halo_rtnl_req_addr_del(buf, sizeof(buf), a, &nlh);
 
 	return change(ctx, err, nlh, HALO_RTNL_SNAP_ADDRS, true);
 }

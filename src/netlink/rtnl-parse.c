@@ -255,6 +255,12 @@ int halo_rtnl_parse_addr(const void *buf, size_t len, struct halo_rtnl_addr *ret
 	addr.cidr.prefixlen = ifa->ifa_prefixlen;
 	addr.ifindex = (int)ifa->ifa_index;
 	addr.scope = ifa->ifa_scope;
+	if (ifa->ifa_family == AF_INET && aa.local && aa.address &&
+	    aa.address->nla_len - sizeof(*aa.address) == sizeof(addr.peer) &&
+	    memcmp(aa.address + 1, aa.local + 1, sizeof(addr.peer)) != 0) {
+		memcpy(addr.peer, aa.address + 1, sizeof(addr.peer));
+		addr.has_peer = true;
+	}
 	/* ifa_flags holds the low 8 bits; IFA_FLAGS all 32 (since 3.14). */
 	addr.flags = ifa->ifa_flags;
 	if (aa.flags) {

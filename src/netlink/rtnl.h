@@ -71,6 +71,10 @@ struct halo_rtnl_addr {
 	struct halo_cidr cidr; /* IFA_LOCAL (IFA_ADDRESS when absent) */
 	uint8_t scope;
 	uint32_t flags; /* IFA_F_*: IFA_FLAGS, or ifa_flags without it */
+	/* IFA_ADDRESS when it is not the local address: an IPv4
+	 * point-to-point peer (`ip addr add A peer P`). */
+	bool has_peer;
+	uint8_t peer[4];
 };
 
 struct halo_rtnl_route {
@@ -168,6 +172,12 @@ int halo_rtnl_req_route(void *buf, size_t size, int ifindex,
 			const struct halo_cidr *dst,
 			const struct halo_cidr *gateway, uint32_t priority,
 			struct nlmsghdr **ret_nlh);
+/* RTM_DELADDR of the address A as a dump showed it: IFA_ADDRESS its peer
+ * when it has one (net/ipv4/devinet.c inet_rtm_deladdr matches an IPv4
+ * address by IFA_ADDRESS within its prefix, and a peer address holds the
+ * peer there). */
+int halo_rtnl_req_addr_del(void *buf, size_t size, const struct halo_rtnl_addr *a,
+			   struct nlmsghdr **ret_nlh);
 /* RTM_DELROUTE of the main-table route R as a dump showed it: its
  * destination, metric, gateway and link, any scope. */
 int halo_rtnl_req_route_del(void *buf, size_t size, const struct halo_rtnl_route *r,
@@ -180,6 +190,7 @@ int halo_rtnl_set_mtu(struct halo_ctx *ctx, int ifindex, uint32_t mtu);
 int halo_rtnl_set_up(struct halo_ctx *ctx, int ifindex);
 int halo_rtnl_addr_add(struct halo_ctx *ctx, int ifindex, const struct halo_cidr *c);
 int halo_rtnl_addr_del(struct halo_ctx *ctx, int ifindex, const struct halo_cidr *c);
+int halo_rtnl_addr_del_seen(struct halo_ctx *ctx, const struct halo_rtnl_addr *a);
 /* Creates or replaces the main-table route to DST (GATEWAY optional). */
 int halo_rtnl_route_replace(struct halo_ctx *ctx, int ifindex,
 			    const struct halo_cidr *dst,

@@ -4,6 +4,7 @@
 #   prefix is replaced by its addr item (new first), never removed first:
 #   removing a link's last IPv4 address takes every IPv4 route of the link
 #   with it (net/ipv4/fib_frontend.c fib_inetaddr_event);
+# - an unlisted point-to-point address is removed (by its peer);
 # - one IPv4 address held under two prefixes is drift, and apply leaves
 #   the configured one, unless removing the other would take another
 #   tool's secondary address with it;
@@ -47,6 +48,16 @@ is "$rc" 2 "apply: exit 2"
 is "$(global eth-a)" "10.7.0.1/16" "10.7.0.1/16 only (ip -j)"
 is "$(routes)" "10.9.0.0/16 via 10.7.0.254" "the route through the link survived the change (ip -j)"
 is "$(item link/eth-a/addr-extra .outcome)" ok "addr-extra: nothing to remove"
+
+# ---- an unlisted point-to-point address: the kernel knows it by its
+# peer (inet_rtm_deladdr matches IFA_ADDRESS), so the removal sends that.
+ip -n "$NS" addr add 10.8.0.1 peer 10.8.0.2/32 dev eth-a
+halo --check
+is "$(item link/eth-a/addr-extra .observed)" "10.8.0.1/32" "addr-extra sees the peer address"
+halo
+is "$rc" 2 "apply: exit 2"
+is "$(item link/eth-a/addr-extra .outcome)" changed "addr-extra: changed"
+is "$(global eth-a)" "10.7.0.1/16" "the peer address is gone (ip -j)"
 
 # ---- one IPv4 address under two prefixes
 write_conf "$CONF" <<'CONF'

@@ -213,6 +213,34 @@ static void build_route(void **state)
 	assert_int_equal(r.dst.prefixlen, 24);
 }
 
+/* RTM_DELADDR of an address as a dump showed it: a peer address sends
+ * its peer as IFA_ADDRESS, any other its own address. */
+static void build_addr_del(void **state)
+{
+	struct halo_rtnl_addr a = { .ifindex = 5, .cidr = cidr("10.8.0.1/32"),
+				    .has_peer = true, .peer = { 10, 8, 0, 2 } };
+	struct ifaddrmsg ifa = { .ifa_family = AF_INET, .ifa_prefixlen = 32,
+				 .ifa_scope = RT_SCOPE_UNIVERSE, .ifa_index = 5 };
+	struct msgbuf want;
+	struct built b;
+
+	assert_int_equal(halo_rtnl_req_addr_del(b.buf, sizeof(b.buf), &a, &b.nlh), 0);
+	want_start(&want, RTM_DELADDR, NLM_F_REQUEST | NLM_F_ACK, &ifa, sizeof(ifa));
+	put(&want, IFA_LOCAL, a.cidr.addr, 4);
+	put(&want, IFA_ADDRESS, a.peer, 4);
+	same(&b, &want);
+	a.has_peer = false;
+	assert_int_equal(halo_rtnl_req_addr_del(b.buf, sizeof(b.buf), &a, &b.nlh), 0);
+	want_start(&want, RTM_DELADDR, NLM_F_REQUEST | NLM_F_ACK, &ifa, sizeof(ifa));
+	put(&want, IFA_LOCAL, a.cidr.addr, 4);
+	put(&want, IFA_ADDRESS, a.cidr.addr, 4);
+	same(&b, &want);
+	/* a peer only IPv4 has */
+	a.has_peer = true;
+	a.cidr = cidr("fd00::1/128");
+	assert_int_equal(halo_rtnl_req_addr_del(b.buf, sizeof(b.buf), &a, &b.nlh), -EINVAL);
+}
+
 /* RTM_DELROUTE of a route as a dump showed it: any scope, no create or
  * replace flags, the metric, gateway and link that single it out. */
 static void build_route_del(void **state)
@@ -327,6 +355,7 @@ int main(void)
 		cmocka_unit_test(build_addr),
 		cmocka_unit_test(build_route),
 		cmocka_unit_test(build_route_del),
+		cmocka_unit_test(build_addr_del),
 		cmocka_unit_test(build_errors),
 		cmocka_unit_test_setup_teardown(changes_sent, seam_setup, seam_teardown),
 		cmocka_unit_test_setup_teardown(changes_errors, seam_setup, seam_teardown),

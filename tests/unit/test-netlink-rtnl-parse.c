@@ -170,6 +170,14 @@ static void parse_addr(void **state)
 	assert_int_equal(a.cidr.family, AF_INET);
 	assert_int_equal(a.cidr.prefixlen, 30);
 	assert_memory_equal(a.cidr.addr, &local, 4);
+	assert_true(a.has_peer);
+	assert_memory_equal(a.peer, &peer, 4);
+	/* IFA_ADDRESS the local address too: no peer */
+	msg_start(&m, RTM_NEWADDR, &ifa, sizeof(ifa));
+	put(&m, IFA_ADDRESS, &local, 4);
+	put(&m, IFA_LOCAL, &local, 4);
+	assert_int_equal(halo_rtnl_parse_addr(m.b, m.len, &a), 1);
+	assert_false(a.has_peer);
 
 	/* IPv6 has IFA_ADDRESS only */
 	struct ifaddrmsg ifa6 = { .ifa_family = AF_INET6, .ifa_prefixlen = 64,
