@@ -666,8 +666,10 @@ static int remove_outranking(struct halo_ctx *ctx, struct halo_item *item,
 	size_t n;
 	int err;
 
-	/* One at a time: each removal makes the snapshot stale. */
-	for (;;) {
+	/* One at a time: each removal makes the snapshot stale. Bounded: a
+	 * daemon that adds the route back as fast is the verify pass's to
+	 * name. */
+	for (int round = 0; round < 16; round++) {
 		const struct halo_rtnl_route *gone = NULL;
 
 		err = halo_rtnl_routes(ctx, &routes, &n);
@@ -688,6 +690,7 @@ static int remove_outranking(struct halo_ctx *ctx, struct halo_item *item,
 		if (err == -ESRCH)
 			return 0; /* gone meanwhile; the verify pass looks again */
 	}
+	return 0;
 }
 
 static int route_apply(struct halo_ctx *ctx, struct halo_item *item)

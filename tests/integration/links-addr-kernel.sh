@@ -141,7 +141,7 @@ ip netns exec "$NS" sysctl -qw net.ipv6.conf.eth-a.accept_dad=1
 ip -n "$PEER" -6 addr add fd00::1/64 dev eth-b nodad
 ip -n "$NS" -6 addr add fd00::1/64 dev eth-a
 dadfailed() { ip -n "$NS" -j -6 addr show dev eth-a | jq -e '[.[0].addr_info[] | select(.local=="fd00::1" and .dadfailed)] | length == 1' >/dev/null; }
-for _ in $(seq 50); do dadfailed && break; sleep 0.1; done
+for _ in $(seq 100); do dadfailed && break; sleep 0.1; done
 ok "$(dadfailed; echo $?)" "the kernel flags eth-a's fd00::1 dadfailed (ip -j)"
 write_conf "$CONF" <<'CONF'
 version = 1;
@@ -160,7 +160,7 @@ ip -n "$PEER" -6 addr del fd00::1/64 dev eth-b
 halo
 is "$rc" 2 "apply: exit 2"
 is "$(item "$key" .outcome)" changed "$key: added anew"
-for _ in $(seq 50); do
+for _ in $(seq 100); do
 	ip -n "$NS" -j -6 addr show dev eth-a | jq -e '.[0].addr_info[] | select(.local=="fd00::1") | .tentative or .dadfailed' >/dev/null || break
 	sleep 0.1
 done
