@@ -302,15 +302,15 @@ static int addr_observe(struct halo_ctx *ctx, struct halo_item *item)
 }
 
 static int remove_stale(struct halo_ctx *ctx, struct halo_item *item,
-			const struct halo_link_want *w, const struct halo_cidr *stale, size_t n)
+			const struct halo_link_want *w, const struct halo_rtnl_addr *stale, size_t n)
 {
 	char what[128], buf[64];
 
 	for (size_t i = 0; i < n; i++) {
-		int err = halo_rtnl_addr_del(ctx, w->ifindex, &stale[i]);
+		int err = halo_rtnl_addr_del(ctx, &stale[i]);
 
 		if (err < 0 && err != -EADDRNOTAVAIL) {
-			addr_format(&stale[i], buf, sizeof(buf));
+			addr_format(&stale[i].cidr, buf, sizeof(buf));
 			snprintf(what, sizeof(what), "removing %s from %s", buf, w->link);
 			return nl_fail(ctx, item, err, what);
 		}
@@ -322,7 +322,7 @@ static int remove_stale(struct halo_ctx *ctx, struct halo_item *item,
  * put back (without the lifetimes and flags it had), so a failed change
  * leaves the link as it found it rather than without the address. */
 static int restore_stale(struct halo_ctx *ctx, struct halo_item *item,
-			 const struct halo_link_want *w, const struct halo_cidr *stale,
+			 const struct halo_link_want *w, const struct halo_rtnl_addr *stale,
 			 size_t n, int err, const char *what)
 {
 	char ext[256] = "", old[64], why[160];
@@ -333,10 +333,10 @@ static int restore_stale(struct halo_ctx *ctx, struct halo_item *item,
 	if (e)
 		snprintf(ext, sizeof(ext), " (kernel: %s)", e);
 	for (size_t i = 0; i < n && back == 0; i++) {
-		back = halo_rtnl_addr_add(ctx, w->ifindex, &stale[i]);
+		back = halo_rtnl_addr_add(ctx, w->ifindex, &stale[i].cidr);
 		if (back == -EEXIST)
 			back = 0;
-		addr_format(&stale[i], old, sizeof(old));
+		addr_format(&stale[i].cidr, old, sizeof(old));
 	}
 	if (back < 0)
 		snprintf(why, sizeof(why), "%s; %s, removed first, could not be put back (%s)",
@@ -351,11 +351,11 @@ static int restore_stale(struct halo_ctx *ctx, struct halo_item *item,
 /* An old IPv4 prefix that would take other addresses with it is left in
  * place, and the item fails saying why. */
 static int stale_held(struct halo_item *item, const struct halo_link_want *w,
-		      const struct halo_cidr *stale, const char *held, size_t n_held)
+		      const struct halo_rtnl_addr *stale, const char *held, size_t n_held)
 {
 	char old[64], why[320];
 
-	addr_format(stale, old, sizeof(old));
+	addr_format(&stale->cidr, old, sizeof(old));
 	snprintf(why, sizeof(why),
 		 "left in place: the kernel would remove %s%s with it (its secondary "
 		 "address%s), as net.ipv4.conf.%s.promote_secondaries is 0",
@@ -370,10 +370,10 @@ static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 	const struct halo_rtnl_link *l;
 	/* IPv4 knows an address by address and prefix (at most 33 of one
 	 * address), IPv6 by the address alone (at most one). */
-	struct halo_cidr stale[33], removed[33], holding[33];
+	struct halo_rtnl_addr stale[33], removed[33], holding[33];
 	char held[64] = "";
 	size_t n, n_stale = 0, n_removed = 0, n_holding = 0, n_held = 0;
-	const struct halo_cidr *kept = NULL;
+	const struct halo_rtnl_addr *kept = NULL;
 	char what[128], buf[64];
 	int err = halo_rtnl_addrs_observed(ctx, &addrs, &n);
 
@@ -390,13 +390,13 @@ static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 		    !halo_cidr_same_addr(&addrs[i].cidr, &w->addr) ||
 		    (addrs[i].cidr.prefixlen == w->addr.prefixlen && !dad_failed(&addrs[i])))
 			continue;
-		stale[n_stale++] = addrs[i].cidr;
+		stale[n_stale++] = addrs[i];
 		h = held_by(addrs, n, &addrs[i], held, sizeof(held));
 		if (h) {
 			n_held = h;
-			holding[n_holding++] = addrs[i].cidr;
+			holding[n_holding++] = addrs[i];
 		} else {
-			removed[n_removed++] = addrs[i].cidr;
+			removed[n_removed++] = addrs[i];
 		}
 	}
 	/* The link is looked up only then: its snapshot may be stale. */
@@ -507,7 +507,7 @@ static int extra_apply(struct halo_ctx *ctx, struct halo_item *item)
 		if (addrs[i].ifindex == w->ifindex && !is_kept(w, &addrs[i].cidr))
 			gone[n_gone++] = addrs[i];
 	for (size_t i = 0; i < n_gone; i++) {
-		err = halo_rtnl_addr_del_seen(ctx, &gone[i]);
+		err = halo_rtnl_addr_del(ctx, &gone[i]);
 		/* Removing an IPv4 primary can take its secondaries along. */
 		if (err < 0 && err != -EADDRNOTAVAIL) {
 			addr_format(&gone[i].cidr, buf, sizeof(buf));

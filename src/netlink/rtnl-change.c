@@ -251,16 +251,7 @@ int halo_rtnl_addr_add(struct halo_ctx *ctx, int ifindex, const struct halo_cidr
 	return change(ctx, err, nlh, HALO_RTNL_SNAP_ADDRS, true);
 }
 
-int halo_rtnl_addr_del(struct halo_ctx *ctx, int ifindex, const struct halo_cidr *c)
-{
-	char buf[HALO_RTNL_REQ_SIZE] __attribute__((aligned(4)));
-	struct nlmsghdr *nlh = NULL;
-	int err = halo_rtnl_req_addr(buf, sizeof(buf), false, ifindex, c, &nlh);
-
-	return change(ctx, err, nlh, HALO_RTNL_SNAP_ADDRS, true);
-}
-
-int halo_rtnl_addr_del_seen(struct halo_ctx *ctx, const struct halo_rtnl_addr *a)
+int halo_rtnl_addr_del(struct halo_ctx *ctx, const struct halo_rtnl_addr *a)
 {
 	char buf[HALO_RTNL_REQ_SIZE] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh = NULL;

@@ -189,8 +189,8 @@ int halo_rtnl_req_route_del(void *buf, size_t size, const struct halo_rtnl_route
 int halo_rtnl_set_mtu(struct halo_ctx *ctx, int ifindex, uint32_t mtu);
 int halo_rtnl_set_up(struct halo_ctx *ctx, int ifindex);
 int halo_rtnl_addr_add(struct halo_ctx *ctx, int ifindex, const struct halo_cidr *c);
-int halo_rtnl_addr_del(struct halo_ctx *ctx, int ifindex, const struct halo_cidr *c);
-int halo_rtnl_addr_del_seen(struct halo_ctx *ctx, const struct halo_rtnl_addr *a);
+/* Removes the address A as a dump showed it (by its peer, if it has one). */
+int halo_rtnl_addr_del(struct halo_ctx *ctx, const struct halo_rtnl_addr *a);
 /* Creates or replaces the main-table route to DST (GATEWAY optional). */
 int halo_rtnl_route_replace(struct halo_ctx *ctx, int ifindex,
 			    const struct halo_cidr *dst,

@@ -77,6 +77,13 @@ is "$(global eth-a)" "10.7.0.1/16" "10.7.0.1/16 only (ip -j)"
 halo --check
 is "$rc" 0 "then in sync"
 
+# ---- the old prefix a point-to-point address: removed by its peer too
+ip -n "$NS" addr flush dev eth-a scope global
+ip -n "$NS" addr add 10.7.0.1 peer 10.7.0.2/32 dev eth-a
+halo
+is "$rc" 2 "an old peer prefix: apply exit 2"
+is "$(global eth-a)" "10.7.0.1/16" "the peer address is replaced (ip -j)"
+
 # ---- a new prefix for a primary address that holds a secondary
 # 10.7.0.50/24 is another tool's (a VIP): removing its primary 10.7.0.1/24
 # removes it too unless the link promotes secondaries (net/ipv4/devinet.c

@@ -319,7 +319,9 @@ static void changes_sent(void **state)
 	assert_int_equal(halo_rtnl_addr_add(ctx, 5, &c), 0);
 	assert_int_equal(halo_rtnl_req_addr(b.buf, sizeof(b.buf), true, 5, &c, &b.nlh), 0);
 	seam_req_equal(&seam, 2, b.buf, b.nlh->nlmsg_len);
-	assert_int_equal(halo_rtnl_addr_del(ctx, 5, &c), 0);
+	struct halo_rtnl_addr seen = { .ifindex = 5, .cidr = c };
+
+	assert_int_equal(halo_rtnl_addr_del(ctx, &seen), 0);
 	assert_int_equal(halo_rtnl_req_addr(b.buf, sizeof(b.buf), false, 5, &c, &b.nlh), 0);
 	seam_req_equal(&seam, 3, b.buf, b.nlh->nlmsg_len);
 	assert_int_equal(halo_rtnl_route_replace(ctx, 9, &dst, &gw, 50), 0);
