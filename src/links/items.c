@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/ipv6_route.h>
@@ -18,6 +19,7 @@
 
 #include "links/items.h"
 #include "netlink/context.h"
+#include "util/rootfs.h"
 #include "util/strv.h"
 
 void halo_route_dst_format(const struct halo_cidr *dst, char *buf, size_t len)
@@ -237,6 +239,23 @@ static size_t held_by(const struct halo_rtnl_addr *addrs, size_t n,
 	return count;
 }
 
+/* Whether the kernel promotes a removed primary's secondaries on link L:
+ * the link's promote_secondaries or net.ipv4.conf.all's, either one
+ * (IN_DEV_PROMOTE_SECONDARIES is IN_DEV_ORCONF, include/linux/inetdevice.h).
+ * "all" comes from the root's /proc/sys, the namespace's own in a --netns
+ * run; unreadable, it counts as 0, which keeps the old prefix. */
+static bool promotes(struct halo_ctx *ctx, const struct halo_rtnl_link *l)
+{
+	_cleanup_free_ char *v = NULL;
+	size_t len;
+
+	if (l->promote_secondaries == 1)
+		return true;
+	if (halo_read_file(ctx, "/proc/sys/net/ipv4/conf/all/promote_secondaries", &v, &len) < 0)
+		return false;
+	return strtol(v, NULL, 10) != 0;
+}
+
 /* An IPv6 address whose duplicate address detection failed stays listed
  * but unusable (net/ipv6/addrconf.c addrconf_dad_stop): only removing and
  * adding it again starts the detection anew. */
@@ -288,7 +307,7 @@ static int addr_observe(struct halo_ctx *ctx, struct halo_item *item)
 		err = find_link(ctx, item, w, true, &l);
 		if (err < 0)
 			return err;
-		if (l->promote_secondaries != 1 && held_by(addrs, n, other, held, sizeof(held)))
+		if (held_by(addrs, n, other, held, sizeof(held)) && !promotes(ctx, l))
 			halo_item_set_message(item, "also %s, which apply leaves: it would take %s "
 					      "with it (promote_secondaries is 0)", also, held);
 		else
@@ -358,7 +377,7 @@ static int stale_held(struct halo_item *item, const struct halo_link_want *w,
 	addr_format(&stale->cidr, old, sizeof(old));
 	snprintf(why, sizeof(why),
 		 "left in place: the kernel would remove %s%s with it (its secondary "
-		 "address%s), as net.ipv4.conf.%s.promote_secondaries is 0",
+		 "address%s), as net.ipv4.conf.{all,%s}.promote_secondaries are 0",
 		 held, n_held > 1 ? " and others" : "", n_held > 1 ? "es" : "", w->link);
 	return halo_item_fail_why(item, -EBUSY, why, "removing %s from %s", old, w->link);
 }
@@ -404,7 +423,7 @@ static int addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 		err = find_link(ctx, item, w, true, &l);
 		if (err < 0)
 			return err;
-		if (l->promote_secondaries == 1) {
+		if (promotes(ctx, l)) {
 			memcpy(removed + n_removed, holding, n_holding * sizeof(holding[0]));
 			n_removed += n_holding;
 		} else {

@@ -96,7 +96,7 @@ is "$(item link/eth-a/addr/10.7.0.1/16 .message)" null "a secondary's primary: n
 halo
 is "$rc" 6 "apply: exit 6 (changed, failed)"
 is "$(item link/eth-a/addr/10.7.0.1/16 .message)" \
-	"removing 10.7.0.1/24 from eth-a: left in place: the kernel would remove 10.7.0.50/24 with it (its secondary address), as net.ipv4.conf.eth-a.promote_secondaries is 0" \
+	"removing 10.7.0.1/24 from eth-a: left in place: the kernel would remove 10.7.0.50/24 with it (its secondary address), as net.ipv4.conf.{all,eth-a}.promote_secondaries are 0" \
 	"the line says why the old prefix stays"
 is "$(global eth-a)" "10.7.0.1/16 10.7.0.1/24 10.7.0.50/24" "the secondary is still there (ip -j)"
 halo --check
@@ -108,6 +108,27 @@ ip netns exec "$NS" sysctl -qw net.ipv4.conf.eth-a.promote_secondaries=1
 halo
 is "$rc" 2 "promote_secondaries 1: apply removes the old prefix"
 is "$(global eth-a)" "10.7.0.1/16 10.7.0.50/24" "and the kernel keeps the secondary, promoted (ip -j)"
+
+# ---- the same, with only net.ipv4.conf.all promoting: the kernel takes
+# either setting (IN_DEV_ORCONF), and "all" is not copied to the links.
+# The run reads "all" from the root's /proc/sys, which mirrors the
+# namespace's here.
+ip netns exec "$NS" sysctl -qw net.ipv4.conf.eth-a.promote_secondaries=0
+ip netns exec "$NS" sysctl -qw net.ipv4.conf.all.promote_secondaries=1
+mkdir -p "$ROOT/proc/sys/net/ipv4/conf/all"
+ip netns exec "$NS" sysctl -n net.ipv4.conf.all.promote_secondaries \
+	>"$ROOT/proc/sys/net/ipv4/conf/all/promote_secondaries"
+ip -n "$NS" addr flush dev eth-a scope global
+ip -n "$NS" addr add 10.7.0.1/24 dev eth-a
+ip -n "$NS" addr add 10.7.0.50/24 dev eth-a
+ip -n "$NS" addr add 10.7.0.1/16 dev eth-a
+halo --check
+is "$(item link/eth-a/addr/10.7.0.1/16 .message)" "also 10.7.0.1/24, which apply removes" \
+	"all promotes: the check says apply removes the old prefix"
+halo
+is "$rc" 2 "all promotes: apply removes the old prefix"
+is "$(global eth-a)" "10.7.0.1/16 10.7.0.50/24" "and the kernel keeps the secondary, promoted (ip -j)"
+rm -r "$ROOT/proc"
 
 # ---- a route outranked on its own link
 # Another route to the destination on the link with a lower metric takes
