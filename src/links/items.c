@@ -512,9 +512,10 @@ static int extra_apply(struct halo_ctx *ctx, struct halo_item *item)
 	const struct halo_link_want *w = item->data;
 	const struct halo_rtnl_addr *addrs;
 	struct halo_rtnl_addr *gone = NULL;
-	char what[128], buf[64];
-	size_t n, n_gone = 0;
-	int err = halo_rtnl_addrs_observed(ctx, &addrs, &n);
+	char buf[64], kernel[160] = "", more[48] = "";
+	const char *ext;
+	size_t n, n_gone = 0, n_removed = 0, n_failed = 0;
+	int first = 0, err = halo_rtnl_addrs_observed(ctx, &addrs, &n);
 
 	if (err < 0)
 		return halo_item_fail(item, err, "reading addresses");
@@ -525,18 +526,29 @@ static int extra_apply(struct halo_ctx *ctx, struct halo_item *item)
 	for (size_t i = 0; i < n; i++)
 		if (addrs[i].ifindex == w->ifindex && !is_kept(w, &addrs[i].cidr))
 			gone[n_gone++] = addrs[i];
+	/* One refused removal does not keep the others: each is tried, and
+	 * the first refusal is the one named. */
 	for (size_t i = 0; i < n_gone; i++) {
 		err = halo_rtnl_addr_del(ctx, &gone[i]);
+		if (err == 0)
+			n_removed++;
 		/* Removing an IPv4 primary can take its secondaries along. */
-		if (err < 0 && err != -EADDRNOTAVAIL) {
-			addr_format(&gone[i].cidr, buf, sizeof(buf));
-			snprintf(what, sizeof(what), "removing %s from %s", buf, w->link);
-			free(gone);
-			return nl_fail(ctx, item, err, what);
-		}
+		if (err == 0 || err == -EADDRNOTAVAIL || n_failed++)
+			continue;
+		first = err;
+		addr_format(&gone[i].cidr, buf, sizeof(buf));
+		ext = halo_netlink_extack(ctx);
+		snprintf(kernel, sizeof(kernel), "%s%s%s", ext ? " (kernel: " : "", ext ? ext : "",
+			 ext ? ")" : "");
 	}
 	free(gone);
-	return 0;
+	if (!n_failed)
+		return 0;
+	if (n_removed) /* failed, but the host changed */
+		item->changed = true;
+	if (n_failed > 1)
+		snprintf(more, sizeof(more), "; %zu more refused", n_failed - 1);
+	return halo_item_fail(item, first, "removing %s from %s%s%s", buf, w->link, kernel, more);
 }
 
 /* ---- route ---- */

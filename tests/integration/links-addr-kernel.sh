@@ -59,6 +59,34 @@ is "$rc" 2 "apply: exit 2"
 is "$(item link/eth-a/addr-extra .outcome)" changed "addr-extra: changed"
 is "$(global eth-a)" "10.7.0.1/16" "the peer address is gone (ip -j)"
 
+# ---- one refused removal keeps neither the others nor quiet
+# The refusal is strace's (the kernel refuses no such delete): the sendto
+# that carried a traced run's first RTM_DELADDR (0x15), the same request
+# in the same order on the same addresses again.
+extras() {
+	ip -n "$NS" addr add 10.5.0.1/24 dev eth-a
+	ip -n "$NS" addr add 10.6.0.1/24 dev eth-a
+}
+sends() {
+	out=$(ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
+		strace -f -qq -e trace=sendto "$@" \
+		"$HALO" -c "$CONF" --root "$ROOT" --netns "$NS" --only links --json 2>"$TEST_TMP/stderr")
+	rc=$?
+}
+extras
+sends -o "$TEST_TMP/sends"
+is "$rc" 2 "two extra addresses: apply exit 2"
+k=$(grep -E '^[0-9]+ +sendto\(' "$TEST_TMP/sends" | grep -nE 'nlmsg_type=(RTM_DELADDR|0x15)[ ,]' | head -n 1 | cut -d: -f1)
+like "$k" '^[0-9]+$' "the first RTM_DELADDR is sendto number $k"
+extras
+sends -o /dev/null -e inject=sendto:error=ENOBUFS:when="$k"
+is "$rc" 6 "the first removal refused: exit 6 (changed, failed)"
+is "$(item link/eth-a/addr-extra .outcome)" failed "addr-extra: failed"
+like "$(item link/eth-a/addr-extra .message)" '^removing 10\.5\.0\.1/24 from eth-a: ' "the line names the refused one"
+is "$(global eth-a)" "10.5.0.1/24 10.7.0.1/16" "the other extra address is removed all the same (ip -j)"
+halo
+is "$(global eth-a)" "10.7.0.1/16" "the next apply removes the refused one (ip -j)"
+
 # ---- one IPv4 address under two prefixes
 write_conf "$CONF" <<'CONF'
 version = 1;
