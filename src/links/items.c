@@ -615,6 +615,16 @@ static bool outranks(const struct halo_rtnl_route *r, const struct halo_rtnl_rou
 	       r->table == RT_TABLE_MAIN && r->priority < ours->priority && !route_ok(r, w);
 }
 
+/* Whether R, on another link, sends W's destination instead of OURS. It
+ * is that link's, so it is only named: the kernel picks by metric across
+ * links too (fib_select_path, rt6_select). */
+static bool outranks_elsewhere(const struct halo_rtnl_route *r,
+			       const struct halo_rtnl_route *ours, const struct halo_link_want *w)
+{
+	return route_dst_equal(r, &w->dst) && r->oif != w->ifindex &&
+	       r->table == RT_TABLE_MAIN && r->priority < ours->priority;
+}
+
 /* The route W wants of the lowest metric, NULL none. */
 static const struct halo_rtnl_route *best_match(const struct halo_rtnl_route *routes, size_t n,
 						const struct halo_link_want *w)
@@ -684,6 +694,16 @@ static int route_observe(struct halo_ctx *ctx, struct halo_item *item)
 		return halo_item_set_message(item, "a route with a lower metric takes the traffic "
 					     "(%s), which apply removes", other) < 0 ?
 			       -ENOMEM : HALO_SYNC_DIFFERS;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char other[200];
+
+		if (!outranks_elsewhere(&routes[i], &seen, w))
+			continue;
+		route_describe(ctx, &routes[i], other, sizeof(other));
+		return halo_item_set_message(item, "a route on another link with a lower metric "
+					     "takes the traffic (%s); it is that link's to change",
+					     other) < 0 ? -ENOMEM : HALO_SYNC_OK;
 	}
 	return HALO_SYNC_OK;
 }

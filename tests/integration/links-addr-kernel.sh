@@ -9,7 +9,8 @@
 #   the configured one, unless removing the other would take another
 #   tool's secondary address with it;
 # - a route outranked on its link by another to the same destination
-#   with a lower metric is drift, and apply removes that one;
+#   with a lower metric is drift, and apply removes that one; one on
+#   another link is named on the line and left alone;
 # - an IPv6 address whose duplicate address detection failed is drift
 #   (the kernel keeps it listed, flagged dadfailed, unusable), and apply
 #   adds it anew, which starts the detection again.
@@ -188,6 +189,22 @@ halo
 is "$(via)" 10.7.0.254 "apply: through the configured gateway again (ip route get)"
 halo --check
 is "$rc" 0 "then in sync"
+# Outranked from another link: that link's, so named and left alone.
+ip -n "$NS" link add eth-c type veth peer name eth-d
+ip -n "$NS" link set eth-d up
+ip -n "$NS" link set eth-c up
+ip -n "$NS" addr add 10.8.0.1/24 dev eth-c
+ip -n "$NS" route add 10.9.0.0/16 via 10.8.0.254 dev eth-c metric 50
+is "$(via)" 10.8.0.254 "a lower metric on eth-c takes the traffic (ip route get)"
+halo --check
+is "$rc" 0 "outranked from another link: in sync"
+is "$(item link/eth-a/route/10.9.0.0/16 .message)" \
+	"a route on another link with a lower metric takes the traffic (10.9.0.0/16 via 10.8.0.254 dev eth-c metric 50); it is that link's to change" \
+	"the line names the other link's route"
+halo
+is "$rc" 0 "apply: nothing to do"
+is "$(via)" 10.8.0.254 "the other link's route is left (ip route get)"
+ip -n "$NS" link del eth-c
 ip -n "$NS" route del 10.9.0.0/16 via 10.7.0.254 dev eth-a metric 200
 
 # ---- duplicate address detection failed
