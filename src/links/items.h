@@ -48,3 +48,25 @@ int halo_link_item_add(struct halo_plan *plan, const char *key,
 
 /* "0.0.0.0/0"-style display of a route destination: "default" for /0. */
 void halo_route_dst_format(const struct halo_cidr *dst, char *buf, size_t len);
+
+/* ---- shared by the items' files (items.c) ---- */
+
+/* A gateway's address, without its prefix length. */
+void halo_link_gateway_format(const struct halo_cidr *c, char *buf, size_t len);
+void halo_link_clear_observed(struct halo_item *item);
+/* The link of W in the current snapshot. Absent: *RET is NULL, or with
+ * MUST_EXIST the item fails (link gone). */
+int halo_link_find(struct halo_ctx *ctx, struct halo_item *item,
+		   const struct halo_link_want *w, bool must_exist,
+		   const struct halo_rtnl_link **ret);
+/* Fails ITEM with WHAT and the kernel's extended-ack text, if any. */
+int halo_link_nl_fail(struct halo_ctx *ctx, struct halo_item *item, int err, const char *what);
+
+/* ---- the operations of the address and route items ---- */
+
+int halo_link_addr_observe(struct halo_ctx *ctx, struct halo_item *item);   /* items-addr.c */
+int halo_link_addr_apply(struct halo_ctx *ctx, struct halo_item *item);
+int halo_link_extra_observe(struct halo_ctx *ctx, struct halo_item *item);
+int halo_link_extra_apply(struct halo_ctx *ctx, struct halo_item *item);
+int halo_link_route_observe(struct halo_ctx *ctx, struct halo_item *item);  /* items-route.c */
+int halo_link_route_apply(struct halo_ctx *ctx, struct halo_item *item);

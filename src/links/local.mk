@@ -5,6 +5,8 @@ libhalo_la_SOURCES += \
 	src/links/links.c \
 	src/links/items.h \
 	src/links/items.c \
+	src/links/items-addr.c \
+	src/links/items-route.c \
 	src/links/nm.h \
 	src/links/nm.c \
 	src/links/networkd.h \

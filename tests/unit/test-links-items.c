@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for the pure helpers of src/links/items.c (the items themselves
+/* Unit tests for the pure helpers of src/links/items*.c (the items themselves
  * run against the kernel in tests/integration/links-*.sh). */
 #include "config.h"
 
