@@ -48,18 +48,33 @@ static size_t held_by(const struct halo_rtnl_addr *addrs, size_t n,
 /* Whether the kernel promotes a removed primary's secondaries on link L:
  * the link's promote_secondaries or net.ipv4.conf.all's, either one
  * (IN_DEV_PROMOTE_SECONDARIES is IN_DEV_ORCONF, include/linux/inetdevice.h).
- * "all" comes from the root's /proc/sys, the namespace's own in a --netns
- * run; unreadable, it counts as 0, which keeps the old prefix. */
-static bool promotes(struct halo_ctx *ctx, const struct halo_rtnl_link *l)
+ * "all" comes from the root's /proc/sys, as every sysctl does (on a node,
+ * the kernel's own). Unknown counts as 0, which keeps the old prefix. When
+ * not, WHY says which settings keep it from promoting. */
+static bool promotes(struct halo_ctx *ctx, const struct halo_rtnl_link *l,
+		     const struct halo_link_want *w, char *why, size_t size)
 {
 	_cleanup_free_ char *v = NULL;
 	size_t len;
+	int all = -1;
 
 	if (l->promote_secondaries == 1)
 		return true;
-	if (halo_read_file(ctx, "/proc/sys/net/ipv4/conf/all/promote_secondaries", &v, &len) < 0)
-		return false;
-	return strtol(v, NULL, 10) != 0;
+	if (halo_read_file(ctx, "/proc/sys/net/ipv4/conf/all/promote_secondaries", &v, &len) == 0)
+		all = strtol(v, NULL, 10) != 0;
+	if (all == 1)
+		return true;
+	if (all == 0 && l->promote_secondaries == 0)
+		snprintf(why, size, "net.ipv4.conf.{all,%s}.promote_secondaries are 0", w->link);
+	else if (all == 0)
+		snprintf(why, size, "net.ipv4.conf.all.promote_secondaries is 0, and %s's is "
+			 "not known", w->link);
+	else if (l->promote_secondaries == 0)
+		snprintf(why, size, "net.ipv4.conf.%s.promote_secondaries is 0, and all's cannot "
+			 "be read", w->link);
+	else
+		snprintf(why, size, "promote_secondaries is not known for %s or all", w->link);
+	return false;
 }
 
 /* An IPv6 address whose duplicate address detection failed stays listed
@@ -107,15 +122,16 @@ int halo_link_addr_observe(struct halo_ctx *ctx, struct halo_item *item)
 	 * unless one takes secondaries with it (halo_link_addr_apply). */
 	if (other) {
 		const struct halo_rtnl_link *l;
-		char held[64];
+		char held[64], why[160];
 
 		halo_cidr_format(&other->cidr, also, sizeof(also));
 		err = halo_link_find(ctx, item, w, true, &l);
 		if (err < 0)
 			return err;
-		if (held_by(addrs, n, other, held, sizeof(held)) && !promotes(ctx, l))
+		if (held_by(addrs, n, other, held, sizeof(held)) &&
+		    !promotes(ctx, l, w, why, sizeof(why)))
 			halo_item_set_message(item, "also %s, which apply leaves: it would take %s "
-					      "with it (promote_secondaries is 0)", also, held);
+					      "with it (%s)", also, held, why);
 		else
 			halo_item_set_message(item, "also %s, which apply removes", also);
 		return HALO_SYNC_DIFFERS;
@@ -176,15 +192,16 @@ static int restore_stale(struct halo_ctx *ctx, struct halo_item *item,
 /* An old IPv4 prefix that would take other addresses with it is left in
  * place, and the item fails saying why. */
 static int stale_held(struct halo_item *item, const struct halo_link_want *w,
-		      const struct halo_rtnl_addr *stale, const char *held, size_t n_held)
+		      const struct halo_rtnl_addr *stale, const char *held, size_t n_held,
+		      const char *unpromoted)
 {
-	char old[64], why[320];
+	char old[64], why[384];
 
 	halo_cidr_format(&stale->cidr, old, sizeof(old));
 	snprintf(why, sizeof(why),
 		 "left in place: the kernel would remove %s%s with it (its secondary "
-		 "address%s), as net.ipv4.conf.{all,%s}.promote_secondaries are 0",
-		 held, n_held > 1 ? " and others" : "", n_held > 1 ? "es" : "", w->link);
+		 "address%s), as %s",
+		 held, n_held > 1 ? " and others" : "", n_held > 1 ? "es" : "", unpromoted);
 	return halo_item_fail_why(item, -EBUSY, why, "removing %s from %s", old, w->link);
 }
 
@@ -196,7 +213,7 @@ int halo_link_addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 	/* IPv4 knows an address by address and prefix (at most 33 of one
 	 * address), IPv6 by the address alone (at most one). */
 	struct halo_rtnl_addr stale[33], removed[33], holding[33];
-	char held[64] = "";
+	char held[64] = "", unpromoted[160] = "";
 	size_t n, n_stale = 0, n_removed = 0, n_holding = 0, n_held = 0;
 	const struct halo_rtnl_addr *kept = NULL;
 	char what[128], buf[64];
@@ -229,7 +246,7 @@ int halo_link_addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 		err = halo_link_find(ctx, item, w, true, &l);
 		if (err < 0)
 			return err;
-		if (promotes(ctx, l)) {
+		if (promotes(ctx, l, w, unpromoted, sizeof(unpromoted))) {
 			memcpy(removed + n_removed, holding, n_holding * sizeof(holding[0]));
 			n_removed += n_holding;
 		} else {
@@ -262,7 +279,7 @@ int halo_link_addr_apply(struct halo_ctx *ctx, struct halo_item *item)
 		return 0;
 	/* Failed, but the new prefix is in place: the run changed the host. */
 	item->changed = true;
-	return stale_held(item, w, kept, held, n_held);
+	return stale_held(item, w, kept, held, n_held, unpromoted);
 }
 
 /* ---- addr-extra (exclusive_addresses) ---- */
@@ -318,7 +335,7 @@ int halo_link_extra_apply(struct halo_ctx *ctx, struct halo_item *item)
 	const struct halo_link_want *w = item->data;
 	const struct halo_rtnl_addr *addrs;
 	struct halo_rtnl_addr *gone = NULL;
-	char buf[64], kernel[160] = "", more[48] = "";
+	char buf[64], kernel[160] = "", why[128];
 	const char *ext;
 	size_t n, n_gone = 0, n_removed = 0, n_failed = 0;
 	int first = 0, err = halo_rtnl_addrs_observed(ctx, &addrs, &n);
@@ -352,7 +369,9 @@ int halo_link_extra_apply(struct halo_ctx *ctx, struct halo_item *item)
 		return 0;
 	if (n_removed) /* failed, but the host changed */
 		item->changed = true;
+	snprintf(why, sizeof(why), "%s", strerror(-first));
 	if (n_failed > 1)
-		snprintf(more, sizeof(more), "; %zu more refused", n_failed - 1);
-	return halo_item_fail(item, first, "removing %s from %s%s%s", buf, w->link, kernel, more);
+		snprintf(why + strlen(why), sizeof(why) - strlen(why), "; %zu more refused",
+			 n_failed - 1);
+	return halo_item_fail_why(item, first, why, "removing %s from %s%s", buf, w->link, kernel);
 }

@@ -85,9 +85,11 @@ static bool outranks(const struct halo_rtnl_route *r, const struct halo_rtnl_rou
 	       r->table == RT_TABLE_MAIN && r->priority < ours->priority && !route_ok(r, w);
 }
 
-/* Whether R, on another link, sends W's destination instead of OURS. It
- * is that link's, so it is only named: the kernel picks by metric across
- * links too (fib_select_path, rt6_select). */
+/* Whether R, on another link or multipath (no one link: oif 0), is
+ * preferred to OURS for W's destination: the kernel picks by metric
+ * across links too, among the routes it deems usable (fib_table_lookup,
+ * rt6_select skip dead or unresolved ones). It is not this item's, so it
+ * is only named. */
 static bool outranks_elsewhere(const struct halo_rtnl_route *r,
 			       const struct halo_rtnl_route *ours, const struct halo_link_want *w)
 {
@@ -171,9 +173,14 @@ int halo_link_route_observe(struct halo_ctx *ctx, struct halo_item *item)
 		if (!outranks_elsewhere(&routes[i], &seen, w))
 			continue;
 		route_describe(ctx, &routes[i], other, sizeof(other));
-		return halo_item_set_message(item, "a route on another link with a lower metric "
-					     "takes the traffic (%s); it is that link's to change",
-					     other) < 0 ? -ENOMEM : HALO_SYNC_OK;
+		if (routes[i].oif == 0)
+			err = halo_item_set_message(item, "a multipath route with a lower metric "
+						    "is preferred (%s)", other);
+		else
+			err = halo_item_set_message(item, "a route on another link with a lower "
+						    "metric is preferred (%s); it is that link's "
+						    "to change", other);
+		return err < 0 ? -ENOMEM : HALO_SYNC_OK;
 	}
 	return HALO_SYNC_OK;
 }

@@ -83,10 +83,18 @@ extras
 sends -o /dev/null -e inject=sendto:error=ENOBUFS:when="$k"
 is "$rc" 6 "the first removal refused: exit 6 (changed, failed)"
 is "$(item link/eth-a/addr-extra .outcome)" failed "addr-extra: failed"
-like "$(item link/eth-a/addr-extra .message)" '^removing 10\.5\.0\.1/24 from eth-a: ' "the line names the refused one"
+is "$(item link/eth-a/addr-extra .message)" "removing 10.5.0.1/24 from eth-a: No buffer space available" \
+	"the line names the refused one"
 is "$(global eth-a)" "10.5.0.1/24 10.7.0.1/16" "the other extra address is removed all the same (ip -j)"
+ip -n "$NS" addr del 10.5.0.1/24 dev eth-a
+extras
+sends -o /dev/null -e inject=sendto:error=ENOBUFS:when="$k..$((k + 1))"
+is "$rc" 4 "both removals refused: exit 4 (failed, nothing changed)"
+is "$(item link/eth-a/addr-extra .message)" \
+	"removing 10.5.0.1/24 from eth-a: No buffer space available; 1 more refused" \
+	"the line names the first and counts the others"
 halo
-is "$(global eth-a)" "10.7.0.1/16" "the next apply removes the refused one (ip -j)"
+is "$(global eth-a)" "10.7.0.1/16" "the next apply removes the refused ones (ip -j)"
 
 # ---- one IPv4 address under two prefixes
 write_conf "$CONF" <<'CONF'
@@ -116,47 +124,61 @@ is "$(global eth-a)" "10.7.0.1/16" "the peer address is replaced (ip -j)"
 # ---- a new prefix for a primary address that holds a secondary
 # 10.7.0.50/24 is another tool's (a VIP): removing its primary 10.7.0.1/24
 # removes it too unless the link promotes secondaries (net/ipv4/devinet.c
-# __inet_del_ifa); a namespace starts with promote_secondaries 0.
+# __inet_del_ifa). A namespace takes net.ipv4.conf.all and default from
+# the host's (devinet_init_net), so they are set here.
+for k in all default eth-a; do ip netns exec "$NS" sysctl -qw "net.ipv4.conf.$k.promote_secondaries=0"; done
+# The run reads net.ipv4.conf.all from the root's /proc/sys: khalo gives
+# it the kernel's own, the namespace's /proc/sys/net bind-mounted there
+# (in the private mount namespace of `ip netns exec`: nothing outlives
+# the command); halo's root has none to read.
+mkdir -p "$ROOT/proc/sys/net"
+khalo() {
+	out=$(ip netns exec "$NS" bash -c 'mount --bind /proc/sys/net "$1/proc/sys/net" && shift && exec "$@"' \
+		_ "$ROOT" "$HALO" -c "$CONF" --root "$ROOT" --netns "$NS" --only links --json "$@" \
+		2>"$TEST_TMP/stderr")
+	rc=$?
+	err=$(cat "$TEST_TMP/stderr")
+}
 ip -n "$NS" addr flush dev eth-a scope global
 ip -n "$NS" addr add 10.7.0.1/24 dev eth-a
 ip -n "$NS" addr add 10.7.0.50/24 dev eth-a
-halo --check
+khalo --check
 is "$(item link/eth-a/addr/10.7.0.1/16 .message)" null "a secondary's primary: no line before the new prefix is there"
-halo
+khalo
 is "$rc" 6 "apply: exit 6 (changed, failed)"
 is "$(item link/eth-a/addr/10.7.0.1/16 .message)" \
 	"removing 10.7.0.1/24 from eth-a: left in place: the kernel would remove 10.7.0.50/24 with it (its secondary address), as net.ipv4.conf.{all,eth-a}.promote_secondaries are 0" \
 	"the line says why the old prefix stays"
 is "$(global eth-a)" "10.7.0.1/16 10.7.0.1/24 10.7.0.50/24" "the secondary is still there (ip -j)"
-halo --check
+khalo --check
 is "$rc" 2 "check: drift"
 is "$(item link/eth-a/addr/10.7.0.1/16 .message)" \
-	"also 10.7.0.1/24, which apply leaves: it would take 10.7.0.50/24 with it (promote_secondaries is 0)" \
+	"also 10.7.0.1/24, which apply leaves: it would take 10.7.0.50/24 with it (net.ipv4.conf.{all,eth-a}.promote_secondaries are 0)" \
 	"the check's line says so too"
+halo --check
+is "$(item link/eth-a/addr/10.7.0.1/16 .message)" \
+	"also 10.7.0.1/24, which apply leaves: it would take 10.7.0.50/24 with it (net.ipv4.conf.eth-a.promote_secondaries is 0, and all's cannot be read)" \
+	"all unreadable: counted as 0, and the line says so"
 ip netns exec "$NS" sysctl -qw net.ipv4.conf.eth-a.promote_secondaries=1
-halo
+khalo
 is "$rc" 2 "promote_secondaries 1: apply removes the old prefix"
 is "$(global eth-a)" "10.7.0.1/16 10.7.0.50/24" "and the kernel keeps the secondary, promoted (ip -j)"
 
 # ---- the same, with only net.ipv4.conf.all promoting: the kernel takes
 # either setting (IN_DEV_ORCONF), and "all" is not copied to the links.
-# The run reads "all" from the root's /proc/sys, which mirrors the
-# namespace's here.
 ip netns exec "$NS" sysctl -qw net.ipv4.conf.eth-a.promote_secondaries=0
 ip netns exec "$NS" sysctl -qw net.ipv4.conf.all.promote_secondaries=1
-mkdir -p "$ROOT/proc/sys/net/ipv4/conf/all"
-ip netns exec "$NS" sysctl -n net.ipv4.conf.all.promote_secondaries \
-	>"$ROOT/proc/sys/net/ipv4/conf/all/promote_secondaries"
 ip -n "$NS" addr flush dev eth-a scope global
 ip -n "$NS" addr add 10.7.0.1/24 dev eth-a
 ip -n "$NS" addr add 10.7.0.50/24 dev eth-a
 ip -n "$NS" addr add 10.7.0.1/16 dev eth-a
-halo --check
+khalo --check
 is "$(item link/eth-a/addr/10.7.0.1/16 .message)" "also 10.7.0.1/24, which apply removes" \
 	"all promotes: the check says apply removes the old prefix"
-halo
+khalo
 is "$rc" 2 "all promotes: apply removes the old prefix"
 is "$(global eth-a)" "10.7.0.1/16 10.7.0.50/24" "and the kernel keeps the secondary, promoted (ip -j)"
+ip netns exec "$NS" sysctl -qw net.ipv4.conf.all.promote_secondaries=0
 rm -r "$ROOT/proc"
 
 # ---- a route outranked on its own link
@@ -199,11 +221,20 @@ is "$(via)" 10.8.0.254 "a lower metric on eth-c takes the traffic (ip route get)
 halo --check
 is "$rc" 0 "outranked from another link: in sync"
 is "$(item link/eth-a/route/10.9.0.0/16 .message)" \
-	"a route on another link with a lower metric takes the traffic (10.9.0.0/16 via 10.8.0.254 dev eth-c metric 50); it is that link's to change" \
+	"a route on another link with a lower metric is preferred (10.9.0.0/16 via 10.8.0.254 dev eth-c metric 50); it is that link's to change" \
 	"the line names the other link's route"
 halo
 is "$rc" 0 "apply: nothing to do"
 is "$(via)" 10.8.0.254 "the other link's route is left (ip route get)"
+# A multipath route, one of its next hops on eth-a: no one link's.
+ip -n "$NS" route del 10.9.0.0/16 via 10.8.0.254 dev eth-c metric 50
+ip -n "$NS" route add 10.9.0.0/16 metric 50 nexthop via 10.8.0.254 dev eth-c nexthop via 10.7.0.253 dev eth-a
+halo --check
+is "$rc" 0 "outranked by a multipath route: in sync"
+is "$(item link/eth-a/route/10.9.0.0/16 .message)" \
+	"a multipath route with a lower metric is preferred (10.9.0.0/16 metric 50)" \
+	"the line names the multipath route, no link's"
+ip -n "$NS" route del 10.9.0.0/16 metric 50
 ip -n "$NS" link del eth-c
 ip -n "$NS" route del 10.9.0.0/16 via 10.7.0.254 dev eth-a metric 200
 
