@@ -9,6 +9,7 @@
 #include "engine/refusals.h"
 #include "engine/state.h"
 #include "engine/subsystem.h"
+#include "host/host.h"
 #include "util/rootfs.h"
 
 #define REBOOT_FLAG "/run/reboot-required"
@@ -205,6 +206,10 @@ int halo_outputs_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 {
 	int extra = 0, r;
 
+	/* --interface NAME that no entry manages planned nothing: a state
+	 * file written now would record the config as applied. */
+	if (ctx->host && ctx->host->interface_unmanaged)
+		return 0;
 	if (ctx->mode == HALO_MODE_APPLY) {
 		/* A revert removes the state file as an item (revert.c). */
 		r = ctx->revert ? 0 : halo_state_write(ctx, cfg, plan, bits);

@@ -217,6 +217,12 @@ static int plan_and_observe(struct run *run, enum halo_host_stage *ret_stage,
 	*ret_first_warning = plan->n_warnings;
 	if (plan_on_host(run, stage) < 0)
 		return -EINVAL;
+	/* --interface NAME that no entry manages (the hotplug unit's run for
+	 * a netdev nobody configured, or a mistyped name): nothing at all is
+	 * planned, since a run for one link changes no boot loader or file on
+	 * behalf of a link it has no business with. The warning stays. */
+	if (ctx->host && ctx->host->interface_unmanaged)
+		halo_plan_truncate(plan, 0, plan->n_warnings);
 	if (ctx->revert && (r = halo_revert_plan(ctx, run->cfg, plan, run->errs)) < 0) {
 		if (run->errs->n == 0)
 			halo_errors_add(run->errs, "revert: %s", strerror(-r));

@@ -406,6 +406,10 @@ int halo_host_resolve(struct halo_ctx *ctx, const struct halo_config *cfg,
 		return -ENOMEM;
 	host->stage = stage;
 	ctx->host = host;
+	/* No entry at all: none manages --interface NAME either. */
+	if (ctx->interface && cfg->n_interfaces == 0 &&
+	    (ctx->only & (HALO_SUB_LINKS | HALO_SUB_ROCE | HALO_SUB_RDMA)))
+		host->interface_unmanaged = true;
 	if (!needs_links(ctx, cfg)) {
 		if (!ready_reads_links(ctx, cfg))
 			return 0;

@@ -257,6 +257,9 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 	if (!(ctx->only & HALO_SUB_LINKS) || !host)
 		return 0;
+	if (host->interface_unmanaged)
+		return halo_plan_warn(plan, "--interface %s: no interface entry manages it: nothing to do",
+				      ctx->interface);
 	/* No interface left in the config: nothing to hand over any more. */
 	if (host->n == 0 && !ctx->interface) {
 		err = halo_nm_plan_stale(ctx, plan);
@@ -264,9 +267,6 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	}
 	if (host->n == 0)
 		return 0;
-	if (host->interface_unmanaged)
-		return halo_plan_warn(plan, "--interface %s: no interface entry manages it: nothing to do",
-				      ctx->interface);
 	matched = calloc(host->n + 1, sizeof(*matched));
 	if (!matched)
 		return -ENOMEM;

@@ -133,4 +133,31 @@ like "$err" 'interfaces "rdma1" \(line 3\) and "eth-c" both match link eth-c' ".
 is "$(tree_snapshot "$ROOT")" "$before" "... and nothing in the root changed"
 is "$(mtu eth-c)" 4200 "... nor the link"
 
+# Without --only, an unmanaged NAME still plans nothing: a run for one
+# link writes no file of another subsystem (here the memlock drop-ins).
+write_conf "$CONF" <<CONF
+version = 1;
+interfaces = (
+  { name = "rdma1"; match = { mac = "$MAC_C"; }; mtu = 4200; }
+);
+access = { memlock = "unlimited"; };
+CONF
+before=$(tree_snapshot "$ROOT")
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --json --interface eth-b
+is "$rc" 0 "every subsystem, --interface eth-b (unmanaged): exit 0"
+is "$(keys)" '[]' "... no items, not even access's"
+is "$(tree_snapshot "$ROOT")" "$before" "... and nothing in the root changed"
+# A config with no interface entry manages no NAME either.
+sed -i '/^interfaces = (/,/^);/d' "$CONF"
+before=$(tree_snapshot "$ROOT")
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --json --interface eth-b
+is "$rc:$(keys)" "0:[]" "no interface entries, --interface eth-b: exit 0, no items"
+like "$(jq -r '.warnings[]' <<<"$out")" '^--interface eth-b: no interface entry manages it: nothing to do$' \
+	"... and the warning says so"
+is "$(tree_snapshot "$ROOT")" "$before" "... and nothing in the root changed"
+# --only says which subsystems run: one that is not about links is not
+# limited by --interface.
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --json --only files --interface eth-b
+is "$rc" 2 "--only files --interface eth-b: the files are written (exit 2)"
+
 done_testing
