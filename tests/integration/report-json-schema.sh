@@ -207,4 +207,13 @@ invalid "$(jq '.exit_bits = 2' "$R/var/lib/halo-provision/state.json")" "+2 in t
 invalid "$(jq '.reboot_required = false' "$R/var/lib/halo-provision/state.json")" \
 	"reboot_required that disagrees with exit_bits"
 
+# A revert: the same document, its msg "apply: revert, N items ...".
+run_halo --root "$R" --revert --dry-run --json
+is "$rc" 10 "--revert --dry-run: exit 10 (changes, the boot ones pending a reboot)"
+valid run "$out" "revert dry-run"
+run_halo --root "$R" --revert --json
+is "$(jq -r '.msg' <<<"$out" | cut -d, -f1)" "apply: revert" "revert: msg starts \"apply: revert,\""
+valid run "$out" "revert"
+invalid "$(jq '.msg = "apply: revert, some items"' <<<"$out")" "a revert msg without a count"
+
 done_testing
