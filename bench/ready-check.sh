@@ -25,6 +25,7 @@ for f in current_link_speed max_link_speed; do echo "16.0 GT/s PCIe" >"$nic/$f";
 for f in current_link_width max_link_width; do echo 16 >"$nic/$f"; done
 ln -s ../../devices/pci0000:00/0000:c5:00.0/drm/card1 "$R/sys/class/drm/card1"
 ln -s ../../../0000:c5:00.0 "$gpu/drm/card1/device"
+printf 'DRIVER=amdgpu\nPCI_CLASS=38000\n' >"$gpu/uevent"
 echo $((512 << 20)) >"$gpu/mem_info_vram_total"
 echo $((126976 << 20)) >"$gpu/mem_info_gtt_total"
 echo '* - memlock unlimited' >"$R/etc/security/limits.d/90-rdma.conf"

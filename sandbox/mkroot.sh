@@ -25,11 +25,13 @@ MEM
 printf 'root:x:0:\nvideo:x:44:\nrender:x:105:\n' >"$R/etc/group"
 
 # The Radeon 8060S iGPU is card1 (card0 is the EFI framebuffer: never
-# assume card0); amdgpu reports GTT in bytes, by default half of RAM.
+# assume card0); amdgpu reports GTT in bytes, by default half of RAM, and
+# the BIOS carve-out as VRAM (512 MiB, the smallest the BIOS offers).
 mkdir -p "$R/sys/class/drm/card0/device" "$R/sys/class/drm/card1/device"
 printf 'DRIVER=simple-framebuffer\n' >"$R/sys/class/drm/card0/device/uevent"
 printf 'DRIVER=amdgpu\nPCI_CLASS=38000\nPCI_ID=1002:1586\n' >"$R/sys/class/drm/card1/device/uevent"
 echo $((133693440 * 1024 / 2)) >"$R/sys/class/drm/card1/device/mem_info_gtt_total"
+echo $((512 << 20)) >"$R/sys/class/drm/card1/device/mem_info_vram_total"
 
 case "$kind" in
 debian)

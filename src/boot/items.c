@@ -24,6 +24,7 @@
 #include "boot/cmdline.h"
 #include "boot/gtt.h"
 #include "boot/shellquote.h"
+#include "host/drm.h"
 #include "util/rootfs.h"
 #include "util/spawn.h"
 #include "util/strv.h"
@@ -261,37 +262,6 @@ static const struct halo_item_ops regen_ops = {
 	.free_data = item_data_free,
 };
 
-/* The cardN directories whose device is bound to amdgpu. */
-static int find_amdgpu_card(struct halo_ctx *ctx, char **ret_dir)
-{
-	_cleanup_strv_free_ char **names = NULL;
-	int r = halo_root_list_dir(ctx, "/sys/class/drm", &names);
-
-	if (r < 0)
-		return r == -ENOTDIR ? -ENOENT : r;
-	for (size_t i = 0; names[i]; i++) {
-		_cleanup_free_ char *path = NULL, *uevent = NULL;
-		const char *n = names[i];
-		size_t len;
-
-		if (strncmp(n, "card", 4) != 0 || !n[4] ||
-		    strspn(n + 4, "0123456789") != strlen(n + 4))
-			continue;
-		path = halo_strdup_printf("/sys/class/drm/%s/device/uevent", n);
-		if (!path)
-			return -ENOMEM;
-		if (halo_read_file(ctx, path, &uevent, &len) < 0)
-			continue;
-		/* card0 is not always the amdgpu one (docs/hardware.md "GTT and TTM sizing"). */
-		if (strncmp(uevent, "DRIVER=amdgpu\n", 14) == 0 ||
-		    strstr(uevent, "\nDRIVER=amdgpu\n")) {
-			*ret_dir = halo_strdup_printf("/sys/class/drm/%s/device", n);
-			return *ret_dir ? 0 : -ENOMEM;
-		}
-	}
-	return -ENOENT;
-}
-
 static int gtt_observe(struct halo_ctx *ctx, struct halo_item *item)
 {
 	struct item_data *d = item->data;
@@ -302,7 +272,7 @@ static int gtt_observe(struct halo_ctx *ctx, struct halo_item *item)
 	size_t len;
 	int r;
 
-	r = find_amdgpu_card(ctx, &dir);
+	r = halo_host_amdgpu_card(ctx, &dir);
 	if (r == -ENOENT) {
 		(void)halo_item_set_observed(item, NULL);
 		return halo_item_set_message(item, "no amdgpu card under /sys/class/drm") < 0 ?

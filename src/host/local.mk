@@ -10,6 +10,8 @@ libhalo_la_SOURCES += \
 	src/host/match.c \
 	src/host/sysfs.h \
 	src/host/sysfs.c \
+	src/host/drm.h \
+	src/host/drm.c \
 	src/host/networkd.h \
 	src/host/networkd-match.c \
 	src/host/networkd.c \

@@ -12,44 +12,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "host/drm.h"
 #include "ready/ready.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 
 #define MIB (UINT64_C(1) << 20)
 
-/* The first DRM card with amdgpu's memory attributes (only amdgpu has
- * mem_info_vram_total): its device directory in RET. 0, -ENODEV. */
-static int find_card(struct halo_ctx *ctx, char *ret, size_t len)
-{
-	_cleanup_(halo_strv_freep) char **names = NULL;
-	char path[160];
-	int r = halo_root_list_dir(ctx, "/sys/class/drm", &names);
-
-	if (r < 0)
-		return r == -ENOENT ? -ENODEV : r;
-	for (size_t i = 0; names[i]; i++) {
-		/* card0, not its connectors (card0-eDP-1) */
-		if (strncmp(names[i], "card", 4) != 0 || strchr(names[i], '-'))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/drm/%s/device/mem_info_vram_total", names[i]);
-		if (halo_root_exists(ctx, path) == 1) {
-			snprintf(ret, len, "/sys/class/drm/%s/device", names[i]);
-			return 0;
-		}
-	}
-	return -ENODEV;
-}
-
 /* The card's ATTR in MiB; UNSUPPORTED or an item failure when absent. */
 static int read_mib(struct halo_ctx *ctx, struct halo_item *item, const char *attr,
 		    uint64_t *ret)
 {
-	char dev[128], path[192];
+	_cleanup_free_ char *dev = NULL;
+	char path[192];
 	uint64_t v;
-	int r = find_card(ctx, dev, sizeof(dev));
+	int r = halo_host_amdgpu_card(ctx, &dev);
 
-	if (r == -ENODEV) {
+	if (r == -ENOENT) {
 		(void)halo_item_set_message(item, "no amdgpu card in /sys/class/drm (driver not "
 					    "loaded, or no AMD GPU)");
 		return HALO_SYNC_UNSUPPORTED;

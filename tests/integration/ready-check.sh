@@ -30,6 +30,7 @@ make_tree() {
 	local gpu=$r/sys/devices/pci0000:00/0000:c5:00.0
 	ln -s ../../devices/pci0000:00/0000:c5:00.0/drm/card1 "$r/sys/class/drm/card1"
 	ln -s ../../../0000:c5:00.0 "$gpu/drm/card1/device"
+	printf 'DRIVER=amdgpu\nPCI_CLASS=38000\n' >"$gpu/uevent"
 	echo $(($5 << 20)) >"$gpu/mem_info_vram_total"
 	echo $(($6 << 20)) >"$gpu/mem_info_gtt_total"
 	printf '# defaults\n*  soft  memlock  %s\n*  hard  memlock  %s\n' "$7" "$7" \
@@ -221,5 +222,21 @@ like "$(item ready/rdma0/pcie-link message)" 'max_link_speed: "fast" is not a li
 before=$(snap "$TEST_TMP/slot")
 run_halo --check --root "$TEST_TMP/slot" -c "$CONF" --only ready
 is "$(snap "$TEST_TMP/slot")" "$before" "the slot cases wrote nothing"
+
+# The amdgpu card is the one the driver is bound to, as boot/gtt finds
+# it: not card0 (a firmware framebuffer here), and one without an
+# attribute is named, not taken for no card.
+DRM=$TEST_TMP/drm
+make_tree "$DRM" 6.18.5-200.fc43.x86_64 "root=UUID=1 iommu=pt quiet" 16 512 126976 8192
+mkdir -p "$DRM/sys/devices/platform/simple-framebuffer.0/drm/card0"
+ln -s ../../devices/platform/simple-framebuffer.0/drm/card0 "$DRM/sys/class/drm/card0"
+ln -s ../../../simple-framebuffer.0 "$DRM/sys/devices/platform/simple-framebuffer.0/drm/card0/device"
+printf 'DRIVER=simple-framebuffer\n' >"$DRM/sys/devices/platform/simple-framebuffer.0/uevent"
+rm "$DRM/sys/devices/pci0000:00/0000:c5:00.0/mem_info_vram_total"
+run_halo --check --root "$DRM" -c "$CONF" --only ready --json
+is "$(item ready/gtt outcome)" ok "card0 another driver's: ready/gtt reads the amdgpu card1"
+is "$(item ready/uma-carveout outcome)" unsupported "card1 without mem_info_vram_total: unsupported"
+is "$(item ready/uma-carveout message)" "/sys/class/drm/card1/device/mem_info_vram_total is absent" \
+	"...naming the attribute, not \"no amdgpu card\""
 
 done_testing
