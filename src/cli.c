@@ -151,9 +151,18 @@ static int parse_only(const char *list, unsigned *ret, char **ret_error)
 
 		if (!s) {
 			_cleanup_free_ char *known = subsystem_list(", ");
+			const char *names[32] = { 0 }, *near;
 
-			*ret_error = halo_strdup_printf("unknown subsystem '%s' in --only (known: %s)",
-							name, known ? known : "");
+			for (size_t i = 0; i < halo_registry.n && i + 1 < ARRAY_SIZE(names); i++)
+				names[i] = halo_registry.subsystems[i].name;
+			near = name[0] ? halo_suggest(name, names) : NULL;
+			if (near)
+				*ret_error = halo_strdup_printf("unknown subsystem '%s' in --only (did you "
+								"mean %s? known: %s)", name, near,
+								known ? known : "");
+			else
+				*ret_error = halo_strdup_printf("unknown subsystem '%s' in --only (known: %s)",
+								name, known ? known : "");
 			return -EINVAL;
 		}
 		mask |= s;
@@ -263,7 +272,7 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 		.only = halo_registry_default_mask(&halo_registry),
 		.wait_seconds = HALO_WAIT_DEFAULT_SECONDS,
 	};
-	bool quiet = false, verbose = false;
+	bool quiet = false, verbose = false, only_given = false;
 	const char *other = NULL; /* an option --cluster does not take */
 	int c, r;
 
@@ -359,9 +368,15 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 		case OPT_WAIT:
 			r = parse_wait(optarg, &cli.wait_seconds, ret_error);
 			break;
-		case OPT_ONLY:
-			r = parse_only(optarg, &cli.only, ret_error);
+		case OPT_ONLY: {
+			unsigned mask = 0;
+
+			/* Given again, the lists add up. */
+			r = parse_only(optarg, &mask, ret_error);
+			cli.only = only_given ? cli.only | mask : mask;
+			only_given = true;
 			break;
+		}
 		case OPT_REVERT:
 			cli.revert = true;
 			r = 0;

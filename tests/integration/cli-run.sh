@@ -244,5 +244,19 @@ is "$(printf '%s\n' "$err" | wc -l) $rc" "1 1" "a newline in -c: one error line,
 # --only keeps the run to the named subsystems
 run_halo --root "$root" --check --only boot,modules --json
 is "$(jq -r '.exit_code, (.items | length)' <<<"$out" | tr '\n' ' ')" "0 0 " "--only boot,modules: runs"
+# Given again, the lists add up.
+r3=$TEST_TMP/root3
+mkdir -p "$r3/etc/halo-provision" "$r3/proc/sys/kernel"
+echo 6.12.48+deb12-amd64 >"$r3/proc/sys/kernel/osrelease"
+write_conf "$r3/etc/halo-provision/halo.conf" <<'CONF'
+version = 1;
+access = { memlock = "unlimited"; };
+ready = { kernel_min = "6.1"; };
+CONF
+subsystems() { jq -c '[.items[].subsystem] | unique' <<<"$out"; }
+run_halo --root "$r3" --check --json --only files
+is "$(subsystems)" '["files"]' "--only files: the files items only"
+run_halo --root "$r3" --check --json --only files --only ready
+is "$(subsystems)" '["files","ready"]' "--only files --only ready: both"
 
 done_testing

@@ -31,6 +31,8 @@ usage_error "--dry-run and --validate cannot be used together" --dry-run --valid
 usage_error "--check and --status cannot be used together" --check --status
 usage_error "unknown subsystem 'network' in --only (known: boot, modules, links, roce, rdma, files, storage, ready)" \
 	--only boot,network
+usage_error "unknown subsystem 'bot' in --only (did you mean boot? known: boot, modules, links, roce, rdma, files, storage, ready)" \
+	--only links --only bot
 usage_error "unknown command 'check' (did you mean --check?)" check
 usage_error "unknown command 'apply' (apply is the default: run without a command)" apply
 usage_error "unexpected argument 'extra'" --check extra
