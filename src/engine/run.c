@@ -200,8 +200,13 @@ static int plan_and_observe(struct run *run, enum halo_host_stage *ret_stage,
 	enum halo_host_stage stage = HALO_HOST_BEFORE_MODULES;
 	int r;
 
-	if (plan_stage(run, HALO_PLAN_EARLY) < 0)
+	if (plan_stage(run, HALO_PLAN_EARLY) < 0) {
+		/* The config against the host is reported whole: what is
+		 * planned on the host is planned too, for its errors, as before
+		 * the modules phase (where a missing link is no error yet). */
+		(void)plan_on_host(run, HALO_HOST_BEFORE_MODULES);
 		return -EINVAL;
+	}
 	/* An interface missing while the modules phase still has work is
 	 * pending on it (drift in check and dry-run). A revert changes no
 	 * module and plans every interface as it is now. */

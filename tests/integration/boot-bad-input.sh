@@ -81,6 +81,21 @@ boot = { gtt_mib = 130000; reserve_mib = 2048; };
 CONF
 refuses "$R" 'big.conf:2: boot.gtt_mib 130000 MiB does not fit MemTotal 131072 MiB minus reserve_mib 2048 MiB \(at most 129024 MiB\)' \
 	"GTT larger than RAM minus reserve" "$TEST_TMP/big.conf"
+# Found against the host in two steps (boot before the host's links and
+# files), reported at once all the same.
+printf 'root:x:0:\n' >"$R/etc/group"
+write_conf "$TEST_TMP/two.conf" <<'CONF'
+version = 1;
+boot = { gtt_mib = 130000; reserve_mib = 2048; };
+access = { rdma_group = "nosuch"; };
+CONF
+before=$(snapshot "$R")
+run_halo --root "$R" -c "$TEST_TMP/two.conf"
+is "$rc" 1 "a boot and an access error: exit 1"
+like "$err" 'two\.conf:2: boot\.gtt_mib 130000 MiB does not fit' "... the boot one said"
+like "$err" 'two\.conf:3: access\.rdma_group: group "nosuch" is not in .*/etc/group' "... and the access one"
+is "$(printf '%s\n' "$err" | wc -l)" 2 "... one line each"
+is "$(snapshot "$R")" "$before" "... nothing changed"
 
 R=$(boot_root debian amdiommu)
 write_conf "$TEST_TMP/amd.conf" <<'CONF'
