@@ -87,6 +87,7 @@ struct halo_ctx {
 	bool under_root;            /* --root given and not "/": never spawn host tools */
 	const char *netns;          /* --netns NAME or NULL (host path /run/netns/NAME) */
 	const char *kernel_release; /* --kernel-release or uname -r */
+	bool kernel_release_guessed; /* uname -r's: no --kernel-release given */
 	enum halo_mode mode;
 	/* --revert: the plan is turned into its undo (engine/revert.c);
 	 * mode stays APPLY or DRY_RUN, so the engine runs it as usual. */

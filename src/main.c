@@ -161,6 +161,7 @@ static int run_cli(struct run *run, const struct halo_cli *cli)
 			return fail(run);
 		}
 		run->ctx.kernel_release = run->uts.release;
+		run->ctx.kernel_release_guessed = true;
 	}
 	if (halo_host_open(&run->ctx, cli->root, &run->errs) < 0)
 		return fail(run);

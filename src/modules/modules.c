@@ -69,8 +69,13 @@ static void kmod_error(struct planner *p, int r, const char *why)
 		halo_errors_add(p->errs, "%s:%d: modules: refused %s", path, line, why);
 	else if (r == -ENOENT)
 		halo_errors_add(p->errs,
-			"%s:%d: modules: no module index for kernel %s in %s (kernel not installed, or depmod not run)",
-			path, line, ctx->kernel_release, shown ? shown : "/lib/modules");
+			"%s:%d: modules: no module index for kernel %s in %s (kernel not installed, "
+			"or depmod not run%s)", path, line, ctx->kernel_release,
+			shown ? shown : "/lib/modules",
+			/* A tree's kernel is rarely the one this machine runs. */
+			ctx->under_root && ctx->kernel_release_guessed ?
+				"; that is this machine's uname -r: give the tree's with "
+				"--kernel-release" : "");
 	else
 		halo_errors_add(p->errs, "%s:%d: modules: cannot read the module index in %s: %s",
 				path, line, shown ? shown : "/lib/modules", strerror(-r));

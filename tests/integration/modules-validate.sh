@@ -90,6 +90,16 @@ run_trap --kernel-release 9.9.9-none
 is "$rc" 1 "no module tree for the kernel: exit 1"
 like "$err" "no module index for kernel 9.9.9-none in $FX/lib/modules/9.9.9-none" "names the missing directory"
 is "$(tree_snapshot "$FX")" "$before" "no module tree: nothing written"
+is "$err" "${err%uname -r*}" "--kernel-release given: no word of uname -r"
+# Without --kernel-release a tree is looked up for this machine's kernel,
+# rarely the tree's: the line says where the release came from.
+if [ -e "$FX/lib/modules/$(uname -r)" ]; then
+	ok 0 "# SKIP the fixture tree has this machine's kernel"
+else
+	run_halo -c "$CONF" --root "$FX"
+	like "$err" "no module index for kernel $(uname -r) in .*; that is this machine's uname -r: give the tree's with --kernel-release\\)\$" \
+		"the release guessed from uname under --root: the line says so"
+fi
 
 write_conf "$CONF" <<'CONF'
 version = 1;
