@@ -217,8 +217,8 @@ int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
 			free(why);
 			return -ELOOP;
 		}
-		halo_errors_add(errs, "no state file at %s (no apply has run on this host yet)",
-				shown ? shown : path);
+		halo_errors_add(errs, "no state file at %s (no apply has run on this host yet, "
+				"or a revert removed it)", shown ? shown : path);
 	} else if (r == -HALO_ENOTREG || r == -EISDIR) {
 		_cleanup_free_ char *why = halo_root_read_error(ctx, path, r);
 

@@ -29,7 +29,7 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 /* --status: the text of the state file of CFG (NULL: the default one)
  * into *RET_TEXT (LEN bytes; caller frees), and when RET_MTIME is not
  * NULL the time it was last written (0 when unknown). -errno with a line
- * in ERRS (none yet: "no apply has run on this host yet"). */
+ * in ERRS (none yet: "no apply has run on this host yet, or a revert removed it"). */
 int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
 			 char **ret_text, size_t *ret_len, time_t *ret_mtime,
 			 struct halo_errors *errs);

@@ -22,7 +22,7 @@ is "$(jq -r '.mode, .failed, .exit_code' <<<"$out" | tr '\n' ' ')" "validate fal
 # --status before any apply
 run_halo --root "$root" --status
 is "$rc" 1 "--status before apply: exit 1"
-is "$err" "halo-provision: no state file at $root/var/lib/halo-provision/state.json (no apply has run on this host yet)" \
+is "$err" "halo-provision: no state file at $root/var/lib/halo-provision/state.json (no apply has run on this host yet, or a revert removed it)" \
 	"--status before apply: one clear line"
 
 # check and dry-run write nothing and find nothing

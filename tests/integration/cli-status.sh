@@ -96,7 +96,7 @@ is "$rc" 0 "--status --json prints even a file that is not ours"
 rm "$state"
 run_halo --root "$root" --status
 is "$rc" 1 "no state file: exit 1"
-is "$err" "halo-provision: no state file at $state (no apply has run on this host yet)" \
+is "$err" "halo-provision: no state file at $state (no apply has run on this host yet, or a revert removed it)" \
 	"no state file: one line"
 
 done_testing
