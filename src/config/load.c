@@ -157,6 +157,13 @@ int halo_config_load_text(const char *name, const char *text, size_t len, bool l
 		halo_errors_add(errs, "%s:%d: NUL byte in the config file", name, line);
 		return -EINVAL;
 	}
+	/* Editors on other systems save one; libconfig sees only a stray
+	 * character and says "syntax error". */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		halo_errors_add(errs, "%s:1: the file starts with a UTF-8 byte order mark, which "
+				"libconfig cannot read: save it without one", name);
+		return -EINVAL;
+	}
 	c = calloc(1, sizeof(*c));
 	if (!c || !(c->path = strdup(name)) || !(c->text = malloc(len + 1)))
 		return -ENOMEM;

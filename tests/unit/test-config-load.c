@@ -378,6 +378,16 @@ static void nul_byte_refused(void **state)
 	assert_load_error(p, false, -EINVAL, "%s:2: NUL byte in the config file");
 }
 
+static void byte_order_mark_refused(void **state)
+{
+	static const char text[] = "\xef\xbb\xbfversion = 1;\n";
+	const char *p = write_file("bom.conf", text, sizeof(text) - 1, 0600);
+
+	assert_load_error(p, false, -EINVAL,
+			  "%s:1: the file starts with a UTF-8 byte order mark, which libconfig "
+			  "cannot read: save it without one");
+}
+
 static void file_errors_name_the_path(void **state)
 {
 	static const char text[] = "version = 1;\n\ninterfaces = ( { name = \"rdma0\"; mtu = 70000; } );\n";
@@ -404,6 +414,7 @@ int main(void)
 		cmocka_unit_test(missing_file),
 		cmocka_unit_test(include_refused),
 		cmocka_unit_test(nul_byte_refused),
+		cmocka_unit_test(byte_order_mark_refused),
 		cmocka_unit_test(file_errors_name_the_path),
 	};
 
