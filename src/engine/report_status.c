@@ -76,11 +76,11 @@ void halo_report_status_text(FILE *out, const struct halo_state_summary *s, int 
 	print_exit_bits(out, s->exit_bits);
 	fprintf(out, "%-*s%s\n", OUTCOME_WIDTH, "reboot",
 		s->reboot_required ? "pending: the host matches the config after a reboot" : "none pending");
-	for (size_t i = 0; s->not_ok && s->not_ok[i]; i++) {
-		const char *sp = strchr(s->not_ok[i], ' ');
+	for (size_t i = 0; s->listed && s->listed[i]; i++) {
+		const char *sp = strchr(s->listed[i], ' ');
 
-		fprintf(out, "%-*.*s%s\n", OUTCOME_WIDTH, sp ? (int)(sp - s->not_ok[i]) : 0,
-			s->not_ok[i], sp ? sp + 1 : s->not_ok[i]);
+		fprintf(out, "%-*.*s%s\n", OUTCOME_WIDTH, sp ? (int)(sp - s->listed[i]) : 0,
+			s->listed[i], sp ? sp + 1 : s->listed[i]);
 	}
 }
 

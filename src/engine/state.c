@@ -255,8 +255,9 @@ static int dup_member(struct json_object *o, const char *name, char **ret)
 	return 0;
 }
 
-/* The counts and the items not ok of the ITEMS array into S. */
-static int summarize_items(struct json_object *items, struct halo_state_summary *s)
+/* The counts and the items of the ITEMS array into S: those not ok, or
+ * with EVERY (-v) all of them. */
+static int summarize_items(struct json_object *items, bool every, struct halo_state_summary *s)
 {
 	for (size_t i = 0; i < json_object_array_length(items); i++) {
 		struct json_object *it = json_object_array_get_idx(items, i);
@@ -273,10 +274,10 @@ static int summarize_items(struct json_object *items, struct halo_state_summary 
 			}
 		if (!known)
 			s->n_unknown++;
-		if (known && strcmp(outcome, "ok") == 0)
+		if (known && strcmp(outcome, "ok") == 0 && !every)
 			continue;
 		line = halo_strdup_printf("%s %s", outcome ? outcome : "?", key ? key : "?");
-		if (!line || halo_strv_push(&s->not_ok, line) < 0)
+		if (!line || halo_strv_push(&s->listed, line) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -322,7 +323,7 @@ int halo_state_summarize(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (json_object_object_get_ex(o, "exit_bits", &v))
 		s.exit_bits = json_object_get_int(v);
 	if (r == 0)
-		r = summarize_items(items, &s);
+		r = summarize_items(items, ctx->verbosity > 0, &s);
 	json_object_put(o);
 	if (r < 0) {
 		halo_state_summary_free(&s);
@@ -339,7 +340,7 @@ void halo_state_summary_free(struct halo_state_summary *s)
 	free(s->kernel_release);
 	free(s->config_path);
 	free(s->config_digest);
-	halo_strv_free(s->not_ok);
+	halo_strv_free(s->listed);
 	*s = (struct halo_state_summary){ 0 };
 }
 

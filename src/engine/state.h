@@ -48,7 +48,8 @@ struct halo_state_summary {
 	size_t n_items;
 	size_t counts[HALO_N_OUTCOMES];
 	size_t n_unknown;      /* items with an outcome this version lacks */
-	char **not_ok;         /* "OUTCOME KEY" of every item not ok */
+	char **listed;         /* "OUTCOME KEY" of every item not ok (with -v:
+				* of every item) */
 };
 
 /* --status: reads and summarizes the state file of CFG (NULL: the default

@@ -47,6 +47,12 @@ pending-reboot  boot/param/iommu
 failed          roce/rdma0/pfc
 unsupported     roce/rdma0/ecn" "--status: the summary, then the items not ok"
 ok "$([ "$(wc -l <<<"$out")" -lt 20 ]; echo $?)" "--status: a screenful, not the document"
+run_halo --root "$root" --status -v
+is "$(tail -n 5 <<<"$out")" "ok              module/irdma
+ok              link/rdma0/mtu
+pending-reboot  boot/param/iommu
+failed          roce/rdma0/pfc
+unsupported     roce/rdma0/ecn" "--status -v: every item, those ok too"
 run_halo --root "$root" --status -q
 is "$out" "apply: 5 items, 2 ok, 1 pending-reboot, 1 unsupported, 1 failed; reboot required" \
 	"--status -q: the counts line alone"
