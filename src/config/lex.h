@@ -38,3 +38,7 @@ char halo_config_unclosed(const char *text, size_t len, int *ret_line);
  * skipped as halo_config_unclosed skips them. */
 char halo_config_mismatched(const char *text, size_t len, int *ret_open_line, char *ret_closer,
 			    int *ret_close_line);
+/* For libconfig's bare "syntax error" on LINE of TEXT: the likely mistake
+ * on that line (a bare word as a value, a ',' before a closer, ";;") in
+ * BUF, returned; NULL when the line shows none of them. */
+const char *halo_config_syntax_hint(const char *text, int line, char *buf, size_t size);

@@ -183,7 +183,8 @@ int halo_config_load_text(const char *name, const char *text, size_t len, bool l
 
 	r = halo_ctree_parse(text, &tree, &err);
 	if (r == -EINVAL) {
-		char key[64];
+		char key[64], hint_buf[160];
+		const char *hint;
 
 		/* libconfig does not say which name; the line usually does. */
 		if (strcmp(err.what, "duplicate setting name") == 0 &&
@@ -193,6 +194,9 @@ int halo_config_load_text(const char *name, const char *text, size_t len, bool l
 		else if (syntax_error_at_mismatch(name, text, len, &err, errs) ||
 			 syntax_error_at_end(name, text, len, &err, errs))
 			;
+		else if (strcmp(err.what, "syntax error") == 0 &&
+			 (hint = halo_config_syntax_hint(text, err.line, hint_buf, sizeof(hint_buf))))
+			halo_errors_add(errs, "%s:%d: syntax error: %s", name, err.line, hint);
 		else
 			halo_errors_add(errs, "%s:%d: %s", name, err.line, err.what);
 		return r;

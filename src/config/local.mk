@@ -34,6 +34,7 @@ libhalo_la_SOURCES += \
 	src/config/report.c \
 	src/config/lex.h \
 	src/config/lex.c \
+	src/config/syntax-hint.c \
 	src/config/check.h \
 	src/config/check.c \
 	src/config/parse-common.h \

@@ -9,6 +9,32 @@ static void syntax_error(void **state)
 			     "halo.conf:3: syntax error");
 }
 
+/* libconfig's bare "syntax error" gets the likely mistake on its line. */
+static void syntax_error_hints(void **state)
+{
+	assert_config_errors("version = 1;\nboot = { iommu = pt; };\n",
+			     "halo.conf:2: syntax error: pt is not quoted: strings are in double "
+			     "quotes (\"pt\")");
+	assert_config_errors("version = 1;\nmodules = { load = [ \"irdma\", ice ]; };\n",
+			     "halo.conf:2: syntax error: ice is not quoted: strings are in double "
+			     "quotes (\"ice\")");
+	assert_config_errors("version = 1;\nboot = { extra = [ \"quiet\", ]; };\n",
+			     "halo.conf:2: syntax error: a ',' before ']': libconfig takes none "
+			     "after the last element");
+	/* The comma on the line before the closer libconfig stopped at. */
+	assert_config_errors("version = 1;\nstorage = (\n  { what = \"LABEL=m\"; where = \"/m\"; },\n);\n",
+			     "halo.conf:4: syntax error: a ',' before ')': libconfig takes none "
+			     "after the last element");
+	assert_config_errors("version = 1;\nboot = { iommu = \"pt\"; };;\n",
+			     "halo.conf:2: syntax error: ';;': one ';' ends a setting");
+	/* Words in strings and comments, and booleans, are no mistake: the
+	 * line's error stays libconfig's own. */
+	assert_config_errors("version = 1;\nboot = {\n  loader = ; # not pt\n};\n",
+			     "halo.conf:3: syntax error");
+	assert_config_errors("version = 1;\nx = { a = \"b c\"; d = TRUE; e = ; };\n",
+			     "halo.conf:2: syntax error");
+}
+
 /* libconfig reports what is left open at the end of the file, where it
  * ran out: the message points at the line that opened it. */
 static void unclosed_at_end(void **state)
@@ -589,6 +615,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(syntax_error),
+		cmocka_unit_test(syntax_error_hints),
 		cmocka_unit_test(unclosed_at_end),
 		cmocka_unit_test(comment_open_at_end),
 		cmocka_unit_test(mismatched_closer),
