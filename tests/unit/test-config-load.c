@@ -197,7 +197,7 @@ static void example_validates(void **state)
 	assert_string_equal(c->state.path, "/var/lib/halo-provision/state.json");
 	assert_string_equal(c->state.env_file, "/etc/halo-provision/rccl.env");
 	assert_string_equal(c->state.prometheus,
-			    "/var/lib/node_exporter/textfile_collector/halo.prom");
+			    "/var/lib/prometheus/node-exporter/halo-provision.prom");
 
 	/* The digest is of the file's bytes. */
 	halo_sha256_hex(text, strlen(text), digest);
