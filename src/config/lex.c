@@ -216,32 +216,49 @@ static bool name_start(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '*';
 }
 
-int halo_config_line_setting(const char *text, int line, char *buf, size_t len)
+const char *halo_config_line(const char *text, int line, const char **ret_eol)
 {
-	const char *s = text, *eol;
-	int found = 0;
+	const char *s = text;
 
 	for (int l = 1; l < line && s; l++) {
 		s = strchr(s, '\n');
 		s = s ? s + 1 : NULL;
 	}
 	if (!s)
-		return 0;
-	eol = strchr(s, '\n');
-	if (!eol)
-		eol = s + strlen(s);
-	while (s < eol) {
-		const char *start, *q;
+		return NULL;
+	*ret_eol = strchr(s, '\n');
+	if (!*ret_eol)
+		*ret_eol = s + strlen(s);
+	return s;
+}
 
-		if (*s == '"') { /* skip strings: "a = b" is not a setting */
-			for (s++; s < eol && *s != '"'; s++)
-				if (*s == '\\' && s + 1 < eol)
-					s++;
+const char *halo_config_line_skip(const char *s, const char *eol)
+{
+	if (*s == '#' || (*s == '/' && (s[1] == '/' || s[1] == '*')))
+		return eol;
+	if (*s != '"')
+		return s;
+	for (s++; s < eol && *s != '"'; s++)
+		if (*s == '\\' && s + 1 < eol)
 			s++;
+	return s < eol ? s + 1 : eol;
+}
+
+int halo_config_line_setting(const char *text, int line, char *buf, size_t len)
+{
+	const char *eol, *s = halo_config_line(text, line, &eol);
+	int found = 0;
+
+	if (!s)
+		return 0;
+	while (s < eol) {
+		const char *start, *q, *past = halo_config_line_skip(s, eol);
+
+		/* strings: "a = b" is not a setting; comments end the line */
+		if (past != s) {
+			s = past;
 			continue;
 		}
-		if (*s == '#' || (*s == '/' && (s[1] == '/' || s[1] == '*')))
-			break;
 		if (!name_start(*s) || (s > text && name_char(s[-1]))) {
 			s++;
 			continue;

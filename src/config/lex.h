@@ -16,6 +16,12 @@
  * text must then not be parsed). */
 size_t halo_config_prescan(struct halo_pctx *p, const char *text, size_t len,
 			   int **ret_bad_lines, size_t *ret_n, bool *ret_comment_open);
+/* The start of LINE (1-based) of TEXT, its end (the '\n' or the NUL) in
+ * *RET_EOL; NULL past the last line. */
+const char *halo_config_line(const char *text, int line, const char **ret_eol);
+/* Past the string or comment starting at S on a line ending at EOL (a
+ * comment runs to EOL); S itself when neither starts there. */
+const char *halo_config_line_skip(const char *s, const char *eol);
 /* The setting name assigned on LINE of TEXT into BUF; returns how many
  * names that line assigns (a message can only name it when exactly 1). */
 int halo_config_line_setting(const char *text, int line, char *buf, size_t len);

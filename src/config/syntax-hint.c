@@ -36,29 +36,18 @@ static bool comma_before(const char *text, const char *closer)
 
 const char *halo_config_syntax_hint(const char *text, int line, char *buf, size_t size)
 {
-	const char *s = text, *eol;
+	const char *eol, *s = halo_config_line(text, line, &eol);
 
-	for (int l = 1; l < line && s; l++) {
-		s = strchr(s, '\n');
-		s = s ? s + 1 : NULL;
-	}
 	if (!s)
 		return NULL;
-	eol = strchr(s, '\n');
-	if (!eol)
-		eol = s + strlen(s);
 	while (s < eol) {
-		const char *start, *q;
+		const char *start, *q, *past = halo_config_line_skip(s, eol);
 
-		if (*s == '"') { /* a string is no mistake here */
-			for (s++; s < eol && *s != '"'; s++)
-				if (*s == '\\' && s + 1 < eol)
-					s++;
-			s++;
+		/* no mistake in a string; a comment ends the line */
+		if (past != s) {
+			s = past;
 			continue;
 		}
-		if (*s == '#' || (*s == '/' && (s[1] == '/' || s[1] == '*')))
-			break;
 		if ((*s == ']' || *s == ')') && comma_before(text, s)) {
 			snprintf(buf, size, "a ',' before '%c': libconfig takes none after the last element",
 				 *s);
