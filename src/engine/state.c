@@ -61,15 +61,16 @@ static bool plan_has_interface(const struct halo_plan *plan, const char *name)
 /* Whether an item of the last run, KEY of subsystem SUB (of the interface
  * entry IFACE, NULL for none), is one this run did not look at: another
  * subsystem (--only), or with --interface another interface's item or a
- * shared one (the NetworkManager drop-in) that a one-interface run leaves
- * alone. */
+ * shared one that a one-interface run leaves alone (the NetworkManager and
+ * networkd drop-ins, the firewall zone, the env file, the sysctl drop-in). */
 static bool untouched_by_run(const struct halo_ctx *ctx, const struct halo_plan *plan,
 			     enum halo_subsys sub, const char *key, const char *iface)
 {
+	enum halo_subsys limited = HALO_SUB_LINKS | HALO_SUB_ROCE | HALO_SUB_RDMA | HALO_SUB_FILES;
+
 	if (!(sub & ctx->only))
 		return true;
-	if (!ctx->interface || !(sub & (HALO_SUB_LINKS | HALO_SUB_ROCE | HALO_SUB_RDMA)) ||
-	    halo_plan_find(plan, key))
+	if (!ctx->interface || !(sub & limited) || halo_plan_find(plan, key))
 		return false;
 	return !iface || !plan_has_interface(plan, iface);
 }

@@ -160,4 +160,21 @@ is "$(tree_snapshot "$ROOT")" "$before" "... and nothing in the root changed"
 run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --json --only files --interface eth-b
 is "$rc" 2 "--only files --interface eth-b: the files are written (exit 2)"
 
+# A one-interface run without --only leaves the shared files (the sysctl
+# drop-in here) alone, and their items stay in the state file.
+mkdir -p "$ROOT/proc/sys/net/core"
+echo 212992 >"$ROOT/proc/sys/net/core/rmem_max"
+write_conf "$CONF" <<CONF
+version = 1;
+interfaces = ( { name = "rdma1"; match = { mac = "$MAC_C"; }; mtu = 4200; } );
+sysctl = { settings = [ "net.core.rmem_max=4194304" ]; };
+CONF
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --json
+state_keys() { jq -c '[.items[].key] | sort' "$STATE"; }
+full=$(state_keys)
+like "$full" '"sysctl/net.core.rmem_max"' "a full apply records the sysctl items"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --json --interface rdma1
+is "$rc" 0 "--interface rdma1 without --only: exit 0"
+is "$(state_keys)" "$full" "... and the state file keeps every item it did not look at"
+
 done_testing
