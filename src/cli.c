@@ -436,6 +436,14 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 						halo_mode_name(cli.mode));
 		return -EINVAL;
 	}
+	/* A revert undoes the host's config as the state file records it;
+	 * one interface cannot limit the boot loader's or the modules' undo,
+	 * and a hotplug-style revert of the whole host would be a trap. */
+	if (cli.revert && cli.interface) {
+		*ret_error = halo_strdup_printf("--revert and --interface cannot be used together "
+						"(a revert undoes the whole host; --only limits it)");
+		return -EINVAL;
+	}
 	if (quiet && verbose) {
 		*ret_error = halo_strdup_printf("-q and -v cannot be used together");
 		return -EINVAL;

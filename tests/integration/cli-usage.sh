@@ -33,6 +33,8 @@ usage_error "unknown subsystem 'network' in --only (known: boot, modules, links,
 	--only boot,network
 usage_error "unknown subsystem 'bot' in --only (did you mean boot? known: boot, modules, links, roce, rdma, files, storage, ready)" \
 	--only links --only bot
+usage_error "--revert and --interface cannot be used together (a revert undoes the whole host; --only limits it)" \
+	--revert --interface rdma0
 usage_error "unknown command 'check' (did you mean --check?)" check
 usage_error "unknown command 'apply' (apply is the default: run without a command)" apply
 usage_error "unexpected argument 'extra'" --check extra
