@@ -10,6 +10,8 @@ libhalo_la_SOURCES += \
 	src/engine/file_item.c \
 	src/engine/file_int.h \
 	src/engine/file_revert.c \
+	src/engine/file_left.h \
+	src/engine/file_left.c \
 	src/engine/revert.h \
 	src/engine/revert.c \
 	src/engine/engine.h \

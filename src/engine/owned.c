@@ -46,6 +46,8 @@ void halo_records_free(struct halo_records *records)
 	for (size_t i = 0; i < records->n; i++) {
 		free(records->v[i].key);
 		free(records->v[i].memo);
+		free(records->v[i].path);
+		free(records->v[i].subsystem);
 	}
 	free(records->v);
 	*records = (struct halo_records){ 0 };
@@ -89,6 +91,24 @@ int halo_records_set_memo(struct halo_records *records, const char *key, const c
 	}
 	free(r->memo);
 	r->memo = copy;
+	return 0;
+}
+
+int halo_records_set_file(struct halo_records *records, const char *key, const char *path,
+			  const char *subsystem)
+{
+	struct halo_recorded *r = record_of(records, key);
+	char *p = strdup(path), *s = strdup(subsystem);
+
+	if (!r || !p || !s) {
+		free(p);
+		free(s);
+		return -ENOMEM;
+	}
+	free(r->path);
+	free(r->subsystem);
+	r->path = p;
+	r->subsystem = s;
 	return 0;
 }
 

@@ -30,11 +30,13 @@ int halo_owned_add(struct halo_owned *o, const char *entry);
 void halo_owned_remove(struct halo_owned *o, const char *entry);
 
 /* The records of the last state file, by item key: an ownership record,
- * and the item's memo (item.h), NULL when it had none. */
+ * the item's memo (item.h), NULL when it had none, and for an owned file
+ * its path and its subsystem's name (NULL for any other item). */
 struct halo_recorded {
 	char *key;
 	struct halo_owned owned;
 	char *memo;
+	char *path, *subsystem;
 };
 
 struct halo_records {
@@ -47,3 +49,6 @@ void halo_records_free(struct halo_records *records);
 int halo_records_add(struct halo_records *records, const char *key, const char *entry);
 /* Keeps MEMO as the memo of KEY (made on first use). 0 or -errno. */
 int halo_records_set_memo(struct halo_records *records, const char *key, const char *memo);
+/* Keeps PATH and SUBSYSTEM as the owned file KEY records. 0 or -errno. */
+int halo_records_set_file(struct halo_records *records, const char *key, const char *path,
+			  const char *subsystem);

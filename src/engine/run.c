@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/file_left.h"
 #include "engine/outputs.h"
 #include "engine/refusals.h"
 #include "engine/report.h"
@@ -164,7 +165,16 @@ static int plan_on_host(struct run *run, enum halo_host_stage stage)
 			halo_errors_add(run->errs, "links: %s", strerror(-r));
 		return -EINVAL;
 	}
-	return plan_stage(run, HALO_PLAN_ON_HOST);
+	if (plan_stage(run, HALO_PLAN_ON_HOST) < 0)
+		return -EINVAL;
+	/* An entry still without its link may hold back a file planned on
+	 * it (the firewall zone): not one the config no longer has. */
+	if (halo_host_has_missing(run->ctx->host))
+		return 0;
+	r = halo_plan_add_left_files(run->ctx, run->plan);
+	if (r < 0)
+		halo_errors_add(run->errs, "the files the config no longer has: %s", strerror(-r));
+	return r < 0 ? -EINVAL : 0;
 }
 
 /* After the modules phase applied, an interface that was missing before

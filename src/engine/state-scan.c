@@ -44,8 +44,8 @@ struct scan {
 struct item_scan {
 	const char *key;
 	size_t key_len;
-	char *key_copy, *memo;
-	bool seen_key, seen_memo, seen_owned, owned_array;
+	char *key_copy, *memo, *path, *subsystem;
+	bool seen_key, seen_memo, seen_owned, owned_array, seen_path, seen_subsystem;
 	char **owned;
 	size_t n_owned;
 };
@@ -434,6 +434,10 @@ static int item_member(struct scan *s, void *state)
 		seen = &it->seen_memo;
 	else if (name_is(s, "owned"))
 		seen = &it->seen_owned;
+	else if (name_is(s, "path"))
+		seen = &it->seen_path;
+	else if (name_is(s, "subsystem"))
+		seen = &it->seen_subsystem;
 	if (!seen)
 		return scan_value(s);
 	/* json-c keeps a member's last value: the parser decides. */
@@ -444,6 +448,10 @@ static int item_member(struct scan *s, void *state)
 		return keep_key(s, it);
 	if (seen == &it->seen_memo)
 		return keep_string(s, &it->memo);
+	if (seen == &it->seen_path)
+		return keep_string(s, &it->path);
+	if (seen == &it->seen_subsystem)
+		return keep_string(s, &it->subsystem);
 	if (!eat(s, '['))
 		return scan_value(s);
 	it->owned_array = true;
@@ -454,13 +462,16 @@ static void item_free(struct item_scan *it)
 {
 	free(it->key_copy);
 	free(it->memo);
+	free(it->path);
+	free(it->subsystem);
 	for (size_t i = 0; i < it->n_owned; i++)
 		free(it->owned[i]);
 	free(it->owned);
 }
 
 /* An element of "items": its record, in the order halo_state_records_parse
- * makes it (the memo, then each owned entry; a full record ends quietly). */
+ * makes it (the memo, the owned file, then each owned entry; a full
+ * record ends quietly). */
 static int items_element(struct scan *s, void *state)
 {
 	struct halo_records *got = state;
@@ -471,13 +482,15 @@ static int items_element(struct scan *s, void *state)
 	if (!eat(s, '{'))
 		return scan_value(s);
 	r = scan_list(s, '}', item_member, &it);
-	if (r == SCAN_OK && it.key && (it.memo || it.n_owned)) {
+	if (r == SCAN_OK && it.key && (it.memo || it.n_owned || (it.path && it.subsystem))) {
 		key = strndup(it.key, it.key_len);
 		if (!key)
 			r = -ENOMEM;
 	}
 	if (r == SCAN_OK && key && it.memo)
 		r = halo_records_set_memo(got, key, it.memo);
+	if (r == SCAN_OK && key && it.path && it.subsystem)
+		r = halo_records_set_file(got, key, it.path, it.subsystem);
 	for (size_t i = 0; r == SCAN_OK && key && i < it.n_owned; i++) {
 		r = halo_records_add(got, key, it.owned[i]);
 		if (r == -ENOSPC)

@@ -9,8 +9,9 @@
 
 /*
  * The records of the state file TEXT (LEN bytes): for every element of
- * "items", its "memo" and the "owned" strings shorter than HALO_OWNED_LEN,
- * under its "key", exactly as halo_state_records_parse takes them from the
+ * "items", its "memo", its "path" and "subsystem" (when both are strings)
+ * and the "owned" strings shorter than HALO_OWNED_LEN, under its "key",
+ * exactly as halo_state_records_parse takes them from the
  * parsed document; none when the file is not one of ours (a
  * "schema_version" other than SCHEMA, "items" not an array).
  *

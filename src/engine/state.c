@@ -381,9 +381,12 @@ int halo_state_records_parse(const char *text, struct halo_records *ret)
 	for (size_t i = 0; i < json_object_array_length(list) && err == 0; i++) {
 		struct json_object *it = json_object_array_get_idx(list, i);
 		const char *key = member_string(it, "key"), *memo = member_string(it, "memo");
+		const char *path = member_string(it, "path"), *sub = member_string(it, "subsystem");
 
 		if (key && memo)
 			err = halo_records_set_memo(ret, key, memo);
+		if (err == 0 && key && path && sub)
+			err = halo_records_set_file(ret, key, path, sub);
 		if (err < 0 || !key || !json_object_object_get_ex(it, "owned", &owned) ||
 		    !json_object_is_type(owned, json_type_array))
 			continue;

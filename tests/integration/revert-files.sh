@@ -58,4 +58,56 @@ is "$err" "" "... and nothing on stderr"
 is "$(item "$KEY" .outcome)" changed "... the zone item removes it"
 ok "$([ ! -e "$ZONE" ]; echo $?)" "... and the zone file is gone"
 
+# A section taken out of the config: its files stay (an absent section
+# leaves its part of the host alone), reported and still recorded, so a
+# later --revert removes them.
+rm -f "$ZONE" "$STATE"
+write_conf "$CONF" <<'EOF2'
+version = 1;
+interfaces = ( { name = "eth-a"; } );
+firewall = { backend = "firewalld"; };
+access = { memlock = "unlimited"; };
+EOF2
+halo
+is "$rc" 2 "with access.memlock: exit 2"
+LIMITS=$ROOT/etc/security/limits.d/90-halo-provision.conf
+LKEY=file/etc/security/limits.d/90-halo-provision.conf
+write_conf "$CONF" <<'EOF2'
+version = 1;
+interfaces = ( { name = "eth-a"; } );
+firewall = { backend = "firewalld"; };
+EOF2
+halo --json
+is "$rc" 0 "access taken out: exit 0, nothing changed"
+is "$(item "$LKEY" .outcome)" ok "... the limits file's item is ok"
+is "$(item "$LKEY" .wanted)" "left as is (no longer in the config)" "... wanted left as is"
+is "$(item "$LKEY" .message)" "--revert removes it" "... and says --revert removes it"
+ok "$([ -f "$LIMITS" ]; echo $?)" "... the file is still there"
+is "$(jq -r --arg k "$LKEY" '.items[] | select(.key==$k) | .path' "$STATE")" \
+	/etc/security/limits.d/90-halo-provision.conf "... and the state file still records it"
+before=$(cat "$STATE")
+halo --check
+is "$rc" 0 "--check: in sync"
+halo
+is "$(cat "$STATE")" "$before" "a second apply rewrites nothing"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only links --json
+is "$(item "$LKEY" .key)" "" "--only links: no files item"
+is "$(jq -r --arg k "$LKEY" '.items[] | select(.key==$k) | .key' "$STATE")" "$LKEY" \
+	"... and the record stays"
+
+# One taken over by the operator is no longer ours to record.
+SYSTEM=$ROOT/etc/systemd/system.conf.d/90-halo-provision.conf
+sed -i '/Managed by halo-provision/d' "$SYSTEM"
+halo
+is "$(jq -r '.items[] | select(.key=="file/etc/systemd/system.conf.d/90-halo-provision.conf") | .key' "$STATE")" \
+	"" "a file that lost its header leaves the state file"
+
+halo --revert --json
+is "$rc" 2 "revert: exit 2"
+is "$(item "$LKEY" .outcome)" changed "... removes the limits file"
+ok "$([ ! -e "$LIMITS" ]; echo $?)" "... which is gone"
+ok "$([ ! -e "$ROOT/etc/systemd/user.conf.d/90-halo-provision.conf" ]; echo $?)" \
+	"... and so is the user manager's"
+ok "$([ -f "$SYSTEM" ]; echo $?)" "... the one taken over stays"
+
 done_testing

@@ -21,6 +21,7 @@ static inline bool same_records(const struct halo_records *a, const struct halo_
 		const struct halo_recorded *x = &a->v[i], *y = &b->v[i];
 
 		if (!same_string(x->key, y->key) || !same_string(x->memo, y->memo) ||
+		    !same_string(x->path, y->path) || !same_string(x->subsystem, y->subsystem) ||
 		    x->owned.n != y->owned.n)
 			return false;
 		for (size_t j = 0; j < x->owned.n; j++)

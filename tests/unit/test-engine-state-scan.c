@@ -48,7 +48,8 @@ static const char *const ours =
 	"    { \"key\": \"roce/e810/dscp-prio\", \"memo\": \"3\", \"owned\": [ \"26:3\", \"46:5\" ],\n"
 	"      \"rate\": -1.5e-3 },\n"
 	"    { \"key\": \"roce/cx/dscp-prio\", \"owned\": [ ], \"memo\": \"5\" },\n"
-	"    { \"key\": \"roce/cx/trust\", \"owned\": [ ] }\n"
+	"    { \"key\": \"roce/cx/trust\", \"owned\": [ ] },\n"
+	"    { \"key\": \"file/etc/x.conf\", \"subsystem\": \"files\", \"path\": \"/etc/x.conf\" }\n"
 	"  ]\n"
 	"}\n";
 
@@ -58,7 +59,7 @@ static void test_ours(void **state)
 	struct halo_records parsed;
 
 	assert_int_equal(scan(ours, &parsed), 1);
-	assert_int_equal(parsed.n, 2);
+	assert_int_equal(parsed.n, 3);
 	assert_string_equal(parsed.v[0].key, "roce/e810/dscp-prio");
 	assert_string_equal(parsed.v[0].memo, "3");
 	assert_int_equal(parsed.v[0].owned.n, 2);
@@ -66,6 +67,11 @@ static void test_ours(void **state)
 	assert_string_equal(parsed.v[1].key, "roce/cx/dscp-prio");
 	assert_string_equal(parsed.v[1].memo, "5");
 	assert_int_equal(parsed.v[1].owned.n, 0);
+	assert_null(parsed.v[1].path);
+	assert_string_equal(parsed.v[2].key, "file/etc/x.conf");
+	assert_string_equal(parsed.v[2].path, "/etc/x.conf");
+	assert_string_equal(parsed.v[2].subsystem, "files");
+	assert_null(parsed.v[2].memo);
 	halo_records_free(&parsed);
 }
 
@@ -81,6 +87,10 @@ static void test_plain_variants(void **state)
 		/* what is not a string, an object or an array where one is read */
 		("{\"schema_version\":1,\"items\":[7,null,{\"key\":5,\"memo\":\"m\",\"owned\":[\"1:1\"]},"
 		 "{\"key\":\"k\",\"memo\":true,\"owned\":{\"a\":1}},{\"key\":\"j\",\"owned\":[1,\"0123456789abcdef\",\"ok\"]}]}"),
+		/* an owned file: recorded with both its path and its subsystem only */
+		("{\"schema_version\":1,\"items\":[{\"path\":\"/p\",\"key\":\"k\",\"subsystem\":\"files\"},"
+		 "{\"key\":\"j\",\"path\":\"/q\"},{\"key\":\"i\",\"path\":7,\"subsystem\":\"boot\"},"
+		 "{\"key\":\"k\",\"subsystem\":\"boot\",\"path\":\"/r\",\"memo\":\"m\"}]}"),
 		/* not ours: another version, no items, items not an array */
 		"{\"schema_version\":2,\"items\":[{\"key\":\"k\",\"memo\":\"m\"}]}",
 		"{\"schema_version\":-0,\"items\":[]}",
@@ -134,6 +144,8 @@ static void test_left_to_the_parser(void **state)
 		"{\"schema_version\":1,\"items\":[{\"key\":\"a\",\"key\":\"b\",\"memo\":\"m\"}]}",
 		"{\"schema_version\":1,\"items\":[{\"key\":\"a\",\"memo\":\"m\",\"memo\":\"n\"}]}",
 		"{\"schema_version\":1,\"items\":[{\"key\":\"a\",\"owned\":[],\"owned\":[\"1:1\"]}]}",
+		"{\"schema_version\":1,\"items\":[{\"key\":\"a\",\"subsystem\":\"files\",\"path\":\"/a\",\"path\":\"/b\"}]}",
+		"{\"schema_version\":1,\"items\":[{\"key\":\"a\",\"subsystem\":\"x\",\"path\":\"/a\",\"subsystem\":\"files\"}]}",
 		"{\"schema_version\":1,\"items\":[],\"items\":[{\"key\":\"k\",\"memo\":\"m\"}]}",
 		"{\"schema_version\":2,\"schema_version\":1,\"items\":[{\"key\":\"k\",\"memo\":\"m\"}]}",
 		"{\"schema_version\":\"1\",\"items\":[{\"key\":\"k\",\"memo\":\"m\"}]}",
