@@ -108,9 +108,10 @@ static int live_names(const struct halo_ctx *ctx, const struct halo_config *cfg,
 		/* Its link/<name>/present item says so; an apply plans again
 		 * once the modules phase brought it. */
 		if (!h->found)
-			return halo_plan_warn(plan, "firewall: interface \"%s\" has no link yet: "
+			return halo_plan_warn(plan, "firewall: interface \"%s\" has no link%s: "
 						    "%s is not written or checked",
-					      h->entry->name, path);
+					      h->entry->name,
+					      host->stage == HALO_HOST_FINAL ? "" : " yet", path);
 		if (!halo_fw_ifname_safe(h->link.name)) {
 			halo_errors_add(errs, "%s:%d: firewall: interface \"%s\" is link \"%s\", a "
 					"name a firewall file cannot hold verbatim (only "

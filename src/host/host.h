@@ -28,7 +28,9 @@
 /* When the table was built, which decides what an unmatched entry is. */
 enum halo_host_stage {
 	/* Nothing will change before the managed links are used: an entry
-	 * no link matches is a config error (exit 1, nothing changed). */
+	 * no link matches is a config error (exit 1, nothing changed); for
+	 * --check a failed item, so an audit reports a NIC that is gone in
+	 * its textfile like any other failure. */
 	HALO_HOST_FINAL,
 	/* The modules phase has work to do first, and may bring the device:
 	 * an unmatched entry is pending on it (drift, not an error). */
@@ -65,7 +67,8 @@ struct halo_host {
  * entry selected by ctx->interface to the live links. Ambiguities (one
  * entry matching several links, several entries one link) are config
  * errors, added to ERRS (-EINVAL); an entry no link matches is one too
- * when STAGE is HALO_HOST_FINAL, else it stays !found. Netlink or sysfs
+ * when STAGE is HALO_HOST_FINAL (except for --check), else it stays
+ * !found. Netlink or sysfs
  * failures: -errno with a line in ERRS. No interfaces configured (or
  * neither links, roce, rdma nor ready selected): an empty table, no
  * netlink; ready alone under --root without --netns (a tree has no

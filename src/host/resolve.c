@@ -276,7 +276,9 @@ static int resolve_links(struct halo_ctx *ctx, const struct halo_config *cfg,
 		err = 0;
 	if (err == 0 && !host->interface_unmanaged)
 		err = match_selected(cfg, sel, links, n_links, &fc,
-				     host->stage == HALO_HOST_FINAL && !host->facts_only, idx, e);
+				     host->stage == HALO_HOST_FINAL && !host->facts_only &&
+					     ctx->mode != HALO_MODE_CHECK,
+				     idx, e);
 	if (err == -EINVAL) {
 		bad = true;
 		err = 0;

@@ -112,6 +112,9 @@ static int awaited_observe(struct halo_ctx *ctx, struct halo_item *item)
 		return halo_item_fail(item, -ENODEV,
 				      "no link matches %s, even after the modules phase applied",
 				      w->how);
+	if (w->gone)
+		return halo_item_fail(item, -ENODEV, "no link matches %s (gone, renamed or replaced)",
+				      w->how);
 	halo_item_set_message(item,
 			      "no link matches %s yet: pending on the modules phase, which applies first",
 			      w->how);

@@ -37,6 +37,7 @@ struct halo_link_want {
 	struct halo_cidr gateway;
 	uint32_t metric;
 	bool after_modules;     /* AWAITED: the modules phase has applied */
+	bool gone;              /* AWAITED: a check with no module to load: none will come */
 	/* Who else configures the link ("systemd-networkd manages eth-a
 	 * (...)"), "" nobody known: named when --check finds drift. */
 	char cause[320];

@@ -170,7 +170,8 @@ static int netlink_error(struct halo_errors *errs, const char *what, int err)
 }
 
 /* link/<name>/present for an entry no link matches yet: drift pending on
- * the modules phase, or, once that phase has applied, a failed item. */
+ * the modules phase, or, once that phase has applied, a failed item; so
+ * is one a check finds with no module to load (host.h). */
 static int plan_awaited(struct halo_plan *plan, const struct halo_host *host,
 			const struct halo_config *cfg, const struct halo_interface *f,
 			struct halo_errors *errs)
@@ -181,6 +182,7 @@ static int plan_awaited(struct halo_plan *plan, const struct halo_host *host,
 	halo_strjoin(w.label, sizeof(w.label), f->name, NULL);
 	halo_link_match_describe(f, w.how, sizeof(w.how));
 	w.after_modules = host->stage == HALO_HOST_AFTER_MODULES;
+	w.gone = host->stage == HALO_HOST_FINAL;
 	halo_strjoin(key, sizeof(key), "link/", f->name, "/present", NULL);
 	return add_item(plan, errs, cfg, f, key, &w);
 }

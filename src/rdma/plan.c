@@ -186,8 +186,9 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		 * apply plans again once the modules phase brought it. */
 		if (!h->found) {
 			missing = true;
-			err = halo_plan_warn(plan, "interfaces/%s/rdma: no link matches yet: nothing "
-						   "is applied or checked", h->entry->name);
+			err = halo_plan_warn(plan, "interfaces/%s/rdma: no link matches%s: nothing "
+						   "is applied or checked", h->entry->name,
+					     host->stage == HALO_HOST_FINAL ? "" : " yet");
 			if (err < 0)
 				return err;
 			continue;

@@ -248,9 +248,10 @@ int halo_roce_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		/* Not there yet: its link/<name>/present item says so; the
 		 * apply plans again once the modules phase brought it. */
 		if (!h->found) {
-			err = halo_plan_warn(plan, "interfaces/%s/roce: no link matches yet: "
+			err = halo_plan_warn(plan, "interfaces/%s/roce: no link matches%s: "
 						   "nothing is applied or checked",
-					     h->entry->name);
+					     h->entry->name,
+					     host->stage == HALO_HOST_FINAL ? "" : " yet");
 		} else {
 			err = plan_entry(ctx, plan, errs, cfg, h);
 		}

@@ -46,11 +46,11 @@ is "$rc" 2 "dry-run: the same"
 
 if [ -n "$host_dev" ]; then
 	conf "driver = \"$host_driver\";"
-	halo --check
+	halo --dry-run
 	is "$rc" 1 "driver $host_driver (the host's $name) does not match in the namespace"
 	like "$err" "no link matches driver $host_driver" "one line says so"
 	conf "pci = \"$host_pci\";"
-	halo --check
+	halo --dry-run
 	is "$rc" 1 "pci $host_pci (the host's $name) does not match in the namespace"
 	like "$err" "no link matches pci $host_pci" "one line says so"
 else

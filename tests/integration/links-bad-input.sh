@@ -1,7 +1,8 @@
 #!/bin/bash
 # Bad input for the links subsystem: each case exits 1 with one line on
 # stderr, and nothing changes, neither in the namespaces (ip -j link/addr
-# before and after) nor under --root (tree_snapshot).
+# before and after) nor under --root (tree_snapshot). A --check reports
+# an entry no link matches as a failed item instead (an audit).
 source "$top_srcdir/tests/lib/tap.sh"
 
 NS=$(new_netns bad) && OTHER=$(new_netns bad-peer) || {
@@ -51,7 +52,9 @@ bad_case() { # bad_case DESC REGEX INTERFACES-LIST
 	CONF
 	before_net=$(net_state)
 	before_tree=$(tree_snapshot "$ROOT")
-	for mode in "" --check --dry-run; do
+	local modes=("" --check --dry-run)
+	[ -z "${NO_CHECK:-}" ] || modes=("" --dry-run)
+	for mode in "${modes[@]}"; do
 		halo $mode
 		is "$rc" 1 "$desc${mode:+ ($mode)}: exit 1"
 	done
@@ -66,10 +69,42 @@ bad_case "mtu above the device maximum" \
 	'interface "rdma0": mtu 65530 is outside the range of tap0 \(68\.\.65521\)' \
 	'{ name = "rdma0"; match = { mac = "'"$(ip -n "$NS" -j link show tap0 | jq -r '.[0].address')"'"; }; mtu = 65530; }'
 
-bad_case "unknown interface" \
+NO_CHECK=1 bad_case "unknown interface" \
 	'halo\.conf:3: interface "rdma9": no link matches name rdma9' \
 	'{ name = "rdma0"; mtu = 9000; },
 	 { name = "rdma9"; mtu = 9000; }'
+
+# An audit of a node whose NIC is gone (or a name no link has): a failed
+# item that the textfile carries like any other failure, the rest still
+# checked, nothing changed.
+write_conf "$CONF" <<'CONF'
+version = 1;
+interfaces = ( { name = "rdma0"; mtu = 9000; }, { name = "rdma9"; mtu = 9000; } );
+firewall = { backend = "nftables"; };
+state = { prometheus = "/var/lib/node-exporter/halo.prom"; };
+CONF
+mkdir -p "$ROOT/var/lib/node-exporter"
+before_net=$(net_state)
+# Every subsystem: only a full run writes the textfile.
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --check --json
+is "$rc" 6 "--check, rdma9 has no link: drift + failed (exit 6)"
+is "$err" "" "... nothing on stderr"
+is "$(jq -r '.items[] | select(.key=="link/rdma9/present") | .outcome' <<<"$out")" failed \
+	"... link/rdma9/present failed"
+like "$(jq -r '.items[] | select(.key=="link/rdma9/present") | .message' <<<"$out")" \
+	'no link matches name rdma9 \(gone, renamed or replaced\): No such device' "... saying why"
+is "$(jq -r '.items[] | select(.key=="link/rdma0/mtu") | .outcome' <<<"$out")" drift \
+	"... rdma0 is still checked (its MTU drifts)"
+like "$(cat "$ROOT/var/lib/node-exporter/halo.prom")" \
+	'halo_item_in_sync\{key="link/rdma9/present",subsystem="links"\} 0' \
+	"... and the textfile carries the failed item"
+is "$(jq -r '.warnings[]' <<<"$out")" \
+	'firewall: interface "rdma9" has no link: /etc/nftables.d/halo-provision.nft is not written or checked' \
+	"... the firewall's warning says it has no link (not \"yet\")"
+is "$(net_state)" "$before_net" "... no namespace changed"
+halo --dry-run
+is "$rc" 1 "--dry-run of the same config: still a config error (exit 1)"
+rm -rf "$ROOT/var/lib/node-exporter"
 
 bad_case "two entries match one link" \
 	'interfaces "rdma0" \(line 2\) and "fast" both match link rdma0' \

@@ -664,10 +664,19 @@ static void plan_skips(void **state)
 	r->links[0].selected = true;
 	r->links[0].found = false;
 	r->links[0].driver = (char *)"veth";
+	r->host.stage = HALO_HOST_BEFORE_MODULES;
 	assert_int_equal(plan(r), 0);
 	assert_int_equal(r->plan.n, 0);
 	assert_int_equal(r->plan.n_warnings, 1);
 	assert_non_null(strstr(r->plan.warnings[0], "interfaces/rdma0/roce: no link matches yet"));
+	/* a check with no module to load: none will come, no "yet" */
+	r->host.stage = HALO_HOST_FINAL;
+	halo_plan_free(&r->plan);
+	halo_plan_init(&r->plan);
+	assert_int_equal(plan(r), 0);
+	assert_int_equal(r->plan.n_warnings, 1);
+	assert_string_equal(r->plan.warnings[0], "interfaces/rdma0/roce: no link matches: nothing "
+						 "is applied or checked");
 	/* no host table at all */
 	r->ctx.host = NULL;
 	assert_int_equal(plan(r), 0);
