@@ -78,7 +78,9 @@ static int add_files(struct halo_plan *plan, const struct boot_edits *edits,
 
 		if (r < 0)
 			return r;
-		item->activates_on_reboot = true;
+		/* Whether writing it leaves a reboot pending is for the
+		 * parameter items to say (items.c): they see the running
+		 * command line. */
 		item->needs = record;
 		if (ed->note && halo_item_set_note(item, "%s", ed->note) < 0)
 			return -ENOMEM;

@@ -164,9 +164,16 @@ static int cmdline_observe(struct halo_ctx *ctx, struct halo_item *item)
 	r = set_observed(item, d, lv);
 	if (r < 0)
 		return r;
-	if (!holds(d, lv->conf))
+	if (!holds(d, lv->conf)) {
+		/* Whether the change would leave a reboot pending, which a
+		 * dry-run's exit status predicts: not when the running kernel
+		 * already has it (a revert before any reboot), unless the
+		 * generated level stays behind (regeneration is not run under
+		 * --root). */
+		item->activates_on_reboot = !lv->act || !holds(d, lv->act) ||
+					    (ctx->under_root && lv->gen && !holds(d, lv->gen));
 		r = HALO_SYNC_DIFFERS;
-	else if (lv->gen && !holds(d, lv->gen))
+	} else if (lv->gen && !holds(d, lv->gen))
 		r = halo_item_set_message(item, "regenerate, then reboot (not yet in %s)",
 					  lv->gen_where) < 0 ? -ENOMEM : HALO_SYNC_PENDING;
 	else if (!lv->act)

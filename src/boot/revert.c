@@ -115,7 +115,6 @@ static int add_edit(struct halo_plan *plan, const char *path, const char *conten
 	if (r < 0)
 		return r;
 	item->reverting = true;
-	item->activates_on_reboot = true;
 	return halo_item_set_note(item, "--revert: the parameters halo-provision set, taken out");
 }
 

@@ -209,9 +209,10 @@ invalid "$(jq '.reboot_required = false' "$R/var/lib/halo-provision/state.json")
 
 # A revert: the same document, its msg "apply: revert, N items ...".
 run_halo --root "$R" --revert --dry-run --json
-is "$rc" 10 "--revert --dry-run: exit 10 (changes, the boot ones pending a reboot)"
+is "$rc" 2 "--revert --dry-run: exit 2 (changes; the parameters it takes out never became active)"
 valid run "$out" "revert dry-run"
 run_halo --root "$R" --revert --json
+is "$rc" 2 "--revert: exit 2, as its dry-run said"
 is "$(jq -r '.msg' <<<"$out" | cut -d, -f1)" "apply: revert" "revert: msg starts \"apply: revert,\""
 valid run "$out" "revert"
 invalid "$(jq '.msg = "apply: revert, some items"' <<<"$out")" "a revert msg without a count"

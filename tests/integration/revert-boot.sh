@@ -55,6 +55,8 @@ is "$rc" 8 "apply again: nothing changed (reboot still pending)"
 
 # The operator adds a token and changes a value after the apply: both stay.
 sed -i 's/pci=realloc"/pci=realloc site=1"/; s/iommu=pt/iommu=on/' "$G"
+run_halo "${conf[@]}" --dry-run --revert
+is "$rc" 2 "dry-run revert after operator edits: 2, as the revert (no reboot would be pending)"
 run_halo "${conf[@]}" --revert
 is "$rc" 2 "revert after operator edits: 2 (what it takes out was never active)"
 got=$(tr -d '\r' <"$G" | sed -n 's/^GRUB_CMDLINE_LINUX=//p')

@@ -36,7 +36,7 @@ cp "$DROPIN" "$TEST_TMP/dropin"; cp "$MLOAD" "$TEST_TMP/mload"; cp "$MPROBE" "$T
 # --dry-run --revert: everything shown, nothing written.
 before=$(tree_snapshot "$FX")
 run_trap --dry-run --revert --json
-is "$rc" 10 "dry-run revert: 10"
+is "$rc" 2 "dry-run revert: 2 (iommu=pt never became active: no reboot would be pending)"
 is "$(tree_snapshot "$FX")" "$before" "dry-run revert changes nothing"
 is "$(printf '%s' "$out" | jq -r '[.items[] | select(.outcome == "drift") | .key] | sort | join(" ")')" \
 	"boot/remove/iommu=pt file/etc/default/grub.d/zz-halo-provision.cfg file/etc/modprobe.d/halo-provision.conf file/etc/modules-load.d/halo-provision.conf file/var/lib/halo-provision/state.json" \
@@ -67,6 +67,8 @@ printf 'options mlx5_core prof_sel=2\n' >"$MPROBE"
 sed -i '/^modules = {/,/^};/d' "$CONF"
 cp "$FX/proc/cmdline" "$TEST_TMP/cmdline"
 printf 'BOOT_IMAGE=/boot/vmlinuz root=/dev/sda1 ro quiet iommu=pt\n' >"$FX/proc/cmdline"
+run_trap --dry-run --revert
+is "$rc" 10 "dry-run revert with iommu=pt active: 10 (a reboot would be pending)"
 run_trap --revert --json
 is "$rc" 10 "revert: changed, reboot pending (iommu=pt active until reboot)"
 is "$(item boot/remove/iommu=pt outcome)" pending-reboot "the parameter taken out is pending"
