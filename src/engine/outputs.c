@@ -211,8 +211,19 @@ int halo_outputs_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (ctx->host && ctx->host->interface_unmanaged)
 		return 0;
 	if (ctx->mode == HALO_MODE_APPLY) {
-		/* A revert removes the state file as an item (revert.c). */
-		r = ctx->revert ? 0 : halo_state_write(ctx, cfg, plan, bits);
+		r = 0;
+		/* A full revert removes the state file as an item (revert.c);
+		 * a partial one keeps the record of the subsystems it left,
+		 * and only those, when there is a record. */
+		if (!ctx->revert) {
+			r = halo_state_write(ctx, cfg, plan, bits);
+		} else if (!halo_run_is_full(ctx) && halo_root_exists(ctx, state_path(cfg))) {
+			struct halo_plan none;
+
+			halo_plan_init(&none);
+			r = halo_state_write(ctx, cfg, &none, 0);
+			halo_plan_free(&none);
+		}
 		if (r < 0)
 			extra |= write_failed(ctx, plan, errs, HALO_STATE_WHAT, state_path(cfg), r);
 		extra |= write_kept(ctx, plan, errs);

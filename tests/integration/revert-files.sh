@@ -110,4 +110,19 @@ ok "$([ ! -e "$ROOT/etc/systemd/user.conf.d/90-halo-provision.conf" ]; echo $?)"
 	"... and so is the user manager's"
 ok "$([ -f "$SYSTEM" ]; echo $?)" "... the one taken over stays"
 
+# A revert of some subsystems forgets what it undid and keeps the record
+# of the rest.
+halo
+is "$(jq '[.items[] | select(.subsystem=="files")] | length' "$STATE")" 1 \
+	"apply: the state file records the zone (files)"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only files --revert
+is "$rc" 2 "--revert --only files: exit 2"
+is "$(jq '[.items[] | select(.subsystem=="files")] | length' "$STATE")" 0 \
+	"... the state file no longer records the files items"
+ok "$(jq -e '[.items[] | select(.subsystem=="links")] | length > 0' "$STATE" >/dev/null; echo $?)" \
+	"... and still records the links items"
+rm -f "$STATE"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only files --revert
+ok "$([ ! -e "$STATE" ]; echo $?)" "a partial revert without a state file creates none"
+
 done_testing
