@@ -116,6 +116,78 @@ static void prefix_range(struct cl_addr *addrs, size_t n, size_t i)
 	addrs[i].hi = bound(addrs, n, last.family, last.addr, true) - 1;
 }
 
+/* A prefix range, [lo, hi] of the sorted addresses. */
+struct cl_range {
+	size_t lo, hi;
+};
+
+/* Outer before inner: by lo, then the wider first. */
+static int span_cmp(const void *x, const void *y)
+{
+	const struct cl_range *a = x, *b = y;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return a->hi > b->hi ? -1 : a->hi < b->hi;
+}
+
+/*
+ * One end of a cable with a prefix wider than the other's (a /16 typed for
+ * a /24) would take every subnet inside it into one phantom switch. So
+ * each address is grouped by the narrowest prefix range, among all the
+ * ports' own, that holds it and an address of another node: its cable's
+ * or segment's, where the prefix mismatch is then reported; its own range
+ * when none does (a dangling port). Prefix ranges are nested or disjoint,
+ * so the narrowest one holding an address is found in one sweep, and the
+ * next wider ones by their parents.
+ */
+static int narrow_ranges(struct cl_addr *addrs, size_t n)
+{
+	_cleanup_free_ size_t *other = calloc(n + 1, sizeof(*other));
+	_cleanup_free_ struct cl_range *r = calloc(n + 1, sizeof(*r));
+	_cleanup_free_ ssize_t *parent = calloc(n + 1, sizeof(*parent));
+	_cleanup_free_ size_t *stack = calloc(n + 1, sizeof(*stack));
+	size_t n_r = 0, depth = 0, next = 0;
+
+	if (!other || !r || !parent || !stack)
+		return -ENOMEM;
+	if (n == 0)
+		return 0;
+	/* OTHER[k]: the first address after k of another node than k's, so
+	 * a range [lo, hi] holds two nodes when OTHER[lo] <= hi. */
+	other[n - 1] = n;
+	for (size_t k = n - 1; k-- > 0;)
+		other[k] = addrs[k + 1].port->node != addrs[k].port->node ? k + 1 : other[k + 1];
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct cl_range){ addrs[i].lo, addrs[i].hi };
+	qsort(r, n, sizeof(*r), span_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (n_r == 0 || r[i].lo != r[n_r - 1].lo || r[i].hi != r[n_r - 1].hi)
+			r[n_r++] = r[i];
+	for (size_t i = 0; i < n; i++) {
+		ssize_t in;
+
+		/* Open every range that starts here (its parent: the
+		 * innermost open one still holding it), close those done. */
+		while (next < n_r && r[next].lo <= i) {
+			while (depth && r[stack[depth - 1]].hi < r[next].lo)
+				depth--;
+			parent[next] = depth ? (ssize_t)stack[depth - 1] : -1;
+			stack[depth++] = next++;
+		}
+		while (depth && r[stack[depth - 1]].hi < i)
+			depth--;
+		in = depth ? (ssize_t)stack[depth - 1] : -1;
+		while (in >= 0 && other[r[in].lo] > r[in].hi)
+			in = parent[in];
+		if (in >= 0) {
+			addrs[i].lo = r[in].lo;
+			addrs[i].hi = r[in].hi;
+		}
+	}
+	return 0;
+}
+
 static int range_cmp(const void *x, const void *y)
 {
 	const struct cl_addr *a = *(struct cl_addr *const *)x, *b = *(struct cl_addr *const *)y;
@@ -360,6 +432,9 @@ static int check_subnets(struct halo_cluster *cl, struct cl_port **ports, size_t
 		prefix_range(addrs, n, i);
 		by_lo[i] = &addrs[i];
 	}
+	r = narrow_ranges(addrs, n);
+	if (r < 0)
+		return r;
 	/* Two prefixes are nested or disjoint, so the subnets are the
 	 * overlapping ranges merged: each a run of the sorted addresses. */
 	qsort(by_lo, n, sizeof(*by_lo), range_cmp);

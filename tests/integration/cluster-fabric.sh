@@ -76,6 +76,24 @@ node1:rdma0~10.50.0.0/24 edge switchport black
 node2:rdma0~10.50.0.0/24 edge switchport drift
 node3:rdma0~10.50.0.0/24 edge switchport black" "the SVG: a switch, an edge per port, node2's marked"
 
+# --- two cables, one end's prefix mistyped ---
+# node1 - node2 on 10.1.0.0/24, node3 - node4 on 10.1.1.0/24; node1 says
+# /16, which holds both cables' addresses. That is one cable with a prefix
+# mismatch, not a switch of four ports.
+python3 "$top_srcdir/tests/lib/fabric-states.py" 4 "$TEST_TMP/wide" ||
+	{ echo "Bail out! cannot generate the state files"; exit 1; }
+for n in 1 2 3 4; do
+	case $n in 1) a=10.1.0.1/16;; 2) a=10.1.0.2/24;; 3) a=10.1.1.1/24;; 4) a=10.1.1.2/24;; esac
+	f=$TEST_TMP/wide/node000$n.json
+	jq --arg a "$a" '.node.interfaces[0].addresses = [$a]' "$f" >"$f.new" && mv "$f.new" "$f"
+done
+run_halo --cluster --json "$TEST_TMP"/wide/*.json
+is "$rc" 2 "one end's prefix /16 on a /24 cable: exit 2"
+is "$(jq -c '[.cables, (.segments | length)]' <<<"$out")" "[2,0]" "... two cables, no switch"
+is "$(jq -r '[.items[] | select(.outcome != "ok") | .subject + ": " + .message] | join(",")' <<<"$out")" \
+	"node0001:rdma0 <-> node0002:rdma0: subnet differs: /16 on node0001:rdma0, /24 on node0002:rdma0" \
+	"... and only the first cable's prefix differs"
+
 # --- 1,500 nodes in one /16 ---
 python3 "$top_srcdir/tests/lib/fabric-states.py" 1500 "$TEST_TMP/fab" ||
 	{ echo "Bail out! cannot generate the state files"; exit 1; }
