@@ -384,6 +384,13 @@ static int check_subnet(struct halo_cluster *cl, struct cl_addr **members, size_
 static void report_dangling(struct halo_cluster *cl, struct cl_port *const *ports, size_t n,
 			    bool *const *lonely)
 {
+	size_t unread = halo_cl_unread(cl);
+	char why[96] = "";
+
+	/* Its peer may be in a file that could not be read. */
+	if (unread)
+		snprintf(why, sizeof(why), " read (%zu %s not: its peer may be in %s)", unread,
+			 unread == 1 ? "was" : "were", unread == 1 ? "it" : "one");
 	for (size_t i = 0; i < n; i++) {
 		struct halo_buf b = { 0 };
 		_cleanup_free_ char *list = NULL;
@@ -401,8 +408,8 @@ static void report_dangling(struct halo_cluster *cl, struct cl_port *const *port
 		}
 		(void)halo_cl_add_item(cl, HALO_CL_DRIFT, ports[i]->endpoint, ports[i]->endpoint,
 				       "peer", list, NULL,
-				       "dangling port: no other node's port in the subnet of %s among the inputs",
-				       list);
+				       "dangling port: no other node's port in the subnet of %s among the inputs%s",
+				       list, why);
 	}
 }
 

@@ -106,5 +106,9 @@ void halo_cl_check_segment(struct halo_cluster *cl, struct cl_port *const *membe
  * NULL on ENOMEM). */
 char *halo_cl_summary(const struct halo_cluster *cl);
 
+/* The inputs that gave no node facts (missing, unreadable, not a
+ * document of this tool: each already a failed item). */
+size_t halo_cl_unread(const struct halo_cluster *cl);
+
 /* Frees what parse.c read into a node. */
 void halo_cl_node_free(struct halo_cluster_node *n);

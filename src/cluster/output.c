@@ -33,12 +33,27 @@ static size_t count(const struct halo_cluster *cl, enum halo_cluster_outcome o)
 	return n;
 }
 
+size_t halo_cl_unread(const struct halo_cluster *cl)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cl->n_nodes; i++)
+		n += !cl->nodes[i].hostname;
+	return n;
+}
+
 char *halo_cl_summary(const struct halo_cluster *cl)
 {
 	struct halo_buf b = { 0 };
+	size_t unread = halo_cl_unread(cl), nodes = 0;
 
-	halo_buf_printf(&b, "cluster: %zu node%s, %zu cable%s", cl->n_nodes,
-			cl->n_nodes == 1 ? "" : "s", cl->n_cables, cl->n_cables == 1 ? "" : "s");
+	/* A second file of a node is no node of its own. */
+	for (size_t i = 0; i < cl->n_nodes; i++)
+		nodes += cl->nodes[i].hostname && !cl->nodes[i].dup;
+	halo_buf_printf(&b, "cluster: %zu node%s", nodes, nodes == 1 ? "" : "s");
+	if (unread)
+		halo_buf_printf(&b, " (%zu file%s not read)", unread, unread == 1 ? "" : "s");
+	halo_buf_printf(&b, ", %zu cable%s", cl->n_cables, cl->n_cables == 1 ? "" : "s");
 	if (cl->n_segments)
 		halo_buf_printf(&b, ", %zu switched segment%s", cl->n_segments,
 				cl->n_segments == 1 ? "" : "s");
