@@ -481,6 +481,7 @@ static int check_node_fact(struct halo_cluster *cl, const char *fact, size_t fie
 	_cleanup_free_ size_t *scratch = calloc(cl->n_nodes + 1, sizeof(*scratch));
 	size_t n = 0, m;
 	const char *want, *owner;
+	bool tie;
 
 	if (!values || !with || !scratch)
 		return -ENOMEM;
@@ -492,7 +493,7 @@ static int check_node_fact(struct halo_cluster *cl, const char *fact, size_t fie
 	if (n == 0)
 		return 0;
 	/* The nodes are in name order: a tie goes to the first by name. */
-	m = halo_cl_majority(values, n, scratch);
+	m = halo_cl_majority(values, n, scratch, &tie);
 	owner = with[m]->hostname;
 	want = values[m];
 	for (size_t i = 0; i < n; i++) {
@@ -502,8 +503,10 @@ static int check_node_fact(struct halo_cluster *cl, const char *fact, size_t fie
 		else
 			(void)halo_cl_add_item(cl, HALO_CL_DRIFT, with[i]->hostname, with[i]->hostname,
 					       fact, values[i], want,
-					       "%s differs: %s here, %s on %s (the most nodes' value)",
-					       fact, values[i], want, owner);
+					       "%s differs: %s here, %s on %s (%s)", fact, values[i], want,
+					       owner, tie ? "no value has most nodes: a tie, the first "
+							    "node by name's taken" :
+							  "the most nodes' value");
 	}
 	return 0;
 }

@@ -77,8 +77,9 @@ int halo_cl_add_item(struct halo_cluster *cl, enum halo_cluster_outcome outcome,
 
 /* The index of the value most of VALUES[0..N) have, ties to the lowest
  * index (callers order the values by name first); N > 0. SCRATCH: N
- * elements. O(N log N). */
-size_t halo_cl_majority(const char *const *values, size_t n, size_t *scratch);
+ * elements. *RET_TIE (when not NULL): another value is as frequent.
+ * O(N log N). */
+size_t halo_cl_majority(const char *const *values, size_t n, size_t *scratch, bool *ret_tie);
 
 /* The MTU compared for PORT: the live one when the document has it. */
 static inline const char *halo_cl_mtu(const struct cl_port *p)

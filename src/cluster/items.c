@@ -103,9 +103,10 @@ static int by_value_then_index(const void *x, const void *y, void *values)
 	return c ? c : a < b ? -1 : a > b;
 }
 
-size_t halo_cl_majority(const char *const *values, size_t n, size_t *scratch)
+size_t halo_cl_majority(const char *const *values, size_t n, size_t *scratch, bool *ret_tie)
 {
 	size_t best = 0, best_n = 0;
+	bool tie = false;
 
 	for (size_t i = 0; i < n; i++)
 		scratch[i] = i;
@@ -114,10 +115,17 @@ size_t halo_cl_majority(const char *const *values, size_t n, size_t *scratch)
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && strcmp(values[scratch[j]], values[scratch[i]]) == 0; j++)
 			;
-		if (j - i > best_n || (j - i == best_n && scratch[i] < best)) {
+		if (j - i == best_n)
+			tie = true;
+		if (j - i > best_n) {
+			tie = false;
 			best = scratch[i];
 			best_n = j - i;
+		} else if (j - i == best_n && scratch[i] < best) {
+			best = scratch[i];
 		}
 	}
+	if (ret_tie)
+		*ret_tie = tie;
 	return best;
 }

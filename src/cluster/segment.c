@@ -28,6 +28,7 @@ struct segment {
 	const char **col[N_COLS];
 	char (*prefix)[8];
 	size_t want[N_COLS];     /* the index of the majority's value */
+	bool tie[N_COLS];        /* another value has as many ports */
 	size_t *dup;             /* another port of the same address, or n */
 	bool roce;
 };
@@ -178,7 +179,8 @@ static void check(struct halo_cluster *cl, struct segment *s, size_t *scratch)
 	size_t seg, first = cl->n_items;
 
 	for (size_t c = 0; c < N_COLS; c++)
-		s->want[c] = c < COL_ROCE || s->roce ? halo_cl_majority(s->col[c], s->n, scratch) : 0;
+		s->want[c] = c < COL_ROCE || s->roce ?
+				     halo_cl_majority(s->col[c], s->n, scratch, &s->tie[c]) : 0;
 	find_duplicates(s, scratch);
 	/* Named by the network of a port with the segment's prefix. */
 	halo_cidr_network(s->addr[s->want[COL_PREFIX]], &net);
@@ -197,19 +199,31 @@ static void check(struct halo_cluster *cl, struct segment *s, size_t *scratch)
 		_cleanup_free_ char *subject = halo_strdup_printf("switch %s", subnet);
 		struct halo_cluster_segment *g = &cl->segments[seg];
 		struct halo_buf b = { 0 };
-		_cleanup_free_ char *roce = NULL;
+		_cleanup_free_ char *values = NULL;
 
 		for (size_t c = COL_ROCE; s->roce && c < N_COLS; c++)
 			halo_buf_printf(&b, ", %s %s", halo_cl_roce_facts[c - COL_ROCE],
 					s->col[c][s->want[c]]);
-		roce = halo_buf_steal(&b);
-		if (!subject || (s->roce && !roce)) {
+		halo_buf_puts(&b, " (the most ports' values");
+		/* No value has most ports: which one the ports are held to
+		 * is only the first port's by name. */
+		for (size_t c = 0, k = 0; c < N_COLS; c++) {
+			static const char *const names[] = { "mtu", "configured mtu", "prefix" };
+
+			if (!s->tie[c] || (c >= COL_ROCE && !s->roce))
+				continue;
+			halo_buf_printf(&b, "%s%s", k++ ? ", " : "; a tie in ",
+					c < COL_ROCE ? names[c] : halo_cl_roce_facts[c - COL_ROCE]);
+		}
+		halo_buf_puts(&b, ")");
+		values = halo_buf_steal(&b);
+		if (!subject || !values) {
 			cl->oom = true;
 			return;
 		}
 		(void)halo_cl_add_item(cl, HALO_CL_OK, subject, subnet, "segment", g->mtu, g->prefix,
-				       "a switched segment: %zu ports of %zu nodes, mtu %s, prefix %s%s (the most ports' values); %zu port%s differ%s",
-				       g->n_ports, g->n_nodes, g->mtu, g->prefix, roce ? roce : "",
+				       "a switched segment: %zu ports of %zu nodes, mtu %s, prefix %s%s; %zu port%s differ%s",
+				       g->n_ports, g->n_nodes, g->mtu, g->prefix, values,
 				       g->n_drift, g->n_drift == 1 ? "" : "s", g->n_drift == 1 ? "s" : "");
 	}
 }

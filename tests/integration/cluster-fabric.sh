@@ -94,6 +94,18 @@ is "$(jq -r '[.items[] | select(.outcome != "ok") | .subject + ": " + .message] 
 	"node0001:rdma0 <-> node0002:rdma0: subnet differs: /16 on node0001:rdma0, /24 on node0002:rdma0" \
 	"... and only the first cable's prefix differs"
 
+# --- no majority: a tie is said, not passed off as the most nodes' value ---
+python3 "$top_srcdir/tests/lib/fabric-states.py" 4 "$TEST_TMP/tie" 1:1500 2:1500 ||
+	{ echo "Bail out! cannot generate the state files"; exit 1; }
+jq '.node.boot.gtt_mib = 65536' "$TEST_TMP/tie/node0004.json" >"$TEST_TMP/gtt.json"
+run_halo --cluster "$TEST_TMP/tie/node0003.json" "$TEST_TMP/gtt.json"
+like "$(grep '^drift' <<<"$out")" 'gtt_mib differs: 65536 here, 126976 on node0003 \(no value has most nodes: a tie' \
+	"two nodes, two GTT sizes: the line says it is a tie"
+run_halo --cluster --json "$TEST_TMP"/tie/*.json
+like "$(jq -r '.items[] | select(.key | endswith("/segment")) | .message' <<<"$out")" \
+	"\\(the most ports' values; a tie in mtu, configured mtu\\)" \
+	"a switch with two ports at 1500 and two at 9000: the segment says mtu is a tie"
+
 # --- 1,500 nodes in one /16 ---
 python3 "$top_srcdir/tests/lib/fabric-states.py" 1500 "$TEST_TMP/fab" ||
 	{ echo "Bail out! cannot generate the state files"; exit 1; }

@@ -501,11 +501,19 @@ static void majority(void **st)
 	size_t scratch[4];
 
 	(void)st;
-	/* A tie goes to the value of the lowest index. */
-	assert_int_equal(halo_cl_majority(tie, 4, scratch), 0);
-	assert_int_equal(halo_cl_majority(tie + 1, 3, scratch), 0);
-	assert_int_equal(halo_cl_majority(most, 3, scratch), 1);
-	assert_int_equal(halo_cl_majority(most, 1, scratch), 0);
+	bool is_tie;
+
+	/* A tie goes to the value of the lowest index, and is said. */
+	assert_int_equal(halo_cl_majority(tie, 4, scratch, &is_tie), 0);
+	assert_true(is_tie);
+	assert_int_equal(halo_cl_majority(tie + 1, 3, scratch, &is_tie), 0);
+	assert_false(is_tie);
+	assert_int_equal(halo_cl_majority(most, 3, scratch, &is_tie), 1);
+	assert_false(is_tie);
+	assert_int_equal(halo_cl_majority(most, 1, scratch, NULL), 0);
+	/* one of each: every value ties */
+	assert_int_equal(halo_cl_majority(most, 2, scratch, &is_tie), 0);
+	assert_true(is_tie);
 }
 
 /* Whether a line of BUF contains NEEDLE (and ALSO, unless NULL). */
