@@ -116,15 +116,26 @@ void halo_cli_usage(FILE *out)
 	      HALO_WAIT_DEFAULT_SECONDS);
 }
 
-bool halo_cli_wants_json(int argc, char *argv[])
+/* Whether ARGV holds OPTION before any "--". */
+static bool has_option(int argc, char *argv[], const char *option)
 {
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0)
 			break;
-		if (strcmp(argv[i], "--json") == 0)
+		if (strcmp(argv[i], option) == 0)
 			return true;
 	}
 	return false;
+}
+
+bool halo_cli_wants_json(int argc, char *argv[])
+{
+	return has_option(argc, argv, "--json");
+}
+
+bool halo_cli_wants_cluster(int argc, char *argv[])
+{
+	return has_option(argc, argv, "--cluster");
 }
 
 static int set_mode(struct halo_cli *cli, enum halo_mode mode, char **ret_error)

@@ -44,6 +44,8 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 /* True when "--json" is among the options of ARGV, so that even a usage
  * error can answer with a JSON document. */
 bool halo_cli_wants_json(int argc, char *argv[]);
+/* The same for "--cluster": that document is --cluster's own. */
+bool halo_cli_wants_cluster(int argc, char *argv[]);
 
 void halo_cli_usage(FILE *out);
 

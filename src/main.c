@@ -42,6 +42,8 @@ struct run {
 	 * command line's own output), the config may come inline. */
 	FILE *ansible_out;
 	bool ansible_diff;
+	/* A --cluster command line: a usage error answers with its document. */
+	bool cluster;
 };
 
 /* Prints every collected error and, with --json, the one document; the
@@ -54,6 +56,8 @@ static int stop_with(struct run *run, int code)
 	if (run->ansible_out)
 		(void)halo_report_ansible_error(run->ansible_out, run->cfg, &run->errs, code,
 						run->ansible_diff);
+	else if (run->ctx.json && run->cluster)
+		(void)halo_cluster_print_json_error(stdout, &run->errs);
 	else if (run->ctx.json)
 		(void)halo_report_json_result(stdout, &run->ctx, run->config.name,
 					      run->cfg, &run->errs, NULL, code);
@@ -272,6 +276,7 @@ int main(int argc, char *argv[])
 		return ansible_main(argv[1]);
 	halo_plan_init(&run.plan);
 	run.ctx.json = halo_cli_wants_json(argc, argv);
+	run.cluster = halo_cli_wants_cluster(argc, argv);
 	r = halo_cli_parse(argc, argv, &cli, &error);
 	if (r < 0) {
 		halo_errors_add(&run.errs, "%s", error ? error : "out of memory");

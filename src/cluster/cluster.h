@@ -136,6 +136,10 @@ void halo_cluster_free(struct halo_cluster *cl);
 void halo_cluster_print_text(FILE *out, const struct halo_cluster *cl, int bits,
 			     int verbosity);
 int halo_cluster_print_json(FILE *out, const struct halo_cluster *cl, int bits);
+/* The same document for a --cluster command line that is wrong (exit 1):
+ * no nodes or items, ERRS as "errors" (the first also as "msg"). */
+struct halo_errors;
+int halo_cluster_print_json_error(FILE *out, const struct halo_errors *errs);
 /* The map as a Graphviz graph (dot.c). 0 or -ENOMEM. */
 int halo_cluster_print_dot(FILE *out, const struct halo_cluster *cl, int bits);
 

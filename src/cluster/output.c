@@ -103,14 +103,14 @@ static struct json_object *jstr(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-int halo_cluster_print_json(FILE *out, const struct halo_cluster *cl, int bits)
+/* The --json document of CL. NULL: ENOMEM. */
+static struct json_object *cluster_doc(const struct halo_cluster *cl, int bits)
 {
 	_cleanup_free_ char *sum = halo_cl_summary(cl);
 	struct json_object *o = json_object_new_object(), *a, *s;
-	const char *text;
 
 	if (!o)
-		return -ENOMEM;
+		return NULL;
 	json_object_object_add(o, "schema_version", json_object_new_int(1));
 	json_object_object_add(o, "tool", json_object_new_string(PACKAGE_NAME));
 	json_object_object_add(o, "version", json_object_new_string(PACKAGE_VERSION));
@@ -169,12 +169,41 @@ int halo_cluster_print_json(FILE *out, const struct halo_cluster *cl, int bits)
 		json_object_array_add(a, n);
 	}
 	json_object_object_add(o, "items", a);
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-						 JSON_C_TO_STRING_NOSLASHESCAPE);
+	return o;
+}
+
+static int print_doc(FILE *out, struct json_object *o)
+{
+	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							     JSON_C_TO_STRING_SPACED |
+							     JSON_C_TO_STRING_NOSLASHESCAPE) :
+			       NULL;
+
 	if (text)
 		fprintf(out, "%s\n", text);
 	json_object_put(o);
 	return text ? 0 : -ENOMEM;
+}
+
+int halo_cluster_print_json(FILE *out, const struct halo_cluster *cl, int bits)
+{
+	return print_doc(out, cluster_doc(cl, bits));
+}
+
+int halo_cluster_print_json_error(FILE *out, const struct halo_errors *errs)
+{
+	struct halo_cluster none = { 0 };
+	struct json_object *o = cluster_doc(&none, HALO_EXIT_USAGE), *a;
+
+	if (!o)
+		return -ENOMEM;
+	json_object_object_add(o, "failed", json_object_new_boolean(true));
+	json_object_object_add(o, "msg", jstr(errs->n ? errs->msgs[0] : "out of memory"));
+	a = json_object_new_array();
+	for (size_t i = 0; a && i < errs->n; i++)
+		json_object_array_add(a, json_object_new_string(errs->msgs[i]));
+	json_object_object_add(o, "errors", a);
+	return print_doc(out, o);
 }
 
 /* FILE as given (the operator's copy of a node's state file or report):

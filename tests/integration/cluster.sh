@@ -206,6 +206,10 @@ is "$rc" 1 "--cluster with one file: exit 1"
 like "$err" "needs at least two state files" "and says why"
 run_halo --cluster --json "$(state 1)"
 is "$(jq -r '.failed' <<<"$out")" true "--json usage error: a JSON document"
+is "$(jq -c '[.mode, .exit_code, .items, .errors]' <<<"$out")" \
+	'["cluster",1,[],["--cluster needs at least two state files (one per node), not 1"]]' \
+	"... --cluster's own, with the error"
+is "$(jq -r 'has("root") or has("config")' <<<"$out")" false "... naming no root or config"
 run_halo --cluster --root "$TEST_TMP/root1" "$(state 1)" "$(state 2)"
 is "$rc" 1 "--cluster --root: exit 1"
 like "$err" "takes no --root" "and says so"
