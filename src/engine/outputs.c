@@ -7,6 +7,7 @@
 
 #include "engine/outputs.h"
 #include "engine/refusals.h"
+#include "engine/revert.h"
 #include "engine/state.h"
 #include "engine/subsystem.h"
 #include "host/host.h"
@@ -201,6 +202,27 @@ static int write_kept(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_
 	return extra;
 }
 
+int halo_outputs_plan_moved_textfile(struct halo_ctx *ctx, const struct halo_config *cfg,
+				     struct halo_plan *plan)
+{
+	const char *was = plan->records ? plan->records->textfile : NULL;
+	const char *now = cfg->state.prometheus;
+	struct halo_item *item;
+	int r;
+
+	/* Only a full run writes the textfile, so only one moves it. */
+	if (ctx->revert || !halo_run_is_full(ctx) || !was || (now && strcmp(was, now) == 0))
+		return 0;
+	r = halo_plan_add_revert_output(plan, was, HALO_REVERT_TEXTFILE, &item);
+	/* A hand-edited path: not absolute, or a file an item writes. */
+	if (r == -EINVAL || r == -EEXIST)
+		return 0;
+	if (r < 0)
+		return r;
+	return halo_item_set_note(item, "the textfile of an earlier config: state.prometheus %s",
+				  now && now[0] ? "names another now" : "is unset now") < 0 ? -ENOMEM : 0;
+}
+
 int halo_outputs_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		       struct halo_plan *plan, int bits, struct halo_errors *errs)
 {
@@ -221,6 +243,7 @@ int halo_outputs_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 			struct halo_plan none;
 
 			halo_plan_init(&none);
+			none.records = plan->records;
 			r = halo_state_write(ctx, cfg, &none, 0);
 			halo_plan_free(&none);
 		}

@@ -40,6 +40,13 @@ int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 int halo_outputs_check_files_writable(struct halo_ctx *ctx, const struct halo_plan *plan,
 				      struct halo_errors *errs);
 
+/* A full run whose state.prometheus no longer names the textfile the
+ * last state file records (moved, or unset): an item that removes that
+ * file while it is recognisably halo-provision's, so node_exporter is
+ * not left reading an old copy beside the new one. 0 or -errno. */
+int halo_outputs_plan_moved_textfile(struct halo_ctx *ctx, const struct halo_config *cfg,
+				     struct halo_plan *plan);
+
 /* Writes the outputs of a finished run with exit bits BITS. A failed
  * write is a line in ERRS and a warning of PLAN; returns the bits it adds
  * (HALO_EXIT_FAILED), 0 when all went well. */

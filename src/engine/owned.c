@@ -50,6 +50,7 @@ void halo_records_free(struct halo_records *records)
 		free(records->v[i].subsystem);
 	}
 	free(records->v);
+	free(records->textfile);
 	*records = (struct halo_records){ 0 };
 }
 

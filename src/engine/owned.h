@@ -42,6 +42,7 @@ struct halo_recorded {
 struct halo_records {
 	struct halo_recorded *v;
 	size_t n;
+	char *textfile; /* the Prometheus textfile the file records, or NULL */
 };
 
 void halo_records_free(struct halo_records *records);

@@ -504,7 +504,7 @@ static int items_element(struct scan *s, void *state)
 struct top_scan {
 	struct halo_records *got;
 	long version;
-	bool seen_version, version_int, seen_items, items_array;
+	bool seen_version, version_int, seen_items, items_array, seen_textfile;
 };
 
 static int top_member(struct scan *s, void *state)
@@ -522,6 +522,12 @@ static int top_member(struct scan *s, void *state)
 			return SCAN_OTHER; /* json-c reads true, "1", ... as numbers */
 		r = scan_number(s, &t->version, &t->version_int);
 		return r == SCAN_OK && !t->version_int ? SCAN_OTHER : r;
+	}
+	if (name_is(s, "textfile")) {
+		if (t->seen_textfile)
+			return SCAN_OTHER;
+		t->seen_textfile = true;
+		return keep_string(s, &t->got->textfile);
 	}
 	if (!name_is(s, "items"))
 		return scan_value(s);

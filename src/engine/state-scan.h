@@ -11,7 +11,7 @@
  * The records of the state file TEXT (LEN bytes): for every element of
  * "items", its "memo", its "path" and "subsystem" (when both are strings)
  * and the "owned" strings shorter than HALO_OWNED_LEN, under its "key",
- * exactly as halo_state_records_parse takes them from the
+ * and the top-level "textfile" (when a string), exactly as halo_state_records_parse takes them from the
  * parsed document; none when the file is not one of ours (a
  * "schema_version" other than SCHEMA, "items" not an array).
  *

@@ -179,6 +179,20 @@ static struct json_object *node_member(struct halo_ctx *ctx, const struct halo_c
 	return node;
 }
 
+/* The `textfile` member: the Prometheus textfile a full run writes, so
+ * that a later apply finds it after state.prometheus moved (run.c). A run
+ * limited by --only or --interface writes none: it keeps the previous
+ * file's. NULL: none. */
+static struct json_object *textfile_member(struct halo_ctx *ctx, const struct halo_config *cfg,
+					   const struct halo_plan *plan)
+{
+	const char *path = cfg->state.prometheus;
+
+	if (!halo_run_is_full(ctx))
+		path = plan->records ? plan->records->textfile : NULL;
+	return path && path[0] ? json_object_new_string(path) : NULL;
+}
+
 /* The state file of CFG (NULL: the default one), inside the root. */
 static const char *state_path(const struct halo_config *cfg)
 {
@@ -378,6 +392,8 @@ int halo_state_records_parse(const char *text, struct halo_records *ret)
 	prev = parse_prev(text, &list);
 	if (!prev)
 		return 0;
+	if (member_string(prev, "textfile") && !(ret->textfile = strdup(member_string(prev, "textfile"))))
+		err = -ENOMEM;
 	for (size_t i = 0; i < json_object_array_length(list) && err == 0; i++) {
 		struct json_object *it = json_object_array_get_idx(list, i);
 		const char *key = member_string(it, "key"), *memo = member_string(it, "memo");
@@ -454,7 +470,7 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     const struct halo_plan *plan, int exit_bits)
 {
 	const char *path = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
-	struct json_object *o, *c, *items, *node;
+	struct json_object *o, *c, *items, *node, *textfile;
 	_cleanup_free_ char *text = NULL;
 	const char *s;
 	int bits = exit_bits & ~HALO_EXIT_CHANGED;
@@ -474,11 +490,13 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	}
 	bits |= keep_other_items(ctx, plan, path, items);
 	node = node_member(ctx, cfg, plan, path);
+	textfile = textfile_member(ctx, cfg, plan);
 
 	o = json_object_new_object();
 	if (!o) {
 		json_object_put(items);
 		json_object_put(node);
+		json_object_put(textfile);
 		return -ENOMEM;
 	}
 	json_object_object_add(o, "schema_version", json_object_new_int(STATE_SCHEMA_VERSION));
@@ -495,6 +513,8 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	json_object_object_add(o, "exit_bits", json_object_new_int(bits));
 	if (node)
 		json_object_object_add(o, "node", node);
+	if (textfile)
+		json_object_object_add(o, "textfile", textfile);
 	json_object_object_add(o, "items", items);
 
 	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |

@@ -206,6 +206,10 @@ invalid "$(jq '.items[0].outcome = "changed"' "$R/var/lib/halo-provision/state.j
 invalid "$(jq '.exit_bits = 2' "$R/var/lib/halo-provision/state.json")" "+2 in the state file"
 invalid "$(jq '.reboot_required = false' "$R/var/lib/halo-provision/state.json")" \
 	"reboot_required that disagrees with exit_bits"
+is "$(jq -r .textfile "$R/var/lib/halo-provision/state.json")" \
+	/var/lib/prometheus/node-exporter/halo-provision.prom "the state file records its textfile"
+invalid "$(jq '.textfile = "halo.prom"' "$R/var/lib/halo-provision/state.json")" \
+	"a relative textfile in the state file"
 
 # A revert: the same document, its msg "apply: revert, N items ...".
 run_halo --root "$R" --revert --dry-run --json

@@ -131,6 +131,41 @@ ok "$([ ! -e "$R2/var/lib/prometheus" ]; echo $?)" "dry-run wrote no textfile"
 run_halo --root "$R2" --check
 promtool_ok "$R2/var/lib/prometheus/node-exporter/halo-provision.prom" "an empty plan's textfile"
 
+# state.prometheus moved: the apply removes the textfile the state file
+# records, so node_exporter does not read an old copy beside the new one
+# (the same series twice); a check only reports it; a file at the old path
+# that is not ours stays.
+TF=$R2/var/lib/prometheus/node-exporter
+run_halo --root "$R2"
+is "$(jq -r .textfile "$R2/var/lib/halo-provision/state.json")" \
+	/var/lib/prometheus/node-exporter/halo-provision.prom "the state file records the textfile"
+write_conf "$R2/etc/halo-provision/halo.conf" <<'CONF'
+version = 1;
+state = { prometheus = "/var/lib/prometheus/node-exporter/halo.prom"; };
+CONF
+run_halo --root "$R2" --check --json
+is "$rc" 2 "textfile moved, --check: exit 2 (drift)"
+is "$(jq -r '.items[] | select(.key=="file/var/lib/prometheus/node-exporter/halo-provision.prom") | .outcome' <<<"$out")" \
+	drift "... the old textfile's item drifts"
+ok "$([ -f "$TF/halo-provision.prom" ] && [ -f "$TF/halo.prom" ]; echo $?)" \
+	"... and is still there beside the new one (a check removes nothing)"
+run_halo --root "$R2"
+is "$rc" 2 "textfile moved, apply: exit 2"
+ok "$([ ! -e "$TF/halo-provision.prom" ] && [ -f "$TF/halo.prom" ]; echo $?)" \
+	"... the old textfile is gone, the new one written"
+is "$(jq -r .textfile "$R2/var/lib/halo-provision/state.json")" \
+	/var/lib/prometheus/node-exporter/halo.prom "... and the state file records the new one"
+write_conf "$R2/etc/halo-provision/halo.conf" <<<'version = 1;'
+echo 'other_series 1' >"$TF/other.prom"
+cp "$TF/other.prom" "$TF/halo.prom"
+run_halo --root "$R2" --json
+is "$(jq -r '.items[] | select(.key=="file/var/lib/prometheus/node-exporter/halo.prom") | .message' <<<"$out")" \
+	"not ours (holds another program's series other_series): left as is" \
+	"state.prometheus unset, another program's file at the old path: left, said so"
+ok "$([ -f "$TF/halo.prom" ]; echo $?)" "... and still there"
+is "$(jq -r 'has("textfile")' "$R2/var/lib/halo-provision/state.json")" false \
+	"... and the state file records no textfile"
+
 # The alert rules and the dashboard that read this file:
 # tests/integration/monitoring.sh.
 

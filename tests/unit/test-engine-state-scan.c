@@ -41,6 +41,7 @@ static const char *const ours =
 	"  \"tool\": \"halo-provision\",\n"
 	"  \"config\": { \"path\": \"/etc/halo-provision/halo.conf\", \"digest\": \"de9a\" },\n"
 	"  \"failed\": false,\n"
+	"  \"textfile\": \"/var/lib/prometheus/node-exporter/halo-provision.prom\",\n"
 	"  \"exit_bits\": 0,\n"
 	"  \"node\": { \"interfaces\": [ { \"mtu\": 9000, \"roce\": { \"pfc\": [ 3 ], \"ecn\": null } } ] },\n"
 	"  \"items\": [\n"
@@ -60,6 +61,7 @@ static void test_ours(void **state)
 
 	assert_int_equal(scan(ours, &parsed), 1);
 	assert_int_equal(parsed.n, 3);
+	assert_string_equal(parsed.textfile, "/var/lib/prometheus/node-exporter/halo-provision.prom");
 	assert_string_equal(parsed.v[0].key, "roce/e810/dscp-prio");
 	assert_string_equal(parsed.v[0].memo, "3");
 	assert_int_equal(parsed.v[0].owned.n, 2);
@@ -91,6 +93,8 @@ static void test_plain_variants(void **state)
 		("{\"schema_version\":1,\"items\":[{\"path\":\"/p\",\"key\":\"k\",\"subsystem\":\"files\"},"
 		 "{\"key\":\"j\",\"path\":\"/q\"},{\"key\":\"i\",\"path\":7,\"subsystem\":\"boot\"},"
 		 "{\"key\":\"k\",\"subsystem\":\"boot\",\"path\":\"/r\",\"memo\":\"m\"}]}"),
+		/* a textfile that is no string is none */
+		"{\"schema_version\":1,\"textfile\":7,\"items\":[]}",
 		/* not ours: another version, no items, items not an array */
 		"{\"schema_version\":2,\"items\":[{\"key\":\"k\",\"memo\":\"m\"}]}",
 		"{\"schema_version\":-0,\"items\":[]}",
@@ -147,6 +151,7 @@ static void test_left_to_the_parser(void **state)
 		"{\"schema_version\":1,\"items\":[{\"key\":\"a\",\"subsystem\":\"files\",\"path\":\"/a\",\"path\":\"/b\"}]}",
 		"{\"schema_version\":1,\"items\":[{\"key\":\"a\",\"subsystem\":\"x\",\"path\":\"/a\",\"subsystem\":\"files\"}]}",
 		"{\"schema_version\":1,\"items\":[],\"items\":[{\"key\":\"k\",\"memo\":\"m\"}]}",
+		"{\"schema_version\":1,\"textfile\":\"/a\",\"items\":[],\"textfile\":\"/b\"}",
 		"{\"schema_version\":2,\"schema_version\":1,\"items\":[{\"key\":\"k\",\"memo\":\"m\"}]}",
 		"{\"schema_version\":\"1\",\"items\":[{\"key\":\"k\",\"memo\":\"m\"}]}",
 		"{\"schema_version\":1.0,\"items\":[{\"key\":\"k\",\"memo\":\"m\"}]}",
