@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "engine/owned.h"
 #include "engine/revert.h"
 #include "engine/state.h"
 #include "util/rootfs.h"
@@ -184,6 +185,13 @@ int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 			r = halo_plan_add_revert_output(&to, cfg->state.prometheus,
 							HALO_REVERT_TEXTFILE, NULL);
 		if (r == -EEXIST)
+			r = 0;
+		/* The one the last apply wrote, when the config names another
+		 * since (no apply has removed it yet). */
+		if (r >= 0 && plan->records && plan->records->textfile)
+			r = halo_plan_add_revert_output(&to, plan->records->textfile,
+							HALO_REVERT_TEXTFILE, NULL);
+		if (r == -EEXIST || r == -EINVAL)
 			r = 0;
 	}
 	if (r >= 0)

@@ -165,6 +165,22 @@ is "$(jq -r '.items[] | select(.key=="file/var/lib/prometheus/node-exporter/halo
 ok "$([ -f "$TF/halo.prom" ]; echo $?)" "... and still there"
 is "$(jq -r 'has("textfile")' "$R2/var/lib/halo-provision/state.json")" false \
 	"... and the state file records no textfile"
+# A full revert removes both the configured textfile and the recorded one
+# no apply has removed yet.
+rm -f "$TF/halo.prom" "$TF/other.prom"
+write_conf "$R2/etc/halo-provision/halo.conf" <<'CONF'
+version = 1;
+state = { prometheus = "/var/lib/prometheus/node-exporter/a.prom"; };
+CONF
+run_halo --root "$R2"
+write_conf "$R2/etc/halo-provision/halo.conf" <<'CONF'
+version = 1;
+state = { prometheus = "/var/lib/prometheus/node-exporter/b.prom"; };
+CONF
+run_halo --root "$R2" --check
+ok "$([ -f "$TF/a.prom" ] && [ -f "$TF/b.prom" ]; echo $?)" "moved, checked: both textfiles there"
+run_halo --root "$R2" --revert
+ok "$([ ! -e "$TF/a.prom" ] && [ ! -e "$TF/b.prom" ]; echo $?)" "a full revert removes both"
 
 # The alert rules and the dashboard that read this file:
 # tests/integration/monitoring.sh.
