@@ -3,8 +3,8 @@
  * check.c: nodes → subnets → cables, segments and dangling ports → items
  * (cluster.h says what is compared and why). Every step sorts: the
  * addresses once, each prefix a range of them found by binary search, the
- * ranges merged into subnets, so a fabric of n ports costs O(n log n)
- * whether it is a daisy chain or one switch.
+ * ranges grouped into subnets in one sweep, so a fabric of n ports costs
+ * O(n log n) whether it is a daisy chain or one switch.
  */
 #include "config.h"
 
@@ -119,6 +119,8 @@ static void prefix_range(struct cl_addr *addrs, size_t n, size_t i)
 /* A prefix range, [lo, hi] of the sorted addresses. */
 struct cl_range {
 	size_t lo, hi;
+	const struct halo_cluster_node *claimed; /* a node whose own prefix it is */
+	bool shared;     /* the own prefix of two nodes' ports */
 };
 
 /* Outer before inner: by lo, then the wider first. */
@@ -131,25 +133,65 @@ static int span_cmp(const void *x, const void *y)
 	return a->hi > b->hi ? -1 : a->hi < b->hi;
 }
 
+static size_t dsu_find(size_t *up, size_t i)
+{
+	while (up[i] != i)
+		i = up[i] = up[up[i]];
+	return i;
+}
+
+static void dsu_union(size_t *up, size_t a, size_t b)
+{
+	a = dsu_find(up, a);
+	b = dsu_find(up, b);
+	if (a != b)
+		up[a > b ? a : b] = a < b ? a : b;
+}
+
+/* The index in R (N_R distinct ranges, span_cmp order) of [LO, HI]. */
+static size_t range_index(const struct cl_range *r, size_t n_r, size_t lo, size_t hi)
+{
+	size_t a = 0, b = n_r;
+	struct cl_range key = { .lo = lo, .hi = hi };
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (span_cmp(&r[mid], &key) < 0)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a;
+}
+
 /*
- * One end of a cable with a prefix wider than the other's (a /16 typed for
- * a /24) would take every subnet inside it into one phantom switch. So
- * each address is grouped by the narrowest prefix range, among all the
- * ports' own, that holds it and an address of another node: its cable's
- * or segment's, where the prefix mismatch is then reported; its own range
- * when none does (a dangling port). Prefix ranges are nested or disjoint,
- * so the narrowest one holding an address is found in one sweep, and the
- * next wider ones by their parents.
+ * The subnets: GROUP[i] for each of the N sorted addresses, numbered in
+ * the order of their first address. A prefix typed wider on one end of a
+ * cable (a /16 for a /24) must not take every subnet it covers into one
+ * phantom switch, so an address belongs to the narrowest prefix range,
+ * among the ports' own, that holds it and an address of another node (its
+ * own when none does). A range that two nodes' ports have as their own
+ * prefix is a subnet with everything in it (a switch, where one port's
+ * narrower prefix stays inside); one that only one node's prefix makes
+ * joins only the addresses that belong to it. Prefix ranges are nested or
+ * disjoint, so the narrowest range holding an address is found in one
+ * sweep, the next wider ones by their parents.
  */
-static int narrow_ranges(struct cl_addr *addrs, size_t n)
+static int group_subnets(struct cl_addr *addrs, size_t n, size_t *group)
 {
 	_cleanup_free_ size_t *other = calloc(n + 1, sizeof(*other));
 	_cleanup_free_ struct cl_range *r = calloc(n + 1, sizeof(*r));
 	_cleanup_free_ ssize_t *parent = calloc(n + 1, sizeof(*parent));
 	_cleanup_free_ size_t *stack = calloc(n + 1, sizeof(*stack));
-	size_t n_r = 0, depth = 0, next = 0;
+	_cleanup_free_ size_t *in = calloc(n + 1, sizeof(*in));
+	_cleanup_free_ size_t *up = calloc(n + 1, sizeof(*up));
+	_cleanup_free_ ssize_t *first = calloc(n + 1, sizeof(*first));
+	_cleanup_free_ long *cover = calloc(n + 1, sizeof(*cover));
+	size_t n_r = 0, depth = 0, next = 0, n_groups = 0;
+	long c = 0;
 
-	if (!other || !r || !parent || !stack)
+	if (!other || !r || !parent || !stack || !in || !up || !first || !cover)
 		return -ENOMEM;
 	if (n == 0)
 		return 0;
@@ -159,13 +201,21 @@ static int narrow_ranges(struct cl_addr *addrs, size_t n)
 	for (size_t k = n - 1; k-- > 0;)
 		other[k] = addrs[k + 1].port->node != addrs[k].port->node ? k + 1 : other[k + 1];
 	for (size_t i = 0; i < n; i++)
-		r[i] = (struct cl_range){ addrs[i].lo, addrs[i].hi };
+		r[i] = (struct cl_range){ .lo = addrs[i].lo, .hi = addrs[i].hi };
 	qsort(r, n, sizeof(*r), span_cmp);
 	for (size_t i = 0; i < n; i++)
 		if (n_r == 0 || r[i].lo != r[n_r - 1].lo || r[i].hi != r[n_r - 1].hi)
 			r[n_r++] = r[i];
 	for (size_t i = 0; i < n; i++) {
-		ssize_t in;
+		struct cl_range *own = &r[range_index(r, n_r, addrs[i].lo, addrs[i].hi)];
+
+		if (!own->claimed)
+			own->claimed = addrs[i].port->node;
+		else if (own->claimed != addrs[i].port->node)
+			own->shared = true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		ssize_t k;
 
 		/* Open every range that starts here (its parent: the
 		 * innermost open one still holding it), close those done. */
@@ -177,22 +227,44 @@ static int narrow_ranges(struct cl_addr *addrs, size_t n)
 		}
 		while (depth && r[stack[depth - 1]].hi < i)
 			depth--;
-		in = depth ? (ssize_t)stack[depth - 1] : -1;
-		while (in >= 0 && other[r[in].lo] > r[in].hi)
-			in = parent[in];
-		if (in >= 0) {
-			addrs[i].lo = r[in].lo;
-			addrs[i].hi = r[in].hi;
+		k = depth ? (ssize_t)stack[depth - 1] : -1;
+		while (k >= 0 && other[r[k].lo] > r[k].hi)
+			k = parent[k];
+		in[i] = k >= 0 ? (size_t)k : range_index(r, n_r, addrs[i].lo, addrs[i].hi);
+	}
+	for (size_t i = 0; i < n; i++)
+		up[i] = i;
+	for (size_t k = 0; k < n_r; k++)
+		first[k] = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct cl_range *g = &r[in[i]];
+
+		if (g->shared) {
+			/* Every neighbouring pair in it: counted, joined below. */
+			cover[g->lo]++;
+			cover[g->hi]--;
+		} else if (first[in[i]] < 0) {
+			first[in[i]] = (ssize_t)i;
+		} else {
+			dsu_union(up, (size_t)first[in[i]], i);
 		}
 	}
-	return 0;
-}
+	for (size_t k = 0; k + 1 < n; k++) {
+		c += cover[k];
+		if (c > 0)
+			dsu_union(up, k, k + 1);
+	}
+	/* Numbered by their first address: FIRST is reused, by root. */
+	for (size_t i = 0; i < n; i++)
+		first[i] = -1;
+	for (size_t i = 0; i < n; i++) {
+		size_t root = dsu_find(up, i);
 
-static int range_cmp(const void *x, const void *y)
-{
-	const struct cl_addr *a = *(struct cl_addr *const *)x, *b = *(struct cl_addr *const *)y;
-
-	return a->lo < b->lo ? -1 : a->lo > b->lo;
+		if (first[root] < 0)
+			first[root] = (ssize_t)n_groups++;
+		group[i] = (size_t)first[root];
+	}
+	return (int)n_groups;
 }
 
 /* "192.168.100.0/30": the network of C at prefix PREFIXLEN. */
@@ -417,7 +489,8 @@ static void report_dangling(struct halo_cluster *cl, struct cl_port *const *port
 static int check_subnets(struct halo_cluster *cl, struct cl_port **ports, size_t n_ports)
 {
 	_cleanup_free_ struct cl_addr *addrs = NULL;
-	_cleanup_free_ struct cl_addr **by_lo = NULL;
+	_cleanup_free_ struct cl_addr **members = NULL;
+	_cleanup_free_ size_t *group = NULL, *start = NULL, *fill = NULL;
 	_cleanup_free_ struct cl_cable *cables = NULL;
 	_cleanup_free_ bool **lonely = calloc(n_ports + 1, sizeof(*lonely));
 	size_t n = 0, n_cables = 0, total = 0;
@@ -426,40 +499,31 @@ static int check_subnets(struct halo_cluster *cl, struct cl_port **ports, size_t
 	for (size_t i = 0; i < n_ports; i++)
 		total += ports[i]->n_addrs;
 	addrs = calloc(total + 1, sizeof(*addrs));
-	by_lo = calloc(total + 1, sizeof(*by_lo));
+	members = calloc(total + 1, sizeof(*members));
+	group = calloc(total + 1, sizeof(*group));
+	start = calloc(total + 2, sizeof(*start));
+	fill = calloc(total + 1, sizeof(*fill));
 	cables = calloc(total / 2 + 1, sizeof(*cables));
-	if (!addrs || !by_lo || !cables || !lonely)
+	if (!addrs || !members || !group || !start || !fill || !cables || !lonely)
 		return -ENOMEM;
 	for (size_t i = 0; i < n_ports; i++)
 		for (size_t a = 0; a < ports[i]->n_addrs; a++)
 			if (!halo_cidr_is_link_local(&ports[i]->addrs[a]))
 				addrs[n++] = (struct cl_addr){ .port = ports[i], .ia = a };
 	qsort(addrs, n, sizeof(*addrs), addr_cmp);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		prefix_range(addrs, n, i);
-		by_lo[i] = &addrs[i];
-	}
-	r = narrow_ranges(addrs, n);
-	if (r < 0)
-		return r;
-	/* Two prefixes are nested or disjoint, so the subnets are the
-	 * overlapping ranges merged: each a run of the sorted addresses. */
-	qsort(by_lo, n, sizeof(*by_lo), range_cmp);
-	for (size_t i = 0; i < n && r == 0;) {
-		size_t start = by_lo[i]->lo, end = by_lo[i]->hi;
-		struct cl_addr **members;
-
-		for (i++; i < n && by_lo[i]->lo <= end; i++)
-			if (by_lo[i]->hi > end)
-				end = by_lo[i]->hi;
-		members = calloc(end - start + 1, sizeof(*members));
-		if (!members)
-			return -ENOMEM;
-		for (size_t k = start; k <= end; k++)
-			members[k - start] = &addrs[k];
-		r = check_subnet(cl, members, end - start + 1, &cables, &n_cables, lonely);
-		free(members);
-	}
+	r = group_subnets(addrs, n, group);
+	/* Each subnet's addresses, grouped: MEMBERS in group order. */
+	for (size_t i = 0; r > 0 && i < n; i++)
+		start[group[i] + 1]++;
+	for (size_t g = 0; r > 0 && g < (size_t)r; g++)
+		start[g + 1] += start[g];
+	for (size_t i = 0; r > 0 && i < n; i++)
+		members[start[group[i]] + fill[group[i]]++] = &addrs[i];
+	for (size_t g = 0, n_groups = r > 0 ? (size_t)r : 0; g < n_groups && r >= 0; g++)
+		r = check_subnet(cl, members + start[g], start[g + 1] - start[g], &cables, &n_cables,
+				 lonely);
 	/* A pair of ports in two subnets is one cable, by its first
 	 * addresses. */
 	qsort(cables, n_cables, sizeof(*cables), cable_cmp);

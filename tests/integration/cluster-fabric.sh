@@ -93,6 +93,34 @@ is "$(jq -c '[.cables, (.segments | length)]' <<<"$out")" "[2,0]" "... two cable
 is "$(jq -r '[.items[] | select(.outcome != "ok") | .subject + ": " + .message] | join(",")' <<<"$out")" \
 	"node0001:rdma0 <-> node0002:rdma0: subnet differs: /16 on node0001:rdma0, /24 on node0002:rdma0" \
 	"... and only the first cable's prefix differs"
+# A dangling port under the wide prefix, or a cable whose other end's
+# file is not read, still makes no switch of them.
+python3 "$top_srcdir/tests/lib/fabric-states.py" 5 "$TEST_TMP/wide5" >/dev/null
+for n in 1 2 3 4 5; do
+	case $n in 1) a=10.1.0.1/16;; 2) a=10.1.0.2/24;; 3) a=10.1.1.1/24;; 4) a=10.1.1.2/24;; 5) a=10.1.5.5/24;; esac
+	f=$TEST_TMP/wide5/node000$n.json
+	jq --arg a "$a" '.node.interfaces[0].addresses = [$a]' "$f" >"$f.new" && mv "$f.new" "$f"
+done
+run_halo --cluster "$TEST_TMP"/wide5/*.json
+is "$(tail -n 1 <<<"$out")" "cluster: 5 nodes, 2 cables, 1 dangling port, 29 items, 27 ok, 2 drift" \
+	"a dangling port under the /16 as well: two cables and that port, no switch"
+run_halo --cluster "$TEST_TMP"/wide5/node000[123].json "$TEST_TMP/wide5/nowhere.json"
+is "$(grep '^drift' <<<"$out" | sed 's/:.*//; s/  */ /g')" \
+"drift node0001
+drift node0003" "node0004's file missing: the cable's prefix differs, and ..."
+like "$(grep '^drift' <<<"$out" | tail -n 1)" "node0003:rdma0  dangling port" "... node0003's port dangles"
+like "$(tail -n 1 <<<"$out")" "1 cable, 1 dangling port, " "... no switch"
+# One port of a switch with a narrower prefix stays in the switch.
+python3 "$top_srcdir/tests/lib/fabric-states.py" 5 "$TEST_TMP/narrow" >/dev/null
+for n in 1 2 3 4 5; do
+	case $n in 1) a=10.1.0.1/24;; 2) a=10.1.0.2/24;; 3) a=10.1.0.200/24;; 4) a=10.1.0.201/24;; 5) a=10.1.0.5/25;; esac
+	f=$TEST_TMP/narrow/node000$n.json
+	jq --arg a "$a" '.node.interfaces[0].addresses = [$a]' "$f" >"$f.new" && mv "$f.new" "$f"
+done
+run_halo --cluster "$TEST_TMP"/narrow/*.json
+is "$out" "drift   node0005:rdma0 <-> switch 10.1.0.0/24  prefix /25, the segment's /24
+cluster: 5 nodes, 0 cables, 1 switched segment, 16 items, 15 ok, 1 drift" \
+	"a /25 port in a /24 switch: one switch, that port's prefix differs"
 
 # --- no majority: a tie is said, not passed off as the most nodes' value ---
 python3 "$top_srcdir/tests/lib/fabric-states.py" 4 "$TEST_TMP/tie" 1:1500 2:1500 ||
