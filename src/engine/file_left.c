@@ -52,6 +52,20 @@ static bool file_key(const char *key, const char *path)
 	return strncmp(key, "file", 4) == 0 && strcmp(key + 4, path) == 0;
 }
 
+/* Whether SUB undoes more than files from its records (storage: the
+ * enable link beside its unit). Keeping only the file's record would let a
+ * revert remove the unit and leave the link dangling, so such files are
+ * left unrecorded, both staying. */
+static bool undoes_more(const struct halo_ctx *ctx, enum halo_subsys sub)
+{
+	const struct halo_registry *reg = ctx->registry;
+
+	for (size_t i = 0; reg && i < reg->n; i++)
+		if (reg->subsystems[i].bit == sub)
+			return reg->subsystems[i].undo_recorded != NULL;
+	return false;
+}
+
 int halo_plan_add_left_files(struct halo_ctx *ctx, struct halo_plan *plan)
 {
 	const struct halo_records *rec = plan->records;
@@ -71,7 +85,7 @@ int halo_plan_add_left_files(struct halo_ctx *ctx, struct halo_plan *plan)
 		if (!f->path || !file_key(f->key, f->path) || halo_plan_find(plan, f->key))
 			continue;
 		sub = halo_subsys_from_name(ctx->registry, f->subsystem);
-		if (!(sub & ctx->only))
+		if (!(sub & ctx->only) || undoes_more(ctx, sub))
 			continue;
 		/* Gone, refused or taken over since: nothing of ours to keep. */
 		if (halo_root_read_owned(ctx, f->path, &text, &len) < 0 ||

@@ -119,4 +119,14 @@ is "$(item "$KEY" .outcome)/$(item file/etc/systemd/system/models.mount .outcome
 	changed/changed "the recorded link and unit are reverted"
 ok "$([ ! -e "$LINK" ] && [ ! -L "$LINK" ] && [ ! -e "$UNIT" ]; echo $?)" "... and gone"
 
+# An apply after the entry left the config: the unit and its link stay
+# together; a revert never removes the unit alone (a dangling link).
+storage_conf '{ what = "LABEL=models"; where = "/models"; type = "ext4"; }'
+halo
+printf 'version = 1;\n' | write_conf "$CONF"
+halo
+halo --revert
+ok "$( { [ -e "$UNIT" ] && [ -L "$LINK" ]; } || { [ ! -e "$UNIT" ] && [ ! -L "$LINK" ]; }; echo $?)" \
+	"entry left, applied, reverted: unit and link stay or go together"
+
 done_testing
