@@ -202,6 +202,18 @@ static int write_kept(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_
 	return extra;
 }
 
+/* Whether the state file is there and recognisably this tool's: a
+ * partial revert rewrites only that, never a file someone else put at
+ * the configured path. */
+static bool state_is_ours(struct halo_ctx *ctx, const struct halo_config *cfg)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+
+	return halo_read_file(ctx, state_path(cfg), &text, &len) >= 0 &&
+	       halo_state_is_ours(text, len);
+}
+
 int halo_outputs_plan_moved_textfile(struct halo_ctx *ctx, const struct halo_config *cfg,
 				     struct halo_plan *plan)
 {
@@ -239,12 +251,12 @@ int halo_outputs_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		 * and only those, when there is a record. */
 		if (!ctx->revert) {
 			r = halo_state_write(ctx, cfg, plan, bits);
-		} else if (!halo_run_is_full(ctx) && halo_root_exists(ctx, state_path(cfg))) {
+		} else if (!halo_run_is_full(ctx) && state_is_ours(ctx, cfg)) {
 			struct halo_plan none;
 
 			halo_plan_init(&none);
 			none.records = plan->records;
-			r = halo_state_write(ctx, cfg, &none, 0);
+			r = halo_state_write(ctx, cfg, &none, bits);
 			halo_plan_free(&none);
 		}
 		if (r < 0)

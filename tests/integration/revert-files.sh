@@ -124,5 +124,9 @@ ok "$(jq -e '[.items[] | select(.subsystem=="links")] | length > 0' "$STATE" >/d
 rm -f "$STATE"
 run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only files --revert
 ok "$([ ! -e "$STATE" ]; echo $?)" "a partial revert without a state file creates none"
+echo '{"mine": true}' >"$STATE"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only files --revert
+is "$(cat "$STATE")" '{"mine": true}' "... and leaves a file that is not ours at that path alone"
+rm -f "$STATE"
 
 done_testing

@@ -99,4 +99,14 @@ is "$(cat "$STATE")" "$first_state" "and the same state file"
 run_trap
 is "$rc" 8 "the apply after that changes nothing (reboot still pending)"
 
+# A revert of boot alone, with iommu=pt active: the state file keeps the
+# other subsystems' items and says the reboot the revert left pending.
+cp "$FX/proc/cmdline" "$TEST_TMP/cmdline"
+printf 'BOOT_IMAGE=/boot/vmlinuz root=/dev/sda1 ro quiet iommu=pt\n' >"$FX/proc/cmdline"
+run_trap --revert --only boot
+is "$rc" 10 "--revert --only boot, iommu=pt active: exit 10"
+is "$(jq -c '[.reboot_required, ([.items[] | select(.subsystem=="boot")] | length), ([.items[] | select(.subsystem=="modules")] | length > 0)]' "$STATE")" \
+	'[true,0,true]' "... the state file: reboot required, no boot items, the module items kept"
+cp "$TEST_TMP/cmdline" "$FX/proc/cmdline"
+
 done_testing
