@@ -112,8 +112,9 @@ static int add_rule(struct halo_ctx *ctx, const struct halo_config *cfg,
 		}
 		if (!h->found) {
 			*complete = false;
-			r = halo_plan_warn(plan, "sysctl: interface %s has no link yet: its keys and "
+			r = halo_plan_warn(plan, "sysctl: interface %s has no link%s: its keys and "
 						 "%s are not applied or checked", h->entry->name,
+					   host->stage == HALO_HOST_FINAL ? "" : " yet",
 					   HALO_SYSCTL_DROPIN);
 			if (r < 0)
 				return r;

@@ -81,9 +81,11 @@ write_conf "$CONF" <<'CONF'
 version = 1;
 interfaces = ( { name = "rdma0"; mtu = 9000; }, { name = "rdma9"; mtu = 9000; } );
 firewall = { backend = "nftables"; };
+sysctl = { multi_nic = "on"; };
 state = { prometheus = "/var/lib/node-exporter/halo.prom"; };
 CONF
-mkdir -p "$ROOT/var/lib/node-exporter"
+mkdir -p "$ROOT/var/lib/node-exporter" "$ROOT/proc/sys/net/ipv4/conf/rdma0"
+for k in arp_ignore arp_announce rp_filter; do echo 0 >"$ROOT/proc/sys/net/ipv4/conf/rdma0/$k"; done
 before_net=$(net_state)
 # Every subsystem: only a full run writes the textfile.
 run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --check --json
@@ -98,13 +100,14 @@ is "$(jq -r '.items[] | select(.key=="link/rdma0/mtu") | .outcome' <<<"$out")" d
 like "$(cat "$ROOT/var/lib/node-exporter/halo.prom")" \
 	'halo_item_in_sync\{key="link/rdma9/present",subsystem="links"\} 0' \
 	"... and the textfile carries the failed item"
-is "$(jq -r '.warnings[]' <<<"$out")" \
-	'firewall: interface "rdma9" has no link: /etc/nftables.d/halo-provision.nft is not written or checked' \
-	"... the firewall's warning says it has no link (not \"yet\")"
+is "$(jq -r '.warnings[]' <<<"$out" | sort)" \
+	'firewall: interface "rdma9" has no link: /etc/nftables.d/halo-provision.nft is not written or checked
+sysctl: interface rdma9 has no link: its keys and /etc/sysctl.d/90-halo-provision.conf are not applied or checked' \
+	"... the firewall's and sysctl's warnings say it has no link (not \"yet\")"
 is "$(net_state)" "$before_net" "... no namespace changed"
 halo --dry-run
 is "$rc" 1 "--dry-run of the same config: still a config error (exit 1)"
-rm -rf "$ROOT/var/lib/node-exporter"
+rm -rf "$ROOT/var/lib/node-exporter" "$ROOT/proc"
 
 bad_case "two entries match one link" \
 	'interfaces "rdma0" \(line 2\) and "fast" both match link rdma0' \
