@@ -461,8 +461,8 @@ static void report_dangling(struct halo_cluster *cl, struct cl_port *const *port
 
 	/* Its peer may be in a file that could not be read. */
 	if (unread)
-		snprintf(why, sizeof(why), " read (%zu %s not: its peer may be in %s)", unread,
-			 unread == 1 ? "was" : "were", unread == 1 ? "it" : "one");
+		snprintf(why, sizeof(why), " (%zu without node facts: its peer may be in %s)",
+			 unread, unread == 1 ? "it" : "one");
 	for (size_t i = 0; i < n; i++) {
 		struct halo_buf b = { 0 };
 		_cleanup_free_ char *list = NULL;

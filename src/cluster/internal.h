@@ -108,7 +108,7 @@ void halo_cl_check_segment(struct halo_cluster *cl, struct cl_port *const *membe
 char *halo_cl_summary(const struct halo_cluster *cl);
 
 /* The inputs that gave no node facts (missing, unreadable, not a
- * document of this tool: each already a failed item). */
+ * document of this tool, or one without facts: each already an item). */
 size_t halo_cl_unread(const struct halo_cluster *cl);
 
 /* Frees what parse.c read into a node. */

@@ -52,7 +52,7 @@ char *halo_cl_summary(const struct halo_cluster *cl)
 		nodes += cl->nodes[i].hostname && !cl->nodes[i].dup;
 	halo_buf_printf(&b, "cluster: %zu node%s", nodes, nodes == 1 ? "" : "s");
 	if (unread)
-		halo_buf_printf(&b, " (%zu file%s not read)", unread, unread == 1 ? "" : "s");
+		halo_buf_printf(&b, " (%zu file%s without node facts)", unread, unread == 1 ? "" : "s");
 	halo_buf_printf(&b, ", %zu cable%s", cl->n_cables, cl->n_cables == 1 ? "" : "s");
 	if (cl->n_segments)
 		halo_buf_printf(&b, ", %zu switched segment%s", cl->n_segments,

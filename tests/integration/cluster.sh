@@ -132,9 +132,9 @@ is "$(grep '^failed' <<<"$out")" \
 failed  $TEST_TMP/dir.json  a directory, not a regular file
 failed  $TEST_TMP/huge.json  17825792 bytes, over the 16 MiB a state file or report can have: not read" \
 	"each named, with what it is"
-like "$out" 'cluster: 2 nodes \(3 files not read\), 1 cable, 1 dangling port' \
-	"node1 - node2 still compared; the files not read are no nodes"
-like "$out" 'dangling port: .* among the inputs read \(3 were not: its peer may be in one\)' \
+like "$out" 'cluster: 2 nodes \(3 files without node facts\), 1 cable, 1 dangling port' \
+	"node1 - node2 still compared; the files without node facts are no nodes"
+like "$out" 'dangling port: .* among the inputs \(3 without node facts: its peer may be in one\)' \
 	"... and the dangling port says its peer may be in one of them"
 
 # --- Live audits: the facts of a full --check --json ---
