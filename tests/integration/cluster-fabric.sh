@@ -80,13 +80,17 @@ node3:rdma0~10.50.0.0/24 edge switchport black" "the SVG: a switch, an edge per 
 # node1 - node2 on 10.1.0.0/24, node3 - node4 on 10.1.1.0/24; node1 says
 # /16, which holds both cables' addresses. That is one cable with a prefix
 # mismatch, not a switch of four ports.
-python3 "$top_srcdir/tests/lib/fabric-states.py" 4 "$TEST_TMP/wide" ||
-	{ echo "Bail out! cannot generate the state files"; exit 1; }
-for n in 1 2 3 4; do
-	case $n in 1) a=10.1.0.1/16;; 2) a=10.1.0.2/24;; 3) a=10.1.1.1/24;; 4) a=10.1.1.2/24;; esac
-	f=$TEST_TMP/wide/node000$n.json
-	jq --arg a "$a" '.node.interfaces[0].addresses = [$a]' "$f" >"$f.new" && mv "$f.new" "$f"
-done
+addressed() { # addressed DIR ADDR...: node000N's state file in DIR with rdma0 at the Nth ADDR
+	local dir=$1 n=0 a f
+	shift
+	python3 "$top_srcdir/tests/lib/fabric-states.py" $# "$dir" ||
+		{ echo "Bail out! cannot generate the state files"; exit 1; }
+	for a in "$@"; do
+		f=$dir/node000$((++n)).json
+		jq --arg a "$a" '.node.interfaces[0].addresses = [$a]' "$f" >"$f.new" && mv "$f.new" "$f"
+	done
+}
+addressed "$TEST_TMP/wide" 10.1.0.1/16 10.1.0.2/24 10.1.1.1/24 10.1.1.2/24
 run_halo --cluster --json "$TEST_TMP"/wide/*.json
 is "$rc" 2 "one end's prefix /16 on a /24 cable: exit 2"
 is "$(jq -c '[.cables, (.segments | length)]' <<<"$out")" "[2,0]" "... two cables, no switch"
@@ -95,12 +99,7 @@ is "$(jq -r '[.items[] | select(.outcome != "ok") | .subject + ": " + .message] 
 	"... and only the first cable's prefix differs"
 # A dangling port under the wide prefix, or a cable whose other end's
 # file is not read, still makes no switch of them.
-python3 "$top_srcdir/tests/lib/fabric-states.py" 5 "$TEST_TMP/wide5" >/dev/null
-for n in 1 2 3 4 5; do
-	case $n in 1) a=10.1.0.1/16;; 2) a=10.1.0.2/24;; 3) a=10.1.1.1/24;; 4) a=10.1.1.2/24;; 5) a=10.1.5.5/24;; esac
-	f=$TEST_TMP/wide5/node000$n.json
-	jq --arg a "$a" '.node.interfaces[0].addresses = [$a]' "$f" >"$f.new" && mv "$f.new" "$f"
-done
+addressed "$TEST_TMP/wide5" 10.1.0.1/16 10.1.0.2/24 10.1.1.1/24 10.1.1.2/24 10.1.5.5/24
 run_halo --cluster "$TEST_TMP"/wide5/*.json
 is "$(tail -n 1 <<<"$out")" "cluster: 5 nodes, 2 cables, 1 dangling port, 29 items, 27 ok, 2 drift" \
 	"a dangling port under the /16 as well: two cables and that port, no switch"
@@ -111,12 +110,7 @@ drift node0003" "node0004's file missing: the cable's prefix differs, and ..."
 like "$(grep '^drift' <<<"$out" | tail -n 1)" "node0003:rdma0  dangling port" "... node0003's port dangles"
 like "$(tail -n 1 <<<"$out")" "1 cable, 1 dangling port, " "... no switch"
 # One port of a switch with a narrower prefix stays in the switch.
-python3 "$top_srcdir/tests/lib/fabric-states.py" 5 "$TEST_TMP/narrow" >/dev/null
-for n in 1 2 3 4 5; do
-	case $n in 1) a=10.1.0.1/24;; 2) a=10.1.0.2/24;; 3) a=10.1.0.200/24;; 4) a=10.1.0.201/24;; 5) a=10.1.0.5/25;; esac
-	f=$TEST_TMP/narrow/node000$n.json
-	jq --arg a "$a" '.node.interfaces[0].addresses = [$a]' "$f" >"$f.new" && mv "$f.new" "$f"
-done
+addressed "$TEST_TMP/narrow" 10.1.0.1/24 10.1.0.2/24 10.1.0.200/24 10.1.0.201/24 10.1.0.5/25
 run_halo --cluster "$TEST_TMP"/narrow/*.json
 is "$out" "drift   node0005:rdma0 <-> switch 10.1.0.0/24  prefix /25, the segment's /24
 cluster: 5 nodes, 0 cables, 1 switched segment, 16 items, 15 ok, 1 drift" \
