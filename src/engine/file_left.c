@@ -15,6 +15,7 @@
 #include "engine/file_left.h"
 #include "engine/owned.h"
 #include "engine/subsystem.h"
+#include "host/host.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 
@@ -69,6 +70,12 @@ static bool undoes_more(const struct halo_ctx *ctx, enum halo_subsys sub)
 int halo_plan_add_left_files(struct halo_ctx *ctx, struct halo_plan *plan)
 {
 	const struct halo_records *rec = plan->records;
+	/* An entry without its link holds back a file planned on it (the
+	 * firewall zone): such a file is kept recorded too, under a reason
+	 * that does not claim the config dropped it. */
+	const char *why = halo_host_has_missing(ctx->host) ?
+				  "not planned while an interface has no link" :
+				  "no longer in the config";
 
 	/* A revert removes them itself; a one-interface run keeps the
 	 * shared files' records as they are (state.c). */
@@ -96,7 +103,7 @@ int halo_plan_add_left_files(struct halo_ctx *ctx, struct halo_plan *plan)
 			continue;
 		if (r < 0)
 			return r;
-		if (halo_item_set_wanted(item, "left as is (no longer in the config)") < 0)
+		if (halo_item_set_wanted(item, "left as is (%s)", why) < 0)
 			return -ENOMEM;
 	}
 	return 0;

@@ -168,10 +168,11 @@ static int plan_on_host(struct run *run, enum halo_host_stage stage)
 	if (plan_stage(run, HALO_PLAN_ON_HOST) < 0)
 		return -EINVAL;
 	r = halo_outputs_plan_moved_textfile(run->ctx, run->cfg, run->plan);
-	/* An entry still without its link may hold back a file planned on
-	 * it (the firewall zone): not one the config no longer has. */
-	if (r >= 0 && !halo_host_has_missing(run->ctx->host))
-		r = halo_plan_add_left_files(run->ctx, run->plan);
+	if (r < 0) {
+		halo_errors_add(run->errs, "the moved Prometheus textfile: %s", strerror(-r));
+		return -EINVAL;
+	}
+	r = halo_plan_add_left_files(run->ctx, run->plan);
 	if (r < 0)
 		halo_errors_add(run->errs, "the files the config no longer has: %s", strerror(-r));
 	return r < 0 ? -EINVAL : 0;

@@ -77,4 +77,39 @@ run_trap --netns "$NS" --json
 is "$rc" 1 "module already loaded, link missing: exit 1"
 like "$err" 'interface "ice0": no link matches name ice0' "one line names the entry"
 
+# A section taken out in an apply whose link never comes (exit 6): the
+# file it left is still recorded, so a later --revert removes it.
+fresh
+export HALO_TRAP_NETDEV=ice:pre0:ice0
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "ice" ]; persist = false; };
+interfaces = ( { name = "ice0"; } );
+access = { memlock = "unlimited"; };
+CONF
+run_trap --netns "$NS" --json
+is "$rc" 2 "apply with access.memlock: exit 2"
+LKEY=file/etc/security/limits.d/90-halo-provision.conf
+STATE=$FX/var/lib/halo-provision/state.json
+recorded() { jq -r --arg k "$LKEY" '.items[] | select(.key == $k) | .path' "$STATE"; }
+is "$(recorded)" /etc/security/limits.d/90-halo-provision.conf "the state file records the limits file"
+# The module unloaded and its device gone, as after a reboot without them.
+rm -rf "$FX/sys/module/ice" "$FX/sys/module/ice_helper"
+ip -n "$NS" link del ice0
+ip -n "$NS" link add pre0 type veth peer name peer0
+export HALO_TRAP_NETDEV=
+write_conf "$CONF" <<'CONF'
+version = 1;
+modules = { load = [ "ice" ]; persist = false; };
+interfaces = ( { name = "ice0"; } );
+CONF
+run_trap --netns "$NS" --json
+is "$rc" 6 "access taken out, device never appears: exit 6"
+is "$(item link/ice0/present outcome)" failed "... link/ice0/present failed"
+is "$(item "$LKEY" outcome)" ok "... the limits file has its item"
+is "$(item "$LKEY" wanted)" "left as is (not planned while an interface has no link)" \
+	"... left as is, not claimed gone from the config"
+is "$(recorded)" /etc/security/limits.d/90-halo-provision.conf "... and the state file still records it"
+ok "$([ -f "$FX/etc/security/limits.d/90-halo-provision.conf" ]; echo $?)" "... which is still there"
+
 done_testing
