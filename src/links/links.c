@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config/cidr.h"
 #include "host/host.h"
@@ -216,6 +217,29 @@ static size_t managed_links(const struct halo_host *host, const struct halo_host
 	return n;
 }
 
+/* An entry without its link: the drop-ins list every managed link, so
+ * planned on the links left they would drop it (and read as drift in a
+ * check). They are held back, as the firewall zone is; the engine keeps
+ * an existing one recorded. The warning names those that exist. */
+static int hold_dropins(const struct halo_ctx *ctx, struct halo_plan *plan,
+			const struct halo_host_link *missing)
+{
+	static const char *const dropins[] = { HALO_NM_DROPIN, HALO_NETWORKD_DROPIN };
+	const char *present[2];
+	size_t n = 0;
+	struct stat st;
+
+	for (size_t i = 0; i < 2; i++)
+		if (halo_root_lstat(ctx, dropins[i], &st) == 0)
+			present[n++] = dropins[i];
+	if (n == 0)
+		return 0;
+	return halo_plan_warn(plan, "links: interface \"%s\" has no link%s: %s%s%s %s not written or checked",
+			      missing->entry->name,
+			      ctx->host->stage == HALO_HOST_FINAL ? "" : " yet", present[0],
+			      n > 1 ? " and " : "", n > 1 ? present[1] : "", n > 1 ? "are" : "is");
+}
+
 /* The drop-ins that hand the links over: NetworkManager's, networkd's. */
 static int plan_dropins(struct halo_ctx *ctx, struct halo_plan *plan,
 			const struct halo_host_link *const *matched, size_t n,
@@ -250,6 +274,7 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		    struct halo_plan *plan, struct halo_errors *errs)
 {
 	const struct halo_host *host = ctx->host;
+	const struct halo_host_link *missing = NULL;
 	_cleanup_free_ const struct halo_host_link **matched = NULL;
 	_cleanup_free_ char *why = NULL;
 	struct halo_networkd_view nd = { 0 };
@@ -298,6 +323,7 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		if (!h->selected)
 			continue;
 		if (!h->found) {
+			missing = missing ? missing : h;
 			err = plan_awaited(plan, host, cfg, h->entry, errs);
 			continue;
 		}
@@ -308,7 +334,8 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	 * they would lose the others (absent during a hotplug), so only full
 	 * runs (the boot units) maintain them. */
 	if (err >= 0 && !ctx->interface)
-		err = plan_dropins(ctx, plan, matched, n_matched, &nd, errs);
+		err = missing ? hold_dropins(ctx, plan, missing) :
+				plan_dropins(ctx, plan, matched, n_matched, &nd, errs);
 	halo_networkd_view_free(&nd);
 	return err < 0 ? err : 0;
 }

@@ -261,6 +261,25 @@ is "$rc" 2 "the drop-in gone: apply writes the tool's file again"
 test -f "$DROPIN"
 ok $? "... and it is there"
 
+# ---- a managed NIC gone: the audit fails its link, not the drop-in ----
+# The drop-in lists every managed link: planned on the links left, it
+# would read as drift; it is held back, kept recorded, and a warning says so.
+ip -n "$NS" link set enp194s0f1 netns "$PEER"
+halo --check --json
+is "$rc" 4 "check with enp194s0f1 gone: its link failed (exit 4), nothing drifts"
+is "$(item link/rdma1/present .outcome)" failed "... link/rdma1/present failed"
+is "$(item "$KEY" .outcome)" ok "... the drop-in is no drift"
+is "$(item "$KEY" .wanted)" "left as is (not planned while an interface has no link)" \
+	"... it is left as is"
+like "$(jq -r '.warnings[]' <<<"$out")" \
+	'links: interface "rdma1" has no link: /etc/systemd/network/00-halo-provision-unmanaged.network is not written or checked' \
+	"... and a warning says why"
+ip -n "$PEER" link set enp194s0f1 netns "$NS"
+ip -n "$NS" link set enp194s0f1 mtu 9000 up
+halo --check --json
+is "$rc" 0 "the NIC back: check clean"
+[ "$rc" = 0 ] || diag "$(jq -c '.items[] | select(.outcome != "ok")' <<<"$out")"
+
 # ---- the drop-in follows the config ----
 write_conf "$CONF" <<'CONF'
 version = 1;
