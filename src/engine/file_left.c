@@ -2,7 +2,8 @@
 /*
  * file_left.c: the owned files that the last state file records and this
  * run's config no longer plans (a section taken out of the config, a
- * firewall backend changed). An absent section leaves its part of the
+ * firewall backend changed), or that a planner held back in this run
+ * (an entry without its link). An absent section leaves its part of the
  * host alone, so the file stays; its item keeps it in the state file, so
  * that a later --revert still finds and removes it.
  */
@@ -15,7 +16,6 @@
 #include "engine/file_left.h"
 #include "engine/owned.h"
 #include "engine/subsystem.h"
-#include "host/host.h"
 #include "util/rootfs.h"
 #include "util/strv.h"
 
@@ -70,12 +70,6 @@ static bool undoes_more(const struct halo_ctx *ctx, enum halo_subsys sub)
 int halo_plan_add_left_files(struct halo_ctx *ctx, struct halo_plan *plan)
 {
 	const struct halo_records *rec = plan->records;
-	/* An entry without its link holds back a file planned on it (the
-	 * firewall zone): such a file is kept recorded too, under a reason
-	 * that does not claim the config dropped it. */
-	const char *why = halo_host_has_missing(ctx->host) ?
-				  "not planned while an interface has no link" :
-				  "no longer in the config";
 
 	/* A revert removes them itself; a one-interface run keeps the
 	 * shared files' records as they are (state.c). */
@@ -103,7 +97,12 @@ int halo_plan_add_left_files(struct halo_ctx *ctx, struct halo_plan *plan)
 			continue;
 		if (r < 0)
 			return r;
-		if (halo_item_set_wanted(item, "left as is (%s)", why) < 0)
+		/* A file held back this run (its warning says why) is in the
+		 * config still. */
+		if (halo_item_set_wanted(item, "left as is (%s)",
+					 halo_plan_holds(plan, f->path) ?
+						 "held back in this run, as a warning says" :
+						 "no longer in the config") < 0)
 			return -ENOMEM;
 	}
 	return 0;

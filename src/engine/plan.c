@@ -24,6 +24,9 @@ void halo_plan_free(struct halo_plan *plan)
 	for (size_t i = 0; i < plan->n_warnings; i++)
 		free(plan->warnings[i]);
 	free(plan->warnings);
+	for (size_t i = 0; i < plan->n_held; i++)
+		free(plan->held[i].path);
+	free(plan->held);
 	halo_plan_init(plan);
 }
 
@@ -35,6 +38,8 @@ void halo_plan_truncate(struct halo_plan *plan, size_t n_items, size_t n_warning
 		free(plan->warnings[--plan->n_warnings]);
 		plan->warnings[plan->n_warnings] = NULL;
 	}
+	while (plan->n_held > 0 && plan->held[plan->n_held - 1].warning >= n_warnings)
+		free(plan->held[--plan->n_held].path);
 }
 
 /* FNV-1a. The keys of a plan share their first bytes ("roce/e810/"):
@@ -156,16 +161,12 @@ size_t halo_plan_count(const struct halo_plan *plan, enum halo_outcome o)
 	return n;
 }
 
-int halo_plan_warn(struct halo_plan *plan, const char *fmt, ...)
+/* Appends the warning FMT, AP. 0 or -ENOMEM. */
+static int add_warning(struct halo_plan *plan, const char *fmt, va_list ap)
 {
 	char *msg, **v;
-	va_list ap;
-	int r;
 
-	va_start(ap, fmt);
-	r = vasprintf(&msg, fmt, ap);
-	va_end(ap);
-	if (r < 0)
+	if (vasprintf(&msg, fmt, ap) < 0)
 		return -ENOMEM;
 	v = realloc(plan->warnings, (plan->n_warnings + 2) * sizeof(*v));
 	if (!v) {
@@ -176,4 +177,45 @@ int halo_plan_warn(struct halo_plan *plan, const char *fmt, ...)
 	v[plan->n_warnings] = NULL;
 	plan->warnings = v;
 	return 0;
+}
+
+int halo_plan_warn(struct halo_plan *plan, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = add_warning(plan, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int halo_plan_warn_held(struct halo_plan *plan, const char *path, const char *fmt, ...)
+{
+	struct halo_plan_held *v;
+	char *copy = strdup(path);
+	va_list ap;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	va_start(ap, fmt);
+	r = add_warning(plan, fmt, ap);
+	va_end(ap);
+	v = r < 0 ? NULL : realloc(plan->held, (plan->n_held + 1) * sizeof(*v));
+	if (!v) {
+		free(copy);
+		return -ENOMEM;
+	}
+	v[plan->n_held++] = (struct halo_plan_held){ .path = copy, .warning = plan->n_warnings - 1 };
+	plan->held = v;
+	return 0;
+}
+
+bool halo_plan_holds(const struct halo_plan *plan, const char *path)
+{
+	for (size_t i = 0; i < plan->n_held; i++)
+		if (strcmp(plan->held[i].path, path) == 0)
+			return true;
+	return false;
 }

@@ -19,6 +19,14 @@ struct halo_plan {
 	 * each time it was applied again): what undid an item. */
 	const struct halo_item **applied;
 	size_t n_applied, cap_applied;
+	/* The files a planner held back in this run (not planned: an entry
+	 * without its link, the interfaces not resolved), each with the
+	 * index of the warning that says so: a truncation drops both. */
+	struct halo_plan_held {
+		char *path;
+		size_t warning;
+	} *held;
+	size_t n_held;
 };
 
 void halo_plan_init(struct halo_plan *plan);
@@ -67,6 +75,16 @@ struct halo_item *halo_plan_find(const struct halo_plan *plan, const char *key);
 size_t halo_plan_count(const struct halo_plan *plan, enum halo_outcome o);
 
 int halo_plan_warn(struct halo_plan *plan, const char *fmt, ...) _printf_(2, 3);
+
+/* A warning that the file PATH (inside the root) is held back in this
+ * run: not planned, so neither written nor checked. An owned file the
+ * last state file records stays recorded (engine/file_left.c). 0 or
+ * -ENOMEM. */
+int halo_plan_warn_held(struct halo_plan *plan, const char *path, const char *fmt, ...)
+	_printf_(3, 4);
+
+/* Whether a planner held PATH back in this run. */
+bool halo_plan_holds(const struct halo_plan *plan, const char *path);
 
 /*
  * An owned file as an item ("file" + PATH, e.g. "file/etc/modprobe.d/x.conf").

@@ -99,19 +99,18 @@ static int live_names(const struct halo_ctx *ctx, const struct halo_config *cfg,
 	bool bad = false;
 
 	if (!host || host->n == 0)
-		return halo_plan_warn(plan, "firewall: the managed interfaces are not resolved in "
-					    "this run (--only without links, roce or rdma): %s is "
-					    "not written or checked", path);
+		return halo_plan_warn_held(plan, path, "firewall: the managed interfaces are not "
+					   "resolved in this run (--only without links, roce or "
+					   "rdma): %s is not written or checked", path);
 	for (size_t i = 0; i < host->n; i++) {
 		const struct halo_host_link *h = &host->links[i];
 
 		/* Its link/<name>/present item says so; an apply plans again
 		 * once the modules phase brought it. */
 		if (!h->found)
-			return halo_plan_warn(plan, "firewall: interface \"%s\" has no link%s: "
-						    "%s is not written or checked",
-					      h->entry->name,
-					      host->stage == HALO_HOST_FINAL ? "" : " yet", path);
+			return halo_plan_warn_held(plan, path, "firewall: interface \"%s\" has no "
+						   "link%s: %s is not written or checked",
+						   h->entry->name, halo_host_yet(ctx), path);
 		if (!halo_fw_ifname_safe(h->link.name)) {
 			halo_errors_add(errs, "%s:%d: firewall: interface \"%s\" is link \"%s\", a "
 					"name a firewall file cannot hold verbatim (only "

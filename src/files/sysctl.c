@@ -97,9 +97,10 @@ static int add_rule(struct halo_ctx *ctx, const struct halo_config *cfg,
 	/* The table is built only when links, roce or rdma run too. */
 	if (!host || host->n != cfg->n_interfaces) {
 		*complete = false;
-		return halo_plan_warn(plan, "sysctl.multi_nic: the managed interfaces are not "
-					    "resolved in this run (--only without links): their keys "
-					    "and %s are not applied or checked", HALO_SYSCTL_DROPIN);
+		return halo_plan_warn_held(plan, HALO_SYSCTL_DROPIN,
+					   "sysctl.multi_nic: the managed interfaces are not "
+					   "resolved in this run (--only without links): their keys "
+					   "and %s are not applied or checked", HALO_SYSCTL_DROPIN);
 	}
 	for (size_t i = 0; i < host->n; i++) {
 		const struct halo_host_link *h = &host->links[i];
@@ -112,10 +113,10 @@ static int add_rule(struct halo_ctx *ctx, const struct halo_config *cfg,
 		}
 		if (!h->found) {
 			*complete = false;
-			r = halo_plan_warn(plan, "sysctl: interface %s has no link%s: its keys and "
-						 "%s are not applied or checked", h->entry->name,
-					   host->stage == HALO_HOST_FINAL ? "" : " yet",
-					   HALO_SYSCTL_DROPIN);
+			r = halo_plan_warn_held(plan, HALO_SYSCTL_DROPIN,
+						"sysctl: interface %s has no link%s: its keys and "
+						"%s are not applied or checked", h->entry->name,
+						halo_host_yet(ctx), HALO_SYSCTL_DROPIN);
 			if (r < 0)
 				return r;
 			continue;

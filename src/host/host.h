@@ -84,6 +84,11 @@ const struct halo_host_link *halo_host_find(const struct halo_host *host,
 /* Whether some selected entry is still waiting for its link. */
 bool halo_host_has_missing(const struct halo_host *host);
 
+/* " yet" while the modules phase may still bring a missing link (its
+ * warnings say "no link yet"), else "": a revert loads no module, and
+ * after the modules phase the link is simply not there. */
+const char *halo_host_yet(const struct halo_ctx *ctx);
+
 void halo_host_free(struct halo_host *host);
 /* Frees ctx->host. */
 void halo_host_release(struct halo_ctx *ctx);

@@ -446,6 +446,12 @@ bool halo_host_has_missing(const struct halo_host *host)
 	return false;
 }
 
+const char *halo_host_yet(const struct halo_ctx *ctx)
+{
+	return ctx->host && ctx->host->stage == HALO_HOST_BEFORE_MODULES && !ctx->revert ?
+		       " yet" : "";
+}
+
 void halo_host_free(struct halo_host *host)
 {
 	if (!host)

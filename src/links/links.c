@@ -217,33 +217,32 @@ static size_t managed_links(const struct halo_host *host, const struct halo_host
 	return n;
 }
 
-/* An entry without its link: the drop-ins list every managed link, so
- * planned on the links left they would drop it (and read as drift in a
- * check). They are held back, as the firewall zone is; the engine keeps
- * an existing one recorded. The warning names those that exist. */
-static int hold_dropins(const struct halo_ctx *ctx, struct halo_plan *plan,
-			const struct halo_host_link *missing)
+/* Whether the drop-in at PATH is held back in this run: an entry has no
+ * link (MISSING) and the drop-in is there. It lists every managed link,
+ * so written for the links left it would drop that one (and read as
+ * drift in a check); it stays as it is, recorded, and a warning says so.
+ * With none there yet it is planned for the links present, so that they
+ * are handed over. A revert removes it all the same. 1 held, 0 not, or
+ * -ENOMEM. */
+static int hold_dropin(const struct halo_ctx *ctx, struct halo_plan *plan,
+		       const struct halo_host_link *missing, const char *path)
 {
-	static const char *const dropins[] = { HALO_NM_DROPIN, HALO_NETWORKD_DROPIN };
-	const char *present[2];
-	size_t n = 0;
 	struct stat st;
+	int r;
 
-	for (size_t i = 0; i < 2; i++)
-		if (halo_root_lstat(ctx, dropins[i], &st) == 0)
-			present[n++] = dropins[i];
-	if (n == 0)
+	if (!missing || ctx->revert || halo_root_lstat(ctx, path, &st) < 0)
 		return 0;
-	return halo_plan_warn(plan, "links: interface \"%s\" has no link%s: %s%s%s %s not written or checked",
-			      missing->entry->name,
-			      ctx->host->stage == HALO_HOST_FINAL ? "" : " yet", present[0],
-			      n > 1 ? " and " : "", n > 1 ? present[1] : "", n > 1 ? "are" : "is");
+	r = halo_plan_warn_held(plan, path, "links: interface \"%s\" has no link%s: %s is not "
+				"written or checked", missing->entry->name, halo_host_yet(ctx), path);
+	return r < 0 ? r : 1;
 }
 
-/* The drop-ins that hand the links over: NetworkManager's, networkd's. */
+/* The drop-ins that hand the links over: NetworkManager's, networkd's;
+ * MISSING: an entry without its link (hold_dropin). */
 static int plan_dropins(struct halo_ctx *ctx, struct halo_plan *plan,
 			const struct halo_host_link *const *matched, size_t n,
-			const struct halo_networkd_view *nd, struct halo_errors *errs)
+			const struct halo_networkd_view *nd, const struct halo_host_link *missing,
+			struct halo_errors *errs)
 {
 	_cleanup_free_ const struct halo_rtnl_link **links = calloc(n + 1, sizeof(*links));
 	_cleanup_free_ char *failed = NULL;
@@ -253,7 +252,9 @@ static int plan_dropins(struct halo_ctx *ctx, struct halo_plan *plan,
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		links[i] = &matched[i]->link;
-	err = halo_nm_plan(ctx, plan, links, n, &failed);
+	err = hold_dropin(ctx, plan, missing, HALO_NM_DROPIN);
+	if (err == 0)
+		err = halo_nm_plan(ctx, plan, links, n, &failed);
 	if (err < 0) {
 		_cleanup_free_ char *shown = failed ? halo_root_display_path(ctx, failed) : NULL;
 
@@ -267,7 +268,11 @@ static int plan_dropins(struct halo_ctx *ctx, struct halo_plan *plan,
 			halo_errors_add(errs, "links: NetworkManager profile: %s", failed);
 		return err;
 	}
-	return halo_networkd_plan(ctx, plan, matched, n, nd);
+	err = hold_dropin(ctx, plan, missing, HALO_NETWORKD_DROPIN);
+	if (err < 0)
+		return err;
+	return err ? halo_networkd_warn_order(plan, matched, n, nd) :
+		     halo_networkd_plan(ctx, plan, matched, n, nd);
 }
 
 int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
@@ -334,8 +339,7 @@ int halo_links_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	 * they would lose the others (absent during a hotplug), so only full
 	 * runs (the boot units) maintain them. */
 	if (err >= 0 && !ctx->interface)
-		err = missing ? hold_dropins(ctx, plan, missing) :
-				plan_dropins(ctx, plan, matched, n_matched, &nd, errs);
+		err = plan_dropins(ctx, plan, matched, n_matched, &nd, missing, errs);
 	halo_networkd_view_free(&nd);
 	return err < 0 ? err : 0;
 }

@@ -166,6 +166,25 @@ int halo_networkd_plan_stale(struct halo_ctx *ctx, struct halo_plan *plan)
 				  NULL, 0644, NULL);
 }
 
+int halo_networkd_warn_order(struct halo_plan *plan, const struct halo_host_link *const *links,
+			     size_t n, const struct halo_networkd_view *v)
+{
+	/* networkd takes the first file in lexical order of names: one that
+	 * sorts before ours wins over it. */
+	for (size_t i = 0; i < n && v->present; i++)
+		if (v->would[i] && strcmp(strrchr(v->would[i], '/') + 1,
+					  HALO_NETWORKD_DROPIN_NAME) < 0) {
+			int r = halo_plan_warn(plan, "systemd-networkd: %s sorts before %s and "
+					       "matches %s: networkd takes it first, and still "
+					       "manages the link",
+					       v->would[i], HALO_NETWORKD_DROPIN, links[i]->link.name);
+
+			if (r < 0)
+				return r;
+		}
+	return 0;
+}
+
 int halo_networkd_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 		       const struct halo_host_link *const *links, size_t n,
 		       const struct halo_networkd_view *v)
@@ -176,6 +195,9 @@ int halo_networkd_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 	size_t n_managed = 0;
 	int r;
 
+	r = halo_networkd_warn_order(plan, links, n, v);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < n && v->present; i++) {
 		const char *file = v->would[i] ? v->would[i] : v->now[i];
 
@@ -184,19 +206,6 @@ int halo_networkd_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 		halo_buf_printf(&b, "%s%s", n_managed ? " " : "", links[i]->link.name);
 		halo_buf_printf(&wb, "%s%s (%s)", n_managed ? ", " : "", links[i]->link.name, file);
 		n_managed++;
-		/* networkd takes the first file in lexical order of names:
-		 * one that sorts before ours wins over it. */
-		if (v->would[i] && strcmp(strrchr(v->would[i], '/') + 1,
-					  HALO_NETWORKD_DROPIN_NAME) < 0) {
-			r = halo_plan_warn(plan, "systemd-networkd: %s sorts before %s and matches %s: "
-					   "networkd takes it first, and still manages the link",
-					   v->would[i], HALO_NETWORKD_DROPIN, links[i]->link.name);
-			if (r < 0) {
-				halo_buf_free(&b);
-				halo_buf_free(&wb);
-				return r;
-			}
-		}
 	}
 	names = halo_buf_steal(&b);
 	which = halo_buf_steal(&wb);

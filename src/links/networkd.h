@@ -39,11 +39,15 @@ void halo_networkd_view_free(struct halo_networkd_view *v);
  * NULL when networkd does not touch it. Caller frees. */
 char *halo_networkd_cause(const struct halo_networkd_view *v, size_t i, const char *name);
 
+/* Warnings for a file that sorts before the drop-in and matches one of
+ * the LINKS (networkd would take that one instead). 0 or -ENOMEM. */
+int halo_networkd_warn_order(struct halo_plan *plan, const struct halo_host_link *const *links,
+			     size_t n, const struct halo_networkd_view *v);
+
 /*
  * Adds the owned drop-in item naming every link networkd would manage,
  * or, when none is left, the removal of a drop-in of ours that is there.
- * Nothing otherwise. Warnings for a file that sorts before the drop-in
- * and matches a link (networkd would take that one instead).
+ * Nothing otherwise. The warnings of halo_networkd_warn_order.
  */
 int halo_networkd_plan(struct halo_ctx *ctx, struct halo_plan *plan,
 		       const struct halo_host_link *const *links, size_t n,

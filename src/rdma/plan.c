@@ -171,8 +171,9 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 		n_cfg += is_rdma(&cfg->interfaces[i]);
 	/* Nothing to name: said, not silently skipped. */
 	if (want_env && n_cfg == 0)
-		return halo_plan_warn(plan, "state.env_file is configured but no interface has a "
-					    "roce group: %s is not written or checked", env);
+		return halo_plan_warn_held(plan, env, "state.env_file is configured but no "
+					   "interface has a roce group: %s is not written or "
+					   "checked", env);
 	ls.v = calloc(host->n + 1, sizeof(*ls.v));
 	if (!ls.v)
 		return -ENOMEM;
@@ -188,7 +189,7 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 			missing = true;
 			err = halo_plan_warn(plan, "interfaces/%s/rdma: no link matches%s: nothing "
 						   "is applied or checked", h->entry->name,
-					     host->stage == HALO_HOST_FINAL ? "" : " yet");
+					     halo_host_yet(ctx));
 			if (err < 0)
 				return err;
 			continue;
@@ -205,8 +206,9 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	if (!want_env || ls.n == 0)
 		return 0;
 	if (missing)
-		return halo_plan_warn(plan, "state.env_file: an RDMA interface has no link yet: "
-					    "%s is not written or checked", env);
+		return halo_plan_warn_held(plan, env, "state.env_file: an RDMA interface has no "
+					   "link%s: %s is not written or checked",
+					   halo_host_yet(ctx), env);
 	err = halo_rdma_env_add(plan, env, ls.v, ls.n);
 	if (err == -EEXIST)
 		halo_errors_add(errs, "%s: state.env_file %s is also written by another part",

@@ -251,7 +251,7 @@ int halo_roce_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 			err = halo_plan_warn(plan, "interfaces/%s/roce: no link matches%s: "
 						   "nothing is applied or checked",
 					     h->entry->name,
-					     host->stage == HALO_HOST_FINAL ? "" : " yet");
+					     halo_host_yet(ctx));
 		} else {
 			err = plan_entry(ctx, plan, errs, cfg, h);
 		}

@@ -269,11 +269,25 @@ halo --check --json
 is "$rc" 4 "check with enp194s0f1 gone: its link failed (exit 4), nothing drifts"
 is "$(item link/rdma1/present .outcome)" failed "... link/rdma1/present failed"
 is "$(item "$KEY" .outcome)" ok "... the drop-in is no drift"
-is "$(item "$KEY" .wanted)" "left as is (not planned while an interface has no link)" \
+is "$(item "$KEY" .wanted)" "left as is (held back in this run, as a warning says)" \
 	"... it is left as is"
 like "$(jq -r '.warnings[]' <<<"$out")" \
 	'links: interface "rdma1" has no link: /etc/systemd/network/00-halo-provision-unmanaged.network is not written or checked' \
 	"... and a warning says why"
+# A revert removes it all the same, the state file's record or not.
+NODE_STATE=$ROOT/var/lib/halo-provision/state.json
+mv "$NODE_STATE" "$TEST_TMP/state.saved"
+halo --dry-run --revert --json
+is "$(item "$KEY" .wanted)" absent "... a revert without the state file would still remove it"
+is "$(jq -r '[.warnings[] | select(startswith("links:"))] | length' <<<"$out")" 0 \
+	"... and says nothing of holding it back"
+# None there yet: it is planned for the links present, which it hands over.
+mv "$DROPIN" "$TEST_TMP/dropin.held"
+halo --check --json
+is "$(item "$KEY" .outcome)" drift "none there yet: the drop-in is planned (drift)"
+like "$(item "$KEY" .note)" "systemd-networkd manages enp194s0f0 " "... for the link present"
+mv "$TEST_TMP/dropin.held" "$DROPIN"
+mv "$TEST_TMP/state.saved" "$NODE_STATE"
 ip -n "$PEER" link set enp194s0f1 netns "$NS"
 ip -n "$NS" link set enp194s0f1 mtu 9000 up
 halo --check --json
@@ -383,6 +397,22 @@ like "$(jq -r '.warnings[]' <<<"$out")" \
 	"the warning names the profile file and the nmcli commands"
 like "$(jq -r '.warnings[]' <<<"$out")" "by-mac.nmconnection \\(\"by mac\"\\) is bound to enp194s0f0 by mac-address" \
 	"a profile bound by MAC address is named too"
+# With another entry's link gone, the profiles bound to the link present
+# are still named.
+cp "$CONF" "$TEST_TMP/one-entry.conf"
+write_conf "$CONF" <<'CONF'
+version = 1;
+interfaces = (
+  { name = "rdma0"; match = { driver = "mlx5_core"; pci = "0000:c2:00.0"; }; mtu = 9000; },
+  { name = "rdma1"; match = { driver = "mlx5_core"; pci = "0000:c2:00.1"; }; mtu = 9000; }
+);
+CONF
+ip -n "$NS" link set enp194s0f1 netns "$PEER"
+halo --check --json
+is "$(jq -r '[.warnings[] | select(test("NetworkManager profile"))] | length' <<<"$out")" 2 \
+	"rdma1's link gone: the check still names the two profiles bound to enp194s0f0"
+ip -n "$PEER" link set enp194s0f1 netns "$NS"
+cp "$TEST_TMP/one-entry.conf" "$CONF"
 mkfifo "$P/fifo.nmconnection"
 bad "a FIFO among NetworkManager's profiles" /etc/NetworkManager/system-connections/fifo.nmconnection ".*FIFO.*"
 done_testing

@@ -164,6 +164,31 @@ static void test_warnings(void **state)
 	halo_plan_free(&plan);
 }
 
+/* A held file goes with the warning that announced it. */
+static void test_held_with_warning(void **state)
+{
+	struct halo_plan plan;
+
+	(void)state;
+	halo_plan_init(&plan);
+	assert_int_equal(halo_plan_warn(&plan, "first"), 0);
+	assert_int_equal(halo_plan_warn_held(&plan, "/etc/a", "a is %s", "held"), 0);
+	assert_int_equal(halo_plan_warn_held(&plan, "/etc/b", "b too"), 0);
+	assert_int_equal(plan.n_warnings, 3);
+	assert_string_equal(plan.warnings[1], "a is held");
+	assert_true(halo_plan_holds(&plan, "/etc/a"));
+	assert_true(halo_plan_holds(&plan, "/etc/b"));
+	assert_false(halo_plan_holds(&plan, "/etc/c"));
+	halo_plan_truncate(&plan, 0, 2);
+	assert_true(halo_plan_holds(&plan, "/etc/a"));
+	assert_false(halo_plan_holds(&plan, "/etc/b"));
+	halo_plan_truncate(&plan, 0, 1);
+	assert_false(halo_plan_holds(&plan, "/etc/a"));
+	assert_int_equal(plan.n_held, 0);
+	assert_int_equal(halo_plan_warn_held(&plan, "/etc/d", "d"), 0);
+	halo_plan_free(&plan);
+}
+
 static void test_item_setters(void **state)
 {
 	struct halo_plan plan;
@@ -210,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_many_items_keep_order),
 		cmocka_unit_test(test_find_same_hash),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_held_with_warning),
 		cmocka_unit_test(test_item_setters),
 		cmocka_unit_test(test_names),
 	};
