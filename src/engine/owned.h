@@ -43,6 +43,7 @@ struct halo_records {
 	struct halo_recorded *v;
 	size_t n;
 	char *textfile; /* the Prometheus textfile the file records, or NULL */
+	bool ours;      /* the text was a state file of ours (this schema) */
 };
 
 void halo_records_free(struct halo_records *records);

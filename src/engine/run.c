@@ -118,6 +118,22 @@ static int take_lock(struct run *run)
 	return fd;
 }
 
+/* The last state file is there but not one this version reads: the
+ * files it records are unknown to the run, said rather than forgotten
+ * quietly (an apply replaces it, a revert leaves it). 0 or -ENOMEM. */
+static int warn_state_unread(struct run *run)
+{
+	const char *path = run->cfg->state.path ? run->cfg->state.path : HALO_STATE_DEFAULT_PATH;
+	_cleanup_free_ char *shown = halo_root_display_path(run->ctx, path);
+
+	if (!shown)
+		return -ENOMEM;
+	return halo_plan_warn(run->plan, "state file %s is not a halo-provision state file this "
+			      "version reads (unparsable, cut short, foreign or another "
+			      "schema): the files it records are unknown to this run, so "
+			      "--revert will not remove them", shown);
+}
+
 /* Facts another subsystem's planner needs, found before any planning;
  * then the last state file's ownership records. */
 static int prepare(struct run *run)
@@ -131,6 +147,8 @@ static int prepare(struct run *run)
 	r = halo_state_records_read(run->ctx, run->cfg, &run->records);
 	if (r < 0)
 		halo_errors_add(run->errs, "reading the state file's records: %s", strerror(-r));
+	if (r == 1)
+		r = warn_state_unread(run);
 	run->plan->records = &run->records;
 	return r < 0 ? -EINVAL : 0;
 }

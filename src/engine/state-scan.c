@@ -561,9 +561,10 @@ int halo_state_scan_records(const char *text, size_t len, int schema,
 			r = SCAN_OTHER;
 	}
 	halo_buf_free(&s.unescaped);
-	if (r == SCAN_OK && t.seen_version && t.version == schema && t.items_array)
+	if (r == SCAN_OK && t.seen_version && t.version == schema && t.items_array) {
+		got.ours = true;
 		*ret = got;
-	else
+	} else
 		halo_records_free(&got);
 	if (r < 0)
 		return r;

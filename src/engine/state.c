@@ -392,6 +392,7 @@ int halo_state_records_parse(const char *text, struct halo_records *ret)
 	prev = parse_prev(text, &list);
 	if (!prev)
 		return 0;
+	ret->ours = true;
 	if (member_string(prev, "textfile") && !(ret->textfile = strdup(member_string(prev, "textfile"))))
 		err = -ENOMEM;
 	for (size_t i = 0; i < json_object_array_length(list) && err == 0; i++) {
@@ -437,9 +438,11 @@ int halo_state_records_read(struct halo_ctx *ctx, const struct halo_config *cfg,
 	/* Plain JSON, as this tool writes it, is read in one pass; anything
 	 * else is the parser's to judge. */
 	r = halo_state_scan_records(text, len, STATE_SCHEMA_VERSION, ret);
-	if (r != 0)
-		return r < 0 ? r : 0;
-	return halo_state_records_parse(text, ret);
+	if (r == 0)
+		r = halo_state_records_parse(text, ret);
+	if (r < 0)
+		return r;
+	return ret->ours ? 0 : 1;
 }
 
 static int owned_cmp(const void *a, const void *b)

@@ -78,7 +78,9 @@ int halo_state_recorded_items(struct halo_ctx *ctx, const struct halo_config *cf
 /* The ownership records (owned.h) of the last state file (cfg->state.path
  * under the root) into *RET, once per run before planning. No file, an
  * unreadable or foreign one, items without an "owned" member: no records
- * (this tool then owns nothing, the safe side). 0 or -ENOMEM. */
+ * (this tool then owns nothing, the safe side). 0; 1 when a file is there
+ * that is not a state file of this schema (unparsable, foreign, cut
+ * short): its records, if any, are unknown to the run; or -ENOMEM. */
 int halo_state_records_read(struct halo_ctx *ctx, const struct halo_config *cfg,
 			    struct halo_records *ret);
 

@@ -129,4 +129,21 @@ run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only files --revert
 is "$(cat "$STATE")" '{"mine": true}' "... and leaves a file that is not ours at that path alone"
 rm -f "$STATE"
 
+# A state file this version cannot read (cut short): the files it records
+# are unknown to the run, and a warning says so rather than nothing.
+halo
+head -c 200 "$STATE" >"$TEST_TMP/cut" && cat "$TEST_TMP/cut" >"$STATE"
+halo --check --json
+is "$rc" 0 "a state file cut short: --check still in sync"
+is "$(jq -r '.warnings[] | select(startswith("state file"))' <<<"$out")" \
+	"state file $ROOT/var/lib/halo-provision/state.json is not a halo-provision state file this version reads (unparsable, cut short, foreign or another schema): the files it records are unknown to this run, so --revert will not remove them" \
+	"... and warns that the files it records are unknown"
+halo --json
+is "$(jq -r '[.warnings[] | select(startswith("state file"))] | length' <<<"$out")" 1 \
+	"... the apply that replaces it warns too"
+halo --check --json
+is "$(jq -r '[.warnings[] | select(startswith("state file"))] | length' <<<"$out")" 0 \
+	"... and once replaced, no warning"
+rm -f "$STATE"
+
 done_testing

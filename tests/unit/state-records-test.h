@@ -15,7 +15,7 @@ static inline bool same_string(const char *a, const char *b)
 
 static inline bool same_records(const struct halo_records *a, const struct halo_records *b)
 {
-	if (a->n != b->n || !same_string(a->textfile, b->textfile))
+	if (a->n != b->n || a->ours != b->ours || !same_string(a->textfile, b->textfile))
 		return false;
 	for (size_t i = 0; i < a->n; i++) {
 		const struct halo_recorded *x = &a->v[i], *y = &b->v[i];
