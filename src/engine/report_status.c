@@ -93,7 +93,7 @@ int halo_report_status(FILE *out, struct halo_ctx *ctx, const struct halo_config
 	int r;
 
 	if (ctx->json) {
-		r = halo_state_read_text(ctx, cfg, &text, &len, NULL, errs);
+		r = halo_state_read_json(ctx, cfg, &text, &len, errs);
 		if (r == 0)
 			fwrite(text, 1, len, out);
 		return r;

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -244,6 +245,43 @@ int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
 	return r;
 }
 
+/* Whether TEXT (LEN bytes) is one JSON document, blanks around it. */
+static bool one_json_document(const char *text, size_t len)
+{
+	struct json_tokener *tok;
+	struct json_object *o;
+	size_t end;
+
+	if (strlen(text) != len || len > INT_MAX || !(tok = json_tokener_new()))
+		return false;
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	end = json_tokener_get_error(tok) == json_tokener_success ?
+		      json_tokener_get_parse_end(tok) : 0;
+	json_tokener_free(tok);
+	json_object_put(o);
+	if (!o)
+		return false;
+	while (end < len && strchr(" \t\r\n", text[end]))
+		end++;
+	return end == len;
+}
+
+int halo_state_read_json(struct halo_ctx *ctx, const struct halo_config *cfg,
+			 char **ret_text, size_t *ret_len, struct halo_errors *errs)
+{
+	int r = halo_state_read_text(ctx, cfg, ret_text, ret_len, NULL, errs);
+	_cleanup_free_ char *shown = NULL;
+
+	if (r < 0 || one_json_document(*ret_text, *ret_len))
+		return r;
+	shown = halo_root_display_path(ctx, state_path(cfg));
+	halo_errors_add(errs, "%s is not a JSON document (cut short or damaged): nothing printed",
+			shown ? shown : state_path(cfg));
+	free(*ret_text);
+	*ret_text = NULL;
+	return -EBADMSG;
+}
+
 bool halo_state_is_ours(const char *text, size_t len)
 {
 	struct json_object *o;
@@ -317,8 +355,12 @@ int halo_state_summarize(struct halo_ctx *ctx, const struct halo_config *cfg,
 	    json_object_get_int(v) != STATE_SCHEMA_VERSION ||
 	    !json_object_object_get_ex(o, "items", &items) ||
 	    !json_object_is_type(items, json_type_array)) {
-		halo_errors_add(errs, "%s is not a halo-provision state file (schema version %d); --status --json prints it as it is",
-				s.path, STATE_SCHEMA_VERSION);
+		if (!one_json_document(text, len))
+			halo_errors_add(errs, "%s is not a halo-provision state file: not a JSON "
+					"document (cut short or damaged)", s.path);
+		else
+			halo_errors_add(errs, "%s is not a halo-provision state file (schema version %d); --status --json prints it as it is",
+					s.path, STATE_SCHEMA_VERSION);
 		json_object_put(o);
 		halo_state_summary_free(&s);
 		return -EBADMSG;

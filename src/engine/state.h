@@ -34,6 +34,13 @@ int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
 			 char **ret_text, size_t *ret_len, time_t *ret_mtime,
 			 struct halo_errors *errs);
 
+/* --status --json: the text of the state file, as halo_state_read_text
+ * reads it, when it is one JSON document (ours or not, printed as it is);
+ * -EBADMSG with a line in ERRS when it is not (cut short, damaged, two
+ * documents, a NUL), so that stdout never carries broken JSON. */
+int halo_state_read_json(struct halo_ctx *ctx, const struct halo_config *cfg,
+			 char **ret_text, size_t *ret_len, struct halo_errors *errs);
+
 /* What --status says of a state file without --json. The file records
  * the host after the last apply, rewritten only when that changes, so
  * its mtime is when the recorded state last changed. */

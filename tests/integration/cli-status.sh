@@ -78,26 +78,43 @@ is "$(tail -2 <<<"$out")" "later           x/y
 ?               x/z" "...and listed"
 
 # Bad state files: exit 1, one line naming the file, nothing written.
-bad() { # bad TEXT WHAT
+NOT_OURS="is not a halo-provision state file (schema version 1); --status --json prints it as it is"
+NOT_JSON="is not a halo-provision state file: not a JSON document (cut short or damaged)"
+bad() { # bad TEXT WHAT WHY
 	printf '%s' "$1" >"$state"
 	before=$(tree_snapshot "$root")
 	run_halo --root "$root" --status
 	is "$rc" 1 "$2: exit 1"
-	is "$err" "halo-provision: $state is not a halo-provision state file (schema version 1); --status --json prints it as it is" \
-		"$2: one line"
+	is "$err" "halo-provision: $state $3" "$2: one line"
 	is "$out" "" "$2: nothing on stdout"
 	is "$(tree_snapshot "$root")" "$before" "$2: nothing written"
 }
-bad 'not json' "not JSON"
-bad '{"schema_version": 2, "items": []}' "another schema version"
-bad '{"schema_version": 1}' "no items"
-bad '{"schema_version": 1, "items": {}}' "items not an array"
-bad '' "empty"
+bad 'not json' "not JSON" "$NOT_JSON"
+bad '{"schema_version": 2, "items": []}' "another schema version" "$NOT_OURS"
+bad '{"schema_version": 1}' "no items" "$NOT_OURS"
+bad '{"schema_version": 1, "items": {}}' "items not an array" "$NOT_OURS"
+bad '' "empty" "$NOT_JSON"
+printf '%s' '{"schema_version": 1, "items": {}}' >"$state"
+run_halo --root "$root" --status --json
+is "$rc" 0 "--status --json prints a JSON document that is not ours"
+is "$out" '{"schema_version": 1, "items": {}}' "... as it is"
+# Not one JSON document: --json never prints broken JSON, but one
+# document saying why, with exit 1.
+json_bad() { # json_bad TEXT WHAT
+	printf "$1" >"$state"
+	run_halo --root "$root" --status --json
+	is "$rc" 1 "--status --json, $2: exit 1"
+	is "$(jq -s length <<<"$out" 2>/dev/null)" 1 "... one JSON document on stdout"
+	is "$(jq -r '.errors[0]' <<<"$out")" \
+		"$state is not a JSON document (cut short or damaged): nothing printed" "... saying why"
+}
+json_bad '{"schema_version": 1, "items": []}\0junk' "a NUL inside"
+json_bad '{"schema_version": 1, "ite' "cut short"
+json_bad '{"a": 1}{"b": 2}' "two documents"
+json_bad '' "empty"
 printf '{"schema_version": 1, "items": []}\0junk' >"$state"
 run_halo --root "$root" --status
 is "$rc" 1 "a NUL inside: exit 1"
-run_halo --root "$root" --status --json
-is "$rc" 0 "--status --json prints even a file that is not ours"
 
 rm "$state"
 run_halo --root "$root" --status
