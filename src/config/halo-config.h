@@ -286,6 +286,10 @@ struct halo_ready_config {
 
 struct halo_config {
 	char *path; /* the file as given, for messages */
+	/* Loaded from HALO_CONFIG_DEFAULT_PATH inside the root (no -c): the
+	 * state file records that path, the node's, not the one the run
+	 * reached it by. */
+	bool in_root;
 	int version;
 	struct halo_boot_config boot;
 	struct halo_modules_config modules;

@@ -38,5 +38,8 @@ int halo_config_load_source(const struct halo_ctx *ctx, const struct halo_config
 				strerror(-r));
 		return r;
 	}
-	return halo_config_load_fd(fd, src->name, !ctx->under_root, ret, errs);
+	r = halo_config_load_fd(fd, src->name, !ctx->under_root, ret, errs);
+	if (r >= 0 && *ret)
+		(*ret)->in_root = true;
+	return r;
 }

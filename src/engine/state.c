@@ -548,7 +548,7 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	json_object_object_add(o, "tool", json_object_new_string(PACKAGE_NAME));
 	json_object_object_add(o, "version", json_object_new_string(PACKAGE_VERSION));
 	c = json_object_new_object();
-	json_object_object_add(c, "path", jstr(cfg->path));
+	json_object_object_add(c, "path", jstr(cfg->in_root ? HALO_CONFIG_DEFAULT_PATH : cfg->path));
 	json_object_object_add(c, "digest", jstr(halo_config_digest(cfg, digest)));
 	json_object_object_add(o, "config", c);
 	json_object_object_add(o, "kernel_release", jstr(ctx->kernel_release));

@@ -68,6 +68,13 @@ run_halo --root "$root"
 is "$rc" 0 "third apply (text): exit 0"
 is "$out" "apply: 0 items" "apply text: just the summary line"
 is "$(tree_snapshot "$root")" "$snap1" "text apply: nothing changed either"
+# The state file names the node's config path, not the one the run took
+# to the root: another spelling of --root rewrites nothing.
+is "$(jq -r '.config.path' "$state")" /etc/halo-provision/halo.conf \
+	"state file: the config path inside the root"
+(cd "$TEST_TMP" && run_halo --root ./root/ && echo "$rc" >"$TEST_TMP/rc.rel")
+is "$(cat "$TEST_TMP/rc.rel")" 0 "apply with --root ./root/: exit 0"
+is "$(tree_snapshot "$root")" "$snap1" "... and the state file is not rewritten"
 
 # --status after the apply: a summary; --status --json prints the state
 # file (cli-status.sh has the summary's lines)
