@@ -47,6 +47,9 @@ static struct json_object *json_head(const struct halo_ctx *ctx,
 	json_object_object_add(o, "tool", json_object_new_string(PACKAGE_NAME));
 	json_object_object_add(o, "version", json_object_new_string(PACKAGE_VERSION));
 	json_object_object_add(o, "mode", json_object_new_string(halo_mode_name(ctx->mode)));
+	/* A revert is an apply (or dry-run) that undoes: said apart. */
+	if (ctx->revert)
+		json_object_object_add(o, "revert", json_object_new_boolean(true));
 	json_object_object_add(o, "root", jstr(ctx->root));
 	c = json_object_new_object();
 	json_object_object_add(c, "path", jstr(config_path));

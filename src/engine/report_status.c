@@ -57,15 +57,20 @@ void halo_report_status_text(FILE *out, const struct halo_state_summary *s, int 
 	struct tm tm;
 
 	if (verbosity < 0) {
-		fprintf(out, "apply: %s%s\n", counts ? counts : "out of memory",
+		fprintf(out, "%s: %s%s\n", s->reverted ? "revert" : "apply",
+			counts ? counts : "out of memory",
 			s->reboot_required ? "; reboot required" : "");
 		return;
 	}
 	if (s->mtime > 0 && gmtime_r(&s->mtime, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	fprintf(out, "%-*s%s\n", OUTCOME_WIDTH, "state file", s->path);
-	fprintf(out, "%-*sapply, recorded %s (rewritten only when the host's state changes)\n",
-		OUTCOME_WIDTH, "mode", when);
+	if (s->reverted)
+		fprintf(out, "%-*srevert of %s (--only), recorded %s\n", OUTCOME_WIDTH, "mode",
+			s->reverted, when);
+	else
+		fprintf(out, "%-*sapply, recorded %s (rewritten only when the host's state changes)\n",
+			OUTCOME_WIDTH, "mode", when);
 	fprintf(out, "%-*s%s %s, kernel %s\n", OUTCOME_WIDTH, "tool", PACKAGE_NAME,
 		s->version ? s->version : "?", s->kernel_release ? s->kernel_release : "?");
 	if (s->config_path)

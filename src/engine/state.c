@@ -336,6 +336,24 @@ static int summarize_items(struct json_object *items, bool every, struct halo_st
 	return 0;
 }
 
+/* The strings of the array A, ", "-joined, into *RET (NULL for none).
+ * 0 or -ENOMEM. */
+static int join_strings(struct json_object *a, char **ret)
+{
+	struct halo_buf b = { 0 };
+
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+
+		if (json_object_is_type(e, json_type_string))
+			halo_buf_printf(&b, "%s%s", b.len ? ", " : "", json_object_get_string(e));
+	}
+	if (!b.len)
+		return 0;
+	*ret = halo_buf_steal(&b);
+	return *ret ? 0 : -ENOMEM;
+}
+
 int halo_state_summarize(struct halo_ctx *ctx, const struct halo_config *cfg,
 			 struct halo_state_summary *ret, struct halo_errors *errs)
 {
@@ -379,6 +397,9 @@ int halo_state_summarize(struct halo_ctx *ctx, const struct halo_config *cfg,
 		s.reboot_required = json_object_get_boolean(v);
 	if (json_object_object_get_ex(o, "exit_bits", &v))
 		s.exit_bits = json_object_get_int(v);
+	if (r == 0 && json_object_object_get_ex(o, "reverted", &v) &&
+	    json_object_is_type(v, json_type_array))
+		r = join_strings(v, &s.reverted);
 	if (r == 0)
 		r = summarize_items(items, ctx->verbosity > 0, &s);
 	json_object_put(o);
@@ -397,6 +418,7 @@ void halo_state_summary_free(struct halo_state_summary *s)
 	free(s->kernel_release);
 	free(s->config_path);
 	free(s->config_digest);
+	free(s->reverted);
 	halo_strv_free(s->listed);
 	*s = (struct halo_state_summary){ 0 };
 }
@@ -556,6 +578,17 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	json_object_object_add(o, "reboot_required",
 			       json_object_new_boolean(bits & HALO_EXIT_REBOOT));
 	json_object_object_add(o, "exit_bits", json_object_new_int(bits));
+	/* Written by a revert limited by --only: the subsystems it undid,
+	 * whose items the file no longer has. */
+	if (ctx->revert) {
+		struct json_object *r = json_object_new_array();
+		const struct halo_registry *reg = ctx->registry;
+
+		for (size_t i = 0; r && reg && i < reg->n; i++)
+			if (ctx->only & reg->subsystems[i].bit)
+				json_object_array_add(r, json_object_new_string(reg->subsystems[i].name));
+		json_object_object_add(o, "reverted", r);
+	}
 	if (node)
 		json_object_object_add(o, "node", node);
 	if (textfile)

@@ -50,6 +50,7 @@ struct halo_state_summary {
 	char *version;         /* the tool's, NULL if absent */
 	char *kernel_release;
 	char *config_path, *config_digest;
+	char *reverted;        /* "files, boot": written by a partial revert */
 	bool failed, reboot_required;
 	int exit_bits;
 	size_t n_items;

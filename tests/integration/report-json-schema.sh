@@ -211,6 +211,16 @@ is "$(jq -r .textfile "$R/var/lib/halo-provision/state.json")" \
 invalid "$(jq '.textfile = "halo.prom"' "$R/var/lib/halo-provision/state.json")" \
 	"a relative textfile in the state file"
 
+# A revert limited by --only: its document and the state file it leaves.
+run_halo --root "$R" --revert --only files --json
+valid run "$out" "revert --only files"
+valid state "$(cat "$R/var/lib/halo-provision/state.json")" "the state file a partial revert wrote"
+invalid "$(jq '.reverted = []' "$R/var/lib/halo-provision/state.json")" "an empty reverted list"
+invalid "$(jq '.revert = false' <<<"$out")" "revert: false"
+run_halo --root "$R" --json
+is "$(jq -c .reverted "$R/var/lib/halo-provision/state.json")" null \
+	"an apply after it writes the state file without reverted"
+
 # A revert: the same document, its msg "apply: revert, N items ...".
 run_halo --root "$R" --revert --dry-run --json
 is "$rc" 2 "--revert --dry-run: exit 2 (changes; the parameters it takes out never became active)"

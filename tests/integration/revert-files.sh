@@ -115,10 +115,20 @@ ok "$([ -f "$SYSTEM" ]; echo $?)" "... the one taken over stays"
 halo
 is "$(jq '[.items[] | select(.subsystem=="files")] | length' "$STATE")" 1 \
 	"apply: the state file records the zone (files)"
-run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only files --revert
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only files --revert --json
 is "$rc" 2 "--revert --only files: exit 2"
+is "$(jq -r '.mode, .revert' <<<"$out" | tr '\n' ' ')" "apply true " \
+	"... its document says it is a revert"
 is "$(jq '[.items[] | select(.subsystem=="files")] | length' "$STATE")" 0 \
 	"... the state file no longer records the files items"
+is "$(jq -c '.reverted' "$STATE")" '["files"]' "... and says a revert of files wrote it"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --status
+like "$out" "mode +revert of files \(--only\), recorded " "... which --status says"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --status -q
+like "$out" "^revert: " "... --status -q too"
+halo
+is "$(jq -c '.reverted' "$STATE")" null "the next apply's state file is an apply's again"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only files --revert
 ok "$(jq -e '[.items[] | select(.subsystem=="links")] | length > 0' "$STATE" >/dev/null; echo $?)" \
 	"... and still records the links items"
 rm -f "$STATE"
