@@ -119,11 +119,20 @@ static int do_validate(struct run *run)
 static int do_status(struct run *run)
 {
 	struct halo_errors ignored = { 0 };
+	bool unloaded = false;
 
-	if (halo_config_load_source(&run->ctx, &run->config, &run->cfg, &ignored) < 0)
+	if (halo_config_load_source(&run->ctx, &run->config, &run->cfg, &ignored) < 0) {
 		run->cfg = NULL;
+		unloaded = true;
+	}
 	halo_errors_free(&ignored);
-	return halo_report_status(stdout, &run->ctx, run->cfg, &run->errs) < 0 ? fail(run) : 0;
+	if (halo_report_status(stdout, &run->ctx, run->cfg, &run->errs) >= 0)
+		return 0;
+	/* The default path was read: say why, the config may name another. */
+	if (unloaded)
+		halo_errors_append(&run->errs, "; the config %s did not load (--validate says "
+				   "why), so the default state file was read", run->config.name);
+	return fail(run);
 }
 
 /* Every mode that looks at the host: the one phased run (engine/run.h). */

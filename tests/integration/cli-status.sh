@@ -121,5 +121,14 @@ run_halo --root "$root" --status
 is "$rc" 1 "no state file: exit 1"
 is "$err" "halo-provision: no state file at $state (no apply has run on this host yet, or a revert removed it)" \
 	"no state file: one line"
+# A config that does not load: the default state file is read, and the
+# line says so (the config may name another state.path).
+cp "$root/etc/halo-provision/halo.conf" "$TEST_TMP/good.conf"
+printf 'version = 1;\nstate = { path = "/srv/state.json"; };\noops = ;\n' | write_conf "$root/etc/halo-provision/halo.conf"
+run_halo --root "$root" --status
+is "$rc" 1 "a config that does not load, no state file: exit 1"
+is "$err" "halo-provision: no state file at $state (no apply has run on this host yet, or a revert removed it); the config $root/etc/halo-provision/halo.conf did not load (--validate says why), so the default state file was read" \
+	"... one line saying the default path was read, and why"
+cat "$TEST_TMP/good.conf" | write_conf "$root/etc/halo-provision/halo.conf"
 
 done_testing
