@@ -459,6 +459,21 @@ int halo_cli_parse(int argc, char *argv[], struct halo_cli *ret,
 		*ret_error = halo_strdup_printf("-q and -v cannot be used together");
 		return -EINVAL;
 	}
+	/* The modes that read a file whole: an option that limits or adds
+	 * to a run would be ignored, and silently so is a surprise. */
+	if (cli.mode == HALO_MODE_VALIDATE || cli.mode == HALO_MODE_STATUS) {
+		const char *what = only_given ? "--only" : cli.interface ? "--interface" :
+				   cli.diff ? "--diff" : NULL;
+
+		if (what) {
+			*ret_error = halo_strdup_printf("%s has no effect with --%s, which %s", what,
+							halo_mode_name(cli.mode),
+							cli.mode == HALO_MODE_STATUS ?
+								"summarizes the whole state file" :
+								"checks the whole config");
+			return -EINVAL;
+		}
+	}
 	cli.verbosity = quiet ? -1 : verbose ? 1 : 0;
 	*ret = cli;
 	return 0;

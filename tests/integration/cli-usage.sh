@@ -43,6 +43,14 @@ usage_error "option '--config' needs an argument" --config
 usage_error "option '-c' needs an argument" -c
 usage_error "option '--json' takes no argument" --json=1 --check
 usage_error "-q and -v cannot be used together" -q -v
+# The modes that read a file whole take no option that limits a run.
+usage_error "--only has no effect with --status, which summarizes the whole state file" \
+	--status --only links
+usage_error "--interface has no effect with --status, which summarizes the whole state file" \
+	--status --interface rdma0
+usage_error "--diff has no effect with --validate, which checks the whole config" --validate --diff
+usage_error "--only has no effect with --validate, which checks the whole config" \
+	--only boot --validate
 
 # A typo after the --cluster files: the option meant, as before them.
 run_halo --cluster "$TEST_TMP/a.json" "$TEST_TMP/b.json" --jsno
