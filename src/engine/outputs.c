@@ -203,8 +203,9 @@ static int write_kept(struct halo_ctx *ctx, struct halo_plan *plan, struct halo_
 }
 
 /* Whether the state file is there and recognisably this tool's: a
- * partial revert rewrites only that, never a file someone else put at
- * the configured path. */
+ * partial revert rewrites only that (and only one whose records the run
+ * read: of this schema), never a file someone else put at the configured
+ * path, nor one a newer version wrote. */
 static bool state_is_ours(struct halo_ctx *ctx, const struct halo_config *cfg)
 {
 	_cleanup_free_ char *text = NULL;
@@ -251,7 +252,8 @@ int halo_outputs_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		 * and only those, when there is a record. */
 		if (!ctx->revert) {
 			r = halo_state_write(ctx, cfg, plan, bits);
-		} else if (!halo_run_is_full(ctx) && state_is_ours(ctx, cfg)) {
+		} else if (!halo_run_is_full(ctx) && plan->records && plan->records->ours &&
+			   state_is_ours(ctx, cfg)) {
 			struct halo_plan none;
 
 			halo_plan_init(&none);

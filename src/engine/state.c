@@ -194,6 +194,41 @@ static struct json_object *textfile_member(struct halo_ctx *ctx, const struct ha
 	return path && path[0] ? json_object_new_string(path) : NULL;
 }
 
+/* The `reverted` member: the subsystems a --revert --only undid (those
+ * the last file had items of), kept until a run applies them again (not
+ * a one-interface run: it applies part of them), so that --status keeps
+ * saying so after the boot unit's partial apply. NULL: none. */
+static struct json_object *reverted_member(struct halo_ctx *ctx, const char *path)
+{
+	const struct halo_registry *reg = ctx->registry;
+	struct json_object *prev, *list = NULL, *v, *out;
+	unsigned mask = 0, had = 0;
+
+	if (!ctx->revert && halo_run_is_full(ctx))
+		return NULL;
+	prev = read_prev(ctx, path, &list);
+	if (prev && json_object_object_get_ex(prev, "reverted", &v) &&
+	    json_object_is_type(v, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			struct json_object *e = json_object_array_get_idx(v, i);
+
+			if (json_object_is_type(e, json_type_string))
+				mask |= halo_subsys_from_name(reg, json_object_get_string(e));
+		}
+	for (size_t i = 0; ctx->revert && list && i < json_object_array_length(list); i++)
+		had |= member_subsys(ctx, json_object_array_get_idx(list, i));
+	json_object_put(prev);
+	if (ctx->revert)
+		mask |= ctx->only & had;
+	else if (!ctx->interface)
+		mask &= ~ctx->only;
+	out = mask ? json_object_new_array() : NULL;
+	for (size_t i = 0; out && reg && i < reg->n; i++)
+		if (mask & reg->subsystems[i].bit)
+			json_object_array_add(out, json_object_new_string(reg->subsystems[i].name));
+	return out;
+}
+
 /* The state file of CFG (NULL: the default one), inside the root. */
 static const char *state_path(const struct halo_config *cfg)
 {
@@ -245,18 +280,22 @@ int halo_state_read_text(struct halo_ctx *ctx, const struct halo_config *cfg,
 	return r;
 }
 
-/* Whether TEXT (LEN bytes) is one JSON document, blanks around it. */
+/* Whether TEXT (LEN bytes, NUL-terminated) is one JSON document, blanks
+ * around it. */
 static bool one_json_document(const char *text, size_t len)
 {
 	struct json_tokener *tok;
 	struct json_object *o;
 	size_t end;
 
-	if (strlen(text) != len || len > INT_MAX || !(tok = json_tokener_new()))
+	if (strlen(text) != len || len >= INT_MAX || !(tok = json_tokener_new()))
 		return false;
-	o = json_tokener_parse_ex(tok, text, (int)len);
+	/* With its NUL: a document that is a bare number ends there. */
+	o = json_tokener_parse_ex(tok, text, (int)len + 1);
 	end = json_tokener_get_error(tok) == json_tokener_success ?
 		      json_tokener_get_parse_end(tok) : 0;
+	if (end > len)
+		end = len;
 	json_tokener_free(tok);
 	json_object_put(o);
 	if (!o)
@@ -345,11 +384,13 @@ static int join_strings(struct json_object *a, char **ret)
 	for (size_t i = 0; i < json_object_array_length(a); i++) {
 		struct json_object *e = json_object_array_get_idx(a, i);
 
-		if (json_object_is_type(e, json_type_string))
+		if (json_object_is_type(e, json_type_string) && json_object_get_string_len(e))
 			halo_buf_printf(&b, "%s%s", b.len ? ", " : "", json_object_get_string(e));
 	}
-	if (!b.len)
+	if (!b.len) {
+		halo_buf_free(&b);
 		return 0;
+	}
 	*ret = halo_buf_steal(&b);
 	return *ret ? 0 : -ENOMEM;
 }
@@ -368,7 +409,7 @@ int halo_state_summarize(struct halo_ctx *ctx, const struct halo_config *cfg,
 	s.path = halo_root_display_path(ctx, state_path(cfg));
 	if (!s.path)
 		return -ENOMEM;
-	o = strlen(text) == len ? json_tokener_parse(text) : NULL;
+	o = one_json_document(text, len) ? json_tokener_parse(text) : NULL;
 	if (!o || !json_object_object_get_ex(o, "schema_version", &v) ||
 	    json_object_get_int(v) != STATE_SCHEMA_VERSION ||
 	    !json_object_object_get_ex(o, "items", &items) ||
@@ -537,7 +578,7 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 		     const struct halo_plan *plan, int exit_bits)
 {
 	const char *path = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
-	struct json_object *o, *c, *items, *node, *textfile;
+	struct json_object *o, *c, *items, *node, *textfile, *reverted;
 	_cleanup_free_ char *text = NULL;
 	const char *s;
 	int bits = exit_bits & ~HALO_EXIT_CHANGED;
@@ -558,12 +599,14 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	bits |= keep_other_items(ctx, plan, path, items);
 	node = node_member(ctx, cfg, plan, path);
 	textfile = textfile_member(ctx, cfg, plan);
+	reverted = reverted_member(ctx, path);
 
 	o = json_object_new_object();
 	if (!o) {
 		json_object_put(items);
 		json_object_put(node);
 		json_object_put(textfile);
+		json_object_put(reverted);
 		return -ENOMEM;
 	}
 	json_object_object_add(o, "schema_version", json_object_new_int(STATE_SCHEMA_VERSION));
@@ -578,17 +621,8 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 	json_object_object_add(o, "reboot_required",
 			       json_object_new_boolean(bits & HALO_EXIT_REBOOT));
 	json_object_object_add(o, "exit_bits", json_object_new_int(bits));
-	/* Written by a revert limited by --only: the subsystems it undid,
-	 * whose items the file no longer has. */
-	if (ctx->revert) {
-		struct json_object *r = json_object_new_array();
-		const struct halo_registry *reg = ctx->registry;
-
-		for (size_t i = 0; r && reg && i < reg->n; i++)
-			if (ctx->only & reg->subsystems[i].bit)
-				json_object_array_add(r, json_object_new_string(reg->subsystems[i].name));
-		json_object_object_add(o, "reverted", r);
-	}
+	if (reverted)
+		json_object_object_add(o, "reverted", reverted);
 	if (node)
 		json_object_object_add(o, "node", node);
 	if (textfile)

@@ -111,6 +111,9 @@ static int add_rule(struct halo_ctx *ctx, const struct halo_config *cfg,
 			*complete = false;
 			continue;
 		}
+		/* A revert removes the drop-in whatever it lists. */
+		if (!h->found && ctx->revert)
+			continue;
 		if (!h->found) {
 			*complete = false;
 			r = halo_plan_warn_held(plan, HALO_SYSCTL_DROPIN,

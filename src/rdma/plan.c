@@ -205,7 +205,8 @@ int halo_rdma_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	}
 	if (!want_env || ls.n == 0)
 		return 0;
-	if (missing)
+	/* A revert removes the env file whatever it names. */
+	if (missing && !ctx->revert)
 		return halo_plan_warn_held(plan, env, "state.env_file: an RDMA interface has no "
 					   "link%s: %s is not written or checked",
 					   halo_host_yet(ctx), env);

@@ -111,6 +111,12 @@ json_bad() { # json_bad TEXT WHAT
 json_bad '{"schema_version": 1, "items": []}\0junk' "a NUL inside"
 json_bad '{"schema_version": 1, "ite' "cut short"
 json_bad '{"a": 1}{"b": 2}' "two documents"
+json_bad '{"schema_version": 1, "items": []} junk' "text after the document"
+run_halo --root "$root" --status
+is "$rc" 1 "text after the document: the summary refuses it too"
+printf '42' >"$state"
+run_halo --root "$root" --status --json
+is "$rc.$out" "0.42" "a bare number is one JSON document, printed"
 json_bad '' "empty"
 printf '{"schema_version": 1, "items": []}\0junk' >"$state"
 run_halo --root "$root" --status

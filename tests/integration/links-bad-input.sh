@@ -105,6 +105,11 @@ is "$(jq -r '.warnings[]' <<<"$out" | sort)" \
 sysctl: interface rdma9 has no link: its keys and /etc/sysctl.d/90-halo-provision.conf are not applied or checked' \
 	"... the firewall's and sysctl's warnings say it has no link (not \"yet\")"
 is "$(net_state)" "$before_net" "... no namespace changed"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --revert --dry-run --json
+is "$(jq -r '[.warnings[] | select(test("not (written|applied) or checked"))] | length' <<<"$out")" 0 \
+	"... a revert holds nothing back: it removes those files whatever they list"
+like "$(jq -r '.items[] | select(.key == "file/etc/sysctl.d/90-halo-provision.conf") | .wanted' <<<"$out")" \
+	'^absent' "... the sysctl drop-in is planned, for removal"
 halo --dry-run
 is "$rc" 1 "--dry-run of the same config: still a config error (exit 1)"
 rm -rf "$ROOT/var/lib/node-exporter" "$ROOT/proc"

@@ -126,8 +126,22 @@ run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --status
 like "$out" "mode +revert of files \(--only\), recorded " "... which --status says"
 run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --status -q
 like "$out" "^revert: " "... --status -q too"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only links
+is "$(jq -c '.reverted' "$STATE")" '["files"]' "an apply of links keeps saying files were reverted"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --status --json
+is "$rc" 0 "... (--status --json: exit 0)"
 halo
-is "$(jq -c '.reverted' "$STATE")" null "the next apply's state file is an apply's again"
+is "$(jq -c '.reverted' "$STATE")" null "the next apply of files makes the state file an apply's again"
+# Only the subsystems the file had items of count as reverted.
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only files,boot,ready --revert
+is "$(jq -c '.reverted' "$STATE")" '["files"]' "--revert --only files,boot,ready: files alone reverted"
+# A state file this version cannot read is never rewritten by a partial
+# revert (its records would be lost).
+jq '.schema_version = 2' "$STATE" >"$TEST_TMP/s2" && cat "$TEST_TMP/s2" >"$STATE"
+run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only links --revert
+is "$(cat "$STATE")" "$(cat "$TEST_TMP/s2")" "a partial revert leaves a state file of another schema as it is"
+rm -f "$STATE"
+halo
 run_halo -c "$CONF" --root "$ROOT" --netns "$NS" --only files --revert
 ok "$(jq -e '[.items[] | select(.subsystem=="links")] | length > 0' "$STATE" >/dev/null; echo $?)" \
 	"... and still records the links items"
