@@ -105,13 +105,18 @@ static int take_lock(struct run *run)
 		halo_errors_add(run->errs, "refusing the run lock %s", why);
 		return -EINVAL;
 	}
-	if (r < 0 && ctx->mode != HALO_MODE_APPLY && r != -ELOOP)
+	/* A symlink planted there is never followed, in any mode. */
+	if (r == -ELOOP) {
+		halo_errors_add(run->errs, "refusing the run lock %s: a symbolic link on its path, never followed",
+				lock);
+		return -EINVAL;
+	}
+	if (r < 0 && ctx->mode != HALO_MODE_APPLY)
 		return -1;
 	if (r < 0) {
+		/* The host's problem (read-only, out of space): exit 4. */
 		halo_errors_add(run->errs, "cannot take the run lock %s: %s", lock, strerror(-r));
-		/* A symlinked lock is the root's problem; any other failure
-		 * is the host's. */
-		return r == -ELOOP ? -EINVAL : -EBUSY;
+		return -EBUSY;
 	}
 	/* For the next run's message only: a run goes on without it. */
 	(void)halo_lock_holder_write(fd, lock_mode(ctx));

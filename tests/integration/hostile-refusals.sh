@@ -153,5 +153,14 @@ for kind in fifo chardev dir; do
 	is "$(stat -c %F "$lock")" "$(case $kind in fifo) echo fifo ;; chardev) echo character special file ;; dir) echo directory ;; esac)" \
 		"the run lock $what: left as it was"
 done
+# A symlink there (or on the way) is never followed, in any mode.
+fresh debian
+lock=$root/run/halo-provision.lock
+ln -s /etc/passwd "$lock"
+for mode in "" --check --dry-run; do
+	refused "the run lock a symlink${mode:+ ($mode)}" \
+		"refusing the run lock $lock: a symbolic link on its path, never followed" $mode
+done
+is "$(readlink "$lock")" /etc/passwd "the run lock a symlink: left as it was"
 
 done_testing
