@@ -33,6 +33,8 @@ libhalo_la_SOURCES += \
 	src/engine/report_ansible.c \
 	src/engine/state.h \
 	src/engine/state.c \
+	src/engine/state-int.h \
+	src/engine/state-status.c \
 	src/engine/state-scan.h \
 	src/engine/state-scan.c \
 	src/engine/reboot.c \

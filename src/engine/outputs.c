@@ -20,11 +20,6 @@
 #define REBOOT_WHAT "the reboot flag"
 #define TEXTFILE_WHAT "the Prometheus textfile (state.prometheus)"
 
-static const char *state_path(const struct halo_config *cfg)
-{
-	return cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
-}
-
 bool halo_outputs_textfile(const struct halo_ctx *ctx, const struct halo_config *cfg)
 {
 	return (ctx->mode == HALO_MODE_APPLY || ctx->mode == HALO_MODE_CHECK) && !ctx->revert &&
@@ -43,7 +38,7 @@ int halo_outputs_check_items(const struct halo_config *cfg, const struct halo_pl
 		const char *path;
 		int line;
 	} out[] = {
-		{ "state.path", state_path(cfg), st->path_line },
+		{ "state.path", halo_state_path(cfg), st->path_line },
 		{ "state.prometheus", st->prometheus, st->prometheus_line },
 		{ "state.env_file", st->env_file, st->env_file_line },
 	};
@@ -105,7 +100,7 @@ int halo_outputs_check(struct halo_ctx *ctx, const struct halo_config *cfg,
 
 	if (ctx->mode == HALO_MODE_APPLY) {
 		what[n] = HALO_STATE_WHAT;
-		paths[n++] = state_path(cfg);
+		paths[n++] = halo_state_path(cfg);
 		what[n] = REBOOT_WHAT;
 		paths[n++] = REBOOT_FLAG;
 		what[n] = REBOOT_WHAT;
@@ -211,7 +206,7 @@ static bool state_is_ours(struct halo_ctx *ctx, const struct halo_config *cfg)
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 
-	return halo_read_file(ctx, state_path(cfg), &text, &len) >= 0 &&
+	return halo_read_file(ctx, halo_state_path(cfg), &text, &len) >= 0 &&
 	       halo_state_is_ours(text, len);
 }
 
@@ -262,7 +257,7 @@ int halo_outputs_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 			halo_plan_free(&none);
 		}
 		if (r < 0)
-			extra |= write_failed(ctx, plan, errs, HALO_STATE_WHAT, state_path(cfg), r);
+			extra |= write_failed(ctx, plan, errs, HALO_STATE_WHAT, halo_state_path(cfg), r);
 		extra |= write_kept(ctx, plan, errs);
 		if (bits & HALO_EXIT_REBOOT) {
 			r = halo_reboot_required_write(ctx);

@@ -175,7 +175,7 @@ int halo_revert_plan(struct halo_ctx *ctx, const struct halo_config *cfg,
 	/* The run's own outputs go last, and only when every subsystem is
 	 * reverted: a partial revert leaves the record of the rest. */
 	if (r >= 0 && halo_run_is_full(ctx)) {
-		const char *state = cfg->state.path ? cfg->state.path : HALO_STATE_DEFAULT_PATH;
+		const char *state = halo_state_path(cfg);
 
 		/* -EEXIST: the path is an owned file of the plan already. */
 		r = halo_plan_add_revert_output(&to, state, HALO_REVERT_STATE_FILE, NULL);

@@ -128,7 +128,7 @@ static int take_lock(struct run *run)
  * quietly (an apply replaces it, a revert leaves it). 0 or -ENOMEM. */
 static int warn_state_unread(struct run *run)
 {
-	const char *path = run->cfg->state.path ? run->cfg->state.path : HALO_STATE_DEFAULT_PATH;
+	const char *path = halo_state_path(run->cfg);
 	_cleanup_free_ char *shown = halo_root_display_path(run->ctx, path);
 
 	if (!shown)

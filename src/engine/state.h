@@ -10,6 +10,9 @@
 #include "halo.h"
 
 #define HALO_STATE_DEFAULT_PATH "/var/lib/halo-provision/state.json"
+
+/* The state file of CFG (NULL: the default one), a path inside the root. */
+const char *halo_state_path(const struct halo_config *cfg);
 /* The state file as lines about it name it: what it is and the key
  * that sets its path. */
 #define HALO_STATE_WHAT "the state file (state.path)"
