@@ -126,18 +126,15 @@ static struct json_object *read_prev(struct halo_ctx *ctx, const char *path,
 
 /* With --only or --interface, the items the run did not look at stay as
  * the last apply recorded them, so the file keeps describing the whole
- * host. Appends them to ITEMS and returns the exit bits they carry. An
+ * host: of LIST, the last file's items (NULL: none, or a full run).
+ * Appends them to ITEMS and returns the exit bits they carry. An
  * unreadable or foreign file is simply replaced. */
 static int keep_other_items(struct halo_ctx *ctx, const struct halo_plan *plan,
-			    const char *path, struct json_object *items)
+			    struct json_object *list, struct json_object *items)
 {
-	struct json_object *prev, *list = NULL;
 	int bits = 0;
 
-	if (halo_run_is_full(ctx))
-		return 0;
-	prev = read_prev(ctx, path, &list);
-	if (!prev)
+	if (halo_run_is_full(ctx) || !list)
 		return 0;
 	for (size_t i = 0; i < json_object_array_length(list); i++) {
 		struct json_object *it = json_object_array_get_idx(list, i);
@@ -156,30 +153,25 @@ static int keep_other_items(struct halo_ctx *ctx, const struct halo_plan *plan,
 			bits |= HALO_EXIT_FAILED;
 		json_object_array_add(items, json_object_get(it));
 	}
-	json_object_put(prev);
 	return bits;
 }
 
 /* The `node` member (--cluster's facts, cluster.h): made by a full run;
- * a run limited by --only or --interface keeps the previous file's, as it
- * keeps the other items (it may not have resolved every interface).
- * NULL: none (a partial run before any full one), or ENOMEM. */
+ * a run limited by --only or --interface keeps the one of PREV, the last
+ * file, as it keeps the other items (it may not have resolved every
+ * interface). NULL: none (a partial run before any full one), or ENOMEM. */
 static struct json_object *node_member(struct halo_ctx *ctx, const struct halo_config *cfg,
-				       const struct halo_plan *plan, const char *path)
+				       const struct halo_plan *plan, struct json_object *prev)
 {
-	struct json_object *prev, *list = NULL, *node = NULL;
+	struct json_object *node = NULL;
 
 	if (halo_run_is_full(ctx))
 		return ctx->registry && ctx->registry->node_facts ?
 			       ctx->registry->node_facts(ctx, cfg, plan) : NULL;
-	prev = read_prev(ctx, path, &list);
 	if (prev && json_object_object_get_ex(prev, "node", &node) &&
 	    json_object_is_type(node, json_type_object))
-		json_object_get(node);
-	else
-		node = NULL;
-	json_object_put(prev);
-	return node;
+		return json_object_get(node);
+	return NULL;
 }
 
 /* The `textfile` member: the Prometheus textfile a full run writes, so
@@ -197,18 +189,19 @@ static struct json_object *textfile_member(struct halo_ctx *ctx, const struct ha
 }
 
 /* The `reverted` member: the subsystems a --revert --only undid (those
- * the last file had items of), kept until a run applies them again (not
- * a one-interface run: it applies part of them), so that --status keeps
- * saying so after the boot unit's partial apply. NULL: none. */
-static struct json_object *reverted_member(struct halo_ctx *ctx, const char *path)
+ * the last file, PREV with its items LIST, had items of), kept until a
+ * run applies them again (not a one-interface run: it applies part of
+ * them), so that --status keeps saying so after the boot unit's partial
+ * apply. NULL: none. */
+static struct json_object *reverted_member(struct halo_ctx *ctx, struct json_object *prev,
+					   struct json_object *list)
 {
 	const struct halo_registry *reg = ctx->registry;
-	struct json_object *prev, *list = NULL, *v, *out;
+	struct json_object *v, *out;
 	unsigned mask = 0, had = 0;
 
 	if (!ctx->revert && halo_run_is_full(ctx))
 		return NULL;
-	prev = read_prev(ctx, path, &list);
 	if (prev && json_object_object_get_ex(prev, "reverted", &v) &&
 	    json_object_is_type(v, json_type_array))
 		for (size_t i = 0; i < json_object_array_length(v); i++) {
@@ -219,7 +212,6 @@ static struct json_object *reverted_member(struct halo_ctx *ctx, const char *pat
 		}
 	for (size_t i = 0; ctx->revert && list && i < json_object_array_length(list); i++)
 		had |= member_subsys(ctx, json_object_array_get_idx(list, i));
-	json_object_put(prev);
 	if (ctx->revert)
 		mask |= ctx->only & had;
 	else if (!ctx->interface)
@@ -351,6 +343,7 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 {
 	const char *path = halo_state_path(cfg);
 	struct json_object *o, *c, *items, *node, *textfile, *reverted;
+	struct json_object *prev = NULL, *list = NULL;
 	_cleanup_free_ char *text = NULL;
 	const char *s;
 	int bits = exit_bits & ~HALO_EXIT_CHANGED;
@@ -368,10 +361,15 @@ int halo_state_write(struct halo_ctx *ctx, const struct halo_config *cfg,
 			json_object_object_add(it, "memo", jstr(plan->items[i]->memo));
 		json_object_array_add(items, it);
 	}
-	bits |= keep_other_items(ctx, plan, path, items);
-	node = node_member(ctx, cfg, plan, path);
+	/* A partial run (a partial revert included) keeps parts of the last
+	 * file: it is read once for all of them. */
+	if (!halo_run_is_full(ctx))
+		prev = read_prev(ctx, path, &list);
+	bits |= keep_other_items(ctx, plan, list, items);
+	node = node_member(ctx, cfg, plan, prev);
 	textfile = textfile_member(ctx, cfg, plan);
-	reverted = reverted_member(ctx, path);
+	reverted = reverted_member(ctx, prev, list);
+	json_object_put(prev);
 
 	o = json_object_new_object();
 	if (!o) {
